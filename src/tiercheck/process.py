@@ -1,0 +1,337 @@
+"""The one module that starts subprocesses.
+
+Every child runs in its own session (and so its own process group): `npx`, `uv run` and shell
+wrappers leave the real server or client running if only their PID is signalled. Stopping is
+staged — SIGTERM to the group, a grace period, then SIGKILL to the group — and happens on every
+exit path: normal return, exception, timeout and interrupt. A registry of live children lets the
+CLI's signal handler tear everything down at once.
+
+The SDK under test is untrusted: `sdk_environment` withholds every variable whose name marks a
+secret unless the SDK's configuration names it explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from tiercheck.errors import ProcessError
+
+__all__ = [
+    "Child",
+    "CompletedRun",
+    "capture",
+    "is_secret_name",
+    "kill_all_children",
+    "live_children",
+    "run",
+    "running",
+    "sdk_environment",
+    "start",
+    "tail",
+]
+
+#: Seconds between SIGTERM and SIGKILL when a group is stopped.
+TERM_GRACE_S = 5.0
+#: Seconds to wait for a group to die after SIGKILL before giving up on it.
+KILL_GRACE_S = 2.0
+
+_SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(^|_)KEY($|_)|API_?KEY|PRIVATE|AUTH",
+    re.IGNORECASE,
+)
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable's name marks a secret (TOKEN, SECRET, PASSWORD, KEY…)."""
+    return bool(_SECRET_NAME.search(name))
+
+
+def sdk_environment(
+    extra: Mapping[str, str] | None = None,
+    *,
+    allow: Collection[str] = (),
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The environment for a process of the SDK under test.
+
+    Starts from `base` (our own environment by default), drops every variable whose name marks
+    a secret unless it is listed in `allow`, then adds `extra` (the SDK's configured `env`,
+    which the user wrote on purpose and so is never filtered).
+    """
+    source = os.environ if base is None else base
+    env = {k: v for k, v in source.items() if k in allow or not is_secret_name(k)}
+    env.update(extra or {})
+    return env
+
+
+@dataclass(frozen=True)
+class CompletedRun:
+    """The outcome of one finished command."""
+
+    command: str
+    returncode: int
+    duration_s: float
+    timed_out: bool
+    log_path: Path | None
+
+    @property
+    def ok(self) -> bool:
+        """True when the command exited 0 within its time."""
+        return self.returncode == 0 and not self.timed_out
+
+
+class Child:
+    """A running process group we own. Stop it with `stop()`; `start()` is its context manager."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], command: str, log_path: Path | None) -> None:
+        self.popen = popen
+        self.command = command
+        self.log_path = log_path
+        self.started_at = time.monotonic()
+
+    @property
+    def pid(self) -> int:
+        """PID of the group leader (also the process group id)."""
+        return self.popen.pid
+
+    def poll(self) -> int | None:
+        """The exit code if the leader has exited, else None."""
+        return self.popen.poll()
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the leader to exit; raises subprocess.TimeoutExpired."""
+        return self.popen.wait(timeout)
+
+    def stop(self, term_grace_s: float = TERM_GRACE_S, kill_grace_s: float = KILL_GRACE_S) -> None:
+        """SIGTERM the whole group, wait, then SIGKILL the group. Idempotent."""
+        try:
+            _stop_group(self.popen, term_grace_s, kill_grace_s)
+        finally:
+            _forget(self)
+
+
+_children_lock = threading.Lock()
+_children: list[Child] = []
+
+
+def _remember(child: Child) -> None:
+    with _children_lock:
+        _children.append(child)
+
+
+def _forget(child: Child) -> None:
+    with _children_lock, suppress(ValueError):
+        _children.remove(child)
+
+
+def live_children() -> list[Child]:
+    """The children started by this process that have not been stopped yet."""
+    with _children_lock:
+        return list(_children)
+
+
+def kill_all_children(term_grace_s: float = 2.0) -> None:
+    """Stop every live child group (used on interrupt)."""
+    for child in live_children():
+        child.stop(term_grace_s=term_grace_s)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - a reused pgid we may not signal
+        return True
+    return True
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _wait_group_gone(popen: subprocess.Popen[bytes], pgid: int, grace_s: float) -> bool:
+    deadline = time.monotonic() + grace_s
+    while True:
+        popen.poll()  # reap the leader so it does not linger as a zombie member
+        if not _group_alive(pgid):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+
+
+def _stop_group(popen: subprocess.Popen[bytes], term_grace_s: float, kill_grace_s: float) -> None:
+    pgid = popen.pid  # start_new_session=True makes the child its group's leader
+    if not _group_alive(pgid):
+        popen.poll()
+        return
+    _signal_group(pgid, signal.SIGTERM)
+    if _wait_group_gone(popen, pgid, term_grace_s):
+        return
+    _signal_group(pgid, signal.SIGKILL)
+    _wait_group_gone(popen, pgid, kill_grace_s)
+    with suppress(subprocess.TimeoutExpired):
+        popen.wait(kill_grace_s)
+
+
+def _as_shell_command(command: str | Sequence[str]) -> tuple[str | list[str], str, bool]:
+    if isinstance(command, str):
+        return command, command, True
+    argv = list(command)
+    return argv, shlex.join(argv), False
+
+
+def _open_log(log_path: Path | None) -> IO[bytes] | int:
+    if log_path is None:
+        return subprocess.DEVNULL
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    return log_path.open("ab")
+
+
+def start(
+    command: str | Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    log_path: Path | None = None,
+) -> Child:
+    """Start `command` (a shell string or an argv) in a new process group.
+
+    stdout and stderr go to `log_path` (appended), stdin is closed. The caller owns the
+    returned Child and must stop it; prefer `running()` or `run()`.
+    """
+    args, display, shell = _as_shell_command(command)
+    log = _open_log(log_path)
+    try:
+        popen = subprocess.Popen(
+            args,
+            shell=shell,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        msg = f"cannot start {display!r} in {cwd}: {exc.strerror or exc}"
+        raise ProcessError(msg) from exc
+    finally:
+        if not isinstance(log, int):
+            log.close()  # the child holds its own descriptor
+    child = Child(popen, display, log_path)
+    _remember(child)
+    return child
+
+
+@contextmanager
+def running(
+    command: str | Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    log_path: Path | None = None,
+) -> Iterator[Child]:
+    """Context manager: start a process group and stop it on every way out of the block."""
+    child = start(command, cwd=cwd, env=env, log_path=log_path)
+    try:
+        yield child
+    finally:
+        child.stop()
+
+
+def run(
+    command: str | Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    log_path: Path | None = None,
+    timeout_s: float | None = None,
+) -> CompletedRun:
+    """Run a command to completion in its own process group and return how it ended.
+
+    A timeout stops the group (SIGTERM, then SIGKILL) and is reported, not raised. Any exception
+    while waiting (KeyboardInterrupt included) stops the group before it propagates. After the
+    leader exits, stragglers left in its group (daemonised grandchildren) are stopped too.
+    """
+    began = time.monotonic()
+    child = start(command, cwd=cwd, env=env, log_path=log_path)
+    timed_out = False
+    try:
+        try:
+            returncode = child.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            child.stop()
+            returncode = child.poll()
+            returncode = -9 if returncode is None else returncode
+    finally:
+        child.stop()
+    return CompletedRun(
+        command=child.command,
+        returncode=returncode,
+        duration_s=time.monotonic() - began,
+        timed_out=timed_out,
+        log_path=log_path,
+    )
+
+
+def capture(
+    argv: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = 30.0,
+) -> subprocess.CompletedProcess[str]:
+    """Run a short, trusted helper command (npm, node --version) and capture its text output.
+
+    Still in its own group, and still stopped on timeout; raises ProcessError if it cannot start.
+    """
+    try:
+        popen = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        msg = f"cannot run {argv[0]!r}: {exc.strerror or exc}"
+        raise ProcessError(msg) from exc
+    try:
+        out, err = popen.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired as exc:
+        _signal_group(popen.pid, signal.SIGKILL)
+        popen.communicate()
+        msg = f"{shlex.join(argv)} took longer than {timeout_s:.0f} s"
+        raise ProcessError(msg) from exc
+    except BaseException:
+        _signal_group(popen.pid, signal.SIGKILL)
+        popen.communicate()
+        raise
+    return subprocess.CompletedProcess(list(argv), popen.returncode, out, err)
+
+
+def tail(path: Path | None, max_lines: int = 20, max_chars: int = 4000) -> str:
+    """The last lines of a log file (empty if there is none), for error reasons."""
+    if path is None or not path.exists():
+        return ""
+    data = path.read_bytes()[-max_chars * 2 :].decode("utf-8", errors="replace")
+    lines = data.splitlines()[-max_lines:]
+    return "\n".join(lines)[-max_chars:]
