@@ -276,8 +276,8 @@ def run(
         except subprocess.TimeoutExpired:
             timed_out = True
             child.stop()
-            returncode = child.poll()
-            returncode = -9 if returncode is None else returncode
+            polled = child.poll()
+            returncode = -9 if polled is None else polled
     finally:
         child.stop()
     return CompletedRun(
