@@ -1,0 +1,78 @@
+"""YAML loading that keeps what the user wrote.
+
+PyYAML's safe loader follows YAML 1.1: an unquoted `2025-11-25` becomes a `datetime.date` and
+`on`/`yes`/`off` become booleans. Revisions and refs must stay strings, so this loader drops the
+timestamp resolver and accepts only `true`/`false` as booleans (the YAML 1.2 core schema).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from tiercheck.errors import ConfigError
+
+__all__ = ["load_yaml", "loads_yaml"]
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader without YAML 1.1 timestamps and with YAML 1.2 booleans."""
+
+
+_StrictLoader.yaml_implicit_resolvers = {
+    first: [
+        (tag, regexp)
+        for tag, regexp in resolvers
+        if tag not in {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool"}
+    ]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"),
+)
+
+
+def _no_duplicate_keys(
+    loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False
+) -> dict[object, object]:
+    seen: set[object] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            mark = key_node.start_mark
+            msg = f"duplicate key {key!r} (line {mark.line + 1})"
+            raise yaml.constructor.ConstructorError(None, None, msg, mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
+
+
+def loads_yaml(text: str, source: str) -> object:
+    """Parse YAML text; a syntax error becomes a one-line ConfigError naming `source` and line."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{source}:{mark.line + 1}" if mark is not None else source
+        problem = exc.problem or exc.context or "invalid YAML"
+        msg = f"{where}: {problem}"
+        raise ConfigError(msg) from exc
+    except yaml.YAMLError as exc:
+        msg = f"{source}: invalid YAML: {exc}"
+        raise ConfigError(msg) from exc
+
+
+def load_yaml(path: Path) -> object:
+    """Read and parse a YAML file; an unreadable file is a one-line ConfigError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        msg = f"{path}: cannot read: {exc.strerror or exc}"
+        raise ConfigError(msg) from exc
+    return loads_yaml(text, str(path))
