@@ -1,0 +1,144 @@
+"""JSON Schema validation that ends in one clear line: the file, the path inside it, the fix.
+
+Schemas ship as package data (`tiercheck/schemas/*.schema.json`) so editors and other tools can
+use the very documents tiercheck applies on every load.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from tiercheck.errors import ConfigError
+
+__all__ = ["did_you_mean", "dotted_path", "load_schema", "validate"]
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema `name` (e.g. "known_sdks") shipped with the package."""
+    text = resources.files("tiercheck.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest choice, or an empty string."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def dotted_path(parts: Iterable[object]) -> str:
+    """`go-sdk.spec_overrides.2026-07-28.server.url`, with list indexes as `[3]`."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "null": "nothing",
+}
+
+
+def _describe(value: object) -> str:
+    kind = {
+        dict: "a mapping",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        type(None): "nothing",
+    }.get(type(value), type(value).__name__)
+    shown = json.dumps(value, default=str)
+    if len(shown) > 40:
+        return kind
+    return f"{kind} ({shown})"
+
+
+def _message(error: Any) -> tuple[Sequence[object], str]:
+    """Turn a jsonschema ValidationError into (path, human message)."""
+    path = list(error.absolute_path)
+    validator = error.validator
+    schema = error.schema
+    instance = error.instance
+    if validator == "additionalProperties" and isinstance(instance, dict):
+        allowed = list(schema.get("properties", {}))
+        extras = [k for k in instance if k not in allowed]
+        key = str(extras[0]) if extras else "?"
+        known = ", ".join(allowed)
+        hint = did_you_mean(key, allowed)
+        return [*path, key], f"unknown key{hint}; known keys: {known}"
+    if validator == "propertyNames":
+        bad = instance
+        # jsonschema reports the offending key as the instance of the failing sub-schema
+        for sub in error.context or []:
+            bad = sub.instance
+        enum = schema.get("propertyNames", {})
+        if "$ref" in enum and enum["$ref"].endswith("/revision"):
+            return [*path, str(bad)], (
+                f"{bad!r} is not a known spec revision; use one of 2025-11-25, 2026-07-28"
+            )
+        return [*path, str(bad)], f"{bad!r} is not an allowed name here"
+    if validator == "type":
+        wanted = schema.get("type")
+        names = [wanted] if isinstance(wanted, str) else list(wanted or [])
+        expect = " or ".join(_TYPE_NAMES.get(n, n) for n in names)
+        message = f"expected {expect}, got {_describe(instance)}"
+        if isinstance(instance, str) and len(instance) == 10 and instance[4:5] == "-":
+            message += " (a date written without quotes stays a string)"
+        return path, message
+    if validator == "enum":
+        options = ", ".join(str(o) for o in schema["enum"])
+        if set(schema["enum"]) <= {"2025-11-25", "2026-07-28"}:
+            return path, f"{instance!r} is not a known spec revision; use one of {options}"
+        return path, f"{instance!r} is not one of {options}"
+    if validator == "required":
+        missing = [k for k in schema.get("required", []) if k not in (instance or {})]
+        return path, f"missing required key {missing[0]!r}" if missing else error.message
+    if validator == "uniqueItems":
+        seen: set[str] = set()
+        for item in instance:
+            key = json.dumps(item, sort_keys=True)
+            if key in seen:
+                return path, f"{item!r} is listed twice"
+            seen.add(key)
+    if validator == "minItems" and not instance:
+        return path, "must not be empty"
+    if validator == "minLength":
+        return path, "must not be empty"
+    if validator == "pattern":
+        return path, f"{instance!r} does not match the expected form ({schema['pattern']})"
+    return path, str(error.message)
+
+
+def validate(instance: object, schema_name: str, source: str) -> None:
+    """Validate `instance` against a shipped schema; raise one-line ConfigError on the first error.
+
+    The error chosen is the most specific one (deepest path), so a typo inside a nested mapping
+    is reported at the typo, not as "the whole entry is invalid".
+    """
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(load_schema(schema_name))
+    errors = list(validator.iter_errors(instance))
+    if not errors:
+        return
+    best = max(errors, key=lambda e: (len(e.absolute_path), e.validator == "additionalProperties"))
+    path, message = _message(best)
+    msg = f"{source}: {dotted_path(path)}: {message}"
+    raise ConfigError(msg)
