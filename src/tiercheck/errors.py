@@ -8,9 +8,11 @@ a command before it can measure anything (bad input, a missing tool).
 from __future__ import annotations
 
 __all__ = [
+    "CheckoutError",
     "ConfigError",
     "Interrupted",
     "ProcessError",
+    "ServerStartError",
     "TiercheckError",
     "ToolMissingError",
     "UsageError",
@@ -50,6 +52,23 @@ class ToolMissingError(TiercheckError):
 
 class ProcessError(TiercheckError):
     """A child process could not be started or did not behave (start-up failure, timeout)."""
+
+    exit_code = 1
+
+
+class ServerStartError(ProcessError):
+    """The SDK's server could not be started or never proved ready on its port.
+
+    `log_tail` holds the last lines the server wrote, for the report; the message stays one line.
+    """
+
+    def __init__(self, message: str, *, log_tail: str = "") -> None:
+        super().__init__(message)
+        self.log_tail = log_tail
+
+
+class CheckoutError(TiercheckError):
+    """The SDK's repository could not be cloned or fetched, or the ref does not exist in it."""
 
     exit_code = 1
 
