@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["default_cache_dir", "project_root", "data_path"]
+__all__ = ["data_path", "default_cache_dir", "project_root"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 

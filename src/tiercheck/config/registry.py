@@ -1,0 +1,105 @@
+"""known_sdks.yaml: the SDK lines tiercheck knows, validated on every load."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tiercheck.config.validate import validate
+from tiercheck.config.yamlio import load_yaml
+from tiercheck.errors import ConfigError, UsageError
+from tiercheck.paths import data_path
+
+__all__ = ["Registry", "SdkEntry", "default_registry_path", "load_registry"]
+
+
+@dataclass(frozen=True)
+class SdkEntry:
+    """One SDK line as written in known_sdks.yaml (unresolved: see `config.resolve`)."""
+
+    name: str
+    repo: str
+    default_ref: str
+    revisions: tuple[str, ...]
+    tag_prefix: str
+    label_aliases: Mapping[str, str]
+    #: The entry's own values, as written, for the configuration cascade.
+    raw: Mapping[str, Any] = field(repr=False)
+    #: Where it came from, e.g. "known_sdks.yaml".
+    source: str = "known_sdks.yaml"
+
+    def override_for(self, revision: str) -> Mapping[str, Any]:
+        """The `spec_overrides[revision]` block ({} when there is none)."""
+        overrides: Mapping[str, Any] = self.raw.get("spec_overrides") or {}
+        block: Mapping[str, Any] = overrides.get(revision) or {}
+        return block
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every known SDK line, by name, in file order."""
+
+    path: Path
+    entries: Mapping[str, SdkEntry]
+
+    def names(self) -> list[str]:
+        """The SDK names in file order."""
+        return list(self.entries)
+
+    def get(self, name: str) -> SdkEntry:
+        """The entry called `name`; an unknown name is a UsageError with a "did you mean"."""
+        entry = self.entries.get(name)
+        if entry is not None:
+            return entry
+        close = difflib.get_close_matches(name, self.names(), n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        known = ", ".join(self.names())
+        msg = f"unknown SDK {name!r}{hint} (known: {known}; registry: {self.path})"
+        raise UsageError(msg)
+
+    def find(self, name: str) -> SdkEntry | None:
+        """The entry called `name`, or None."""
+        return self.entries.get(name)
+
+
+def default_registry_path() -> Path:
+    """The top-level known_sdks.yaml (or the installed copy)."""
+    return data_path("known_sdks.yaml")
+
+
+def load_registry(path: Path | None = None) -> Registry:
+    """Load and validate known_sdks.yaml (the default one unless `path` is given).
+
+    Raises ConfigError with one line naming the file, the path inside it and the fix.
+    """
+    source = path or default_registry_path()
+    raw = load_yaml(source)
+    if raw is None:
+        raw = {}
+    validate(raw, "known_sdks", str(source))
+    assert isinstance(raw, dict)  # the schema says so
+    entries: dict[str, SdkEntry] = {}
+    for name, body in raw.items():
+        claimed = tuple(body["revisions"])
+        for revision in body.get("spec_overrides") or {}:
+            if revision not in claimed:
+                msg = (
+                    f"{source}: {name}.spec_overrides.{revision}: {name} does not claim "
+                    f"{revision} (revisions: {', '.join(claimed)}); add it to revisions or "
+                    "remove the override"
+                )
+                raise ConfigError(msg)
+        entries[name] = SdkEntry(
+            name=name,
+            repo=body["repo"],
+            default_ref=body.get("default_ref", "main"),
+            revisions=claimed,
+            tag_prefix=body.get("tag_prefix", ""),
+            label_aliases=dict(body.get("label_aliases") or {}),
+            raw=body,
+            source=str(source),
+        )
+    return Registry(path=source, entries=entries)

@@ -1,0 +1,227 @@
+"""The configuration cascade, with provenance.
+
+One resolution path for every value an assessment uses, lowest to highest:
+
+    built-in defaults < the known_sdks.yaml entry < its spec_overrides[revision]
+                      < TIERCHECK_* environment variables < command-line flags
+
+`server` merges field by field (an override may change only the URL); `build`, `client`,
+`env` and `expected_failures` replace wholesale. Every resolved value remembers which layer it
+came from, so `tier-check show-config` can say why a command is what it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Generic, TypeVar
+
+from tiercheck.config.registry import SdkEntry
+from tiercheck.errors import ConfigError
+
+__all__ = [
+    "FIELDS",
+    "Field",
+    "Layer",
+    "RevisionConfig",
+    "Sourced",
+    "resolve",
+]
+
+T = TypeVar("T")
+
+
+class Layer(IntEnum):
+    """Where a value came from; higher layers win."""
+
+    DEFAULT = 0
+    REGISTRY = 1
+    SPEC_OVERRIDE = 2
+    ENVIRONMENT = 3
+    COMMAND_LINE = 4
+
+
+@dataclass(frozen=True)
+class Sourced(Generic[T]):
+    """A resolved value and the layer (with a human description) that supplied it."""
+
+    value: T
+    layer: Layer
+    source: str
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise ValueError(text)
+    return value
+
+
+@dataclass(frozen=True)
+class Field:
+    """One configurable value: its key in known_sdks.yaml, env variable and flag."""
+
+    key: str  # dotted: "server.url"
+    env_var: str | None
+    flag: str | None
+    default: Any = None
+    parse: Callable[[str], Any] = str
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("build", "TIERCHECK_BUILD_CMD", "--build-cmd"),
+    Field("env", None, None, default={}),
+    Field("pass_env", None, None, default=()),
+    Field("server.command", "TIERCHECK_SERVER_CMD", "--server-cmd"),
+    Field("server.url", "TIERCHECK_SERVER_URL", "--server-url"),
+    Field("server.ready_timeout", "TIERCHECK_READY_TIMEOUT", "--ready-timeout", 30.0, _seconds),
+    Field("client.command", "TIERCHECK_CLIENT_CMD", "--client-cmd"),
+    Field("client.timeout", "TIERCHECK_CLIENT_TIMEOUT", "--client-timeout", 30.0, _seconds),
+    Field("expected_failures", "TIERCHECK_EXPECTED_FAILURES", "--expected-failures"),
+)
+
+#: Blocks that replace wholesale when a higher layer sets them (server merges per field).
+_WHOLESALE_BLOCKS = ("client",)
+
+
+@dataclass(frozen=True)
+class RevisionConfig:
+    """Everything one revision of one SDK runs with, each value with its source."""
+
+    sdk: str
+    revision: str
+    values: Mapping[str, Sourced[Any]]
+
+    def _get(self, key: str) -> Any:
+        return self.values[key].value
+
+    @property
+    def build(self) -> str | None:
+        """The build command, or None."""
+        value: str | None = self._get("build")
+        return value
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Extra environment for build, server and client."""
+        return dict(self._get("env"))
+
+    @property
+    def pass_env(self) -> tuple[str, ...]:
+        """Secret-looking variables the SDK may still receive."""
+        return tuple(self._get("pass_env"))
+
+    @property
+    def server_command(self) -> str | None:
+        """The conformance server command (with `{port}`), or None."""
+        value: str | None = self._get("server.command")
+        return value
+
+    @property
+    def server_url(self) -> str | None:
+        """The URL the server answers MCP on (with `{port}`), or None."""
+        value: str | None = self._get("server.url")
+        return value
+
+    @property
+    def ready_timeout(self) -> float:
+        """Seconds to wait for the server to become ready."""
+        return float(self._get("server.ready_timeout"))
+
+    @property
+    def client_command(self) -> str | None:
+        """The conformance client command, or None."""
+        value: str | None = self._get("client.command")
+        return value
+
+    @property
+    def client_timeout(self) -> float:
+        """Seconds one client scenario may take."""
+        return float(self._get("client.timeout"))
+
+    @property
+    def expected_failures(self) -> str | None:
+        """The baseline file (relative to the checkout unless absolute), or None."""
+        value: str | None = self._get("expected_failures")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{key: {"value": …, "source": …}}` in cascade field order."""
+        out: dict[str, Any] = {}
+        for key, sourced in self.values.items():
+            value = sourced.value
+            if isinstance(value, Mapping):
+                value = dict(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[key] = {"value": value, "source": sourced.source}
+        return out
+
+
+def _lookup(block: Mapping[str, Any], key: str) -> tuple[bool, Any]:
+    """(present, value) for a dotted key inside a known_sdks.yaml block."""
+    head, _, rest = key.partition(".")
+    if head not in block:
+        return False, None
+    value = block[head]
+    if not rest:
+        return True, value
+    if head in _WHOLESALE_BLOCKS:
+        # The block is present, so it replaces the lower one as a whole: an absent sub-key
+        # falls back to the default rather than to the lower layer's value.
+        sub = value or {}
+        return True, sub.get(rest)
+    if isinstance(value, Mapping) and rest in value:
+        return True, value[rest]
+    return False, None
+
+
+def resolve(
+    entry: SdkEntry | None,
+    revision: str,
+    *,
+    environ: Mapping[str, str],
+    flags: Mapping[str, Any],
+) -> RevisionConfig:
+    """Resolve the configuration of `entry` at `revision` through the whole cascade.
+
+    `flags` maps a field's flag (e.g. "--server-cmd") to the value given on the command line,
+    or None when it was not given. `entry` may be None for an SDK known only by its checkout,
+    in which case flags and environment supply everything.
+    """
+    values: dict[str, Sourced[Any]] = {}
+    name = entry.name if entry else "(unknown sdk)"
+    layers: list[tuple[Layer, str, Mapping[str, Any]]] = []
+    if entry is not None:
+        layers.append((Layer.REGISTRY, f"{entry.source}: {entry.name}", entry.raw))
+        override = entry.override_for(revision)
+        if override:
+            where = f"{entry.source}: {entry.name}.spec_overrides.{revision}"
+            layers.append((Layer.SPEC_OVERRIDE, where, override))
+    for spec in FIELDS:
+        chosen: Sourced[Any] = Sourced(spec.default, Layer.DEFAULT, "default")
+        for layer, where, block in layers:
+            present, value = _lookup(block, spec.key)
+            if present and value is None:
+                # A wholesale block (client) without this key resets it to the default.
+                chosen = Sourced(spec.default, Layer.DEFAULT, f"default (replaced by {where})")
+            elif present:
+                chosen = Sourced(value, layer, where)
+        if spec.env_var and environ.get(spec.env_var):
+            text = environ[spec.env_var]
+            chosen = Sourced(_parse(spec, text, spec.env_var), Layer.ENVIRONMENT, spec.env_var)
+        if spec.flag and flags.get(spec.flag) is not None:
+            raw = flags[spec.flag]
+            value = _parse(spec, raw, spec.flag) if isinstance(raw, str) else raw
+            chosen = Sourced(value, Layer.COMMAND_LINE, spec.flag)
+        values[spec.key] = chosen
+    return RevisionConfig(sdk=name, revision=revision, values=values)
+
+
+def _parse(spec: Field, text: str, where: str) -> Any:
+    try:
+        return spec.parse(text)
+    except ValueError:
+        msg = f"{where}: expected a positive number of seconds, got {text!r}"
+        raise ConfigError(msg) from None
