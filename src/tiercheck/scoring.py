@@ -1,0 +1,504 @@
+"""Scoring conformance results against a requirement set (pure: no I/O).
+
+The rules are the official tier-check's (SEP-1730 as implemented by the harness maintainers):
+
+* a scenario passes iff it has at least one SUCCESS check and no FAILURE check — WARNING, INFO
+  and SKIPPED do not count either way, so a scenario with only warnings (or no checks) fails;
+* an expected scenario that left no results counts as failed;
+* only scored scenarios count: `pass_rate = passed / scored`; status is pass at 1.0, partial at
+  0.8 or more, fail below.
+
+Three states are kept apart: *failed* (measured, and a required scenario failed), *skipped*
+(the user or the config chose not to run the leg) and *unmeasured* (we tried and could not
+measure — the harness crashed or was killed before writing results). Unmeasured is never
+reported as "every scenario failed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from tiercheck.config.requirements import RequirementSet
+from tiercheck.conformance.results import Check, ScenarioResult
+from tiercheck.revisions import Leg
+
+__all__ = [
+    "PARTIAL_THRESHOLD",
+    "PASS_THRESHOLD",
+    "CheckNote",
+    "LegState",
+    "LegVerdict",
+    "MergedLeg",
+    "MergedState",
+    "ScenarioVerdict",
+    "Status",
+    "judge_scenario",
+    "merge_revisions",
+    "score_leg",
+    "skipped_leg",
+    "status_for",
+    "unmeasured_leg",
+]
+
+PASS_THRESHOLD = 1.0
+PARTIAL_THRESHOLD = 0.8
+
+LegState = Literal["measured", "skipped", "unmeasured"]
+MergedState = Literal["measured", "partially-measured", "unmeasured", "skipped"]
+Status = Literal["pass", "partial", "fail", "skipped"]
+
+#: Scenarios found in the results but absent from the requirement set (stale output, or a
+#: harness that runs more than the set lists) are shown but never scored.
+NOT_IN_SET = "not-in-requirement-set"
+
+
+def status_for(pass_rate: float) -> Status:
+    """pass at 1.0, partial at ≥ 0.8, otherwise fail (the official thresholds)."""
+    if pass_rate >= PASS_THRESHOLD:
+        return "pass"
+    if pass_rate >= PARTIAL_THRESHOLD:
+        return "partial"
+    return "fail"
+
+
+@dataclass(frozen=True)
+class CheckNote:
+    """A failing or warning check, reduced to what a maintainer needs to act on it."""
+
+    id: str
+    status: str
+    message: str
+    spec_url: str | None
+
+    @classmethod
+    def of(cls, check: Check) -> CheckNote:
+        """Summarise a harness check."""
+        return cls(check.id, check.status, check.message, check.spec_url)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "status": self.status,
+            "message": self.message,
+            "spec_url": self.spec_url,
+        }
+
+
+@dataclass(frozen=True)
+class ScenarioVerdict:
+    """One scenario of one leg at one revision, judged.
+
+    `checks_passed`/`checks_failed`/`checks_warned` count checks as written (repeats included,
+    as the official tool counts); `failures`/`warnings` list collapsed check ids. `reason`
+    explains a failure that no failing check explains (no results, no checks, only warnings,
+    unreadable checks.json). `checks` keeps every collapsed check for baselines.
+    """
+
+    scenario: str
+    revision: str
+    passed: bool
+    checks_passed: int = 0
+    checks_failed: int = 0
+    checks_warned: int = 0
+    failures: tuple[CheckNote, ...] = ()
+    warnings: tuple[CheckNote, ...] = ()
+    not_scored_reason: str | None = None
+    reason: str | None = None
+    results_path: Path | None = None
+    checks: tuple[Check, ...] = field(default=(), repr=False)
+
+    @property
+    def scored(self) -> bool:
+        """Whether this scenario counts toward the leg's pass rate."""
+        return self.not_scored_reason is None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: the official detail keys plus ours."""
+        out: dict[str, object] = {
+            "scenario": self.scenario,
+            "passed": self.passed,
+            "checks_passed": self.checks_passed,
+            "checks_failed": self.checks_failed,
+            "revision": self.revision,
+        }
+        if self.not_scored_reason is not None:
+            out["notScoredReason"] = self.not_scored_reason
+        out |= {
+            "checks_warned": self.checks_warned,
+            "reason": self.reason,
+            "failures": [n.to_dict() for n in self.failures],
+            "warnings": [n.to_dict() for n in self.warnings],
+            "results_path": None if self.results_path is None else str(self.results_path),
+        }
+        return out
+
+
+def judge_scenario(
+    name: str,
+    revision: str,
+    result: ScenarioResult | None,
+    *,
+    not_scored_reason: str | None = None,
+) -> ScenarioVerdict:
+    """Apply the pass rule to one scenario's results (None: the scenario left no results)."""
+    if result is None:
+        return ScenarioVerdict(
+            name, revision, passed=False, not_scored_reason=not_scored_reason, reason="no results"
+        )
+    if result.parse_error is not None:
+        # Counted as one failed check, as the official parser does.
+        return ScenarioVerdict(
+            name,
+            revision,
+            passed=False,
+            checks_failed=1,
+            not_scored_reason=not_scored_reason,
+            reason=f"unreadable checks.json: {result.parse_error}",
+            results_path=result.path,
+        )
+    raw = result.raw_checks
+    succeeded = sum(c.status == "SUCCESS" for c in raw)
+    failed = sum(c.status == "FAILURE" for c in raw)
+    warned = sum(c.status == "WARNING" for c in raw)
+    passed = succeeded > 0 and failed == 0
+    collapsed = result.checks
+    reason = None
+    if not passed and failed == 0:
+        if not raw:
+            reason = "no checks (the scenario wrote none)"
+        elif warned:
+            reason = "only warnings: no check succeeded"
+        else:
+            reason = "no check succeeded"
+    return ScenarioVerdict(
+        scenario=name,
+        revision=revision,
+        passed=passed,
+        checks_passed=succeeded,
+        checks_failed=failed,
+        checks_warned=warned,
+        failures=tuple(CheckNote.of(c) for c in collapsed if c.status == "FAILURE"),
+        warnings=tuple(CheckNote.of(c) for c in collapsed if c.status == "WARNING"),
+        not_scored_reason=not_scored_reason,
+        reason=reason,
+        results_path=result.path,
+        checks=collapsed,
+    )
+
+
+@dataclass(frozen=True)
+class _Totals:
+    passed: int
+    failed: int
+    total: int
+    pass_rate: float
+    not_scored_total: int
+    not_scored_failed: int
+    checks_passed: int
+    checks_failed: int
+    warnings: int
+
+
+def _totals(details: Iterable[ScenarioVerdict]) -> _Totals:
+    scored = [d for d in details if d.scored]
+    unscored = [d for d in details if not d.scored]
+    passed = sum(d.passed for d in scored)
+    total = len(scored)
+    return _Totals(
+        passed=passed,
+        failed=total - passed,
+        total=total,
+        pass_rate=passed / total if total else 0.0,
+        not_scored_total=len(unscored),
+        not_scored_failed=sum(not d.passed for d in unscored),
+        # Check counts cover scored scenarios only: they explain the pass rate.
+        checks_passed=sum(d.checks_passed for d in scored),
+        checks_failed=sum(d.checks_failed for d in scored),
+        warnings=sum(d.checks_warned for d in scored),
+    )
+
+
+@dataclass(frozen=True)
+class LegVerdict:
+    """One leg (server or client) at one revision.
+
+    `state` says whether it was measured; only a measured leg has meaningful numbers. An
+    unmeasured leg carries the reason (stderr tail, signal); a skipped one says who chose to skip.
+    """
+
+    leg: Leg
+    revision: str
+    state: LegState
+    reason: str | None
+    details: tuple[ScenarioVerdict, ...]
+    passed: int
+    failed: int
+    total: int
+    pass_rate: float
+    status: Status
+    not_scored_total: int = 0
+    not_scored_failed: int = 0
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
+    results_dir: Path | None = None
+
+    @property
+    def failing(self) -> tuple[ScenarioVerdict, ...]:
+        """Scored scenarios that failed."""
+        return tuple(d for d in self.details if d.scored and not d.passed)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: the official conformance-result keys plus ours."""
+        out: dict[str, object] = {
+            "status": self.status,
+            "pass_rate": self.pass_rate,
+            "passed": self.passed,
+            "failed": self.failed,
+            "total": self.total,
+            "not_scored": {"total": self.not_scored_total, "failed": self.not_scored_failed},
+        }
+        if self.state == "unmeasured":
+            out["error"] = self.reason
+        out |= {
+            "details": [d.to_dict() for d in self.details],
+            "leg": self.leg,
+            "revision": self.revision,
+            "state": self.state,
+            "reason": self.reason,
+            "checks_passed": self.checks_passed,
+            "checks_failed": self.checks_failed,
+            "warnings": self.warnings,
+            "results_dir": None if self.results_dir is None else str(self.results_dir),
+        }
+        return out
+
+
+def score_leg(
+    leg: Leg,
+    revision: str,
+    results: Sequence[ScenarioResult],
+    requirements: RequirementSet,
+    *,
+    results_dir: Path | None = None,
+) -> LegVerdict:
+    """Judge a measured leg: every expected scenario, scored or not, plus any extras found.
+
+    Expected scenarios without results fail with reason "no results"; not-scored scenarios
+    carry their `notScoredReason` and stay out of the pass rate.
+    """
+    by_name = {r.name: r for r in results}
+    not_scored = requirements.not_scored_on(leg)
+    details: list[ScenarioVerdict] = []
+    for name in requirements.expected(leg):
+        entry = not_scored.get(name)
+        details.append(
+            judge_scenario(
+                name,
+                revision,
+                by_name.pop(name, None),
+                not_scored_reason=None if entry is None else entry.reason,
+            )
+        )
+    details.extend(
+        judge_scenario(name, revision, result, not_scored_reason=NOT_IN_SET)
+        for name, result in by_name.items()
+    )
+    t = _totals(details)
+    return LegVerdict(
+        leg=leg,
+        revision=revision,
+        state="measured",
+        reason=None,
+        details=tuple(details),
+        passed=t.passed,
+        failed=t.failed,
+        total=t.total,
+        pass_rate=t.pass_rate,
+        status=status_for(t.pass_rate),
+        not_scored_total=t.not_scored_total,
+        not_scored_failed=t.not_scored_failed,
+        checks_passed=t.checks_passed,
+        checks_failed=t.checks_failed,
+        warnings=t.warnings,
+        results_dir=results_dir,
+    )
+
+
+def unmeasured_leg(
+    leg: Leg, revision: str, reason: str, *, results_dir: Path | None = None
+) -> LegVerdict:
+    """A leg we tried to measure and could not; shaped like the official error result."""
+    return LegVerdict(
+        leg=leg,
+        revision=revision,
+        state="unmeasured",
+        reason=reason,
+        details=(),
+        passed=0,
+        failed=0,
+        total=0,
+        pass_rate=0.0,
+        status="fail",
+        results_dir=results_dir,
+    )
+
+
+def skipped_leg(leg: Leg, revision: str, reason: str) -> LegVerdict:
+    """A leg the user or the configuration chose not to run."""
+    return LegVerdict(
+        leg=leg,
+        revision=revision,
+        state="skipped",
+        reason=reason,
+        details=(),
+        passed=0,
+        failed=0,
+        total=0,
+        pass_rate=0.0,
+        status="skipped",
+    )
+
+
+@dataclass(frozen=True)
+class MergedLeg:
+    """One leg across every revision assessed.
+
+    The numbers span every *measured* revision (details are concatenated, never de-duplicated:
+    the same scenario at two revisions is two requirements). Unlike the official tool, an
+    unmeasured revision does not erase the measured ones; instead `state` becomes
+    "partially-measured" and `reason` names the missing revisions. Only a fully measured leg is
+    `conclusive`, and only a conclusive leg can support a tier above 3.
+    """
+
+    leg: Leg
+    state: MergedState
+    reason: str | None
+    parts: tuple[LegVerdict, ...]
+    details: tuple[ScenarioVerdict, ...]
+    passed: int
+    failed: int
+    total: int
+    pass_rate: float
+    status: Status
+    not_scored_total: int = 0
+    not_scored_failed: int = 0
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
+
+    @property
+    def conclusive(self) -> bool:
+        """True when every revision was measured."""
+        return self.state == "measured"
+
+    @property
+    def revisions(self) -> tuple[str, ...]:
+        """Every revision assessed, in order."""
+        return tuple(p.revision for p in self.parts)
+
+    @property
+    def measured_revisions(self) -> tuple[str, ...]:
+        """Revisions whose numbers are in the merged totals."""
+        return tuple(p.revision for p in self.parts if p.state == "measured")
+
+    @property
+    def missing(self) -> tuple[LegVerdict, ...]:
+        """Parts that are not measured (unmeasured or skipped), each with its reason."""
+        return tuple(p for p in self.parts if p.state != "measured")
+
+    @property
+    def failing(self) -> tuple[ScenarioVerdict, ...]:
+        """Scored scenarios that failed, across revisions."""
+        return tuple(d for d in self.details if d.scored and not d.passed)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: the official merged conformance keys plus ours."""
+        out: dict[str, object] = {
+            "status": self.status,
+            "pass_rate": self.pass_rate,
+            "passed": self.passed,
+            "failed": self.failed,
+            "total": self.total,
+            "not_scored": {"total": self.not_scored_total, "failed": self.not_scored_failed},
+        }
+        if self.state in ("unmeasured", "partially-measured"):
+            out["error"] = self.reason
+        out |= {
+            "details": [d.to_dict() for d in self.details],
+            "leg": self.leg,
+            "state": self.state,
+            "reason": self.reason,
+            "conclusive": self.conclusive,
+            "revisions": list(self.revisions),
+            "measured_revisions": list(self.measured_revisions),
+            "missing_revisions": [
+                {"revision": p.revision, "state": p.state, "reason": p.reason} for p in self.missing
+            ],
+            "checks_passed": self.checks_passed,
+            "checks_failed": self.checks_failed,
+            "warnings": self.warnings,
+            "by_revision": {
+                p.revision: {k: v for k, v in p.to_dict().items() if k != "details"}
+                for p in self.parts
+            },
+        }
+        return out
+
+
+def _describe(part: LegVerdict) -> str:
+    if part.state == "skipped":
+        return f"{part.revision}: skipped ({part.reason})"
+    return f"{part.revision}: {part.reason}"
+
+
+def merge_revisions(parts: Sequence[LegVerdict]) -> MergedLeg:
+    """Merge one leg's verdicts across revisions (one part is returned as it is, re-shaped).
+
+    all measured → measured; none measured and all skipped → skipped; none measured →
+    unmeasured; otherwise partially-measured, with numbers from the measured revisions and a
+    reason naming the others. Raises ValueError for no parts or parts of different legs.
+    """
+    if not parts:
+        msg = "merge_revisions needs at least one leg verdict"
+        raise ValueError(msg)
+    leg = parts[0].leg
+    if any(p.leg != leg for p in parts):
+        msg = "merge_revisions got verdicts of different legs"
+        raise ValueError(msg)
+    measured = [p for p in parts if p.state == "measured"]
+    missing = [p for p in parts if p.state != "measured"]
+    details = tuple(d for p in measured for d in p.details)
+    t = _totals(details)
+    reason = "; ".join(_describe(p) for p in missing) or None
+    state: MergedState
+    status: Status
+    if not missing:
+        state, status = "measured", status_for(t.pass_rate)
+    elif not measured and all(p.state == "skipped" for p in parts):
+        state, status = "skipped", "skipped"
+    elif not measured:
+        state, status = "unmeasured", "fail"
+    else:
+        state, status = "partially-measured", status_for(t.pass_rate)
+    return MergedLeg(
+        leg=leg,
+        state=state,
+        reason=reason,
+        parts=tuple(parts),
+        details=details,
+        passed=t.passed,
+        failed=t.failed,
+        total=t.total,
+        pass_rate=t.pass_rate,
+        status=status,
+        not_scored_total=t.not_scored_total,
+        not_scored_failed=t.not_scored_failed,
+        checks_passed=t.checks_passed,
+        checks_failed=t.checks_failed,
+        warnings=t.warnings,
+    )
