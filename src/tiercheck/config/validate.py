@@ -103,6 +103,8 @@ def _message(error: Any) -> tuple[Sequence[object], str]:
             message += " (a date written without quotes stays a string)"
         return path, message
     if validator == "enum":
+        if "propertyNames" in error.absolute_schema_path:
+            path = [*path, str(instance)]  # a bad key: point at it, not at its parent
         options = ", ".join(str(o) for o in schema["enum"])
         if set(schema["enum"]) <= {"2025-11-25", "2026-07-28"}:
             return path, f"{instance!r} is not a known spec revision; use one of {options}"
