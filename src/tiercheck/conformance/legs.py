@@ -1,0 +1,186 @@
+"""Running the harness's two legs against the SDK under test, and scoring what they wrote.
+
+The server leg points the harness at the SDK's running server; the client leg makes the harness
+start the SDK's client once per scenario. Both run with the SDK checkout as working directory
+and the SDK's scrubbed environment: the harness executes the SDK's client, so it must not hold
+our secrets either. The harness's own output goes to `harness.log` beside the raw results.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiercheck import process
+from tiercheck.config.requirements import RequirementSet
+from tiercheck.conformance.harness import Harness
+from tiercheck.conformance.results import parse_results
+from tiercheck.errors import ProcessError
+from tiercheck.revisions import Leg
+from tiercheck.scoring import LegVerdict, score_leg, unmeasured_leg
+
+__all__ = [
+    "DEFAULT_LEG_TIMEOUT_S",
+    "DEFAULT_SCENARIO_TIMEOUT_MS",
+    "LOG_NAME",
+    "LegRun",
+    "run_client_leg",
+    "run_server_leg",
+    "score_leg_run",
+]
+
+#: A whole leg is killed after this long. Generous: a client leg of ~40 scenarios takes ~35 s
+#: on two cores, and the harness times out each client scenario on its own.
+DEFAULT_LEG_TIMEOUT_S = 600.0
+#: The harness's own per-scenario client timeout (its default).
+DEFAULT_SCENARIO_TIMEOUT_MS = 30_000
+#: The harness's stdout and stderr, written next to the scenario directories.
+LOG_NAME = "harness.log"
+
+
+@dataclass(frozen=True)
+class LegRun:
+    """How one harness invocation ended; the evidence is in `results_dir`."""
+
+    leg: Leg
+    revision: str
+    results_dir: Path
+    returncode: int
+    timed_out: bool
+    log_tail: str
+    duration_s: float
+    command: str = ""
+
+    @property
+    def log_path(self) -> Path:
+        """The harness's output."""
+        return self.results_dir / LOG_NAME
+
+
+def _fresh_dir(results_dir: Path) -> None:
+    # Old scenario directories would be read as this run's results.
+    if results_dir.exists() and any(results_dir.iterdir()):
+        msg = f"results directory {results_dir} is not empty; use a new directory per run"
+        raise ProcessError(msg)
+    results_dir.mkdir(parents=True, exist_ok=True)
+
+
+def _run(
+    harness: Harness,
+    leg: Leg,
+    revision: str,
+    args: list[str],
+    *,
+    results_dir: Path,
+    cwd: Path,
+    env: Mapping[str, str] | None,
+    allow_env: Collection[str],
+    timeout_s: float,
+) -> LegRun:
+    _fresh_dir(results_dir)
+    log = results_dir / LOG_NAME
+    argv = harness.argv(leg, *args, "--requirements", revision, "-o", str(results_dir))
+    completed = process.run(
+        argv,
+        cwd=cwd,
+        env=process.sdk_environment(env, allow=allow_env),
+        log_path=log,
+        timeout_s=timeout_s,
+    )
+    return LegRun(
+        leg=leg,
+        revision=revision,
+        results_dir=results_dir,
+        returncode=completed.returncode,
+        timed_out=completed.timed_out,
+        log_tail=process.tail(log),
+        duration_s=completed.duration_s,
+        command=completed.command,
+    )
+
+
+def run_server_leg(
+    harness: Harness,
+    *,
+    url: str,
+    revision: str,
+    results_dir: Path,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    allow_env: Collection[str] = (),
+    timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
+) -> LegRun:
+    """Run `server --url URL --requirements REV -o DIR` against an already running server."""
+    return _run(
+        harness,
+        "server",
+        revision,
+        ["--url", url],
+        results_dir=results_dir,
+        cwd=cwd,
+        env=env,
+        allow_env=allow_env,
+        timeout_s=timeout_s,
+    )
+
+
+def run_client_leg(
+    harness: Harness,
+    *,
+    command: str,
+    revision: str,
+    results_dir: Path,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    allow_env: Collection[str] = (),
+    timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
+    scenario_timeout_ms: int = DEFAULT_SCENARIO_TIMEOUT_MS,
+) -> LegRun:
+    """Run `client --command CMD --requirements REV -o DIR --timeout MS`.
+
+    The harness starts `command` once per scenario (through a shell, with the scenario's mock
+    server URL appended), so `cwd` and `env` are the SDK's.
+    """
+    args = ["--command", command, "--timeout", str(scenario_timeout_ms)]
+    return _run(
+        harness,
+        "client",
+        revision,
+        args,
+        results_dir=results_dir,
+        cwd=cwd,
+        env=env,
+        allow_env=allow_env,
+        timeout_s=timeout_s,
+    )
+
+
+def _ended(run: LegRun) -> str:
+    if run.timed_out:
+        return f"the harness was killed after {run.duration_s:.0f} s (leg timeout)"
+    if run.returncode < 0:
+        try:
+            name = signal.Signals(-run.returncode).name
+        except ValueError:
+            name = f"signal {-run.returncode}"
+        return f"the harness was killed by {name}"
+    return f"the harness exited {run.returncode} without writing results"
+
+
+def score_leg_run(run: LegRun, requirements: RequirementSet) -> LegVerdict:
+    """Score a finished leg; unmeasured when the harness wrote nothing and did not exit cleanly.
+
+    A leg that hit its overall timeout is unmeasured even with partial results: the scenarios
+    it never reached were not failed by the SDK, they were never asked.
+    """
+    results = parse_results(run.results_dir, run.leg)
+    if run.timed_out or (not results and run.returncode != 0):
+        reason = _ended(run)
+        if run.timed_out and results:
+            reason += f" with {len(results)} scenario(s) written"
+        if run.log_tail:
+            reason += f":\n{run.log_tail}"
+        return unmeasured_leg(run.leg, run.revision, reason, results_dir=run.results_dir)
+    return score_leg(run.leg, run.revision, results, requirements, results_dir=run.results_dir)
