@@ -256,7 +256,8 @@ def labels_signal(snapshot: Snapshot, config: SignalConfig) -> LabelsSignal:
     missing = tuple(label for label in required if label.lower() not in exact)
     sep_found = tuple(label for label in required if label.lower() in mapped)
     sep_missing = tuple(label for label in required if label.lower() not in mapped)
-    applied = {name: aliases[name.lower()] for name in group.names if name.lower() in aliases}
+    spelled = {repo.lower(): official for repo, official in config.label_aliases.items()}
+    applied = {name: spelled[name.lower()] for name in group.names if name.lower() in spelled}
     return LabelsSignal(
         status="fail" if missing else "pass",
         reason=None,

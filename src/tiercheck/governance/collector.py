@@ -1,0 +1,614 @@
+"""Collect governance facts from GitHub into a `Snapshot`, frugally and without raising.
+
+Requests go through PyGithub's `Requester` and read raw JSON: PyGithub's list objects complete
+themselves lazily (one extra GET per issue, PyGithub#2423), which would make 1,000 issues cost
+1,000 requests. Costs instead:
+
+- REST listings (repository, labels, issues, releases, spec releases, git tree) are paginated by
+  `Link rel="next"` and sent with `If-None-Match` from an on-disk ETag cache, so a re-run is
+  mostly 304s (which GitHub does not count against the rate limit);
+- issue timelines (label events, first response) come from GraphQL, 100 issues per query, and
+  only for issues whose `updated_at` changed since the cached timeline (labelling and commenting
+  both bump it).
+
+A fact group that fails (rate limit beyond the wait bound, 5xx after retries, 403, network) is
+recorded as `Unavailable` with the reason; `collect` never raises for API errors. The token is
+sent as a header only: it is never written to the snapshot or the cache, nor logged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from tiercheck.governance.etag_cache import EtagCache
+from tiercheck.governance.snapshot import (
+    Author,
+    Issue,
+    IssueFacts,
+    LabelEvent,
+    LabelFacts,
+    PolicyFileFacts,
+    Release,
+    ReleaseFacts,
+    Snapshot,
+    Timeline,
+    Unavailable,
+    format_time,
+    parse_time,
+)
+
+if TYPE_CHECKING:
+    from github.Requester import Requester
+
+__all__ = [
+    "ANONYMOUS_WARNING",
+    "DEFAULT_API_URL",
+    "SPEC_REPO",
+    "CollectStats",
+    "collect",
+    "resolve_token",
+]
+
+DEFAULT_API_URL = "https://api.github.com"
+SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
+ANONYMOUS_WARNING = (
+    "no GitHub token (--token, GITHUB_TOKEN, GH_TOKEN or `gh auth login`): anonymous requests "
+    "are limited to 60 an hour and GraphQL refuses them, so issue timelines (time to first "
+    "label, P0 label times) will be inconclusive"
+)
+_POLICY_DIRS = (".github", "docs")
+_T = TypeVar("_T")
+
+# One GraphQL query answers up to 100 issues: their label events and first comments.
+_TIMELINE_QUERY = """
+query($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Issue {
+      number
+      timelineItems(first: 50, itemTypes: [LABELED_EVENT, UNLABELED_EVENT]) {
+        pageInfo { hasNextPage }
+        nodes {
+          __typename
+          ... on LabeledEvent { createdAt actor { __typename login } label { name } }
+          ... on UnlabeledEvent { createdAt actor { __typename login } label { name } }
+        }
+      }
+      comments(first: 20) { nodes { createdAt author { __typename login } } }
+    }
+  }
+}
+"""
+
+
+def resolve_token(
+    flag: str | None,
+    *,
+    env: dict[str, str] | None = None,
+    hostname: str | None = None,
+) -> tuple[str | None, str]:
+    """Find a GitHub token and say where it came from.
+
+    Order: ``--token``, ``GITHUB_TOKEN``, ``GH_TOKEN``, then ``gh auth token``. Returns
+    ``(token, source)``; with none, ``(None, "anonymous")`` and the CLI prints
+    `ANONYMOUS_WARNING`. The source is safe to print; the token never is.
+    """
+    if flag:
+        return flag, "--token"
+    environ = os.environ if env is None else env
+    for name in ("GITHUB_TOKEN", "GH_TOKEN"):
+        value = environ.get(name, "").strip()
+        if value:
+            return value, name
+    token = _gh_auth_token(hostname)
+    if token:
+        return token, "gh auth token"
+    return None, "anonymous"
+
+
+def _gh_auth_token(hostname: str | None) -> str | None:
+    import subprocess
+
+    argv = ["gh", "auth", "token"] + (["--hostname", hostname] if hostname else [])
+    # The one subprocess outside tiercheck.process: a read-only helper that prints a token and
+    # exits at once; a short timeout keeps a misconfigured `gh` from stalling start-up.
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    token = result.stdout.strip()
+    return token if result.returncode == 0 and token else None
+
+
+@dataclass
+class CollectStats:
+    """How many requests a collection sent and how many were answered 304 Not Modified."""
+
+    requests: int = 0
+    not_modified: int = 0
+    graphql: int = 0
+    unavailable: list[str] = field(default_factory=list)
+
+
+class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a program error
+    """Raised inside a fact group's collection; becomes `Unavailable(reason)`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _next_link(link: str | None) -> str | None:
+    """The `rel="next"` URL of a `Link` header."""
+    if not link:
+        return None
+    for part in link.split(","):
+        url, _, params = part.partition(";")
+        if 'rel="next"' in params:
+            return url.strip().strip("<>")
+    return None
+
+
+class _GitHub:
+    """Raw JSON over PyGithub's Requester, with conditional requests and error translation."""
+
+    def __init__(
+        self,
+        requester: Requester,
+        cache: EtagCache | None,
+        *,
+        authenticated: bool,
+        max_wait: float,
+        stats: CollectStats,
+    ) -> None:
+        self.requester = requester
+        self.cache = cache
+        self.authenticated = authenticated
+        self.max_wait = max_wait
+        self.stats = stats
+
+    def get(self, url: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
+        """GET `url` → (JSON body, Link header), revalidating a cached copy with its ETag."""
+        query = "&".join(f"{k}={v}" for k, v in sorted((params or {}).items()))
+        # ETags differ between anonymous and authenticated answers; the key records which,
+        # never the token itself.
+        key = f"{'auth' if self.authenticated else 'anon'} GET {url}{'?' if query else ''}{query}"
+        cached = self.cache.get(key) if self.cache else None
+        headers = {"If-None-Match": cached.etag} if cached else {}
+        self.stats.requests += 1
+        response_headers, body = self._call(
+            lambda: self.requester.requestJsonAndCheck(
+                "GET", url, parameters=params, headers=headers
+            )
+        )
+        link = response_headers.get("link")
+        if body is None and cached is not None:
+            self.stats.not_modified += 1
+            return cached.body, cached.link
+        etag = response_headers.get("etag")
+        if self.cache is not None and etag:
+            self.cache.put(key, etag, link, body)
+        return body, link
+
+    def pages(
+        self, url: str, params: dict[str, Any], max_pages: int
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Every item of a paginated listing (up to `max_pages`); True if pages were left."""
+        items: list[dict[str, Any]] = []
+        next_url: str | None = url
+        next_params: dict[str, Any] | None = params
+        for _ in range(max_pages):
+            if next_url is None:
+                return items, False
+            body, link = self.get(next_url, next_params)
+            if not isinstance(body, list):
+                msg = f"unexpected response from {url} (not a list)"
+                raise _Unavailable(msg)
+            items.extend(body)
+            # The next URL already carries the query string.
+            next_url, next_params = _next_link(link), None
+        return items, next_url is not None
+
+    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        """One GraphQL query (never cached: GitHub's GraphQL has no conditional requests)."""
+        self.stats.requests += 1
+        self.stats.graphql += 1
+        _, data = self._call(lambda: self.requester.graphql_query(query, variables))
+        result: dict[str, Any] = data.get("data") or {}
+        return result
+
+    def _call(self, call: Callable[[], _T]) -> _T:
+        import requests
+        from github.GithubException import (
+            GithubException,
+            RateLimitExceededExceedsMaxWait,
+            RateLimitExceededException,
+        )
+
+        try:
+            return call()
+        except RateLimitExceededExceedsMaxWait as exc:
+            msg = (
+                f"rate limited (HTTP {exc.status}); the limit resets in {exc.wait:.0f}s, "
+                f"beyond the {self.max_wait:.0f}s wait bound"
+            )
+            raise _Unavailable(msg) from None
+        except RateLimitExceededException as exc:
+            raise _Unavailable(f"rate limited (HTTP {exc.status})") from None
+        except GithubException as exc:
+            raise _Unavailable(_http_reason(exc.status, exc.data)) from None
+        except requests.exceptions.RetryError:
+            raise _Unavailable("GitHub kept failing after retries (HTTP 5xx or 429)") from None
+        except requests.exceptions.RequestException as exc:
+            raise _Unavailable(f"network error: {type(exc).__name__}") from None
+
+
+def _http_reason(status: int, data: Any) -> str:
+    message = data.get("message") if isinstance(data, dict) else None
+    detail = f": {message}" if isinstance(message, str) and message else ""
+    if status == 429:
+        return f"rate limited (HTTP 429){detail}"
+    if status >= 500:
+        return f"GitHub server error (HTTP {status}){detail}"
+    if status == 401:
+        return f"authentication failed (HTTP 401){detail}"
+    if status == 403:
+        return f"forbidden (HTTP 403){detail}"
+    if status == 404:
+        return f"not found (HTTP 404){detail}"
+    return f"HTTP {status}{detail}"
+
+
+def _group(
+    name: str, stats: CollectStats, build: Callable[[], _T], log: Callable[[str], None]
+) -> _T | Unavailable:
+    """Run one fact group's collection; an `_Unavailable` becomes `Unavailable(reason)`."""
+    try:
+        return build()
+    except _Unavailable as exc:
+        stats.unavailable.append(name)
+        log(f"{name}: unavailable ({exc.reason})")
+        return Unavailable(exc.reason)
+
+
+# --- fact groups ---------------------------------------------------------------------------
+
+
+def _labels(gh: _GitHub, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
+    items, _ = gh.pages(f"/repos/{repo}/labels", {"per_page": 100}, max_pages=20)
+    uses_types = bool(repo_json.get("issue_types"))
+    if not uses_types:
+        # The official check reads a repository field GitHub does not document; the documented
+        # signal is the repository's issue-types list. Failing to read it is not fatal.
+        try:
+            types, _ = gh.get(f"/repos/{repo}/issue-types")
+        except _Unavailable:
+            types = None
+        uses_types = isinstance(types, list) and bool(types)
+    names = tuple(sorted({str(item["name"]) for item in items}, key=str.lower))
+    return LabelFacts(names=names, uses_issue_types=uses_types)
+
+
+def _release(item: dict[str, Any]) -> Release:
+    published = item.get("published_at")
+    return Release(
+        tag=str(item["tag_name"]),
+        name=item.get("name"),
+        draft=bool(item.get("draft")),
+        prerelease=bool(item.get("prerelease")),
+        created_at=parse_time(item["created_at"]),
+        published_at=parse_time(published) if published else None,
+    )
+
+
+def _releases(gh: _GitHub, repo: str, max_pages: int) -> ReleaseFacts:
+    items, truncated = gh.pages(f"/repos/{repo}/releases", {"per_page": 100}, max_pages)
+    return ReleaseFacts(releases=tuple(_release(i) for i in items), truncated=truncated)
+
+
+def _author(user: dict[str, Any] | None, association: str) -> Author:
+    if not user:
+        return Author(login="ghost", type="User", association=association)
+    return Author(
+        login=str(user["login"]), type=str(user.get("type", "User")), association=association
+    )
+
+
+def _issues(gh: _GitHub, repo: str, max_pages: int, log: Callable[[str], None]) -> IssueFacts:
+    # Oldest first: new issues then only change the last pages, so the others stay 304.
+    items, truncated = gh.pages(
+        f"/repos/{repo}/issues",
+        {"state": "all", "sort": "created", "direction": "asc", "per_page": 100},
+        max_pages,
+    )
+    raw = [item for item in items if "pull_request" not in item]
+    timelines: dict[int, Timeline] = {}
+    reason: str | None = None
+    if not gh.authenticated:
+        reason = "issue timelines need a token (GitHub GraphQL refuses anonymous requests)"
+    else:
+        try:
+            timelines = _timelines(gh, repo, raw)
+        except _Unavailable as exc:
+            reason = f"issue timelines: {exc.reason}"
+            log(f"issue timelines unavailable ({exc.reason})")
+    issues = tuple(
+        Issue(
+            number=int(item["number"]),
+            title=str(item.get("title", "")),
+            created_at=parse_time(item["created_at"]),
+            updated_at=parse_time(item.get("updated_at") or item["created_at"]),
+            closed_at=parse_time(item["closed_at"]) if item.get("closed_at") else None,
+            state=str(item["state"]),
+            state_reason=item.get("state_reason"),
+            author=_author(item.get("user"), str(item.get("author_association", "NONE"))),
+            labels=tuple(sorted(str(label["name"]) for label in item.get("labels", []))),
+            timeline=None if reason else timelines.get(int(item["number"])),
+        )
+        for item in sorted(raw, key=lambda i: int(i["number"]))
+    )
+    return IssueFacts(issues=issues, truncated=truncated, timeline_reason=reason)
+
+
+def _chunks(items: list[_T], size: int) -> Iterator[list[_T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _timelines(gh: _GitHub, repo: str, raw: list[dict[str, Any]]) -> dict[int, Timeline]:
+    """Timelines of every issue: cached ones whose issue is unchanged, the rest via GraphQL."""
+    document = f"timelines/{repo.replace('/', '__')}.json"
+    cached = (gh.cache.get_document(document) if gh.cache else None) or {}
+    entries: dict[str, Any] = cached.get("issues", {}) if isinstance(cached, dict) else {}
+    result: dict[int, Timeline] = {}
+    stale: list[dict[str, Any]] = []
+    for item in raw:
+        entry = entries.get(str(item["number"]))
+        if isinstance(entry, dict) and entry.get("updated_at") == item.get("updated_at"):
+            try:
+                result[int(item["number"])] = _timeline_from_cache(entry["timeline"])
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        stale.append(item)
+    authors = {int(item["number"]): (item.get("user") or {}).get("login") for item in raw}
+    for batch in _chunks(stale, 100):
+        data = gh.graphql(_TIMELINE_QUERY, {"ids": [item["node_id"] for item in batch]})
+        for node in data.get("nodes") or []:
+            if not node or "number" not in node:
+                continue
+            number = int(node["number"])
+            result[number] = _timeline_from_graphql(node, authors.get(number))
+    if gh.cache is not None:
+        updated = {str(item["number"]): item.get("updated_at") for item in raw}
+        gh.cache.put_document(
+            document,
+            {
+                "issues": {
+                    str(number): {
+                        "updated_at": updated.get(str(number)),
+                        "timeline": _timeline_to_cache(timeline),
+                    }
+                    for number, timeline in result.items()
+                }
+            },
+        )
+    return result
+
+
+def _actor(actor: dict[str, Any] | None) -> tuple[str | None, str | None]:
+    if not actor:
+        return None, None
+    return actor.get("login"), actor.get("__typename")
+
+
+def _timeline_from_graphql(node: dict[str, Any], author: str | None) -> Timeline:
+    items = node.get("timelineItems") or {}
+    events = []
+    for event in items.get("nodes") or []:
+        if not event or event.get("__typename") not in {"LabeledEvent", "UnlabeledEvent"}:
+            continue
+        login, kind = _actor(event.get("actor"))
+        events.append(
+            LabelEvent(
+                action="labeled" if event["__typename"] == "LabeledEvent" else "unlabeled",
+                label=str((event.get("label") or {}).get("name", "")),
+                at=parse_time(event["createdAt"]),
+                actor=login,
+                actor_type=kind,
+            )
+        )
+    first_response = None
+    for comment in (node.get("comments") or {}).get("nodes") or []:
+        login, kind = _actor(comment.get("author"))
+        if login is None or login == author or kind == "Bot" or login.endswith("[bot]"):
+            continue
+        first_response = parse_time(comment["createdAt"])
+        break
+    return Timeline(
+        label_events=tuple(sorted(events, key=lambda e: e.at)),
+        complete=not (items.get("pageInfo") or {}).get("hasNextPage", False),
+        first_response_at=first_response,
+    )
+
+
+def _timeline_to_cache(timeline: Timeline) -> dict[str, Any]:
+    return {
+        "label_events": [
+            [e.action, e.label, format_time(e.at), e.actor, e.actor_type]
+            for e in timeline.label_events
+        ],
+        "complete": timeline.complete,
+        "first_response_at": (
+            format_time(timeline.first_response_at) if timeline.first_response_at else None
+        ),
+    }
+
+
+def _timeline_from_cache(data: dict[str, Any]) -> Timeline:
+    return Timeline(
+        label_events=tuple(
+            LabelEvent(action=a, label=label, at=parse_time(at), actor=actor, actor_type=kind)
+            for a, label, at, actor, kind in data["label_events"]
+        ),
+        complete=bool(data["complete"]),
+        first_response_at=(
+            parse_time(data["first_response_at"]) if data["first_response_at"] else None
+        ),
+    )
+
+
+def _policy_paths(path: str) -> bool:
+    """Whether a repository path is where policy files may live (root, .github/, docs/)."""
+    parts = path.split("/")
+    return len(parts) == 1 or (len(parts) == 2 and parts[0].lower() in _POLICY_DIRS)
+
+
+def _policy_from_checkout(checkout: Path) -> PolicyFileFacts:
+    paths: list[str] = []
+    for directory in [checkout, *(p for p in checkout.iterdir() if p.is_dir())]:
+        relative = "" if directory == checkout else directory.name
+        if relative and relative.lower() not in _POLICY_DIRS:
+            continue
+        for entry in directory.iterdir():
+            if entry.is_file():
+                paths.append(f"{relative}/{entry.name}" if relative else entry.name)
+    return PolicyFileFacts(paths=tuple(sorted(paths)), source="checkout", truncated=False)
+
+
+def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
+    body, _ = gh.get(f"/repos/{repo}/git/trees/{ref}", {"recursive": 1})
+    if not isinstance(body, dict):
+        msg = "unexpected git tree response"
+        raise _Unavailable(msg)
+    paths = sorted(
+        str(entry["path"])
+        for entry in body.get("tree", [])
+        if entry.get("type") == "blob" and _policy_paths(str(entry["path"]))
+    )
+    return PolicyFileFacts(
+        paths=tuple(paths), source="git-tree", truncated=bool(body.get("truncated"))
+    )
+
+
+# --- the entry point -----------------------------------------------------------------------
+
+
+def _make_retry(max_wait: float, retries: int, backoff: float) -> Any:
+    """A `GithubRetry` whose every wait, `Retry-After` included, is bounded by `max_wait`."""
+    from github.GithubException import RateLimitExceededExceedsMaxWait
+    from github.GithubRetry import GithubRetry
+
+    class BoundedRetry(GithubRetry):
+        # GithubRetry bounds the rate-limit reset wait, but urllib3 sleeps `Retry-After`
+        # (429, secondary limits) unbounded; refuse those too rather than sleep for an hour.
+        def get_retry_after(self, response: Any) -> float | None:
+            value: float | None = super().get_retry_after(response)
+            bound = self.max_rate_limit_wait
+            if value is not None and bound is not None and value > bound:
+                raise RateLimitExceededExceedsMaxWait(
+                    response.status, {"message": "Retry-After too long"}, {}, wait=value
+                )
+            return value
+
+    return BoundedRetry(
+        total=retries,
+        backoff_factor=backoff,
+        max_rate_limit_wait=max_wait,
+        secondary_rate_wait=min(60.0, max_wait),
+    )
+
+
+def collect(
+    repo: str,
+    *,
+    api_url: str = DEFAULT_API_URL,
+    token: str | None,
+    cache_dir: Path | None,
+    checkout: Path | None,
+    now: datetime,
+    max_rate_limit_wait: float = 60.0,
+    retries: int = 3,
+    backoff_factor: float = 1.0,
+    throttle: float | None = 0.25,
+    timeout: int = 30,
+    max_issue_pages: int = 100,
+    max_release_pages: int = 3,
+    stats: CollectStats | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Snapshot:
+    """Collect a governance snapshot of `repo` (``owner/name``) as of `now`.
+
+    Args:
+        repo: the SDK repository.
+        api_url: the REST base (``https://api.github.com``, or ``https://HOST/api/v3``).
+        token: a GitHub token, or None for anonymous requests (no issue timelines).
+        cache_dir: where ETags, bodies and derived timelines are kept between runs.
+        checkout: a local checkout to look for policy files in instead of the git tree.
+        now: the capture time written to the snapshot (signals never read the clock).
+        max_rate_limit_wait: the longest we sleep for a rate limit; beyond it the group is
+            recorded as unavailable.
+        retries / backoff_factor: urllib3 retries for 5xx and rate limits.
+        throttle: seconds between requests (PyGithub's politeness delay); None for none.
+        timeout: seconds per request.
+        max_issue_pages / max_release_pages: pagination bounds (100 items a page).
+        stats: filled with request counts, if given.
+        log: receives one line per notable event (never a header or token).
+
+    Never raises for API errors: a failing group becomes `Unavailable` with the reason.
+    """
+    from github import Auth, Github
+
+    stats = stats if stats is not None else CollectStats()
+    say = log or (lambda _line: None)
+    client = Github(
+        auth=Auth.Token(token) if token else None,
+        base_url=api_url.rstrip("/"),
+        timeout=timeout,
+        per_page=100,
+        retry=_make_retry(max_rate_limit_wait, retries, backoff_factor),
+        seconds_between_requests=throttle,
+        seconds_between_writes=throttle,
+    )
+    cache = EtagCache(cache_dir) if cache_dir is not None else None
+    gh = _GitHub(
+        client.requester,
+        cache,
+        authenticated=token is not None,
+        max_wait=max_rate_limit_wait,
+        stats=stats,
+    )
+    try:
+        repo_json = _group("repository", stats, lambda: gh.get(f"/repos/{repo}")[0], say)
+        if isinstance(repo_json, Unavailable):
+            labels: LabelFacts | Unavailable = repo_json
+            default_branch = "HEAD"
+        else:
+            labels = _group("labels", stats, lambda: _labels(gh, repo, repo_json), say)
+            default_branch = str(repo_json.get("default_branch") or "HEAD")
+        issues = _group("issues", stats, lambda: _issues(gh, repo, max_issue_pages, say), say)
+        releases = _group("releases", stats, lambda: _releases(gh, repo, max_release_pages), say)
+        spec_releases = _group("spec releases", stats, lambda: _releases(gh, SPEC_REPO, 1), say)
+        if checkout is not None:
+            policy: PolicyFileFacts | Unavailable = _policy_from_checkout(checkout)
+        else:
+            policy = _group(
+                "policy files", stats, lambda: _policy_from_tree(gh, repo, default_branch), say
+            )
+    finally:
+        client.close()
+    return Snapshot(
+        repo=repo,
+        captured_at=now,
+        api_base=api_url.rstrip("/"),
+        authenticated=token is not None,
+        labels=labels,
+        issues=issues,
+        releases=releases,
+        spec_releases=spec_releases,
+        policy_files=policy,
+    )
