@@ -1,0 +1,377 @@
+"""A fake GitHub API on a real socket, for driving real PyGithub in tests.
+
+stdlib `ThreadingHTTPServer` on 127.0.0.1, port 0. It serves a dataset defined by the test:
+repository, labels, issue types, issues with pull requests mixed in (REST), issue timelines
+(GraphQL `nodes(ids:)`), releases, the spec repository's releases and a git tree. It paginates
+with `Link rel="next"` exactly as GitHub does, answers `If-None-Match` with 304, can be scripted
+to fail (403 rate limit, 429, 5xx), and logs every request so tests can count them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+RATE_RESET = 4102444800  # 2100-01-01: far enough that a primary rate limit is never waited out
+
+
+@dataclass(frozen=True)
+class FakeEvent:
+    """A timeline entry: ``labeled``/``unlabeled`` (with a label) or ``comment``."""
+
+    kind: str
+    at: str
+    actor: str
+    actor_type: str = "User"
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class FakeIssue:
+    """One issue or pull request of the dataset."""
+
+    number: int
+    title: str
+    created_at: str
+    author: str = "alice"
+    author_type: str = "User"
+    association: str = "NONE"
+    labels: tuple[str, ...] = ()
+    closed_at: str | None = None
+    state_reason: str | None = None
+    pull_request: bool = False
+    events: tuple[FakeEvent, ...] = ()
+
+    @property
+    def updated_at(self) -> str:
+        """The latest moment anything happened to the issue (as GitHub's updated_at)."""
+        times = [self.created_at, *(e.at for e in self.events)]
+        if self.closed_at:
+            times.append(self.closed_at)
+        return max(times)
+
+
+@dataclass(frozen=True)
+class FakeRelease:
+    """One release, REST-shaped on output."""
+
+    tag: str
+    created_at: str
+    published_at: str | None
+    draft: bool = False
+    prerelease: bool = False
+
+
+@dataclass
+class Dataset:
+    """Everything the fake serves."""
+
+    repo: str
+    labels: list[str] = field(default_factory=list)
+    issue_types: list[str] = field(default_factory=list)
+    issues: list[FakeIssue] = field(default_factory=list)
+    releases: list[FakeRelease] = field(default_factory=list)
+    spec_releases: list[FakeRelease] = field(default_factory=list)
+    tree: list[str] = field(default_factory=list)
+    default_branch: str = "main"
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    query: str
+    status: int
+    authorization: str | None
+
+
+@dataclass
+class Failure:
+    """A scripted failure: requests whose path matches `pattern` get this response."""
+
+    pattern: str
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+    times: int | None  # None: forever
+
+
+SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
+
+
+class FakeGitHub:
+    """The server, its dataset, its scripted failures and its request log."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        """Bind 127.0.0.1 on a free port; call `start()` to serve."""
+        self.dataset = dataset
+        self.log: list[LoggedRequest] = []
+        self.failures: list[Failure] = []
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.server.daemon_threads = True
+        self.server.fake = self  # type: ignore[attr-defined]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The API base URL (GraphQL is at ``/graphql`` under it)."""
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def start(self) -> FakeGitHub:
+        """Serve in a background thread."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+    def fail(
+        self,
+        pattern: str,
+        status: int,
+        message: str = "failure",
+        *,
+        headers: dict[str, str] | None = None,
+        times: int | None = None,
+    ) -> None:
+        """Answer requests whose path matches `pattern` (a regex) with `status`."""
+        with self.lock:
+            self.failures.append(
+                Failure(pattern, status, {"message": message}, headers or {}, times)
+            )
+
+    def rate_limit_everything(self) -> None:
+        """Every request gets GitHub's primary rate-limit 403 (reset far in the future)."""
+        self.fail(
+            ".*",
+            403,
+            "API rate limit exceeded for 127.0.0.1.",
+            headers={"X-RateLimit-Remaining": "0"},
+        )
+
+    def reset_log(self) -> None:
+        """Forget the requests seen so far."""
+        with self.lock:
+            self.log.clear()
+
+    def requests(self, method: str | None = None, *, status: int | None = None) -> int:
+        """How many requests were logged (optionally of one method / status)."""
+        with self.lock:
+            return sum(
+                1
+                for r in self.log
+                if (method is None or r.method == method) and (status is None or r.status == status)
+            )
+
+    def _scripted(self, path: str) -> Failure | None:
+        with self.lock:
+            for failure in self.failures:
+                if failure.times == 0 or not re.search(failure.pattern, path):
+                    continue
+                if failure.times is not None:
+                    failure.times -= 1
+                return failure
+        return None
+
+
+# --- JSON shapes ---------------------------------------------------------------------------
+
+
+def _issue_json(issue: FakeIssue, base: str, repo: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "url": f"{base}/repos/{repo}/issues/{issue.number}",
+        "number": issue.number,
+        "node_id": f"I_{issue.number}",
+        "title": issue.title,
+        "state": "closed" if issue.closed_at else "open",
+        "state_reason": issue.state_reason,
+        "created_at": issue.created_at,
+        "updated_at": issue.updated_at,
+        "closed_at": issue.closed_at,
+        "labels": [{"name": name} for name in issue.labels],
+        "user": {"login": issue.author, "type": issue.author_type},
+        "author_association": issue.association,
+    }
+    if issue.pull_request:
+        data["pull_request"] = {"url": f"{base}/repos/{repo}/pulls/{issue.number}"}
+    return data
+
+
+def _release_json(release: FakeRelease) -> dict[str, Any]:
+    return {
+        "tag_name": release.tag,
+        "name": release.tag,
+        "draft": release.draft,
+        "prerelease": release.prerelease,
+        "created_at": release.created_at,
+        "published_at": release.published_at,
+    }
+
+
+def _actor(login: str, kind: str) -> dict[str, Any]:
+    return {"__typename": "Bot" if kind == "Bot" else "User", "login": login}
+
+
+def _timeline_node(issue: FakeIssue) -> dict[str, Any]:
+    label_events = [e for e in issue.events if e.kind in {"labeled", "unlabeled"}]
+    comments = [e for e in issue.events if e.kind == "comment"]
+    return {
+        "number": issue.number,
+        "timelineItems": {
+            "pageInfo": {"hasNextPage": len(label_events) > 50},
+            "nodes": [
+                {
+                    "__typename": "LabeledEvent" if e.kind == "labeled" else "UnlabeledEvent",
+                    "createdAt": e.at,
+                    "actor": _actor(e.actor, e.actor_type),
+                    "label": {"name": e.label},
+                }
+                for e in label_events[:50]
+            ],
+        },
+        "comments": {
+            "nodes": [
+                {"createdAt": c.at, "author": _actor(c.actor, c.actor_type)} for c in comments[:20]
+            ]
+        },
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # keep pytest output clean; the request log is in FakeGitHub.log
+
+    @property
+    def fake(self) -> FakeGitHub:
+        return self.server.fake  # type: ignore[attr-defined,no-any-return]
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def _dispatch(self, method: str) -> None:
+        split = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        query = {k: v[-1] for k, v in parse_qs(split.query).items()}
+        failure = self.fake._scripted(split.path)
+        if failure is not None:
+            status = failure.status
+            self._send(status, failure.body, extra=failure.headers)
+        else:
+            status = self._route(method, split.path, query, body)
+        with self.fake.lock:
+            self.fake.log.append(
+                LoggedRequest(
+                    method, split.path, split.query, status, self.headers.get("Authorization")
+                )
+            )
+
+    def _route(self, method: str, path: str, query: dict[str, str], body: bytes) -> int:
+        data = self.fake.dataset
+        repo = data.repo
+        if method == "POST" and path == "/graphql":
+            return self._graphql(body)
+        routes: dict[str, Any] = {
+            f"/repos/{repo}": lambda: {
+                "full_name": repo,
+                "url": f"{self.fake.url}/repos/{repo}",
+                "default_branch": data.default_branch,
+            },
+            f"/repos/{repo}/labels": lambda: [{"name": name} for name in data.labels],
+            f"/repos/{repo}/issue-types": lambda: [{"name": name} for name in data.issue_types],
+            f"/repos/{repo}/issues": lambda: self._issues(query),
+            f"/repos/{repo}/releases": lambda: [_release_json(r) for r in data.releases],
+            f"/repos/{SPEC_REPO}/releases": lambda: [_release_json(r) for r in data.spec_releases],
+            f"/repos/{repo}/git/trees/{data.default_branch}": lambda: {
+                "sha": "abc",
+                "truncated": False,
+                "tree": [{"path": p, "type": "blob"} for p in data.tree]
+                + [{"path": d, "type": "tree"} for d in {p.rpartition("/")[0] for p in data.tree}],
+            },
+        }
+        if method != "GET" or path not in routes:
+            return self._send(404, {"message": "Not Found"})
+        payload = routes[path]()
+        if isinstance(payload, list):
+            return self._paginated(path, query, payload)
+        return self._send(200, payload)
+
+    def _issues(self, query: dict[str, str]) -> list[dict[str, Any]]:
+        issues = sorted(self.fake.dataset.issues, key=lambda i: i.created_at)
+        if query.get("direction", "desc") == "desc":
+            issues.reverse()
+        return [_issue_json(i, self.fake.url, self.fake.dataset.repo) for i in issues]
+
+    def _paginated(self, path: str, query: dict[str, str], items: list[Any]) -> int:
+        per_page = int(query.get("per_page", "30"))
+        page = int(query.get("page", "1"))
+        chunk = items[(page - 1) * per_page : page * per_page]
+        last = max(1, -(-len(items) // per_page))
+        links = []
+        if page < last:
+            links.append(
+                f'<{self.fake.url}{path}?{urlencode({**query, "page": page + 1})}>; rel="next"'
+            )
+            links.append(
+                f'<{self.fake.url}{path}?{urlencode({**query, "page": last})}>; rel="last"'
+            )
+        return self._send(200, chunk, extra={"Link": ", ".join(links)} if links else {})
+
+    def _graphql(self, body: bytes) -> int:
+        if not self.headers.get("Authorization"):
+            return self._send(401, {"message": "This endpoint requires you to be authenticated."})
+        request = json.loads(body)
+        ids = request.get("variables", {}).get("ids", [])
+        by_id = {f"I_{i.number}": i for i in self.fake.dataset.issues}
+        nodes = [_timeline_node(by_id[i]) if i in by_id else None for i in ids]
+        return self._send(200, {"data": {"nodes": nodes}}, conditional=False)
+
+    def _send(
+        self,
+        status: int,
+        payload: Any,
+        *,
+        extra: dict[str, str] | None = None,
+        conditional: bool = True,
+    ) -> int:
+        body = json.dumps(payload, sort_keys=True).encode()
+        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+        headers = {
+            "Content-Type": "application/json; charset=utf-8",
+            # Each rate-limit header exactly once: duplicates are comma-joined and break
+            # PyGithub's int parsing.
+            "X-RateLimit-Limit": "5000",
+            "X-RateLimit-Remaining": "4999",
+            "X-RateLimit-Reset": str(RATE_RESET),
+        }
+        headers.update(extra or {})
+        if status == 200 and conditional:
+            headers["ETag"] = etag
+            if self.headers.get("If-None-Match") == etag:
+                status, body = 304, b""
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+        return status
