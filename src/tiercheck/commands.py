@@ -140,3 +140,235 @@ def show_config(args: argparse.Namespace) -> int:
             lines.append(f"  {'':<22}   from {item['source']}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _parse_as_of(text: str | None) -> Any:
+    from datetime import UTC, datetime
+
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        msg = f"--as-of: {text!r} is not an ISO date or time (e.g. 2026-11-30T12:00Z)"
+        raise UsageError(msg) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def _governance_options(args: argparse.Namespace, cache_dir: Path) -> Any:
+    from tiercheck.assessment import GovernanceOptions
+
+    if args.governance_snapshot and getattr(args, "record_governance", None):
+        msg = "--governance-snapshot replays a snapshot; drop --record-governance"
+        raise UsageError(msg)
+    return GovernanceOptions(
+        skip=bool(getattr(args, "skip_governance", False)),
+        snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
+        record=Path(args.record_governance) if args.record_governance else None,
+        as_of=_parse_as_of(args.as_of),
+        token=args.token,
+        api_url=(
+            args.github_api_url or os.environ.get("GITHUB_API_URL") or "https://api.github.com"
+        ),
+        days=args.days,
+        cache_dir=cache_dir / "github",
+    )
+
+
+def _cache_dir(args: argparse.Namespace) -> Path:
+    from tiercheck.paths import default_cache_dir
+
+    return Path(args.cache_dir).expanduser() if args.cache_dir else default_cache_dir()
+
+
+def _formats(args: argparse.Namespace) -> list[str]:
+    chosen: list[str] = args.output or ["terminal"]
+    return list(dict.fromkeys(chosen))
+
+
+def _emit(doc: dict[str, Any], formats: list[str]) -> None:
+    """Write the chosen formats to stdout (and nothing else goes there)."""
+    from tiercheck import report
+
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    parts = []
+    for fmt in formats:
+        if fmt == "json":
+            parts.append(report.render_json(doc))
+        elif fmt == "markdown":
+            parts.append(report.render_markdown(doc))
+        elif fmt == "junit":
+            parts.append(report.render_junit(doc))
+        else:
+            parts.append(report.render_terminal(doc, color=color))
+    sys.stdout.write("\n".join(p.rstrip("\n") + "\n" for p in parts))
+    sys.stdout.flush()
+
+
+def assess(args: argparse.Namespace) -> int:
+    """`tier-check --sdk NAME[@REF]`: the whole assessment."""
+    from tiercheck.assessment import assess as run_assessment
+    from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
+    from tiercheck.report import make_progress, write_reports
+    from tiercheck.target import resolve_target
+
+    registry = _registry(args)
+    url_mode = args.conformance_server_url is not None
+    if url_mode and args.sdk_path:
+        msg = "--conformance-server-url runs against a server already running; drop --sdk-path"
+        raise UsageError(msg)
+    if url_mode and not args.repo:
+        msg = "--conformance-server-url needs --repo OWNER/REPO to attribute the results"
+        raise UsageError(msg)
+    if url_mode:
+        from tiercheck.target import Target
+
+        entry = registry.find(args.sdk) if args.sdk else None
+        target = Target(
+            name=entry.name if entry else args.repo.rsplit("/", 1)[-1],
+            repo=args.repo,
+            ref=None,
+            entry=entry,
+            path=None,
+        )
+    else:
+        target = resolve_target(
+            registry,
+            sdk=args.sdk,
+            sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+            repo=args.repo,
+        )
+    if args.skip_governance and (args.governance_snapshot or args.record_governance):
+        msg = "--skip-governance cannot be combined with --governance-snapshot/--record-governance"
+        raise UsageError(msg)
+    if args.rebuild and args.skip_build:
+        msg = "--rebuild and --skip-build contradict each other; pick one"
+        raise UsageError(msg)
+    cache_dir = _cache_dir(args)
+    started = now_utc()
+    out_dir = (
+        Path(args.out)
+        if args.out
+        else Path("reports") / target.name.replace("/", "__") / run_id(started, None)
+    )
+    concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
+    options = AssessOptions(
+        target=target,
+        cache_dir=cache_dir,
+        out_dir=out_dir.resolve(),
+        flags=config_flags(args),
+        environ=dict(os.environ),
+        revisions=tuple(args.revision) if args.revision else None,
+        server_url=args.conformance_server_url,
+        git_url=args.git_url,
+        rebuild=args.rebuild,
+        skip_build=args.skip_build or url_mode,
+        harness_version=args.harness_version or _pinned(),
+        concurrency=concurrency,
+        sequential=args.sequential,
+    )
+    governance = _governance_options(args, cache_dir)
+    progress = make_progress()
+    try:
+        doc = run_assessment(
+            options,
+            governance,
+            progress,
+            started_at=started,
+            explicit_baseline=args.expected_failures is not None,
+        )
+    finally:
+        progress.close()
+    written = write_reports(doc, options.out_dir)
+    _emit(doc, _formats(args))
+    sys.stderr.write(
+        f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
+    )
+    code: int = doc["exit_code"]
+    return code
+
+
+def _pinned() -> str:
+    from tiercheck.conformance.harness import PINNED_VERSION
+
+    return PINNED_VERSION
+
+
+def setup(args: argparse.Namespace) -> int:
+    """`tier-check setup`: provision the pinned harness and Node 22 into the cache."""
+    from tiercheck.conformance.harness import provision
+
+    harness = provision(
+        _cache_dir(args),
+        version=args.harness_version or _pinned(),
+        progress=lambda text: print(text, file=sys.stderr),
+    )
+    sys.stdout.write(
+        f"harness {harness.version} with node {harness.node_version} at {harness.root}\n"
+    )
+    return 0
+
+
+def _score_inputs(args: argparse.Namespace) -> list[tuple[str, Path | None, Path | None]]:
+    """(revision, server results, client results) from the flags or a `<rev>/<leg>/` folder."""
+    if args.results:
+        root = Path(args.results)
+        if not root.is_dir():
+            msg = f"--results {root}: not a directory"
+            raise UsageError(msg)
+        found = []
+        for child in sorted(p for p in root.iterdir() if p.is_dir()):
+            server, client = child / "server", child / "client"
+            found.append(
+                (
+                    child.name,
+                    server if server.is_dir() else None,
+                    client if client.is_dir() else None,
+                )
+            )
+        if not found:
+            msg = f"--results {root}: expected folders laid out <revision>/<leg>/"
+            raise UsageError(msg)
+        return found
+    revisions: list[str] = args.requirements
+    if not revisions:
+        msg = "score needs --requirements REV with --server-results/--client-results, or --results"
+        raise UsageError(msg)
+    servers, clients = args.server_results, args.client_results
+    for flag, given in (("--server-results", servers), ("--client-results", clients)):
+        if given and len(given) != len(revisions):
+            msg = f"{flag} given {len(given)} time(s) for {len(revisions)} --requirements"
+            raise UsageError(msg)
+    if not servers and not clients:
+        msg = "score needs --server-results and/or --client-results"
+        raise UsageError(msg)
+    return [
+        (
+            rev,
+            Path(servers[i]) if servers else None,
+            Path(clients[i]) if clients else None,
+        )
+        for i, rev in enumerate(revisions)
+    ]
+
+
+def score(args: argparse.Namespace) -> int:
+    """`tier-check score`: judge raw harness results an SDK's own CI already produced."""
+    from tiercheck.assessment import score_results
+
+    inputs = _score_inputs(args)
+    paths = [Path(p) for p in args.expected_failures]
+    if len(paths) not in (0, 1, len(inputs)):
+        msg = "give one --expected-failures for all revisions, or one per revision"
+        raise UsageError(msg)
+    baselines = {
+        revision: paths[0] if len(paths) == 1 else paths[i]
+        for i, (revision, _, _) in enumerate(inputs)
+        if paths
+    }
+    doc = score_results(inputs, repo=args.repo, baselines=baselines)
+    _emit(doc, _formats(args))
+    code: int = doc["exit_code"]
+    return code
