@@ -29,7 +29,7 @@ from procutil import no_leftovers  # noqa: F401
 from tiercheck import process
 from tiercheck.config.requirements import RequirementSet, load_requirement_set
 from tiercheck.config.yamlio import load_yaml
-from tiercheck.conformance.harness import PINNED_VERSION, Harness, provision
+from tiercheck.conformance.harness import PINNED_VERSION, Harness, _prepare, provision
 from tiercheck.conformance.legs import (
     LOG_NAME,
     LegRun,
@@ -37,7 +37,7 @@ from tiercheck.conformance.legs import (
     run_server_leg,
     score_leg_run,
 )
-from tiercheck.errors import ToolMissingError
+from tiercheck.errors import ProcessError, ToolMissingError
 from tiercheck.paths import data_path
 from tiercheck.revisions import KNOWN_REVISIONS, Leg
 from tiercheck.scoring import LegVerdict
@@ -311,3 +311,60 @@ def test_client_leg_scores_match_the_harness(
     )
     rset = load_requirement_set(revision)
     _assert_agrees(run, score_leg_run(run, rset), rset, sdk)
+
+
+def test_client_leg_gets_the_scrubbed_environment(
+    harness: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The harness runs the SDK's client, so our secrets must not reach either of them.
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_not_for_the_sdk")
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    spy = tmp_path / "spy.py"
+    spy.write_text(
+        "import json, os, sys, uuid\n"
+        f"path = os.path.join({str(seen)!r}, uuid.uuid4().hex + '.json')\n"
+        "open(path, 'w').write(json.dumps({'env': dict(os.environ), 'argv': sys.argv[1:]}))\n"
+    )
+    run = run_client_leg(
+        harness,
+        command=f"{shlex.quote(sys.executable)} {shlex.quote(str(spy))}",
+        revision="2025-11-25",
+        results_dir=tmp_path / "raw",
+        cwd=tmp_path,
+        env={"SDK_SETTING": "from-config"},
+    )
+    records = [json.loads(p.read_text()) for p in seen.iterdir()]
+    assert records, process.tail(run.log_path)
+    for record in records:
+        assert "GITHUB_TOKEN" not in record["env"]
+        assert record["env"]["SDK_SETTING"] == "from-config"
+        assert record["env"]["MCP_CONFORMANCE_SCENARIO"]
+        assert record["argv"][-1].startswith("http://")
+    verdict = score_leg_run(run, load_requirement_set("2025-11-25"))
+    assert verdict.state == "measured"
+
+
+def test_a_leg_refuses_a_results_dir_with_old_results(harness: Harness, tmp_path: Path) -> None:
+    (tmp_path / "raw" / "old-2026-01-01T00-00-00-000Z").mkdir(parents=True)
+    with pytest.raises(ProcessError, match="is not empty"):
+        run_server_leg(
+            harness,
+            url="http://127.0.0.1:9/mcp",
+            revision="2026-07-28",
+            results_dir=tmp_path / "raw",
+            cwd=tmp_path,
+        )
+
+
+def test_another_harness_version_is_installed_without_the_lock(tmp_path: Path) -> None:
+    staging = tmp_path / "staging"
+    args = _prepare(staging, "0.2.0-alpha.11")
+    assert args[0] == "install"
+    assert not (staging / "package-lock.json").exists()
+    manifest = json.loads((staging / "package.json").read_text())
+    assert manifest["dependencies"]["@modelcontextprotocol/conformance"] == "0.2.0-alpha.11"
+    assert manifest["dependencies"]["node"]  # still brings its own Node 22
+    pinned = tmp_path / "pinned"
+    assert _prepare(pinned, PINNED_VERSION)[0] == "ci"
+    assert (pinned / "package-lock.json").is_file()
