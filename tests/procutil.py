@@ -1,0 +1,149 @@
+"""Test helpers: prove that a test left no process and no listening port behind.
+
+Every process a test starts inherits a unique marker in its environment, so a grandchild that
+was re-parented to init (the very leak process groups exist to prevent) is still found: by
+walking our own descendants *and* scanning our user's processes for the marker.
+
+`no_leftovers` is an autouse fixture: importing it into a test module turns it on there.
+
+    from procutil import no_leftovers  # noqa: F401
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+
+import psutil
+import pytest
+
+__all__ = [
+    "MARK_ENV",
+    "assert_port_free",
+    "leftover_processes",
+    "no_leftovers",
+    "own_listening_ports",
+    "pid_gone",
+    "wait_for",
+]
+
+#: The environment variable carrying the per-test marker (not secret-like, so it is inherited
+#: through `process.sdk_environment`).
+MARK_ENV = "TIERCHECK_TEST_PROCESS_MARK"
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def leftover_processes(mark: str | None = None) -> list[psutil.Process]:
+    """Live descendants of this process, plus any process of our user carrying `mark`."""
+    me = psutil.Process()
+    found: dict[int, psutil.Process] = {}
+    with suppress(psutil.Error):
+        for child in me.children(recursive=True):
+            if _alive(child):
+                found[child.pid] = child
+    if mark is not None:
+        uid = os.getuid()
+        for proc in psutil.process_iter():
+            if proc.pid in found or proc.pid == me.pid:
+                continue
+            try:
+                if proc.uids().real != uid or not _alive(proc):
+                    continue
+                if proc.environ().get(MARK_ENV) == mark:
+                    found[proc.pid] = proc
+            except psutil.Error:
+                continue
+    return sorted(found.values(), key=lambda p: p.pid)
+
+
+def own_listening_ports() -> set[int]:
+    """TCP ports this very process listens on (a squatter thread, a leaked socket)."""
+    ports: set[int] = set()
+    with suppress(psutil.Error):
+        for conn in psutil.Process().net_connections(kind="tcp"):
+            if conn.status == psutil.CONN_LISTEN and conn.laddr:
+                ports.add(conn.laddr[1])
+    return ports
+
+
+def pid_gone(pid: int) -> bool:
+    """Whether `pid` no longer names a live (non-zombie) process."""
+    try:
+        return not _alive(psutil.Process(pid))
+    except psutil.NoSuchProcess:
+        return True
+
+
+def assert_port_free(port: int, host: str = "127.0.0.1") -> None:
+    """Fail if anything still accepts connections on `host:port`."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        refused = sock.connect_ex((host, port)) != 0
+    assert refused, f"port {port} on {host} still accepts connections"
+
+
+def wait_for(
+    predicate: Callable[[], bool], timeout_s: float = 20.0, interval_s: float = 0.05
+) -> bool:
+    """Poll `predicate()` until it is true or `timeout_s` passes; return its last value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(interval_s)
+
+
+def _describe(procs: list[psutil.Process]) -> str:
+    parts = []
+    for proc in procs:
+        try:
+            parts.append(f"{proc.pid} {' '.join(proc.cmdline())[:120]}")
+        except psutil.Error:
+            parts.append(str(proc.pid))
+    return "; ".join(parts)
+
+
+def _reap(procs: list[psutil.Process]) -> None:
+    # Only processes this test started (descendants or carrying its marker), by PID.
+    for proc in procs:
+        with suppress(psutil.Error):
+            proc.kill()
+    psutil.wait_procs(procs, timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Mark every process the test starts; afterwards fail if any is alive or a port is bound.
+
+    Leftovers are given a few seconds to finish dying (a group just sent SIGKILL is reaped
+    asynchronously by init), then killed by PID so one failure does not poison later tests.
+    """
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK_ENV, mark)
+    ports_before = own_listening_ports()
+    yield mark
+    lingering: list[psutil.Process] = []
+
+    def settled() -> bool:
+        nonlocal lingering
+        lingering = leftover_processes(mark)
+        return not lingering
+
+    if not wait_for(settled, timeout_s=10.0, interval_s=0.1):
+        described = _describe(lingering)
+        _reap(lingering)
+        pytest.fail(f"processes left behind by the test: {described}")
+    new_ports = own_listening_ports() - ports_before
+    assert not new_ports, f"the test process still listens on {sorted(new_ports)}"
