@@ -1,0 +1,227 @@
+"""tiercheck.process against real tiny programs: groups, staged stop, timeouts, env scrubbing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from procutil import no_leftovers, pid_gone, wait_for  # noqa: F401
+from tiercheck import process
+from tiercheck.errors import ProcessError
+
+PY = shlex.quote(sys.executable)
+
+# A program that ignores SIGTERM, reports its PID once the handler is in place, then sleeps.
+IGNORES_TERM = """
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+with open(sys.argv[1], "w") as f:
+    f.write(str(os.getpid()))
+time.sleep(120)
+"""
+
+# A leader that leaves a grandchild in its group and exits at once (a daemonising launcher).
+LEAVES_GRANDCHILD = """
+import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+with open(sys.argv[1], "w") as f:
+    f.write(str(child.pid))
+"""
+
+
+def _script(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return shlex.quote(str(path))
+
+
+def _read_pid(path: Path) -> int:
+    assert wait_for(lambda: path.is_file() and path.read_text().strip() != ""), path
+    return int(path.read_text())
+
+
+def _group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_run_reports_exit_code_and_writes_log(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "run.log"
+    command = f"{PY} -c \"print('hello'); raise SystemExit(3)\""
+    result = process.run(command, cwd=tmp_path, env=os.environ, log_path=log)
+    assert result.returncode == 3
+    assert not result.ok
+    assert not result.timed_out
+    assert "hello" in process.tail(log)
+
+
+def test_run_succeeds_with_argv(tmp_path: Path) -> None:
+    result = process.run([sys.executable, "-c", "pass"], cwd=tmp_path, env=os.environ)
+    assert result.ok
+    assert result.returncode == 0
+
+
+def test_run_timeout_stops_the_group_and_is_reported(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    script = _script(tmp_path, "ignore.py", IGNORES_TERM)
+    # The shell leader is stopped by the timeout; its grandchild ignores SIGTERM and needs SIGKILL.
+    command = f"{PY} {script} {shlex.quote(str(pid_file))} & wait"
+    began = time.monotonic()
+    result = process.run(command, cwd=tmp_path, env=os.environ, timeout_s=2)
+    assert result.timed_out
+    assert not result.ok
+    assert time.monotonic() - began < 60  # bounded: 2 s + TERM grace + KILL grace
+    assert pid_gone(_read_pid(pid_file))
+
+
+def test_run_stops_stragglers_left_in_the_group(tmp_path: Path) -> None:
+    pid_file = tmp_path / "straggler.pid"
+    script = _script(tmp_path, "leave.py", LEAVES_GRANDCHILD)
+    result = process.run(
+        f"{PY} {script} {shlex.quote(str(pid_file))}", cwd=tmp_path, env=os.environ
+    )
+    assert result.ok
+    assert pid_gone(_read_pid(pid_file))
+
+
+def test_stop_kills_a_grandchild_that_ignores_sigterm(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    script = _script(tmp_path, "ignore.py", IGNORES_TERM)
+    child = process.start(
+        f"{PY} {script} {shlex.quote(str(pid_file))} & wait", cwd=tmp_path, env=os.environ
+    )
+    grandchild = _read_pid(pid_file)
+    assert child in process.live_children()
+    child.stop(term_grace_s=0.5)
+    assert _group_gone(child.pid)
+    assert pid_gone(grandchild)
+    assert child not in process.live_children()
+    child.stop()  # idempotent
+
+
+def test_running_stops_the_group_when_the_block_raises(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    script = _script(tmp_path, "ignore.py", IGNORES_TERM)
+    command = f"{PY} {script} {shlex.quote(str(pid_file))} & wait"
+    seen: dict[str, int] = {}
+
+    def use_then_fail() -> None:
+        with process.running(command, cwd=tmp_path, env=os.environ) as child:
+            seen["group"] = child.pid
+            seen["grandchild"] = _read_pid(pid_file)
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        use_then_fail()
+    assert _group_gone(seen["group"])
+    assert pid_gone(seen["grandchild"])
+
+
+def test_running_stops_the_group_on_keyboard_interrupt(tmp_path: Path) -> None:
+    command = f'{PY} -c "import time; time.sleep(120)"'
+    seen: dict[str, int] = {}
+
+    def interrupted() -> None:
+        with process.running(command, cwd=tmp_path, env=os.environ) as child:
+            seen["group"] = child.pid
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    assert _group_gone(seen["group"])
+
+
+def test_kill_all_children_stops_every_live_group(tmp_path: Path) -> None:
+    sleeper = f'{PY} -c "import time; time.sleep(120)"'
+    first = process.start(sleeper, cwd=tmp_path, env=os.environ)
+    second = process.start(sleeper, cwd=tmp_path, env=os.environ)
+    process.kill_all_children(term_grace_s=1)
+    assert _group_gone(first.pid)
+    assert _group_gone(second.pid)
+    assert first not in process.live_children()
+    assert second not in process.live_children()
+
+
+def test_start_in_a_missing_directory_raises_process_error(tmp_path: Path) -> None:
+    with pytest.raises(ProcessError, match="cannot start") as info:
+        process.start("true", cwd=tmp_path / "missing", env=os.environ)
+    assert info.value.exit_code == 1
+
+
+def test_capture_returns_output(tmp_path: Path) -> None:
+    done = process.capture(
+        [sys.executable, "-c", "print('out'); import sys; print('err', file=sys.stderr)"]
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == "out"
+    assert done.stderr.strip() == "err"
+
+
+def test_capture_timeout_kills_and_raises(tmp_path: Path) -> None:
+    with pytest.raises(ProcessError, match="took longer than"):
+        process.capture([sys.executable, "-c", "import time; time.sleep(120)"], timeout_s=1)
+
+
+def test_capture_of_a_missing_program_raises(tmp_path: Path) -> None:
+    with pytest.raises(ProcessError, match="cannot run"):
+        process.capture([str(tmp_path / "no-such-program")])
+
+
+def test_sdk_environment_withholds_secret_names() -> None:
+    base = {
+        "PATH": "/bin",
+        "GITHUB_TOKEN": "ghp_x",
+        "AWS_SECRET_ACCESS_KEY": "s",
+        "OPENAI_API_KEY": "k",
+        "NPM_AUTH": "a",
+        "DB_PASSWORD": "p",
+        "SSH_KEY": "k",
+        "KEYBOARD_LAYOUT": "us",
+        "HOME": "/home/x",
+    }
+    env = process.sdk_environment(
+        {"SDK_SETTING": "1", "MY_TOKEN": "configured"}, allow=["NPM_AUTH"], base=base
+    )
+    assert env == {
+        "PATH": "/bin",
+        "KEYBOARD_LAYOUT": "us",
+        "HOME": "/home/x",
+        "NPM_AUTH": "a",
+        "SDK_SETTING": "1",
+        "MY_TOKEN": "configured",  # written in the SDK's config on purpose: not filtered
+    }
+
+
+def test_a_child_started_with_the_sdk_environment_never_sees_the_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_secret_value")
+    monkeypatch.setenv("TIERCHECK_VISIBLE", "yes")
+    out = tmp_path / "env.json"
+    dump = f"import json, os; open({str(out)!r}, 'w').write(json.dumps(dict(os.environ)))"
+    result = process.run([sys.executable, "-c", dump], cwd=tmp_path, env=process.sdk_environment())
+    assert result.ok
+    seen = json.loads(out.read_text())
+    assert "GITHUB_TOKEN" not in seen
+    assert "ghp_secret_value" not in out.read_text()
+    assert seen["TIERCHECK_VISIBLE"] == "yes"
+
+
+def test_tail_of_a_missing_log_is_empty(tmp_path: Path) -> None:
+    assert process.tail(None) == ""
+    assert process.tail(tmp_path / "nothing.log") == ""
+
+
+def test_tail_keeps_the_last_lines(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text("".join(f"line {i}\n" for i in range(100)))
+    assert process.tail(log, max_lines=3) == "line 97\nline 98\nline 99"
