@@ -1,0 +1,376 @@
+"""The SDK's conformance server, started on a free port and proven ready before any test runs.
+
+The official tool starts the server on the hard-coded port 3000 and calls it ready as soon as
+*anything* answers an HTTP GET there — a stale server from an earlier run, or any other program,
+passes. Here the port is allocated (or taken from the URL for legacy fixed-port configurations),
+refused if something already listens on it, and readiness means: our process is alive, the URL
+answers an MCP `initialize` with a JSON-RPC response, and the listening socket belongs to our
+process group. A server that dies during start-up is reported within about a second with its
+last output lines. Teardown stops the whole process group on every way out of the block.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import httpx
+import psutil
+
+from tiercheck import process
+from tiercheck.errors import ServerStartError
+from tiercheck.sdk.ports import (
+    PORT_PLACEHOLDER,
+    allocate_port,
+    is_listening,
+    port_of_url,
+    substitute_port,
+)
+
+if TYPE_CHECKING:
+    from tiercheck.process import Child
+
+__all__ = [
+    "DEFAULT_READY_TIMEOUT_S",
+    "PROBE_PROTOCOL_VERSION",
+    "ManagedServer",
+    "ProbeResult",
+    "listener_in_group",
+    "managed_server",
+    "probe_mcp",
+]
+
+#: Seconds the server gets to become ready unless the SDK's configuration says otherwise.
+DEFAULT_READY_TIMEOUT_S = 30.0
+#: The revision the readiness `initialize` asks for; every revision's server must answer it
+#: (with a result, or a JSON-RPC error on a stateless 2026-07-28-only server).
+PROBE_PROTOCOL_VERSION = "2025-11-25"
+#: Each readiness request is cut off after this long, so a hung server cannot stall the wait.
+PROBE_TIMEOUT_S = 1.0
+#: Pause between readiness probes (also bounds how late an early exit is noticed).
+POLL_INTERVAL_S = 0.2
+#: Enough of a reply to hold an initialize result; a longer body is not a readiness answer.
+_MAX_BODY_BYTES = 256 * 1024
+_PROBE_ID = 1
+
+
+@dataclass(frozen=True)
+class ManagedServer:
+    """A running SDK server owned by `managed_server`: where it listens and when it got ready."""
+
+    url: str
+    port: int
+    command: str
+    log_path: Path
+    ready_after_s: float
+    child: Child = field(repr=False, compare=False)
+
+    @property
+    def pid(self) -> int:
+        """PID of the server's process-group leader (the shell or launcher we started)."""
+        return self.child.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code if the server has exited (it should not, during a leg), else None."""
+        return self.child.poll()
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """One readiness probe: whether the URL answered MCP, and what it did otherwise."""
+
+    ok: bool
+    detail: str
+
+
+def _initialize_request(protocol_version: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": _PROBE_ID,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": protocol_version,
+            "capabilities": {},
+            "clientInfo": {"name": "tiercheck-readiness", "version": "1"},
+        },
+    }
+
+
+def _is_jsonrpc_response(payload: object) -> bool:
+    if not isinstance(payload, dict) or payload.get("jsonrpc") != "2.0":
+        return False
+    if payload.get("id") not in (_PROBE_ID, None):
+        return False
+    if "result" in payload:
+        return True
+    error = payload.get("error")
+    return isinstance(error, dict) and isinstance(error.get("code"), int)
+
+
+def _first_sse_data(response: httpx.Response) -> str:
+    """The data of the first SSE event that has any (its `data:` lines joined)."""
+    data: list[str] = []
+    budget = _MAX_BODY_BYTES
+    deadline = time.monotonic() + 2 * PROBE_TIMEOUT_S  # keep-alive comments must not stall us
+    for line in response.iter_lines():
+        budget -= len(line) + 1
+        if line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif not line and data:
+            break
+        if budget < 0 or time.monotonic() > deadline:
+            break
+    return "\n".join(data)
+
+
+def _bounded_body(response: httpx.Response) -> str:
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > _MAX_BODY_BYTES:
+            break
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def probe_mcp(
+    client: httpx.Client, url: str, protocol_version: str = PROBE_PROTOCOL_VERSION
+) -> ProbeResult:
+    """POST an MCP `initialize` to `url`; ok only for a JSON-RPC result or error in the reply.
+
+    The reply may be plain JSON or an SSE stream (its first event's data is used). A bare 404,
+    an HTML page or any other non-JSON-RPC body is not ok. A session the server opened for the
+    probe is closed again (DELETE with its Mcp-Session-Id), best effort.
+    """
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    body = json.dumps(_initialize_request(protocol_version))
+    try:
+        with client.stream("POST", url, content=body, headers=headers) as response:
+            content_type = response.headers.get("content-type", "")
+            if "text/event-stream" in content_type:
+                text = _first_sse_data(response)
+            else:
+                text = _bounded_body(response)
+            status = response.status_code
+            session = response.headers.get("mcp-session-id")
+    except httpx.TimeoutException:
+        return ProbeResult(False, f"{url} did not answer within {PROBE_TIMEOUT_S:g} s")
+    except httpx.HTTPError as exc:
+        return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})")
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        payload = None
+    if not _is_jsonrpc_response(payload):
+        kind = content_type.split(";")[0].strip() or "no content type"
+        return ProbeResult(
+            False, f"{url} answered HTTP {status} ({kind}) but not with a JSON-RPC response"
+        )
+    if session:
+        with suppress(httpx.HTTPError):
+            client.delete(url, headers={"Mcp-Session-Id": session})
+    return ProbeResult(True, f"{url} answered initialize with HTTP {status}")
+
+
+def _listens_on(connection: Any, port: int) -> bool:
+    # laddr is an (ip, port) pair, or an empty tuple for a socket without an address.
+    return bool(
+        connection.status == psutil.CONN_LISTEN and connection.laddr and connection.laddr[1] == port
+    )
+
+
+def _group_listens_directly(port: int, pgid: int) -> bool | None:
+    """Look at the group leader and its descendants only (cheap); None if psutil cannot see."""
+    try:
+        leader = psutil.Process(pgid)
+        members = [leader, *leader.children(recursive=True)]
+    except psutil.Error:
+        return None
+    for member in members:
+        try:
+            # A descendant may have moved to a group of its own (a tool that also starts
+            # children with start_new_session); only the group counts.
+            if os.getpgid(member.pid) != pgid:
+                continue
+            connections = member.net_connections(kind="tcp")
+        except (ProcessLookupError, PermissionError):
+            continue
+        except psutil.NoSuchProcess:
+            continue
+        except psutil.Error:
+            return None
+        if any(_listens_on(c, port) for c in connections):
+            return True
+    return False
+
+
+def listener_in_group(port: int, pgid: int) -> bool | None:
+    """Whether the socket listening on `port` belongs to a process of group `pgid`.
+
+    True: one of ours listens. False: only processes outside the group do. None: psutil cannot
+    tell on this platform (the caller then relies on the MCP answer alone).
+    """
+    direct = _group_listens_directly(port, pgid)
+    if direct:
+        return True
+    # A daemonising server leaves its parent's tree but stays in the group: ask system-wide.
+    try:
+        connections = psutil.net_connections(kind="tcp")
+    except psutil.Error:
+        return direct
+    owners = {c.pid for c in connections if _listens_on(c, port)}
+    if not owners:
+        return direct
+    for pid in owners:
+        if pid is None:  # another user's process: certainly not ours
+            continue
+        with suppress(ProcessLookupError, PermissionError):
+            if os.getpgid(pid) == pgid:
+                return True
+    return False
+
+
+def _describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        with suppress(ValueError):
+            return f"was killed by {signal.Signals(-returncode).name}"
+        return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "no output"
+
+
+def _wait_ready(
+    child: Child, url: str, port: int, *, timeout_s: float, log_path: Path, protocol_version: str
+) -> float:
+    """Poll until the server is ready; return seconds since start, or raise ServerStartError."""
+    deadline = child.started_at + timeout_s
+    last = "nothing answered yet"
+    timeout = httpx.Timeout(PROBE_TIMEOUT_S)
+    # trust_env=False: a loopback probe must never go through HTTP(S)_PROXY.
+    with httpx.Client(timeout=timeout, trust_env=False, follow_redirects=False) as client:
+        while True:
+            returncode = child.poll()
+            if returncode is not None:
+                log_tail = process.tail(log_path)
+                msg = (
+                    f"server {_describe_exit(returncode)} during start-up "
+                    f"(last output: {_last_line(log_tail)}; log: {log_path})"
+                )
+                raise ServerStartError(msg, log_tail=log_tail)
+            verdict = probe_mcp(client, url, protocol_version)
+            if verdict.ok:
+                if listener_in_group(port, child.pid) is not False:
+                    return time.monotonic() - child.started_at
+                last = f"{url} answered MCP, but from a process outside the server's group"
+            else:
+                last = verdict.detail
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log_tail = process.tail(log_path)
+                msg = f"server not ready after {timeout_s:g} s: {last} (log: {log_path})"
+                raise ServerStartError(msg, log_tail=log_tail)
+            time.sleep(min(POLL_INTERVAL_S, remaining))
+
+
+def _choose_port(url: str, port: int | None) -> int:
+    if port is not None:
+        return port
+    if PORT_PLACEHOLDER in url:
+        return allocate_port()
+    # A fixed-port configuration (every official one says 3000): use the URL's own port.
+    fixed = port_of_url(url)
+    if fixed is None:
+        msg = f"server URL {url!r} names no host and port"
+        raise ServerStartError(msg)
+    return fixed
+
+
+@contextmanager
+def managed_server(
+    command: str,
+    url: str,
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    log_path: Path,
+    ready_timeout_s: float = DEFAULT_READY_TIMEOUT_S,
+    port: int | None = None,
+    allow_env: Collection[str] = (),
+    protocol_version: str = PROBE_PROTOCOL_VERSION,
+    stop_grace_s: float = process.TERM_GRACE_S,
+) -> Iterator[ManagedServer]:
+    """Start the SDK's server, wait until it is ready, yield it, and stop its process group.
+
+    The port is `port`, else a free one on 127.0.0.1 when `url` contains `{port}`, else the
+    URL's own. `{port}` is substituted in the command, the URL and `env` values, and `PORT` is
+    exported. `env` is the SDK's configured environment, added to ours minus secret-named
+    variables (`allow_env` lets named ones through). Output goes to `log_path`.
+
+    Raises ServerStartError (one line; `log_tail` attached) when something already listens on
+    the port, when the server exits during start-up (noticed within about a second), or when it
+    has not answered MCP from our own process group within `ready_timeout_s`. On leaving the
+    block by any path — return, exception, KeyboardInterrupt — the group gets SIGTERM, then
+    SIGKILL after `stop_grace_s`.
+    """
+    chosen = _choose_port(url, port)
+    real_command = substitute_port(command, chosen)
+    real_url = substitute_port(url, chosen)
+    host = urlsplit(real_url).hostname
+    url_port = port_of_url(real_url)
+    if host is None or url_port is None:
+        msg = f"server URL {real_url!r} names no host and port"
+        raise ServerStartError(msg)
+    for check_host, check_port in {(host, url_port), ("127.0.0.1", chosen)}:
+        if is_listening(check_host, check_port):
+            msg = (
+                f"port {check_port} on {check_host} is already in use by another program; "
+                "refusing to start the server (a stale server would be tested instead)"
+            )
+            raise ServerStartError(msg)
+    extra = {name: substitute_port(value, chosen) for name, value in env.items()}
+    extra["PORT"] = str(chosen)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("a", encoding="utf-8") as log:
+        log.write(f"+ {real_command}\n")
+    child = process.start(
+        real_command,
+        cwd=cwd,
+        env=process.sdk_environment(extra, allow=allow_env),
+        log_path=log_path,
+    )
+    try:
+        ready_after = _wait_ready(
+            child,
+            real_url,
+            url_port,
+            timeout_s=ready_timeout_s,
+            log_path=log_path,
+            protocol_version=protocol_version,
+        )
+        yield ManagedServer(
+            url=real_url,
+            port=url_port,
+            command=real_command,
+            log_path=log_path,
+            ready_after_s=ready_after,
+            child=child,
+        )
+    finally:
+        child.stop(term_grace_s=stop_grace_s)
