@@ -594,7 +594,11 @@ def collect(
         releases = _group("releases", stats, lambda: _releases(gh, repo, max_release_pages), say)
         spec_releases = _group("spec releases", stats, lambda: _releases(gh, SPEC_REPO, 1), say)
         if checkout is not None:
-            policy: PolicyFileFacts | Unavailable = _policy_from_checkout(checkout)
+            policy: PolicyFileFacts | Unavailable
+            try:
+                policy = _policy_from_checkout(checkout)
+            except OSError as exc:
+                policy = Unavailable(f"cannot read checkout {checkout}: {exc.strerror or exc}")
         else:
             policy = _group(
                 "policy files", stats, lambda: _policy_from_tree(gh, repo, default_branch), say
