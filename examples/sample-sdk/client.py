@@ -259,6 +259,11 @@ async def run(url: str, scenario: str, protocol_version: str, context: dict[str,
     ):
         log.info("connected: protocol %s, server %s", client.protocol_version, client.server_info)
         tools = (await client.list_tools()).tools
+        if scenario == "json-schema-2020-12-preservation":
+            # Echo the focal tool's input schema back exactly as this client parsed it.
+            focal = next(tool for tool in tools if tool.name == "json_schema_2020_12_tool")
+            await client.call_tool("json_schema_echo", {"schema": focal.input_schema})
+            return
         for tool in tools:
             args = arguments_for(scenario, tool)
             result = await client.call_tool(tool.name, args)

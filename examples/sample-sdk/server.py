@@ -173,7 +173,7 @@ async def send_log(ctx: Context, level: str, message: str) -> None:
 
 def build_server(revision: str) -> MCPServer:
     """Create the server with the fixture profile for ``revision``."""
-    mcp = MCPServer("sample-sdk-everything-server", version="0.3.0")
+    mcp = MCPServer("sample-sdk-everything-server", version="0.1.0")
     add_common_fixtures(mcp)
     if revision == "2026-07-28":
         add_input_required_fixtures(mcp)
