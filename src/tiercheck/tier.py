@@ -125,6 +125,9 @@ def _leg_tier2(name: str, leg: LegSummary) -> str | None:
 def _signal_blocker(name: str, status: str, reason: str | None, met: bool) -> str | None:
     if status == "inconclusive":
         return _inconclusive(name, reason)
+    if status == "skipped" and not met:
+        # Not measured by choice (--skip-governance): named as such, never as a failure.
+        return f"{name} (skipped)"
     return None if met else name
 
 
