@@ -1,0 +1,53 @@
+"""The scorecard's canonical JSON form: validation, parsing and serialisation (pure)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from tiercheck.config.validate import load_schema, validate
+from tiercheck.errors import ConfigError
+
+__all__ = ["parse_scorecard", "render_json", "validate_scorecard"]
+
+SCHEMA_NAME = "scorecard"
+
+
+def validate_scorecard(doc: object, source: str = "scorecard") -> None:
+    """Check `doc` against `scorecard.schema.json`; raise a one-line ConfigError if it is invalid.
+
+    `source` names the document in the message (a file path when it was read from one).
+    """
+    validate(doc, SCHEMA_NAME, source)
+
+
+def parse_scorecard(text: str, source: str = "scorecard") -> dict[str, Any]:
+    """A scorecard document from its JSON text, validated; one-line ConfigError otherwise."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        msg = f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        raise ConfigError(msg) from None
+    validate_scorecard(doc, source)
+    result: dict[str, Any] = doc
+    return result
+
+
+def _ordered(doc: Mapping[str, Any]) -> dict[str, Any]:
+    # Top-level keys in the schema's order — the official `tier-check` fields first, ours after —
+    # so files written by different builders diff cleanly; keys the schema does not name go last,
+    # sorted. Nested objects keep the builder's order (official keys first by construction).
+    known = list(load_schema(SCHEMA_NAME)["properties"])
+    rank = {key: i for i, key in enumerate(known)}
+    keys = sorted(doc, key=lambda k: (rank.get(k, len(rank)), k))
+    return {key: doc[key] for key in keys}
+
+
+def render_json(doc: Mapping[str, Any]) -> str:
+    """The document as JSON: indent 2, stable key order, UTF-8 text kept readable, trailing newline.
+
+    Raises TypeError for a value JSON cannot hold and ValueError for NaN or infinity (which
+    `json` would otherwise write as invalid JSON).
+    """
+    return json.dumps(_ordered(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

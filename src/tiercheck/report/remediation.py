@@ -1,0 +1,217 @@
+"""What to do next: one action per blocker between the SDK and the next tier (pure).
+
+Blocker names are the ones `tiercheck.tier` writes (the official names, with a parenthesised
+qualifier for skipped, unmeasured, inconclusive or Tier 2 variants), e.g. ``server_conformance``,
+``server_conformance (< 80%)``, ``client_conformance (unmeasured: 2026-07-28: …)``,
+``triage (inconclusive: rate limited)``, ``p0_resolution (14 days)``.
+
+A Tier 1 and a Tier 2 blocker with the same cause (``p0_resolution`` and ``p0_resolution (14
+days)``) need one action, which then clears both; `unblocks` counts the blockers it clears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tiercheck.report._view import (
+    LEG_CHECK_KEYS,
+    failing_checks,
+    failure_message,
+    is_expected_failure,
+    legs,
+    one_line,
+    pct,
+)
+
+__all__ = ["remediation"]
+
+_LEG_OF = {f"{leg}_conformance": leg for leg in LEG_CHECK_KEYS}
+
+# Among actions that clear as many blockers, measure first (a tier computed over missing
+# evidence is a lower bound, and fixing a build may reveal or clear failures), then the
+# conformance work that decides most tiers, then governance, quickest first.
+_KIND_RANK = {"unmeasured": 0, "inconclusive": 1, "skipped": 2, "fail": 3}
+_BASE_RANK = {
+    "server_conformance": 0,
+    "client_conformance": 1,
+    "labels": 2,
+    "stable_release": 3,
+    "spec_tracking": 4,
+    "p0_resolution": 5,
+    "triage": 6,
+}
+
+
+@dataclass
+class _Action:
+    """An action under construction (mutable while blockers are folded into it)."""
+
+    base: str
+    kind: str
+    blocker: str
+    for_tier: int
+    blockers: list[str] = field(default_factory=list)
+
+
+def _parse(blocker: str) -> tuple[str, str, str]:
+    """(base name, kind, qualifier) of a blocker string."""
+    base, _, rest = blocker.partition(" (")
+    qualifier = rest.removesuffix(")")
+    for kind in ("unmeasured", "inconclusive", "skipped"):
+        if qualifier.startswith(kind):
+            return base, kind, qualifier.removeprefix(kind).lstrip(": ")
+    return base, "fail", qualifier
+
+
+def _scenario_item(revision: str, detail: Mapping[str, Any]) -> str:
+    text = f"{revision} {one_line(detail.get('scenario'))}: {failure_message(detail)}"
+    urls = [c["spec_url"] for c in failing_checks(detail) if c.get("spec_url")]
+    if urls:
+        text += f" ({one_line(urls[0])})"
+    if is_expected_failure(detail):
+        text += " [in the expected-failures baseline]"
+    return text
+
+
+def _conformance(
+    doc: Mapping[str, Any], leg: str, kind: str, qualifier: str
+) -> tuple[str, list[str]]:
+    views = [v for v in legs(doc) if v.leg == leg]
+    failing = [(v.revision, d) for v in views for d in v.failing]
+    failing_items = [_scenario_item(rev, d) for rev, d in failing]
+    if kind == "unmeasured":
+        items = [
+            f"{v.revision}: {v.reason or 'no reason recorded'}"
+            for v in views
+            if v.state == "unmeasured"
+        ] or [qualifier]
+        build: Mapping[str, Any] = doc.get("build") or {}
+        if build.get("state") == "failed":
+            items.insert(0, f"build failed: {one_line(build.get('reason') or 'see the build log')}")
+        items += [
+            f"{v.revision} harness output: {one_line(v.data['results_dir'])}"
+            for v in views
+            if v.state == "unmeasured" and v.data.get("results_dir")
+        ]
+        logs: Mapping[str, Any] = (doc.get("artifacts") or {}).get("logs") or {}
+        wanted = {f"{leg}-{v.revision}" for v in views if v.state == "unmeasured"}
+        if build.get("state") == "failed":
+            wanted.add("build")
+        items += [f"log: {one_line(logs[name])}" for name in sorted(wanted) if name in logs]
+        items += failing_items
+        return f"Make the {leg} leg measurable: fix the build or {leg} start-up first", items
+    if kind == "skipped":
+        items = [f"{v.revision}: {v.reason}" for v in views if v.state == "skipped" and v.reason]
+        what = "server command and URL" if leg == "server" else "client command"
+        return f"Configure a {what} in known_sdks.yaml so the {leg} leg runs", items
+    merged: Mapping[str, Any] = (doc.get("checks") or {}).get(LEG_CHECK_KEYS[leg]) or {}
+    rate = pct(merged.get("pass_rate"))
+    count = len(failing)
+    noun = "scenario" if count == 1 else "scenarios"
+    goal = "80%" if qualifier.startswith("<") else "100%"
+    action = f"Fix {count} failing required {leg} {noun} ({rate} passing, {goal} needed)"
+    return action, failing_items
+
+
+def _governance(
+    doc: Mapping[str, Any], base: str, kind: str, qualifier: str
+) -> tuple[str, list[str]]:
+    signal: Mapping[str, Any] = (doc.get("checks") or {}).get(base) or {}
+    if kind == "inconclusive":
+        return (
+            f"Re-run {base} with GitHub access (it could not be measured)",
+            [qualifier or one_line(signal.get("reason") or "no data")],
+        )
+    if base == "labels":
+        missing = [one_line(m) for m in signal.get("missing") or []]
+        return f"Create the {len(missing)} missing triage labels", missing
+    if base == "triage":
+        total = signal.get("total_issues", 0)
+        labelled = signal.get("triaged_within_sla", 0)
+        items = [
+            f"{labelled} of {total} open issues carry a label "
+            f"({pct(signal.get('compliance_rate'))}; 90% needed)"
+        ]
+        if signal.get("exceeding_sla"):
+            items.append(f"{signal['exceeding_sla']} unlabelled issues are older than 48 hours")
+        return "Label the unlabelled open issues", items
+    if base == "p0_resolution":
+        items = [
+            f"#{p.get('number')} {one_line(p.get('title'), 80)} (open {p.get('age_days')} days)"
+            for p in signal.get("open_p0_details") or []
+        ]
+        closed = signal.get("closed_total", 0)
+        slow = closed - signal.get("closed_within_7d", 0)
+        if closed and slow > 0:
+            # The official check clocks every P0 ever closed, so one old slow fix blocks for good.
+            items.append(f"{slow} of {closed} closed P0s took longer than 7 days (all history)")
+        return "Resolve the open P0 issues; Tier 1 needs every P0 closed within 7 days", items
+    if base == "stable_release":
+        version = signal.get("version")
+        items = [f"newest release: {one_line(version)}" if version else "no release found"]
+        return "Cut a stable release (1.0.0 or later, no pre-release suffix)", items
+    if base == "spec_tracking":
+        spec = one_line(signal.get("latest_spec_release") or "the latest spec release")
+        items = [f"days since spec release {spec}: {signal.get('days_gap')} (30 allowed)"]
+        if signal.get("latest_sdk_release"):
+            items.append(f"latest SDK release: {one_line(signal['latest_sdk_release'])}")
+        return f"Release an SDK version tracking spec release {spec}", items
+    return f"Resolve {base}", [qualifier] if qualifier else []
+
+
+def _render(doc: Mapping[str, Any], action: _Action) -> dict[str, Any]:
+    qualifier = _parse(action.blocker)[2]
+    if action.base in _LEG_OF:
+        text, items = _conformance(doc, _LEG_OF[action.base], action.kind, qualifier)
+    else:
+        text, items = _governance(doc, action.base, action.kind, qualifier)
+    return {
+        "blocker": action.blocker,
+        "for_tier": action.for_tier,
+        "action": text,
+        "items": items,
+        "unblocks": len(action.blockers),
+    }
+
+
+def remediation(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The actions between this SDK and the next tier(s), most unblocking first.
+
+    For each Tier 1 blocker — and, when the tier is 3, each Tier 2 blocker — one action: the
+    failing scenarios with their first failing check and spec link, an unmeasured leg's reasons
+    (fix the build or server first), a skipped leg's missing configuration, the missing labels by
+    name, the open or slow P0s, the release to cut, the spec release to track. Blockers with the
+    same cause share one action, whose `for_tier` is the lower tier it is needed for and whose
+    `unblocks` counts the blockers it clears. Order: actions needed for the next tier first, then
+    the most blockers cleared, then measurement before fixes, conformance before governance.
+    `doc` is a scorecard document; its own `remediation` field, if any, is ignored.
+    """
+    implied: Mapping[str, Any] = doc.get("implied_tier") or {}
+    tier = int(implied.get("tier", 1))
+    wanted: list[tuple[int, str]] = []
+    if tier == 3:
+        wanted += [(2, b) for b in implied.get("tier2_blockers") or []]
+    if tier >= 2:
+        wanted += [(1, b) for b in implied.get("tier1_blockers") or []]
+    actions: dict[tuple[str, str], _Action] = {}
+    for for_tier, blocker in wanted:
+        base, kind, _ = _parse(blocker)
+        key = (base, kind)
+        if key not in actions:
+            actions[key] = _Action(base, kind, blocker, for_tier)
+        # The same unmeasured leg blocks both tiers under one name: it clears two blockers.
+        actions[key].blockers.append(blocker)
+    next_tier = tier - 1
+
+    def order(action: _Action) -> tuple[int, int, int, int, str]:
+        return (
+            action.for_tier != next_tier,
+            -len(action.blockers),
+            _KIND_RANK.get(action.kind, 9),
+            _BASE_RANK.get(action.base, 9),
+            action.blocker,
+        )
+
+    return [_render(doc, a) for a in sorted(actions.values(), key=order)]
