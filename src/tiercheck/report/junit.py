@@ -1,0 +1,165 @@
+"""JUnit XML for CI dashboards: a test suite per revision × leg, a test case per scenario (pure).
+
+Mapping (the shape Jenkins, GitLab, GitHub test reporters and junitparser read):
+
+* a scored scenario that passed → a plain `<testcase>`;
+* a scored scenario that failed → `<failure message="first failing check">` with every failing
+  check (id, message, spec link) in the body;
+* a not-scored scenario, and a failure the expected-failures baseline lists → `<skipped
+  message="…">` with the reason, so neither turns a dashboard red;
+* an unmeasured leg → a suite with one `<error>` test case carrying the reason (the harness or
+  the server broke; the SDK did not fail a test);
+* a skipped leg → a suite with one skipped test case.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
+
+from tiercheck.report._view import (
+    LegView,
+    failing_checks,
+    failure_message,
+    is_expected_failure,
+    is_scored,
+    legs,
+    one_line,
+    short_sha,
+)
+
+__all__ = ["render_junit"]
+
+# XML 1.0 allows only these characters; harness output from the SDK under test may hold others
+# (NUL, ESC, lone surrogates) and one of them makes the whole file unreadable to every parser.
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: object) -> str:
+    """`text` without the characters XML 1.0 forbids."""
+    return _NOT_XML.sub("", "" if text is None else str(text))
+
+
+def _attr(element: ET.Element, **values: object) -> None:
+    for key, value in values.items():
+        element.set(key, xml_text(value))
+
+
+def _classname(view: LegView) -> str:
+    return f"tiercheck.{view.leg}.{view.revision.replace('-', '_')}"
+
+
+def _seconds(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "0.000"
+    return f"{value:.3f}"
+
+
+def _failure_body(detail: Mapping[str, Any]) -> str:
+    lines = []
+    for check in failing_checks(detail):
+        line = f"{check.get('id')}: {check.get('message') or ''}".rstrip(": ")
+        if check.get("spec_url"):
+            line += f"\n  spec: {check['spec_url']}"
+        lines.append(line)
+    if detail.get("reason"):
+        lines.append(str(detail["reason"]))
+    if detail.get("results_path"):
+        lines.append(f"results: {detail['results_path']}")
+    return "\n".join(lines)
+
+
+def _properties(suite: ET.Element, doc: Mapping[str, Any], view: LegView) -> None:
+    sdk: Mapping[str, Any] = doc.get("sdk") or {}
+    harness: Mapping[str, Any] = doc.get("harness") or {}
+    props = ET.SubElement(suite, "properties")
+    values = {
+        "repo": doc.get("repo"),
+        "commit": sdk.get("commit"),
+        "revision": view.revision,
+        "leg": view.leg,
+        "state": view.state,
+        "harness": f"{harness.get('package')}@{harness.get('version')}",
+        "node": harness.get("node_version"),
+    }
+    for name, value in values.items():
+        if value:
+            _attr(ET.SubElement(props, "property"), name=name, value=value)
+
+
+def _testcase(suite: ET.Element, view: LegView, name: str) -> ET.Element:
+    case = ET.SubElement(suite, "testcase")
+    _attr(case, name=name, classname=_classname(view), time="0.000")
+    return case
+
+
+def _suite(root: ET.Element, doc: Mapping[str, Any], view: LegView) -> dict[str, int]:
+    suite = ET.SubElement(root, "testsuite")
+    _properties(suite, doc, view)
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    if view.state == "unmeasured":
+        case = _testcase(suite, view, f"{view.leg} leg")
+        error = ET.SubElement(case, "error")
+        _attr(error, message=f"not measured: {view.reason}", type="unmeasured")
+        error.text = xml_text(view.data.get("reason") or view.data.get("error") or "")
+        counts |= {"tests": 1, "errors": 1}
+    elif view.state == "skipped":
+        case = _testcase(suite, view, f"{view.leg} leg")
+        _attr(ET.SubElement(case, "skipped"), message=f"skipped: {view.reason}")
+        counts |= {"tests": 1, "skipped": 1}
+    for detail in view.details:
+        case = _testcase(suite, view, one_line(detail.get("scenario")))
+        counts["tests"] += 1
+        if not is_scored(detail):
+            result = "passed" if detail.get("passed") else f"failed: {failure_message(detail)}"
+            message = f"not scored ({detail.get('notScoredReason')}); {result}"
+            _attr(ET.SubElement(case, "skipped"), message=message)
+            counts["skipped"] += 1
+        elif detail.get("passed"):
+            continue
+        elif is_expected_failure(detail):
+            message = f"expected failure (baseline): {failure_message(detail)}"
+            _attr(ET.SubElement(case, "skipped"), message=message)
+            counts["skipped"] += 1
+        else:
+            failure = ET.SubElement(case, "failure")
+            checks = failing_checks(detail)
+            kind = str(checks[0].get("id")) if checks else "scenario-failed"
+            _attr(failure, message=failure_message(detail), type=kind)
+            failure.text = xml_text(_failure_body(detail))
+            counts["failures"] += 1
+    # Counts are known only now; the attributes still print before the children.
+    _attr(
+        suite,
+        name=f"{view.leg} {view.revision}",
+        **{k: str(v) for k, v in counts.items()},
+        time=_seconds(view.data.get("duration_s")),
+        timestamp=doc.get("timestamp") or "",
+    )
+    return counts
+
+
+def render_junit(doc: Mapping[str, Any]) -> str:
+    """The scorecard's conformance results as JUnit XML (UTF-8 declaration, trailing newline).
+
+    `<testsuites>` holds a `<testsuite>` per revision × leg named like ``server 2025-11-25``
+    with tests/failures/errors/skipped/time, and a `<testcase>` per scenario whose classname is
+    ``tiercheck.<leg>.<revision with underscores>``. Governance is not a test and is left out.
+    """
+    root = ET.Element("testsuites")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    time = 0.0
+    for view in legs(doc):
+        for key, value in _suite(root, doc, view).items():
+            totals[key] += value
+        duration = view.data.get("duration_s")
+        if isinstance(duration, int | float) and not isinstance(duration, bool):
+            time += duration
+    sdk: Mapping[str, Any] = doc.get("sdk") or {}
+    name = f"tiercheck {doc.get('repo')} @ {short_sha(sdk.get('commit'))}"
+    _attr(root, name=name, **{k: str(v) for k, v in totals.items()}, time=_seconds(time))
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'

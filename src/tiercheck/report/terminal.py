@@ -1,0 +1,290 @@
+"""The terminal report: the tier first and large, then why, then what to do (pure).
+
+Rendered with rich into a string (rich is imported inside the function so `--help` and the JSON
+path stay cheap). Colour only when asked: with ``color=False`` the text holds no ANSI escapes,
+fit for a log file or `scorecard.txt`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tiercheck.report._view import (
+    SIGNALS,
+    LegView,
+    failure_message,
+    is_expected_failure,
+    legs,
+    merged_legs,
+    one_line,
+    pct,
+    short_sha,
+    signal_detail,
+    signal_disagreement,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+__all__ = ["render_terminal"]
+
+_ICONS = {"pass": "✓", "partial": "~", "fail": "✗", "skipped": "-", "inconclusive": "?"}
+_STYLES = {
+    "pass": "green",
+    "partial": "yellow",
+    "fail": "red",
+    "skipped": "dim",
+    "inconclusive": "magenta",
+    "unmeasured": "magenta",
+}
+_TIER_STYLES = {1: "bold white on green", 2: "bold black on yellow", 3: "bold white on red"}
+
+
+def _status_text(status: str, label: str | None = None) -> Any:
+    from rich.text import Text
+
+    icon = _ICONS.get(status, "")
+    return Text(f"{icon} {label or status}".strip(), style=_STYLES.get(status, ""))
+
+
+def _list(title: Any, rows: list[tuple[Any, Any]], indent: int = 2) -> RenderableType:
+    """A heading and rows of (marker, text); wrapped text stays indented under its row."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    # Fold, not ellipsis: a cut-off spec URL or log path is useless.
+    grid.add_column(ratio=1, overflow="fold")
+    for marker, text in rows:
+        grid.add_row(marker, text)
+    return Group(title, Padding(grid, (0, 0, 0, indent)))
+
+
+def _tier_panel(doc: Mapping[str, Any]) -> RenderableType:
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    implied = doc["implied_tier"]
+    tier = int(implied["tier"])
+    sdk: Mapping[str, Any] = doc.get("sdk") or {}
+    harness: Mapping[str, Any] = doc.get("harness") or {}
+    banner = Text(f"  TIER {tier}  ", style=_TIER_STYLES.get(tier, "bold"), justify="center")
+    sep = (implied.get("sep1730") or {}).get("tier")
+    lines = [
+        banner,
+        Text(""),
+        Text(
+            f"{one_line(doc.get('repo'))} @ {one_line(doc.get('branch') or sdk.get('ref'))} "
+            f"({short_sha(sdk.get('commit'))})",
+            justify="center",
+        ),
+        Text(
+            f"version {one_line(doc.get('version') or 'none')} · requirements "
+            f"{', '.join(doc.get('requirements_revisions') or []) or 'none'} · "
+            f"harness {one_line(harness.get('version') or '?')} "
+            f"(Node {one_line(harness.get('node_version') or '?')})",
+            style="dim",
+            justify="center",
+        ),
+    ]
+    if sep is not None and sep != tier:
+        lines.append(Text(f"SEP-1730 as written: Tier {sep}", style="yellow", justify="center"))
+    if doc.get("interrupted"):
+        lines.append(Text("interrupted: partial results", style="bold red", justify="center"))
+    return Panel(Group(*lines), title="Implied tier", subtitle=one_line(doc.get("timestamp")))
+
+
+def _leg_cells(view: LegView, label: str) -> list[Any]:
+    from rich.text import Text
+
+    if view.state in ("skipped", "unmeasured"):
+        status = "skipped" if view.state == "skipped" else "unmeasured"
+        mark = _status_text(status, "skipped" if status == "skipped" else "not measured")
+        return [label, view.leg, Text("—"), mark, Text(view.reason, style="dim")]
+    data = view.data
+    status = str(data.get("status"))
+    counts = f"{data.get('passed', 0)}/{data.get('total', 0)} ({pct(data.get('pass_rate'))})"
+    notes = []
+    if view.state == "partially-measured":
+        notes.append(view.reason)
+    not_scored = data.get("not_scored") or {}
+    if not_scored.get("total"):
+        notes.append(f"{not_scored['total']} not scored")
+    return [label, view.leg, Text(counts), _status_text(status), Text("; ".join(notes))]
+
+
+def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="Conformance (required scenarios)", title_justify="left", expand=True)
+    table.add_column("Revision", no_wrap=True)
+    table.add_column("Leg", no_wrap=True)
+    table.add_column("Passed", no_wrap=True, justify="right")
+    table.add_column("Status", no_wrap=True)
+    table.add_column("Notes", ratio=1)
+    views = list(legs(doc))
+    for view in views:
+        table.add_row(*_leg_cells(view, view.revision))
+    if len({v.revision for v in views}) > 1:
+        table.add_section()
+        for view in merged_legs(doc):
+            table.add_row(*_leg_cells(view, "all"))
+    out: list[RenderableType] = [table]
+    failing = [(v, d) for v in views for d in v.failing]
+    if failing:
+        rows = []
+        for view, detail in failing:
+            text = Text(f"{view.leg} {view.revision} ")
+            text.append(one_line(detail.get("scenario")), style="bold")
+            if is_expected_failure(detail):
+                text.append("  (expected: baseline)", style="yellow")
+            text.append(f"\n{failure_message(detail)}", style="dim")
+            rows.append((Text("✗", style="red"), text))
+        out.append(_list(Text(f"Failing ({len(failing)})", style="bold red"), rows))
+    not_scored = [(v, d) for v in views for d in v.not_scored]
+    if not_scored:
+        rows = []
+        for view, detail in not_scored:
+            result = "passed" if detail.get("passed") else f"failed: {failure_message(detail)}"
+            text = Text(f"{view.leg} {view.revision} {one_line(detail.get('scenario'))}")
+            text.append(f" [{one_line(detail.get('notScoredReason'))}] {result}", style="dim")
+            rows.append((Text("-"), text))
+        title = Text(f"Not scored ({len(not_scored)}), shown but never counted", style="bold")
+        out.append(_list(title, rows))
+    return out
+
+
+def _governance(doc: Mapping[str, Any]) -> list[RenderableType]:
+    from rich.table import Table
+    from rich.text import Text
+
+    checks: Mapping[str, Any] = doc.get("checks") or {}
+    table = Table(title="Repository health", title_justify="left", expand=True)
+    table.add_column("Check", no_wrap=True)
+    table.add_column("Status", no_wrap=True)
+    table.add_column("Detail", ratio=1)
+    for key, title in SIGNALS:
+        signal = checks.get(key)
+        if not isinstance(signal, Mapping):
+            continue
+        detail = Text(signal_detail(key, signal))
+        differs = signal_disagreement(signal)
+        if differs:
+            detail.append(f"  ({differs})", style="yellow")
+        table.add_row(title, _status_text(str(signal.get("status"))), detail)
+    out: list[RenderableType] = [table]
+    governance: Mapping[str, Any] = doc.get("governance") or {}
+    if governance.get("source") == "snapshot":
+        out.append(Text(f"replayed from snapshot {one_line(governance.get('snapshot'))}", "dim"))
+    open_p0 = (checks.get("p0_resolution") or {}).get("open_p0_details") or []
+    if open_p0:
+        rows = [
+            (
+                Text(f"#{p0.get('number')}", style="red"),
+                Text(one_line(p0.get("title"))).append(f" ({p0.get('age_days')} days)", "dim"),
+            )
+            for p0 in open_p0
+        ]
+        out.append(_list(Text("Open P0 issues", style="bold"), rows))
+    return out
+
+
+def _blockers(doc: Mapping[str, Any]) -> list[RenderableType]:
+    from rich.text import Text
+
+    implied = doc["implied_tier"]
+    blockers = implied.get("tier1_blockers") or []
+    if not blockers:
+        return [Text("Tier 1 blockers: none", style="bold green")]
+    mark = Text("✗", style="red")
+    out = [
+        _list(Text("Tier 1 blockers", style="bold"), [(mark, Text(one_line(b))) for b in blockers])
+    ]
+    tier2 = implied.get("tier2_blockers") or []
+    if implied.get("tier") == 3 and tier2:
+        rows = [(mark, Text(one_line(b))) for b in tier2]
+        out.append(_list(Text("Tier 2 blockers", style="bold"), rows))
+    return out
+
+
+def _remediation(doc: Mapping[str, Any]) -> list[RenderableType]:
+    from rich.text import Text
+
+    entries = doc.get("remediation") or []
+    if not entries:
+        return []
+    rows: list[tuple[Any, Any]] = []
+    for number, entry in enumerate(entries, 1):
+        clears = entry.get("unblocks")
+        suffix = f", clears {clears}" if clears else ""
+        head = Text(one_line(entry["action"]), style="bold")
+        head.append(f"  (Tier {entry['for_tier']}{suffix})", style="dim")
+        items = [(Text("-"), Text(one_line(item))) for item in entry.get("items") or []]
+        rows.append((Text(f"{number}."), _list(head, items, indent=0) if items else head))
+    return [_list(Text("What to do next", style="bold"), rows)]
+
+
+def _evidence(doc: Mapping[str, Any]) -> list[RenderableType]:
+    from rich.text import Text
+
+    artifacts: Mapping[str, Any] = doc.get("artifacts") or {}
+    rows: list[tuple[Any, Any]] = []
+    if artifacts.get("out_dir"):
+        rows.append((Text("reports"), Text(one_line(artifacts["out_dir"]))))
+    if artifacts.get("raw"):
+        rows.append((Text("raw"), Text(one_line(artifacts["raw"]))))
+    for name, path in sorted((artifacts.get("logs") or {}).items()):
+        rows.append((Text("log"), Text(f"{one_line(name)}: {one_line(path)}")))
+    return [_list(Text("Evidence", style="bold"), rows)] if rows else []
+
+
+def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        # Environment must not leak into a pure function: rich otherwise reads COLUMNS, TERM...
+        _environ={},
+    )
+    return console, buffer
+
+
+def render_terminal(doc: Mapping[str, Any], *, color: bool, width: int = 100) -> str:
+    """The scorecard for a person at a terminal, `width` columns wide.
+
+    The tier large and first, then the conformance table per revision × leg (passed/total,
+    status, why a leg was not measured), failing scenarios with their first failing check,
+    not-scored results, the repository-health table (with SEP-1730's differing verdicts),
+    blockers, what to do next and where the evidence lies. ANSI colour only when `color`.
+    """
+    from rich.rule import Rule
+    from rich.text import Text
+
+    console, buffer = _console(color, width)
+    parts: list[RenderableType] = [_tier_panel(doc)]
+    parts += _conformance(doc)
+    parts += _governance(doc)
+    parts += [Rule(style="dim"), *_blockers(doc), *_remediation(doc), *_evidence(doc)]
+    note = one_line(doc["implied_tier"].get("note", ""))
+    if note:
+        parts.append(Text(note, style="dim italic"))
+    for index, part in enumerate(parts):
+        if index and not isinstance(part, Rule):
+            console.line()
+        console.print(part)
+    # rich pads titles and rows to the full width; trailing blanks only make diffs noisy.
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
