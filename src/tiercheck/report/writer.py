@@ -1,0 +1,114 @@
+"""Writing the reports to disk, atomically: the one module of `report/` that opens files.
+
+Each file is written to a temporary file in the same directory, flushed and fsynced, then
+renamed over the target with `os.replace` (atomic on POSIX and Windows within one file system).
+A crash or Ctrl-C at any point leaves either the previous file or the complete new one, never a
+half-written one, and no temporary file behind.
+
+Order: `scorecard.json` is written **first**. It is the canonical record — every other format
+is a pure function of it and can be re-rendered from it (`tier-check render`), while nothing can
+rebuild the JSON from the others. So the measurement is on disk before any derived format gets
+a chance to fail or be interrupted; a bug in one renderer costs that one file, not the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tiercheck.report.json_format import render_json
+from tiercheck.report.junit import render_junit
+from tiercheck.report.markdown import render_markdown
+from tiercheck.report.terminal import render_terminal
+
+__all__ = ["FILE_NAMES", "FORMATS", "atomic_write_text", "write_reports"]
+
+#: Every format `write_reports` knows, in the order it writes them (JSON first, see above).
+FORMATS: tuple[str, ...] = ("json", "markdown", "junit", "terminal")
+
+#: File name per format.
+FILE_NAMES: Mapping[str, str] = {
+    "json": "scorecard.json",
+    "markdown": "scorecard.md",
+    "junit": "junit.xml",
+    "terminal": "scorecard.txt",
+}
+
+_RENDERERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "json": render_json,
+    "markdown": render_markdown,
+    "junit": render_junit,
+    # The saved text report is for reading in a file or CI log: never colour codes.
+    "terminal": lambda doc: render_terminal(doc, color=False),
+}
+
+
+def _fsync_dir(directory: Path) -> None:
+    # The rename is durable only once the directory entry is; Windows cannot open directories.
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> Path:
+    """Write `text` (UTF-8, newlines as given) to `path` atomically; return `path`.
+
+    The target keeps its permissions if it exists; a new file is readable by everyone, as a
+    report should be (`mkstemp` alone would make it owner-only). On any error, including
+    KeyboardInterrupt, the temporary file is removed and an existing target is left untouched.
+    """
+    path = Path(path)
+    data = text.encode("utf-8")
+    directory = path.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o644
+    fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(directory)
+    return path
+
+
+def write_reports(
+    doc: Mapping[str, Any], out_dir: Path, formats: Iterable[str] = FORMATS
+) -> dict[str, Path]:
+    """Render and write each format of `doc` into `out_dir`; return format → path written.
+
+    Files: `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no
+    colour). JSON is written first whatever the order asked; each file is rendered completely in
+    memory before its atomic write, so a renderer that raises leaves its previous file intact.
+    Raises ValueError for an unknown format (before anything is written).
+    """
+    wanted = list(dict.fromkeys(formats))
+    unknown = [f for f in wanted if f not in _RENDERERS]
+    if unknown:
+        msg = f"unknown report format {unknown[0]!r}; known: {', '.join(FORMATS)}"
+        raise ValueError(msg)
+    out_dir = Path(out_dir)
+    written: dict[str, Path] = {}
+    for fmt in sorted(wanted, key=FORMATS.index):
+        text = _RENDERERS[fmt](doc)
+        written[fmt] = atomic_write_text(out_dir / FILE_NAMES[fmt], text)
+    return written
