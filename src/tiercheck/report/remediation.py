@@ -119,6 +119,9 @@ def _governance(
     doc: Mapping[str, Any], base: str, kind: str, qualifier: str
 ) -> tuple[str, list[str]]:
     signal: Mapping[str, Any] = (doc.get("checks") or {}).get(base) or {}
+    if kind == "skipped":
+        reason = one_line(signal.get("reason") or "governance was skipped")
+        return f"Run the {base} check (skipped in this run: {reason})", []
     if kind == "inconclusive":
         return (
             f"Re-run {base} with GitHub access (it could not be measured)",
