@@ -3,9 +3,10 @@
 Scenarios are compared per (revision, leg, scenario) over the per-revision legs, so the same
 scenario at two revisions is two requirements, as it is in scoring. A *regression* is a
 scenario present in both documents that is scored and failing in the new one but passed (or
-was not scored) in the old one. Scenarios only in one document are *added* or *removed*; an
-added scenario that fails is shown as such but is not a regression — it usually comes with a
-harness or requirement-set change, which the diff reports as context.
+was not scored) in the old one. Scenarios in only one document are *added* or *removed*,
+counted only where the leg was measured on both sides (a leg that changed state is reported
+as such instead). An added scenario that fails is shown but is not a regression: it usually
+comes with a harness or requirement-set change, which the diff reports as context.
 """
 
 from __future__ import annotations
@@ -173,6 +174,14 @@ def _leg_unmeasured(state: str) -> bool:
 def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
     """What changed from the `old` scorecard document to the `new` one."""
     before, after = _scenarios(old), _scenarios(new)
+    old_legs, new_legs = _leg_states(old), _leg_states(new)
+
+    def both_measured(revision: str, leg: str) -> bool:
+        # A leg that was not measured on one side has no scenarios there; listing all of its
+        # scenarios as added or removed would bury the one line that matters (the leg change).
+        sides = (old_legs.get((revision, leg)), new_legs.get((revision, leg)))
+        return all(side is not None and side[0] == "measured" for side in sides)
+
     regressions: list[ScenarioChange] = []
     fixed: list[ScenarioChange] = []
     added: list[ScenarioChange] = []
@@ -180,6 +189,8 @@ def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
     for key in sorted(before.keys() | after.keys()):
         revision, leg, name = key
         old_detail, new_detail = before.get(key), after.get(key)
+        if (old_detail is None or new_detail is None) and not both_measured(revision, leg):
+            continue
         if old_detail is None and new_detail is not None:
             message = None if new_detail.get("passed") else failure_message(new_detail)
             added.append(
@@ -194,7 +205,6 @@ def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
                 regressions.append(change)
             elif was == "failed" and now != "failed":
                 fixed.append(ScenarioChange(revision, leg, name, was, now))
-    old_legs, new_legs = _leg_states(old), _leg_states(new)
     newly_unmeasured: list[LegChange] = []
     newly_measured: list[LegChange] = []
     for revision, leg in sorted(old_legs.keys() | new_legs.keys()):
