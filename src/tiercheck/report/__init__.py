@@ -14,7 +14,12 @@ from tiercheck.report.diff import (
     render_diff_markdown,
     render_diff_terminal,
 )
-from tiercheck.report.json_format import parse_scorecard, render_json, validate_scorecard
+from tiercheck.report.json_format import (
+    load_scorecard,
+    parse_scorecard,
+    render_json,
+    validate_scorecard,
+)
 from tiercheck.report.junit import render_junit
 from tiercheck.report.markdown import render_markdown
 from tiercheck.report.progress import LineProgress, LiveProgress, NullProgress, make_progress
@@ -32,6 +37,7 @@ __all__ = [
     "atomic_write_text",
     "diff_scorecards",
     "diff_to_dict",
+    "load_scorecard",
     "make_progress",
     "parse_scorecard",
     "remediation",

@@ -1,4 +1,4 @@
-"""Writing the reports to disk, atomically: the one module of `report/` that opens files.
+"""Reading and writing report files, atomically: the one module of `report/` that opens files.
 
 Each file is written to a temporary file in the same directory, flushed and fsynced, then
 renamed over the target with `os.replace` (atomic on POSIX and Windows within one file system).
@@ -26,7 +26,7 @@ from tiercheck.report.junit import render_junit
 from tiercheck.report.markdown import render_markdown
 from tiercheck.report.terminal import render_terminal
 
-__all__ = ["FILE_NAMES", "FORMATS", "atomic_write_text", "write_reports"]
+__all__ = ["FILE_NAMES", "FORMATS", "atomic_write_text", "read_text", "write_reports"]
 
 #: Every format `write_reports` knows, in the order it writes them (JSON first, see above).
 FORMATS: tuple[str, ...] = ("json", "markdown", "junit", "terminal")
@@ -46,6 +46,11 @@ _RENDERERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     # The saved text report is for reading in a file or CI log: never colour codes.
     "terminal": lambda doc: render_terminal(doc, color=False),
 }
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of a saved report (a scorecard to diff or re-render)."""
+    return Path(path).read_text(encoding="utf-8")
 
 
 def _fsync_dir(directory: Path) -> None:
