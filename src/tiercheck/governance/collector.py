@@ -111,14 +111,15 @@ def resolve_token(
 
 
 def _gh_auth_token(hostname: str | None) -> str | None:
-    import subprocess
+    from tiercheck.errors import ProcessError
+    from tiercheck.process import capture
 
     argv = ["gh", "auth", "token"] + (["--hostname", hostname] if hostname else [])
-    # The one subprocess outside tiercheck.process: a read-only helper that prints a token and
-    # exits at once; a short timeout keeps a misconfigured `gh` from stalling start-up.
+    # A read-only helper that prints a token and exits at once; the short timeout keeps a
+    # misconfigured `gh` from stalling start-up, and a missing `gh` just means no token.
     try:
-        result = subprocess.run(argv, capture_output=True, text=True, timeout=5, check=False)
-    except (OSError, subprocess.SubprocessError):
+        result = capture(argv, timeout_s=5)
+    except ProcessError:
         return None
     token = result.stdout.strip()
     return token if result.returncode == 0 and token else None
