@@ -45,8 +45,9 @@ SIGNALS: tuple[tuple[str, str], ...] = (
 )
 
 # Harness messages come from the SDK under test, which is untrusted: an ESC in a check message
-# must not reach a terminal as an escape sequence, nor a NUL reach an XML or Markdown reader.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# must not reach a terminal as an escape sequence, nor a NUL reach an XML or Markdown reader;
+# a lone surrogate (legal in JSON escapes) cannot even be written out as UTF-8.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _SPACE = re.compile(r"\s+")
 
 

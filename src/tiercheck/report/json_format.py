@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from tiercheck.errors import ConfigError
 __all__ = ["load_scorecard", "parse_scorecard", "render_json", "validate_scorecard"]
 
 SCHEMA_NAME = "scorecard"
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def validate_scorecard(doc: object, source: str = "scorecard") -> None:
@@ -68,4 +71,10 @@ def render_json(doc: Mapping[str, Any]) -> str:
     Raises TypeError for a value JSON cannot hold and ValueError for NaN or infinity (which
     `json` would otherwise write as invalid JSON).
     """
-    return json.dumps(_ordered(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    ordered = _ordered(doc)
+    text = json.dumps(ordered, indent=2, ensure_ascii=False, allow_nan=False)
+    if _SURROGATE.search(text):
+        # A lone surrogate (from a `\ud800` escape in harness output) has no UTF-8 form; escape
+        # everything rather than write a file no reader can decode.
+        text = json.dumps(ordered, indent=2, ensure_ascii=True, allow_nan=False)
+    return text + "\n"
