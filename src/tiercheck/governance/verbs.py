@@ -1,0 +1,302 @@
+"""The `governance`, `labels` and `triage` commands: a snapshot in, the signals out.
+
+A snapshot is either collected from GitHub now (and optionally recorded with
+`--record-governance`) or replayed from a file (`--governance-snapshot`, no network at all).
+Every verdict is judged at `--as-of`, by default the moment the snapshot was captured, so one
+snapshot always prints the same bytes. Governance never decides the exit code: these commands
+return 0 whenever they could produce an answer, and bad input is a `UsageError`/`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tiercheck.errors import UsageError
+from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
+from tiercheck.governance.snapshot import Snapshot, format_time
+
+__all__ = [
+    "CHECK_NAMES",
+    "GovernanceRun",
+    "evaluate",
+    "governance",
+    "labels",
+    "parse_as_of",
+    "render_terminal",
+    "triage",
+]
+
+#: The official scorecard's names for the six governance checks, in its order.
+CHECK_NAMES = (
+    "labels",
+    "triage",
+    "p0_resolution",
+    "stable_release",
+    "policy_signals",
+    "spec_tracking",
+)
+
+#: Seconds between GitHub requests (PyGithub's politeness delay); tests set it to None.
+THROTTLE_S: float | None = 0.25
+
+_DEFAULT_API_URL = "https://api.github.com"
+
+
+@dataclass(frozen=True)
+class GovernanceRun:
+    """The signals of one snapshot at one `as_of`, and where the snapshot came from."""
+
+    signals: GovernanceSignals
+    snapshot: Snapshot
+    source: str  # "github" | "snapshot"
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{repo, as_of, captured_at, source, checks}` with the checks under official names."""
+        everything = self.signals.to_dict()
+        return {
+            "repo": self.signals.repo,
+            "as_of": format_time(self.signals.as_of),
+            "captured_at": format_time(self.signals.captured_at),
+            "source": self.source,
+            "checks": {name: everything[name] for name in CHECK_NAMES},
+        }
+
+
+def parse_as_of(text: str | None) -> datetime | None:
+    """`--as-of` as an aware UTC datetime (a date alone is its midnight UTC), or None."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        msg = f"--as-of: {text!r} is not an ISO date or time (e.g. 2026-11-27 or 2026-11-27T12:00Z)"
+        raise UsageError(msg) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _signal_config(args: argparse.Namespace) -> SignalConfig:
+    days: int | None = getattr(args, "days", None)
+    if days is not None and days <= 0:
+        msg = f"--days: {days} is not a positive number of days"
+        raise UsageError(msg)
+    name: str | None = getattr(args, "sdk", None)
+    if not name:
+        return SignalConfig(days=days)
+    from tiercheck.config.registry import load_registry
+
+    entry = load_registry().get(name)  # an unknown name is a UsageError with a suggestion
+    return SignalConfig(
+        label_aliases=dict(entry.label_aliases),
+        tag_prefix=entry.tag_prefix or None,
+        days=days,
+    )
+
+
+def _cache_dir(args: argparse.Namespace) -> Path:
+    from tiercheck.paths import default_cache_dir
+
+    given: str | None = getattr(args, "cache_dir", None)
+    base = Path(given).expanduser() if given else default_cache_dir()
+    # The same place the assessment keeps its ETags, so either command warms the other.
+    return base / "github"
+
+
+def _warn(line: str) -> None:
+    sys.stderr.write(f"tier-check: governance: {line}\n")
+
+
+def _replay(args: argparse.Namespace) -> Snapshot:
+    from tiercheck.governance.snapshot import load_snapshot
+
+    if args.record_governance:
+        msg = "--governance-snapshot replays a snapshot; drop --record-governance"
+        raise UsageError(msg)
+    path = Path(args.governance_snapshot)
+    snapshot = load_snapshot(path)
+    if snapshot.repo.lower() != str(args.repo).lower():
+        msg = (
+            f"--governance-snapshot: {path} is a snapshot of {snapshot.repo}, not {args.repo}; "
+            f"pass --repo {snapshot.repo}"
+        )
+        raise UsageError(msg)
+    return snapshot
+
+
+def _collect(args: argparse.Namespace, now: datetime) -> Snapshot:
+    from tiercheck.governance.collector import ANONYMOUS_WARNING, collect, resolve_token
+
+    if "/" not in str(args.repo).strip("/"):
+        msg = f"--repo: {args.repo!r} is not OWNER/REPO"
+        raise UsageError(msg)
+    api_url = args.github_api_url or os.environ.get("GITHUB_API_URL") or _DEFAULT_API_URL
+    token, _source = resolve_token(args.token)
+    if token is None:
+        _warn(ANONYMOUS_WARNING)
+    snapshot = collect(
+        str(args.repo).strip("/"),
+        api_url=api_url,
+        token=token,
+        cache_dir=_cache_dir(args),
+        checkout=None,
+        now=now,
+        throttle=THROTTLE_S,
+        log=_warn,
+    )
+    if args.record_governance:
+        from tiercheck.governance.snapshot import save_snapshot
+
+        target = Path(args.record_governance)
+        try:
+            save_snapshot(snapshot, target)
+        except OSError as exc:
+            msg = f"--record-governance: cannot write {target}: {exc.strerror or exc}"
+            raise UsageError(msg) from exc
+        _warn(f"snapshot written to {target}")
+    return snapshot
+
+
+def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:
+    """Obtain the snapshot (replay or collect) and judge it, as the flags in `args` say.
+
+    `now` is the capture time of a live collection (default: the clock, to the second). A
+    replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
+    """
+    as_of = parse_as_of(args.as_of)
+    config = _signal_config(args)
+    if args.governance_snapshot:
+        snapshot = _replay(args)
+        source = "snapshot"
+    else:
+        moment = now or datetime.now(UTC).replace(microsecond=0)
+        snapshot = _collect(args, moment)
+        source = "github"
+    signals = compute_signals(snapshot, as_of or snapshot.captured_at, config)
+    return GovernanceRun(signals=signals, snapshot=snapshot, source=source)
+
+
+def _print_json(data: Any) -> None:
+    # Key order is the signals' own (official fields first); indent for people reading it.
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+# --- terminal rendering --------------------------------------------------------------------
+
+
+def _percent(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+def _details(checks: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """One (official, SEP-1730) detail line per check, from the JSON form."""
+    labels = checks["labels"]
+    triage = checks["triage"]
+    sep_triage = triage["sep1730"]
+    p0 = checks["p0_resolution"]
+    sep_p0 = p0["sep1730"]
+    release = checks["stable_release"]
+    sep_release = release["sep1730"]
+    policy = checks["policy_signals"]
+    spec = checks["spec_tracking"]
+    sep_spec = spec["sep1730"]
+    missing = ", ".join(labels["missing"]) or "none"
+    sep_missing = ", ".join(labels["sep1730"]["missing"]) or "none"
+    present = [path for path, found in policy["files"].items() if found]
+    absent = [name for name, paths in policy["sep1730"]["categories"].items() if not paths]
+    return {
+        "labels": (
+            f"{labels['present']}/{labels['required']} labels, missing: {missing}",
+            f"missing with aliases: {sep_missing}",
+        ),
+        "triage": (
+            f"{_percent(triage['compliance_rate'])} of {triage['total_issues']} open issues "
+            f"labelled, {triage['exceeding_sla']} unlabelled > 48 h",
+            f"{_percent(sep_triage['rate_2_business_days'])} labelled within 2 business days "
+            f"({sep_triage['issues_considered']} issues, median "
+            f"{sep_triage['median_business_hours']} business h), "
+            f"{_percent(sep_triage['rate_1_month'])} within a month",
+        ),
+        "p0_resolution": (
+            f"{p0['open_p0s']} open, {p0['closed_within_7d']}/{p0['closed_total']} closed "
+            "within 7 d (from creation)",
+            f"{sep_p0['open_p0s']} open, {sep_p0['resolved_within_7d']}/"
+            f"{sep_p0['resolved_total']} resolved within 7 d, "
+            f"{sep_p0['resolved_within_14d']} within 14 d (from the label)",
+        ),
+        "stable_release": (
+            f"newest {release['version'] or 'none'}"
+            + (" (prerelease)" if release["is_prerelease"] else ""),
+            f"stable {sep_release['tag'] or 'none'}",
+        ),
+        "policy_signals": (
+            f"{len(present)} of the {len(policy['files'])} official paths",
+            f"missing: {', '.join(absent) or 'nothing'}",
+        ),
+        "spec_tracking": (
+            f"spec {spec['latest_spec_release'] or '-'} → {spec['latest_sdk_release'] or '-'}, "
+            f"{spec['days_gap'] if spec['days_gap'] is not None else '-'} d",
+            f"stable {sep_spec['latest_sdk_release'] or '-'}, "
+            f"{sep_spec['days_gap'] if sep_spec['days_gap'] is not None else '-'} d",
+        ),
+    }
+
+
+def render_terminal(document: dict[str, Any]) -> str:
+    """A compact plain-text table of the six checks (official and SEP-1730 side by side)."""
+    checks: dict[str, Any] = document["checks"]
+    lines = [
+        f"Governance of {document['repo']}",
+        f"  as of {document['as_of']}, captured {document['captured_at']} "
+        f"(source: {document['source']})",
+        "",
+        f"  {'check':<16} {'official':<13} {'SEP-1730':<13} detail",
+    ]
+    details = _details(checks)
+    for name in CHECK_NAMES:
+        check = checks[name]
+        official = check["status"]
+        sep = check["sep1730"]["status"]
+        # An asterisk marks where SEP-1730 as written reaches another verdict.
+        mark = "*" if check["disagrees_with_official"] else " "
+        if check["reason"]:
+            lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {check['reason']}")
+            continue
+        first, second = details[name]
+        lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {first}")
+        lines.append(f"  {'':<16} {'':<13} {'':<12}  SEP-1730: {second}")
+    lines.append("")
+    lines.append("  * SEP-1730 as written reaches a different verdict than the official check.")
+    return "\n".join(lines) + "\n"
+
+
+# --- the commands --------------------------------------------------------------------------
+
+
+def governance(args: argparse.Namespace) -> int:
+    """`tier-check governance --repo OWNER/REPO`: the six checks, as a table or JSON."""
+    document = evaluate(args).to_dict()
+    if getattr(args, "output", "terminal") == "json":
+        _print_json(document)
+    else:
+        sys.stdout.write(render_terminal(document))
+    return 0
+
+
+def labels(args: argparse.Namespace) -> int:
+    """`tier-check labels --repo OWNER/REPO`: the label check's JSON (official fields first)."""
+    _print_json(evaluate(args).signals.labels.to_dict())
+    return 0
+
+
+def triage(args: argparse.Namespace) -> int:
+    """`tier-check triage --repo OWNER/REPO [--days N]`: the triage check's JSON."""
+    _print_json(evaluate(args).signals.triage.to_dict())
+    return 0
