@@ -1,0 +1,190 @@
+"""Building an SDK checkout, cached by commit.
+
+The build command is the SDK's own shell command (`uv sync …`, `pnpm install && pnpm build`). It
+runs in the checkout, in its own process group, with a secret-free environment, and writes to a
+log file rather than to our stdout (so `--output json` stays clean).
+
+A successful build leaves a marker keyed by sha256(commit, command, configured environment) in
+the checkout's `.git` directory, so a second run on the same commit skips a build that can take
+minutes. The marker lives beside the build outputs it vouches for: `checkout()` deletes every
+marker whenever it resets and cleans the tree (which deletes `.venv`, `node_modules`, …), so a
+marker never outlives what it describes. A failed build is an outcome, never an exception: the
+assessment records the revision as unmeasured and carries on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tiercheck import process
+from tiercheck.errors import ProcessError
+
+__all__ = [
+    "BuildOutcome",
+    "BuildState",
+    "build",
+    "build_key",
+    "clear_build_markers",
+    "has_build_marker",
+    "markers_dir",
+]
+
+BuildState = Literal["built", "cached", "skipped", "failed", "none"]
+
+_MARKERS = "tiercheck-builds"
+_TAIL_LINES = 15
+
+
+@dataclass(frozen=True)
+class BuildOutcome:
+    """How the build step ended.
+
+    state: "built" (ran and succeeded), "cached" (a marker proves this exact build already
+    succeeded here), "skipped" (the user trusts the checkout), "failed" (ran and failed, or could
+    not start: `reason` holds the log tail), "none" (no build command is configured).
+    """
+
+    state: BuildState
+    log_path: Path | None
+    reason: str = ""
+    duration_s: float = 0.0
+    key: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True unless the build failed: the server and client legs may run."""
+        return self.state != "failed"
+
+
+def build_key(commit_sha: str, command: str, env: Mapping[str, str]) -> str:
+    """sha256 over the commit, the build command and the configured environment, sorted."""
+    payload = json.dumps(
+        {"commit": commit_sha, "command": command, "env": sorted(env.items())},
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def markers_dir(checkout_path: Path, cache_dir: Path | None = None) -> Path:
+    """Where build markers for this checkout live.
+
+    Inside `.git` when the checkout has a git directory (invisible to `git status`, removed with
+    the clone); otherwise under `cache_dir/builds/`, keyed by the checkout's absolute path.
+    """
+    git_dir = checkout_path / ".git"
+    if git_dir.is_dir():
+        return git_dir / _MARKERS
+    base = cache_dir if cache_dir is not None else checkout_path
+    slug = hashlib.sha256(str(checkout_path.resolve()).encode()).hexdigest()[:16]
+    return base / "builds" / slug
+
+
+def has_build_marker(checkout_path: Path, cache_dir: Path | None = None) -> bool:
+    """Whether any successful build is recorded for this checkout."""
+    directory = markers_dir(checkout_path, cache_dir)
+    return directory.is_dir() and any(directory.glob("*.json"))
+
+
+def clear_build_markers(checkout_path: Path, cache_dir: Path | None = None) -> None:
+    """Forget every recorded build of this checkout (its build outputs were just deleted)."""
+    shutil.rmtree(markers_dir(checkout_path, cache_dir), ignore_errors=True)
+
+
+def _write_marker(marker: Path, commit_sha: str, command: str, duration_s: float) -> None:
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    record = {"commit": commit_sha, "command": command, "duration_s": round(duration_s, 3)}
+    tmp = marker.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    tmp.replace(marker)  # atomic: an interrupted write never looks like a finished build
+
+
+def _failure_reason(summary: str, log_path: Path) -> str:
+    tail = process.tail(log_path, max_lines=_TAIL_LINES)
+    return f"{summary}\n{tail}" if tail else summary
+
+
+def build(
+    checkout_path: Path,
+    command: str | None,
+    env: Mapping[str, str],
+    *,
+    log_path: Path,
+    cache_dir: Path,
+    commit_sha: str | None,
+    force: bool = False,
+    skip: bool = False,
+    allow_env: Collection[str] = (),
+    timeout_s: float | None = None,
+) -> BuildOutcome:
+    """Run the SDK's build command in `checkout_path`, unless a marker proves it already ran.
+
+    `env` is the SDK's configured environment (known_sdks.yaml `env`): it is added to our own
+    environment minus every secret-named variable (`process.sdk_environment`; `allow_env` lets
+    named ones through) and, being configuration, it is part of the cache key. `commit_sha` None
+    (a directory that is not a git checkout) disables the cache. `force` rebuilds even when
+    cached; `skip` trusts the checkout as it is. Never raises for a failing build: the outcome
+    is "failed" with the command's last output lines as `reason`.
+    """
+    if skip:
+        return BuildOutcome("skipped", None, reason="build skipped on request")
+    if not command or not command.strip():
+        return BuildOutcome("none", None, reason="no build command configured")
+
+    key = build_key(commit_sha, command, env) if commit_sha else None
+    marker = markers_dir(checkout_path, cache_dir) / f"{key}.json" if key else None
+    if (
+        marker is not None
+        and not force
+        and marker.is_file()
+        and _head_is(checkout_path, commit_sha)
+    ):
+        return BuildOutcome("cached", log_path, reason=f"already built at {marker}", key=key)
+
+    if marker is not None:
+        marker.unlink(missing_ok=True)  # a rebuild that fails must not leave the old proof
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("a", encoding="utf-8") as log:
+        log.write(f"+ {command}\n")  # the log shows what ran, like `set -x`
+    began = time.monotonic()
+    try:
+        completed = process.run(
+            command,
+            cwd=checkout_path,
+            env=process.sdk_environment(env, allow=allow_env),
+            log_path=log_path,
+            timeout_s=timeout_s,
+        )
+    except ProcessError as exc:
+        return BuildOutcome(
+            "failed", log_path, reason=exc.message, duration_s=time.monotonic() - began, key=key
+        )
+    duration = completed.duration_s
+    if not completed.ok:
+        summary = (
+            f"build timed out after {timeout_s:g} s and was stopped: {command}"
+            if completed.timed_out
+            else f"build exited with code {completed.returncode}: {command}"
+        )
+        reason = _failure_reason(summary, log_path)
+        return BuildOutcome("failed", log_path, reason=reason, duration_s=duration, key=key)
+    if marker is not None and commit_sha is not None:
+        _write_marker(marker, commit_sha, command, duration)
+    return BuildOutcome("built", log_path, duration_s=duration, key=key)
+
+
+def _head_is(checkout_path: Path, commit_sha: str | None) -> bool:
+    """Whether the checkout's HEAD is still `commit_sha` (someone may have moved it by hand)."""
+    if commit_sha is None:
+        return False
+    from tiercheck.sdk.checkout import head_sha
+
+    head = head_sha(checkout_path)
+    # A directory we cannot read HEAD from (no .git) relies on the caller's commit alone.
+    return head is None or head == commit_sha

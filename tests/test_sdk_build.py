@@ -1,0 +1,199 @@
+"""tiercheck.sdk.build with real commands: cached by commit, failures as outcomes, no secrets."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitutil import GitOrigin, isolated_git  # noqa: F401
+from procutil import no_leftovers  # noqa: F401
+from tiercheck.sdk.build import BuildOutcome, build, build_key, has_build_marker
+
+pytestmark = pytest.mark.usefixtures("isolated_git")
+
+PY = shlex.quote(sys.executable)
+
+
+@pytest.fixture
+def sdk(tmp_path: Path) -> GitOrigin:
+    repo = GitOrigin(tmp_path / "sdk")
+    repo.commit({"README.md": "sdk\n"}, "first")
+    return repo
+
+
+def _counting_command(counter: Path) -> str:
+    # Each run appends a line to a file outside the checkout: the test counts real builds.
+    script = f"open({str(counter)!r}, 'a').write('run\\n'); print('building…')"
+    return f"{PY} -c {shlex.quote(script)}"
+
+
+def _build(
+    path: Path, command: str | None, tmp_path: Path, commit_sha: str | None, **options: Any
+) -> BuildOutcome:
+    env = options.pop("env", {})
+    assert isinstance(env, dict)
+    return build(
+        path,
+        command,
+        env,
+        log_path=tmp_path / "b.log",
+        cache_dir=tmp_path / "c",
+        commit_sha=commit_sha,
+        **options,
+    )
+
+
+def _runs(counter: Path) -> int:
+    return len(counter.read_text().splitlines()) if counter.exists() else 0
+
+
+def test_no_command_and_skip(sdk: GitOrigin, tmp_path: Path) -> None:
+    assert _build(sdk.path, None, tmp_path, sdk.head).state == "none"
+    assert _build(sdk.path, "  ", tmp_path, sdk.head).state == "none"
+    skipped = _build(sdk.path, "exit 1", tmp_path, sdk.head, skip=True)
+    assert skipped.state == "skipped"
+    assert skipped.ok
+
+
+def test_rerun_on_the_same_commit_is_cached(sdk: GitOrigin, tmp_path: Path) -> None:
+    counter = tmp_path / "runs.txt"
+    command = _counting_command(counter)
+    log = tmp_path / "logs" / "build.log"
+    first = build(
+        sdk.path, command, {}, log_path=log, cache_dir=tmp_path / "c", commit_sha=sdk.head
+    )
+    assert first.state == "built"
+    assert first.ok
+    assert first.key == build_key(sdk.head, command, {})
+    assert "building…" in log.read_text()
+    assert has_build_marker(sdk.path)
+    second = build(
+        sdk.path, command, {}, log_path=log, cache_dir=tmp_path / "c", commit_sha=sdk.head
+    )
+    assert second.state == "cached"
+    assert _runs(counter) == 1
+
+
+def test_env_command_and_force_change_the_outcome(sdk: GitOrigin, tmp_path: Path) -> None:
+    counter = tmp_path / "runs.txt"
+    command = _counting_command(counter)
+    assert _build(sdk.path, command, tmp_path, sdk.head, env={"MODE": "a"}).state == "built"
+    assert _build(sdk.path, command, tmp_path, sdk.head, env={"MODE": "a"}).state == "cached"
+    assert _build(sdk.path, command, tmp_path, sdk.head, env={"MODE": "b"}).state == "built"
+    assert _build(sdk.path, command + " ", tmp_path, sdk.head, env={"MODE": "b"}).state == "built"
+    forced = _build(sdk.path, command, tmp_path, sdk.head, env={"MODE": "a"}, force=True)
+    assert forced.state == "built"
+    assert _runs(counter) == 4
+
+
+def test_a_new_commit_rebuilds(sdk: GitOrigin, tmp_path: Path) -> None:
+    counter = tmp_path / "runs.txt"
+    command = _counting_command(counter)
+    assert _build(sdk.path, command, tmp_path, sdk.head).state == "built"
+    newer = sdk.commit({"README.md": "v2\n"}, "second")
+    assert _build(sdk.path, command, tmp_path, newer).state == "built"
+    assert _runs(counter) == 2
+
+
+def test_a_marker_for_another_head_is_not_trusted(sdk: GitOrigin, tmp_path: Path) -> None:
+    counter = tmp_path / "runs.txt"
+    command = _counting_command(counter)
+    first = sdk.head
+    assert _build(sdk.path, command, tmp_path, first).state == "built"
+    sdk.commit({"README.md": "moved by hand\n"}, "second")  # HEAD is no longer `first`
+    assert _build(sdk.path, command, tmp_path, first).state == "built"
+
+
+def test_failure_is_an_outcome_with_the_log_tail(sdk: GitOrigin, tmp_path: Path) -> None:
+    command = (
+        "echo resolving dependencies; echo 'error: no matching version for left-pad' >&2; exit 7"
+    )
+    outcome = build(
+        sdk.path,
+        command,
+        {},
+        log_path=tmp_path / "build.log",
+        cache_dir=tmp_path / "c",
+        commit_sha=sdk.head,
+    )
+    assert outcome.state == "failed"
+    assert not outcome.ok
+    assert "exited with code 7" in outcome.reason
+    assert "no matching version for left-pad" in outcome.reason
+    assert not has_build_marker(sdk.path)
+
+
+def test_a_failed_forced_rebuild_drops_the_old_marker(sdk: GitOrigin, tmp_path: Path) -> None:
+    marker_dir = tmp_path / "switch"
+    # Succeeds while the switch file is absent, fails once it exists.
+    command = f"test ! -e {shlex.quote(str(marker_dir))}"
+    assert _build(sdk.path, command, tmp_path, sdk.head).state == "built"
+    marker_dir.write_text("now fail\n")
+    assert _build(sdk.path, command, tmp_path, sdk.head, force=True).state == "failed"
+    assert _build(sdk.path, command, tmp_path, sdk.head).state == "failed"
+
+
+def test_timeout_is_a_failure(sdk: GitOrigin, tmp_path: Path) -> None:
+    outcome = build(
+        sdk.path,
+        f'{PY} -c "import time; time.sleep(120)"',
+        {},
+        log_path=tmp_path / "b.log",
+        cache_dir=tmp_path / "c",
+        commit_sha=sdk.head,
+        timeout_s=1,
+    )
+    assert outcome.state == "failed"
+    assert "timed out after 1 s" in outcome.reason
+
+
+def test_a_command_that_cannot_start_is_a_failure(tmp_path: Path) -> None:
+    outcome = build(
+        tmp_path / "missing",
+        "true",
+        {},
+        log_path=tmp_path / "b.log",
+        cache_dir=tmp_path / "c",
+        commit_sha=None,
+    )
+    assert outcome.state == "failed"
+    assert "cannot start" in outcome.reason
+
+
+def test_without_a_commit_nothing_is_cached(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    counter = tmp_path / "runs.txt"
+    command = _counting_command(counter)
+    assert _build(plain, command, tmp_path, None).state == "built"
+    assert _build(plain, command, tmp_path, None).state == "built"
+    assert _runs(counter) == 2
+
+
+def test_the_build_never_sees_the_github_token(
+    sdk: GitOrigin, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_secret_value")
+    monkeypatch.setenv("NPM_TOKEN", "npm_secret_value")
+    dump = tmp_path / "env.json"
+    script = f"import json, os; json.dump(dict(os.environ), open({str(dump)!r}, 'w'))"
+    outcome = build(
+        sdk.path,
+        f"{PY} -c {shlex.quote(script)}",
+        {"UV_NO_DEV": "1"},
+        log_path=tmp_path / "b.log",
+        cache_dir=tmp_path / "c",
+        commit_sha=sdk.head,
+        allow_env=["NPM_TOKEN"],
+    )
+    assert outcome.state == "built"
+    seen = json.loads(dump.read_text())
+    assert "GITHUB_TOKEN" not in seen
+    assert "ghp_secret_value" not in dump.read_text()
+    assert seen["NPM_TOKEN"] == "npm_secret_value"  # explicitly allowed by the SDK's config
+    assert seen["UV_NO_DEV"] == "1"

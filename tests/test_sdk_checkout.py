@@ -1,0 +1,261 @@
+"""tiercheck.sdk.checkout against real git repositories cloned over file:// URLs."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gitutil import GitOrigin, isolated_git  # noqa: F401
+from procutil import no_leftovers  # noqa: F401
+from tiercheck.errors import CheckoutError
+from tiercheck.sdk import checkout as checkout_module
+from tiercheck.sdk.build import build
+from tiercheck.sdk.checkout import checkout, clone_url, describe_local
+
+pytestmark = pytest.mark.usefixtures("isolated_git")
+
+REPO = "acme/widget-sdk"
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> GitOrigin:
+    origin = GitOrigin(tmp_path / "origin")
+    origin.commit({"README.md": "v1\n", ".gitignore": ".venv/\n"}, "first")
+    return origin
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Path:
+    return tmp_path / "cache"
+
+
+def test_branch_checkout_clones_into_the_cache(origin: GitOrigin, cache: Path) -> None:
+    head = origin.head
+    result = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    assert result.path == cache / "repos" / "acme__widget-sdk"
+    assert result.commit_sha == head
+    assert result.short_sha == head[:12]
+    assert result.repo == REPO
+    assert result.ref == "main"
+    assert result.url == origin.url
+    assert result.managed
+    assert result.cleaned
+    assert (result.path / "README.md").read_text() == "v1\n"
+
+
+def test_tags_branches_and_shas_resolve(origin: GitOrigin, cache: Path) -> None:
+    first = origin.head
+    origin.tag("v1.0.0")
+    second = origin.commit({"README.md": "v2\n"}, "second")
+    origin.branch("feature")
+    feature = origin.commit({"feature.txt": "f\n"}, "feature work")
+    origin.switch("main")
+
+    def at(ref: str) -> str | None:
+        return checkout(REPO, ref, cache_dir=cache, git_url=origin.url).commit_sha
+
+    assert at("v1.0.0") == first
+    assert (cache / "repos" / "acme__widget-sdk" / "README.md").read_text() == "v1\n"
+    assert at("main") == second
+    assert at("feature") == feature
+    assert at(first) == first
+    assert at(second[:9]) == second
+    assert checkout(REPO, None, cache_dir=cache, git_url=origin.url).commit_sha == second
+
+
+def test_unknown_ref_names_the_ref_and_the_repository(origin: GitOrigin, cache: Path) -> None:
+    with pytest.raises(CheckoutError) as info:
+        checkout(REPO, "no-such-branch", cache_dir=cache, git_url=origin.url)
+    message = info.value.message
+    assert "'no-such-branch'" in message
+    assert REPO in message
+    assert "\n" not in message
+    assert info.value.exit_code == 1
+
+
+def test_an_absent_full_sha_is_unknown(origin: GitOrigin, cache: Path) -> None:
+    checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    with pytest.raises(CheckoutError, match="not found"):
+        checkout(REPO, "0" * 40, cache_dir=cache, git_url=origin.url)
+
+
+def test_reuse_fetches_new_commits_and_tags(origin: GitOrigin, cache: Path) -> None:
+    checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    newer = origin.commit({"README.md": "v2\n"}, "second")
+    origin.tag("v2.0.0")
+    again = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    assert again.commit_sha == newer
+    assert checkout(REPO, "v2.0.0", cache_dir=cache, git_url=origin.url).commit_sha == newer
+
+
+def test_a_moved_tag_is_followed(origin: GitOrigin, cache: Path) -> None:
+    origin.tag("latest")
+    checkout(REPO, "latest", cache_dir=cache, git_url=origin.url)
+    newer = origin.commit({"README.md": "v2\n"}, "second")
+    origin.tag("latest")  # moved (force)
+    assert checkout(REPO, "latest", cache_dir=cache, git_url=origin.url).commit_sha == newer
+
+
+def test_files_left_by_another_commit_never_leak(origin: GitOrigin, cache: Path) -> None:
+    first = origin.head
+    second = origin.commit({"README.md": "v2\n"}, "second")
+    tree = checkout(REPO, first, cache_dir=cache, git_url=origin.url).path
+    # What a build of the first commit leaves: untracked, ignored and modified tracked files.
+    (tree / "build-output.txt").write_text("stale\n")
+    (tree / ".venv").mkdir()
+    (tree / ".venv" / "marker").write_text("stale\n")
+    (tree / "README.md").write_text("edited by a build\n")
+    result = checkout(REPO, second, cache_dir=cache, git_url=origin.url)
+    assert result.cleaned
+    assert not (tree / "build-output.txt").exists()
+    assert not (tree / ".venv").exists()
+    assert (tree / "README.md").read_text() == "v2\n"
+
+
+def test_build_outputs_survive_only_a_recorded_build_of_the_same_commit(
+    origin: GitOrigin, cache: Path, tmp_path: Path
+) -> None:
+    first = origin.head
+    second = origin.commit({"README.md": "v2\n"}, "second")
+    script = "import os; os.makedirs('.venv'); open('.venv/ok', 'w')"
+    command = f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}"
+    log = tmp_path / "build.log"
+
+    def build_at(sha: str) -> str:
+        tree = checkout(REPO, sha, cache_dir=cache, git_url=origin.url)
+        outcome = build(tree.path, command, {}, log_path=log, cache_dir=cache, commit_sha=sha)
+        assert outcome.ok, outcome.reason
+        assert (tree.path / ".venv" / "ok").exists()
+        return outcome.state
+
+    assert build_at(first) == "built"
+    assert build_at(first) == "cached"  # same commit, tree kept: the .venv is still there
+    assert build_at(second) == "built"  # the clean deleted .venv, and the marker with it
+    assert build_at(first) == "built"
+    fresh = checkout(REPO, first, cache_dir=cache, git_url=origin.url, fresh=True)
+    assert fresh.cleaned
+    assert not (fresh.path / ".venv").exists()
+
+
+def test_a_build_that_edits_tracked_files_is_cleaned_next_time(
+    origin: GitOrigin, cache: Path, tmp_path: Path
+) -> None:
+    sha = origin.head
+    command = "echo changed > README.md && mkdir -p .venv"
+    tree = checkout(REPO, "main", cache_dir=cache, git_url=origin.url).path
+    outcome = build(tree, command, {}, log_path=tmp_path / "b.log", cache_dir=cache, commit_sha=sha)
+    assert outcome.state == "built"
+    again = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    assert again.cleaned
+    assert (tree / "README.md").read_text() == "v1\n"
+    rebuilt = build(tree, command, {}, log_path=tmp_path / "b.log", cache_dir=cache, commit_sha=sha)
+    assert rebuilt.state == "built"
+
+
+def test_a_broken_cache_directory_is_recloned(origin: GitOrigin, cache: Path) -> None:
+    broken = cache / "repos" / "acme__widget-sdk"
+    broken.mkdir(parents=True)
+    (broken / "junk").write_text("half a clone\n")
+    result = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    assert result.commit_sha == origin.head
+    assert not (broken / "junk").exists()
+
+
+def test_clone_failure_is_retried_then_reported_on_one_line(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    attempts: list[float] = []
+    real_git = checkout_module._git
+
+    def counting_git(cwd: Path, *args: str, timeout_s: float | None = None) -> str:
+        if args[0] == "clone":
+            attempts.append(time.monotonic())
+        return real_git(cwd, *args, timeout_s=timeout_s)
+
+    monkeypatch.setattr(checkout_module, "_git", counting_git)
+    missing = (tmp_path / "nowhere.git").as_uri()
+    with pytest.raises(CheckoutError, match="cannot clone acme/widget-sdk") as info:
+        checkout(REPO, "main", cache_dir=cache, git_url=missing)
+    assert len(attempts) == checkout_module.NETWORK_ATTEMPTS
+    assert "\n" not in info.value.message
+    assert "does not exist" in info.value.message or "fatal" in info.value.message
+    assert not any(p.name.startswith("acme__widget-sdk") for p in (cache / "repos").iterdir())
+
+
+def test_fetch_failure_on_reuse_is_reported(origin: GitOrigin, cache: Path, tmp_path: Path) -> None:
+    checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    gone = tmp_path / "moved-away"
+    origin.path.rename(gone)
+    with pytest.raises(CheckoutError, match="cannot fetch acme/widget-sdk"):
+        checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    # A full SHA already in the cache needs no network at all.
+    sha = GitOrigin(gone).head
+    assert checkout(REPO, sha, cache_dir=cache, git_url=origin.url).commit_sha == sha
+
+
+def test_git_base_template_from_the_environment(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mirror = GitOrigin(tmp_path / "mirrors" / "acme" / "widget-sdk.git")
+    sha = mirror.commit({"README.md": "mirrored\n"}, "first")
+    template = (tmp_path / "mirrors").resolve().as_uri() + "/{repo}.git"
+    monkeypatch.setenv("TIERCHECK_GIT_BASE", template)
+    result = checkout(REPO, "main", cache_dir=cache, git_url=None)
+    assert result.commit_sha == sha
+    assert result.url == mirror.url
+
+
+def test_clone_url_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert clone_url(REPO) == "https://github.com/acme/widget-sdk.git"
+    monkeypatch.setenv("TIERCHECK_GIT_BASE", "file:///srv/mirrors/{repo}.git")
+    assert clone_url(REPO) == "file:///srv/mirrors/acme/widget-sdk.git"
+    monkeypatch.setenv("TIERCHECK_GIT_BASE", "file:///srv/mirrors/")
+    assert clone_url(REPO) == "file:///srv/mirrors/acme/widget-sdk.git"
+    assert clone_url(REPO, "file:///elsewhere.git") == "file:///elsewhere.git"
+
+
+@pytest.mark.parametrize(
+    ("repo", "ref"),
+    [
+        ("widget", "main"),
+        ("acme/widget/extra", "main"),
+        ("../x", "main"),
+        (REPO, "--upload-pack=x"),
+    ],
+)
+def test_bad_names_are_refused_before_git_runs(cache: Path, repo: str, ref: str) -> None:
+    with pytest.raises(CheckoutError):
+        checkout(repo, ref, cache_dir=cache, git_url="file:///nowhere")
+    assert not (cache / "repos").exists() or not any((cache / "repos").iterdir())
+
+
+def test_describe_local_reads_branch_sha_and_github_origin(tmp_path: Path) -> None:
+    local = GitOrigin(tmp_path / "python-sdk")
+    sha = local.commit({"README.md": "x\n"}, "first")
+    local.git("remote", "add", "origin", "git@github.com:modelcontextprotocol/python-sdk.git")
+    described = describe_local(local.path)
+    assert described.commit_sha == sha
+    assert described.branch == "main"
+    assert described.repo == "modelcontextprotocol/python-sdk"
+    assert not described.managed
+    assert not described.dirty
+    (local.path / "README.md").write_text("edited\n")
+    local.git("checkout", "--detach")
+    described = describe_local(local.path)
+    assert described.branch is None
+    assert described.dirty
+
+
+def test_describe_local_tolerates_a_plain_directory(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    described = describe_local(plain)
+    assert described.commit_sha is None
+    assert described.repo is None
+    assert described.path == plain
+    with pytest.raises(CheckoutError, match="not a directory"):
+        describe_local(tmp_path / "missing")
