@@ -135,3 +135,19 @@ def test_remediation_ignores_a_stale_remediation_field_and_is_deterministic() ->
     doc["remediation"] = [{"blocker": "x", "for_tier": 1, "action": "y", "items": []}]
     assert remediation(doc) == expected
     assert doc["remediation"][0]["blocker"] == "x"
+
+
+def test_blockers_with_two_qualifiers_are_read_by_the_last() -> None:
+    doc = _with_tier(
+        tier1_scorecard(),
+        3,
+        ["p0_resolution (skipped)", "labels"],
+        ["p0_resolution (14 days) (skipped)"],
+    )
+    doc["checks"]["p0_resolution"] |= {"status": "skipped", "reason": "--skip-governance"}
+    actions = remediation(doc)
+    assert [(a["blocker"], a["for_tier"], a["unblocks"]) for a in actions] == [
+        ("p0_resolution (14 days) (skipped)", 2, 2),
+        ("labels", 1, 1),
+    ]
+    assert actions[0]["action"].startswith("Run the p0_resolution check")

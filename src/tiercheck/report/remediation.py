@@ -11,6 +11,7 @@ days)``) need one action, which then clears both; `unblocks` counts the blockers
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,14 +56,21 @@ class _Action:
     blockers: list[str] = field(default_factory=list)
 
 
+_KIND = re.compile(r"\((unmeasured|inconclusive|skipped)(?::\s*(.*))?\)$")
+
+
 def _parse(blocker: str) -> tuple[str, str, str]:
-    """(base name, kind, qualifier) of a blocker string."""
+    """(base name, kind, qualifier) of a blocker string.
+
+    The kind is the last parenthesised group when it says unmeasured, inconclusive or skipped
+    (``p0_resolution (14 days) (skipped)`` is a skipped blocker); otherwise the blocker is a
+    plain failure and the qualifier is what the parentheses say (``< 80%``, ``14 days``).
+    """
     base, _, rest = blocker.partition(" (")
-    qualifier = rest.removesuffix(")")
-    for kind in ("unmeasured", "inconclusive", "skipped"):
-        if qualifier.startswith(kind):
-            return base, kind, qualifier.removeprefix(kind).lstrip(": ")
-    return base, "fail", qualifier
+    found = _KIND.search(blocker)
+    if found:
+        return base, found.group(1), found.group(2) or ""
+    return base, "fail", rest.removesuffix(")")
 
 
 def _scenario_item(revision: str, detail: Mapping[str, Any]) -> str:
