@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from scorecards import R1, R2, check, mixed_scorecard, tier1_scorecard
+from scorecards import R1, R2, check, measured_leg, mixed_scorecard, scenario, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.report import (
     parse_scorecard,
@@ -377,3 +377,40 @@ def test_formatters_are_deterministic_and_do_not_mutate_the_document() -> None:
         assert render(doc) == render(doc)
     assert render_terminal(doc, color=True) == render_terminal(doc, color=True)
     assert doc == before
+
+
+# -- long lists and thin documents -----------------------------------------------------------
+
+
+def _no_results_leg(count: int) -> dict[str, Any]:
+    details = [
+        scenario(f"scenario-{n:02d}", R1, "server", passed=False, reason="no results")
+        for n in range(count)
+    ]
+    return measured_leg(details, results_dir=f"reports/raw/{R1}/server")
+
+
+def test_a_leg_that_left_no_results_is_cut_in_the_terminal_and_folded_in_markdown() -> None:
+    doc = mixed_scorecard()
+    doc["revisions"][R1]["server"] = _no_results_leg(40)
+    validate_scorecard(doc)
+    text = render_terminal(doc, color=False)
+    assert "scenario-14" in text
+    assert "scenario-15" not in text.split("Not scored")[0]
+    assert "… and 26 more (all of them in scorecard.md)" in text
+    markdown = render_markdown(doc)
+    assert "<summary>Failing (41)</summary>" in markdown
+    assert "scenario-39" in markdown
+
+
+def test_thin_document_from_raw_results_renders_without_unknowns() -> None:
+    doc = tier1_scorecard()
+    doc["branch"] = None
+    doc["sdk"] |= {"ref": None, "commit": None, "origin": "results"}
+    doc["harness"] |= {"version": None, "node_version": None}
+    doc["artifacts"] = {}
+    validate_scorecard(doc)
+    text = render_terminal(doc, color=False)
+    assert "example-org/example-sdk\n" in "\n".join(line.strip(" │") for line in text.splitlines())
+    assert "Evidence" not in text
+    assert "**Commit:** `unknown`" in render_markdown(doc)

@@ -29,6 +29,10 @@ from tiercheck.report._view import (
 
 __all__ = ["render_markdown"]
 
+#: Failing lists longer than this fold into `<details>`; remediation shows this many items.
+FOLD_AFTER = 15
+ITEMS_SHOWN = 10
+
 _ICONS = {"pass": "✅", "partial": "⚠️", "fail": "❌", "skipped": "➖", "inconclusive": "❔"}
 
 
@@ -96,6 +100,22 @@ def _leg_row(view: LegView, label: str) -> list[str]:
     return [label, leg, str(data.get("total", 0)), str(data.get("passed", 0)), result, note]
 
 
+def _failing_items(failing: Sequence[tuple[LegView, Mapping[str, Any]]]) -> list[str]:
+    lines = []
+    for view, detail in failing:
+        expected = " _(expected failure in baseline)_" if is_expected_failure(detail) else ""
+        lines.append(f"- {view.leg}: {_code(detail.get('scenario'))} [{view.revision}]{expected}")
+        checks = failing_checks(detail)
+        if not checks:
+            lines.append(f"  - {inline(failure_message(detail))}")
+        for check in checks:
+            text = f"  - {_code(check.get('id'))}: {inline(check.get('message') or '')}"
+            if check.get("spec_url"):
+                text += f" ([spec]({one_line(check['spec_url'])}))"
+            lines.append(text.rstrip(": "))
+    return lines
+
+
 def _conformance(doc: Mapping[str, Any]) -> list[str]:
     views = list(legs(doc))
     rows = [_leg_row(v, v.revision) for v in views]
@@ -105,20 +125,13 @@ def _conformance(doc: Mapping[str, Any]) -> list[str]:
     lines += _table(["Revision", "Leg", "Required", "Passed", "Result", "Notes"], rows)
     failing = [(v, d) for v in views for d in v.failing]
     if failing:
-        lines += ["", f"_Failing ({len(failing)}):_", ""]
-        for view, detail in failing:
-            expected = " _(expected failure in baseline)_" if is_expected_failure(detail) else ""
-            lines.append(
-                f"- {view.leg}: {_code(detail.get('scenario'))} [{view.revision}]{expected}"
-            )
-            checks = failing_checks(detail)
-            if not checks:
-                lines.append(f"  - {inline(failure_message(detail))}")
-            for check in checks:
-                text = f"  - {_code(check.get('id'))}: {inline(check.get('message') or '')}"
-                if check.get("spec_url"):
-                    text += f" ([spec]({one_line(check['spec_url'])}))"
-                lines.append(text.rstrip(": "))
+        items = _failing_items(failing)
+        if len(failing) > FOLD_AFTER:
+            # A leg that left no results fails every scenario; keep a PR comment readable.
+            summary = f"<summary>Failing ({len(failing)})</summary>"
+            lines += ["", "<details>", summary, "", *items, "", "</details>"]
+        else:
+            lines += ["", f"_Failing ({len(failing)}):_", "", *items]
     not_scored = [(v, d) for v in views for d in v.not_scored]
     if not_scored:
         rows = [
@@ -198,7 +211,10 @@ def _remediation(doc: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"{number}. **{inline(entry['action'])}** (for Tier {entry['for_tier']}{suffix})"
         )
-        lines += [f"   - {inline(item)}" for item in entry.get("items") or []]
+        items = list(entry.get("items") or [])
+        lines += [f"   - {inline(item)}" for item in items[:ITEMS_SHOWN]]
+        if len(items) > ITEMS_SHOWN:
+            lines.append(f"   - … and {len(items) - ITEMS_SHOWN} more")
     return lines
 
 

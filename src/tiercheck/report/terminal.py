@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = ["render_terminal"]
 
+#: Long lists are cut in a terminal (a leg that left no results fails every scenario); the
+#: Markdown and JSON reports keep them whole.
+FAILING_SHOWN = 15
+ITEMS_SHOWN = 8
+
 _ICONS = {"pass": "✓", "partial": "~", "fail": "✗", "skipped": "-", "inconclusive": "?"}
 _STYLES = {
     "pass": "green",
@@ -64,6 +69,28 @@ def _list(title: Any, rows: list[tuple[Any, Any]], indent: int = 2) -> Renderabl
     return Group(title, Padding(grid, (0, 0, 0, indent)))
 
 
+def _where(doc: Mapping[str, Any]) -> str:
+    """ "owner/repo @ ref (sha)", leaving out what the document does not know."""
+    sdk: Mapping[str, Any] = doc.get("sdk") or {}
+    text = one_line(doc.get("repo"))
+    ref = doc.get("branch") or sdk.get("ref")
+    if ref:
+        text += f" @ {one_line(ref)}"
+    if sdk.get("commit"):
+        text += f" ({short_sha(sdk['commit'])})"
+    return text
+
+
+def _capped(rows: list[tuple[Any, Any]], limit: int, where: str) -> list[tuple[Any, Any]]:
+    """At most `limit` rows, then one saying how many more and where to find them all."""
+    from rich.text import Text
+
+    if len(rows) <= limit:
+        return rows
+    more = Text(f"… and {len(rows) - limit} more ({where})", style="dim")
+    return [*rows[:limit], (Text(""), more)]
+
+
 def _tier_panel(doc: Mapping[str, Any]) -> RenderableType:
     from rich.console import Group
     from rich.panel import Panel
@@ -71,18 +98,13 @@ def _tier_panel(doc: Mapping[str, Any]) -> RenderableType:
 
     implied = doc["implied_tier"]
     tier = int(implied["tier"])
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
     harness: Mapping[str, Any] = doc.get("harness") or {}
     banner = Text(f"  TIER {tier}  ", style=_TIER_STYLES.get(tier, "bold"), justify="center")
     sep = (implied.get("sep1730") or {}).get("tier")
     lines = [
         banner,
         Text(""),
-        Text(
-            f"{one_line(doc.get('repo'))} @ {one_line(doc.get('branch') or sdk.get('ref'))} "
-            f"({short_sha(sdk.get('commit'))})",
-            justify="center",
-        ),
+        Text(_where(doc), justify="center"),
         Text(
             f"version {one_line(doc.get('version') or 'none')} · requirements "
             f"{', '.join(doc.get('requirements_revisions') or []) or 'none'} · "
@@ -146,6 +168,7 @@ def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
                 text.append("  (expected: baseline)", style="yellow")
             text.append(f"\n{failure_message(detail)}", style="dim")
             rows.append((Text("✗", style="red"), text))
+        rows = _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")
         out.append(_list(Text(f"Failing ({len(failing)})", style="bold red"), rows))
     not_scored = [(v, d) for v in views for d in v.not_scored]
     if not_scored:
@@ -156,7 +179,7 @@ def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
             text.append(f" [{one_line(detail.get('notScoredReason'))}] {result}", style="dim")
             rows.append((Text("-"), text))
         title = Text(f"Not scored ({len(not_scored)}), shown but never counted", style="bold")
-        out.append(_list(title, rows))
+        out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
     return out
 
 
@@ -226,6 +249,7 @@ def _remediation(doc: Mapping[str, Any]) -> list[RenderableType]:
         head = Text(one_line(entry["action"]), style="bold")
         head.append(f"  (Tier {entry['for_tier']}{suffix})", style="dim")
         items = [(Text("-"), Text(one_line(item))) for item in entry.get("items") or []]
+        items = _capped(items, ITEMS_SHOWN, "see scorecard.md")
         rows.append((Text(f"{number}."), _list(head, items, indent=0) if items else head))
     return [_list(Text("What to do next", style="bold"), rows)]
 
