@@ -372,3 +372,45 @@ def score(args: argparse.Namespace) -> int:
     _emit(doc, _formats(args))
     code: int = doc["exit_code"]
     return code
+
+
+def governance(args: argparse.Namespace) -> int:
+    """`tier-check governance --repo OWNER/REPO`: the six governance checks."""
+    from tiercheck.governance import verbs
+
+    return verbs.governance(args)
+
+
+def labels(args: argparse.Namespace) -> int:
+    """`tier-check labels --repo OWNER/REPO`: the label taxonomy check, as JSON."""
+    from tiercheck.governance import verbs
+
+    return verbs.labels(args)
+
+
+def triage(args: argparse.Namespace) -> int:
+    """`tier-check triage --repo OWNER/REPO [--days N]`: the triage check, as JSON."""
+    from tiercheck.governance import verbs
+
+    return verbs.triage(args)
+
+
+def diff(args: argparse.Namespace) -> int:
+    """`tier-check diff OLD.json NEW.json`: what changed; exit 1 on a regression."""
+    from tiercheck.report import diff as diffing
+    from tiercheck.report.json_format import load_scorecard
+
+    old = load_scorecard(Path(args.old))
+    new = load_scorecard(Path(args.new))
+    result = diffing.diff_scorecards(old, new)
+    if args.output == "markdown":
+        text = diffing.render_diff_markdown(result)
+    elif args.output == "json":
+        import json
+
+        text = json.dumps(diffing.diff_to_dict(result), indent=2) + "\n"
+    else:
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        text = diffing.render_diff_terminal(result, color=color)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 1 if result.has_regression else 0
