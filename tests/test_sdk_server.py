@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -109,7 +110,7 @@ def _group_gone(pgid: int) -> bool:
     return False
 
 
-def _start_args(tmp_path: Path) -> dict[str, object]:
+def _start_args(tmp_path: Path) -> dict[str, Any]:
     return {"cwd": tmp_path, "env": {}, "log_path": tmp_path / "logs" / "server.log"}
 
 
@@ -182,7 +183,7 @@ def test_a_server_that_never_listens_times_out(tmp_path: Path) -> None:
     ):
         pytest.fail("the block must not run")
     elapsed = time.monotonic() - began
-    assert 2 <= elapsed < 30
+    assert 2 <= elapsed < 60
     assert "not answering" in str(info.value)
 
 
@@ -191,11 +192,11 @@ def test_a_server_that_accepts_but_never_answers_times_out(tmp_path: Path, scrip
     with (
         pytest.raises(ServerStartError, match="did not answer within"),
         managed_server(
-            f"{PY} {script} {{port}} hang", URL, ready_timeout_s=3, **_start_args(tmp_path)
+            f"{PY} {script} {{port}} hang", URL, ready_timeout_s=8, **_start_args(tmp_path)
         ),
     ):
         pytest.fail("the block must not run")
-    assert time.monotonic() - began < 30
+    assert time.monotonic() - began < 60  # bounded by the ready timeout, not forever
 
 
 @pytest.mark.parametrize(
@@ -205,7 +206,7 @@ def test_a_non_mcp_answer_is_not_ready(tmp_path: Path, script: str, mode: str, s
     with (
         pytest.raises(ServerStartError, match="not with a JSON-RPC response") as info,
         managed_server(
-            f"{PY} {script} {{port}} {mode}", URL, ready_timeout_s=3, **_start_args(tmp_path)
+            f"{PY} {script} {{port}} {mode}", URL, ready_timeout_s=8, **_start_args(tmp_path)
         ),
     ):
         pytest.fail("the block must not run")
