@@ -115,6 +115,12 @@ def evaluate_governance(
         return _as_skipped(signals, reason), meta
     if options.snapshot is not None:
         snapshot = load_snapshot(options.snapshot)
+        if snapshot.repo.lower() != repo.lower():
+            msg = (
+                f"--governance-snapshot {options.snapshot}: it records {snapshot.repo}, "
+                f"not {repo}; record one for {repo} or pass --repo {snapshot.repo}"
+            )
+            raise UsageError(msg)
         as_of = options.as_of or snapshot.captured_at
         source, where = "snapshot", str(options.snapshot)
     else:
