@@ -14,7 +14,7 @@ from procutil import no_leftovers  # noqa: F401
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.build import build
-from tiercheck.sdk.checkout import checkout, clone_url, describe_local
+from tiercheck.sdk.checkout import checkout, clone_url, describe_local, redact_url
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 
@@ -259,3 +259,15 @@ def test_describe_local_tolerates_a_plain_directory(tmp_path: Path) -> None:
     assert described.path == plain
     with pytest.raises(CheckoutError, match="not a directory"):
         describe_local(tmp_path / "missing")
+
+
+def test_credentials_in_urls_never_reach_messages() -> None:
+    assert redact_url("https://x-access-token:ghp_abc@github.com/a/b.git") == (
+        "https://***@github.com/a/b.git"
+    )
+    assert (
+        redact_url("https://ghp_abc@github.com:8443/a/b.git")
+        == "https://***@github.com:8443/a/b.git"
+    )
+    assert redact_url("https://github.com/a/b.git") == "https://github.com/a/b.git"
+    assert redact_url("file:///srv/mirrors/a/b.git") == "file:///srv/mirrors/a/b.git"

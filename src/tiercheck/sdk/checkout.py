@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
@@ -27,7 +28,15 @@ from tiercheck.sdk.build import clear_build_markers, has_build_marker
 if TYPE_CHECKING:
     from git import Repo
 
-__all__ = ["GIT_BASE_ENV", "Checkout", "checkout", "clone_url", "describe_local", "head_sha"]
+__all__ = [
+    "GIT_BASE_ENV",
+    "Checkout",
+    "checkout",
+    "clone_url",
+    "describe_local",
+    "head_sha",
+    "redact_url",
+]
 
 #: Environment variable holding a clone URL template such as `file:///srv/mirrors/{repo}.git`.
 GIT_BASE_ENV = "TIERCHECK_GIT_BASE"
@@ -83,6 +92,17 @@ def clone_url(repo: str, git_url: str | None = None) -> str:
     return f"https://github.com/{repo}.git"
 
 
+def redact_url(url: str) -> str:
+    """`url` without a password or token in its user part, for messages and reports."""
+    parts = urlsplit(url)
+    if parts.password is None and not (parts.username and parts.hostname):
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"***@{host}"))
+
+
 def _check_inputs(repo: str, ref: str | None) -> None:
     if not _REPO_NAME.match(repo) or ".." in repo:
         msg = f"repository {repo!r} is not of the form owner/name"
@@ -124,7 +144,10 @@ def _network(action: str, repo: str, url: str, operation: Callable[[], None]) ->
             with attempt:
                 operation()
     except GitCommandError as exc:
-        msg = f"cannot {action} {repo} from {url} ({NETWORK_ATTEMPTS} attempts): {_git_reason(exc)}"
+        shown = redact_url(url)
+        msg = (
+            f"cannot {action} {repo} from {shown} ({NETWORK_ATTEMPTS} attempts): {_git_reason(exc)}"
+        )
         raise CheckoutError(msg) from exc
 
 
@@ -264,7 +287,7 @@ def checkout(
         repo=repo,
         ref=ref,
         commit_sha=sha,
-        url=url,
+        url=redact_url(url),
         managed=True,
         cleaned=cleaned,
     )
@@ -288,7 +311,7 @@ def _acquire(repo: str, ref: str | None, url: str, dest: Path) -> str:
             sha = _resolve(dest, ref)
     if sha is None:
         what = "default branch" if ref is None else f"ref {ref!r}"
-        msg = f"{what} not found in {repo} ({url}): not a branch, tag or commit"
+        msg = f"{what} not found in {repo} ({redact_url(url)}): not a branch, tag or commit"
         raise CheckoutError(msg)
     return sha
 
@@ -324,13 +347,14 @@ def describe_local(path: Path) -> Checkout:
     except (InvalidGitRepositoryError, NoSuchPathError):
         return Checkout(path=path, repo=None, ref=None, commit_sha=None)
     with repository:
+        origin = _origin_url(repository)
         return Checkout(
             path=path,
             repo=_origin_repo(repository),
             ref=None,
             commit_sha=_head_of(repository),
             branch=_branch_of(repository),
-            url=_origin_url(repository),
+            url=redact_url(origin) if origin else None,
             dirty=repository.is_dirty(untracked_files=False),
         )
 
