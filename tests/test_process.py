@@ -225,3 +225,21 @@ def test_tail_keeps_the_last_lines(tmp_path: Path) -> None:
     log = tmp_path / "x.log"
     log.write_text("".join(f"line {i}\n" for i in range(100)))
     assert process.tail(log, max_lines=3) == "line 97\nline 98\nline 99"
+
+
+def test_stop_reaches_a_descendant_that_left_the_group(tmp_path: Path) -> None:
+    # `timeout` (as the client slot wrapper uses it) puts its command in a group of its own;
+    # stopping our child must still stop that group, or the sleeper would outlive the leg.
+    pid_file = tmp_path / "sleeper.pid"
+    code = (
+        "import os, sys, time\n"
+        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+        "time.sleep(120)\n"
+    )
+    sleeper = f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pid_file))}"
+    child = process.start(f"timeout 120 {sleeper}", cwd=tmp_path, env=dict(os.environ))
+    assert wait_for(lambda: pid_file.exists() and pid_file.read_text() != "", timeout_s=30)
+    sleeper_pid = int(pid_file.read_text())
+    assert os.getpgid(sleeper_pid) != child.pid  # it really escaped our group
+    child.stop(term_grace_s=2.0)
+    assert wait_for(lambda: pid_gone(sleeper_pid), timeout_s=10)

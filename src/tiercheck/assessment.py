@@ -77,17 +77,19 @@ def _empty_snapshot(repo: str, moment: datetime, reason: str) -> Snapshot:
 
 def _as_skipped(signals: GovernanceSignals, reason: str) -> GovernanceSignals:
     """Every signal marked skipped: the user chose not to measure governance."""
-    changed = {
-        name: dataclasses.replace(getattr(signals, name), status="skipped", reason=reason)
-        for name in (
-            "labels",
-            "triage",
-            "p0_resolution",
-            "stable_release",
-            "policy_signals",
-            "spec_tracking",
-        )
-    }
+    changed: dict[str, Any] = {}
+    for name in _CHECKS:
+        signal = getattr(signals, name)
+        fields = {f.name for f in dataclasses.fields(signal)}
+        updates: dict[str, Any] = {"status": "skipped", "reason": reason}
+        if "sep_status" in fields:
+            updates["sep_status"] = "skipped"
+        sep = getattr(signal, "sep1730", None)
+        if dataclasses.is_dataclass(sep) and not isinstance(sep, type):
+            sep_fields = {f.name for f in dataclasses.fields(sep)}
+            sep_updates = {k: v for k, v in updates.items() if k in sep_fields}
+            updates["sep1730"] = dataclasses.replace(sep, **sep_updates)
+        changed[name] = dataclasses.replace(signal, **updates)
     return dataclasses.replace(signals, **changed)
 
 

@@ -162,27 +162,54 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
-def _wait_group_gone(popen: subprocess.Popen[bytes], pgid: int, grace_s: float) -> bool:
+def _wait_group_gone(
+    popen: subprocess.Popen[bytes], pgid: int, grace_s: float, others: Collection[int] = ()
+) -> bool:
     deadline = time.monotonic() + grace_s
     while True:
         popen.poll()  # reap the leader so it does not linger as a zombie member
-        if not _group_alive(pgid):
+        if not _group_alive(pgid) and not any(_group_alive(g) for g in others):
             return True
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.02)
 
 
+def _escaped_groups(pid: int, pgid: int) -> set[int]:
+    """Process groups of descendants that left our group (`timeout`, `setsid`, daemons).
+
+    Taken before any signal is sent: once a parent dies its children are re-parented and can
+    no longer be found from here.
+    """
+    import psutil
+
+    groups: set[int] = set()
+    try:
+        descendants = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return groups
+    for proc in descendants:
+        with suppress(psutil.Error, ProcessLookupError):
+            group = os.getpgid(proc.pid)
+            if group not in (pgid, os.getpgid(0)):
+                groups.add(group)
+    return groups
+
+
 def _stop_group(popen: subprocess.Popen[bytes], term_grace_s: float, kill_grace_s: float) -> None:
     pgid = popen.pid  # start_new_session=True makes the child its group's leader
-    if not _group_alive(pgid):
+    escaped = _escaped_groups(popen.pid, pgid)
+    if not _group_alive(pgid) and not escaped:
         popen.poll()
         return
-    _signal_group(pgid, signal.SIGTERM)
-    if _wait_group_gone(popen, pgid, term_grace_s):
+    for group in (pgid, *escaped):
+        _signal_group(group, signal.SIGTERM)
+    if _wait_group_gone(popen, pgid, term_grace_s, escaped):
         return
-    _signal_group(pgid, signal.SIGKILL)
-    _wait_group_gone(popen, pgid, kill_grace_s)
+    escaped = {g for g in escaped if _group_alive(g)}
+    for group in (pgid, *escaped):
+        _signal_group(group, signal.SIGKILL)
+    _wait_group_gone(popen, pgid, kill_grace_s, escaped)
     with suppress(subprocess.TimeoutExpired):
         popen.wait(kill_grace_s)
 

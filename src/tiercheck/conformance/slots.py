@@ -36,9 +36,10 @@ ticket=$(flock "$dir/ticket.lock" sh -c \
   'n=$(cat "$1" 2>/dev/null || echo 0); echo $((n + 1)) > "$1"; echo "$n"' ticket "$dir/ticket")
 exec 9>"$dir/slot.$((ticket % slots))"
 flock 9
-# --foreground keeps the client in the harness's process group, so stopping the leg's group
-# stops the client too.
-exec timeout --foreground -k 5 "$limit" sh -c "$cmd \"\$@\"" client "$@"
+# timeout runs the client in a process group of its own and, on expiry or when the harness
+# signals it, signals that whole group (a shell wrapper's grandchildren included). tiercheck's
+# teardown finds such groups among the leg's descendants and stops them too.
+exec timeout -k 5 "$limit" sh -c "$cmd \"\$@\"" client "$@"
 """
 
 

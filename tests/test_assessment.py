@@ -1,0 +1,238 @@
+"""Target resolution, client slots, the scorecard document and exit codes."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from procutil import no_leftovers  # noqa: F401 - autouse: no process or port of a test survives
+from tiercheck.assessment import GovernanceOptions, evaluate_governance
+from tiercheck.config.registry import load_registry
+from tiercheck.conformance import slots
+from tiercheck.errors import UsageError
+from tiercheck.report import validate_scorecard
+from tiercheck.report.progress import NullProgress
+from tiercheck.scorecard import ScorecardParts, build_scorecard, exit_code_for, leg_summary
+from tiercheck.scoring import (
+    ScenarioVerdict,
+    merge_revisions,
+    score_leg,
+    skipped_leg,
+    unmeasured_leg,
+)
+from tiercheck.target import parse_sdk_spec, resolve_target
+from tiercheck.tier import compute_tier
+
+# --- what to assess ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "ref"),
+    [
+        ("go-sdk", "go-sdk", None),
+        ("go-sdk@v1.7.0", "go-sdk", "v1.7.0"),
+        ("go-sdk@", "go-sdk", None),
+        ("me/go-sdk@feature@2", "me/go-sdk@feature", "2"),
+        ("@weird", "@weird", None),
+    ],
+)
+def test_parse_sdk_spec(text: str, name: str, ref: str | None) -> None:
+    spec = parse_sdk_spec(text)
+    assert (spec.name, spec.ref) == (name, ref)
+
+
+def test_resolve_known_name_uses_default_ref() -> None:
+    target = resolve_target(load_registry(), sdk="python-sdk-v1", sdk_path=None, repo=None)
+    assert (target.repo, target.ref, target.path) == (
+        "modelcontextprotocol/python-sdk",
+        "v1.x",
+        None,
+    )
+
+
+def test_owner_repo_is_attributed_to_that_owner() -> None:
+    target = resolve_target(load_registry(), sdk="someone/go-sdk@fix", sdk_path=None, repo=None)
+    assert target.repo == "someone/go-sdk"
+    assert target.ref == "fix"
+    assert target.entry is not None
+    assert target.entry.name == "go-sdk"  # the configuration still applies
+
+
+def test_sdk_path_picks_config_by_flag_then_directory(tmp_path: Path) -> None:
+    registry = load_registry()
+    checkout = tmp_path / "python-sdk"
+    checkout.mkdir()
+    by_dir = resolve_target(registry, sdk=None, sdk_path=checkout, repo=None)
+    assert by_dir.entry is not None
+    assert by_dir.entry.name == "python-sdk"
+    by_flag = resolve_target(registry, sdk="go-sdk", sdk_path=checkout, repo=None)
+    assert by_flag.entry is not None
+    assert by_flag.entry.name == "go-sdk"
+    unknown = tmp_path / "my-sdk"
+    unknown.mkdir()
+    bare = resolve_target(registry, sdk=None, sdk_path=unknown, repo=None)
+    assert bare.entry is None
+    assert bare.repo == "local/my-sdk"
+
+
+def test_unknown_sdk_and_nothing_to_assess() -> None:
+    with pytest.raises(UsageError, match="did you mean 'go-sdk'"):
+        resolve_target(load_registry(), sdk="go-skd", sdk_path=None, repo=None)
+    with pytest.raises(UsageError, match="nothing to assess"):
+        resolve_target(load_registry(), sdk=None, sdk_path=None, repo=None)
+
+
+# --- client slots (real processes) ------------------------------------------------------------
+
+
+def test_slot_wrapper_bounds_concurrency_and_passes_the_url(tmp_path: Path) -> None:
+    script = slots.prepare_slots(tmp_path / "slots")
+    log = tmp_path / "log"
+    # Each "client" records its start and end; the URL the harness appends arrives as $1.
+    client = f"{shlex.quote(sys.executable)} -c " + shlex.quote(
+        "import sys, time\n"
+        f"log = open({str(log)!r}, 'a')\n"
+        "log.write(f'start {time.monotonic()} {sys.argv[1]}\\n'); log.flush()\n"
+        "time.sleep(0.3)\n"
+        "log.write(f'end {time.monotonic()}\\n'); log.flush()\n"
+    )
+    wrapped = slots.wrap_client_command(client, script=script, slots=2, timeout_s=60)
+    procs = [
+        subprocess.Popen(f"{wrapped} http://127.0.0.1:9/scenario-{i}", shell=True) for i in range(6)
+    ]
+    for proc in procs:
+        assert proc.wait(timeout=120) == 0
+    events = []
+    urls = set()
+    for line in log.read_text().splitlines():
+        kind, stamp, *rest = line.split()
+        events.append((float(stamp), 1 if kind == "start" else -1))
+        urls.update(rest)
+    assert urls == {f"http://127.0.0.1:9/scenario-{i}" for i in range(6)}
+    running = peak = 0
+    for _, delta in sorted(events, key=lambda e: (e[0], e[1])):
+        running += delta
+        peak = max(peak, running)
+    assert peak == 2
+
+
+def test_slot_wrapper_enforces_the_scenario_timeout(tmp_path: Path) -> None:
+    script = slots.prepare_slots(tmp_path / "slots")
+    sleeper = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(60)'"
+    wrapped = slots.wrap_client_command(sleeper, script=script, slots=1, timeout_s=1)
+    began = time.monotonic()
+    code = subprocess.run(f"{wrapped} http://127.0.0.1:9/x", shell=True, check=False).returncode
+    assert code == 124  # timeout(1)'s "timed out"
+    assert time.monotonic() - began < 50
+
+
+def test_harness_timeout_covers_the_queue() -> None:
+    ms = slots.harness_timeout_ms(scenario_timeout_s=30, queued_clients=10, slots=2)
+    assert ms >= 30_000 * 5
+
+
+# --- scorecard and exit codes -----------------------------------------------------------------
+
+
+def _verdict(name: str, revision: str, passed: bool) -> ScenarioVerdict:
+    return ScenarioVerdict(
+        name, revision, passed, checks_passed=1, checks_failed=0 if passed else 1
+    )
+
+
+def _skipped_governance() -> tuple[object, dict[str, object]]:
+    return evaluate_governance(
+        "tiercheck/sample-sdk",
+        GovernanceOptions(skip=True),
+        entry=None,
+        checkout=None,
+        now=datetime(2026, 11, 30, tzinfo=UTC),
+        progress=NullProgress(),
+    )
+
+
+def test_skipped_governance_is_named_skipped_in_both_readings() -> None:
+    signals, meta = _skipped_governance()
+    assert meta["source"] == "skipped"
+    server = merge_revisions([skipped_leg("server", "2025-11-25", "x")])
+    implied = compute_tier(leg_summary(server), leg_summary(server), signals)  # type: ignore[arg-type]
+    blockers = implied.tier1_blockers + implied.sep1730.blockers
+    assert "triage (skipped)" in blockers
+    assert not [b for b in blockers if "inconclusive" in b]
+    assert implied.tier == 3
+
+
+def test_exit_codes() -> None:
+    rset_leg = unmeasured_leg("server", "2026-07-28", "boom")
+    measured = merge_revisions([skipped_leg("client", "2025-11-25", "no client")])
+    unmeasured = merge_revisions([rset_leg])
+    assert exit_code_for(unmeasured, measured, None, interrupted=False) == 1
+    assert exit_code_for(measured, measured, None, interrupted=False) == 0
+    assert exit_code_for(measured, measured, None, interrupted=True) == 130
+
+
+def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None:
+    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.conformance.results import parse_results
+
+    rset = load_requirement_set("2025-11-25")
+    measured = score_leg("server", "2025-11-25", parse_results(tmp_path, "server"), rset)
+    missing = unmeasured_leg("server", "2026-07-28", "the server did not become ready")
+    server = merge_revisions([measured, missing])
+    client = merge_revisions(
+        [skipped_leg("client", "2025-11-25", "none"), skipped_leg("client", "2026-07-28", "none")]
+    )
+    signals, meta = _skipped_governance()
+    implied = compute_tier(leg_summary(server), leg_summary(client), signals)  # type: ignore[arg-type]
+    doc = build_scorecard(
+        ScorecardParts(
+            repo="tiercheck/sample-sdk",
+            branch="main",
+            finished_at=datetime(2026, 11, 30, 12, tzinfo=UTC),
+            revisions=["2025-11-25", "2026-07-28"],
+            sdk={"name": "sample-sdk", "ref": "main", "commit": None, "path": None},
+            harness={
+                "package": "@modelcontextprotocol/conformance",
+                "version": "x",
+                "node_version": None,
+            },
+            tiercheck={"version": "0.1.0", "schema_version": 1},
+            server=server,
+            client=client,
+            per_revision={
+                "2025-11-25": {"server": measured, "client": client.parts[0]},
+                "2026-07-28": {"server": missing, "client": client.parts[1]},
+            },
+            server_urls={},
+            configs={},
+            governance_checks={k: v for k, v in signals.to_dict().items() if isinstance(v, dict)},  # type: ignore[attr-defined]
+            governance_meta=meta,
+            implied_tier=implied.to_dict(),
+            stable_version=None,
+            baseline=None,
+            baseline_files={},
+            build=None,
+            unmeasured=[{"what": "server leg 2026-07-28", "reason": "not ready"}],
+            timings={},
+            artifacts={},
+            interrupted=False,
+            exit_code=exit_code_for(server, client, None, interrupted=False),
+        )
+    )
+    doc["remediation"] = []
+    validate_scorecard(doc)
+    conformance = doc["checks"]["conformance"]
+    # The measured revision is kept (every scenario failed "no results": nothing was written),
+    # the unmeasured one is named, and no tier above 3 rests on it.
+    assert conformance["state"] == "partially-measured"
+    assert conformance["total"] == 30
+    assert "2026-07-28" in conformance["error"]
+    assert doc["implied_tier"]["tier"] == 3
+    assert doc["exit_code"] == 1
+    assert any("unmeasured" in b for b in doc["implied_tier"]["tier1_blockers"])
