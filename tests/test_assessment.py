@@ -20,7 +20,6 @@ from tiercheck.report import validate_scorecard
 from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard import ScorecardParts, build_scorecard, exit_code_for, leg_summary
 from tiercheck.scoring import (
-    ScenarioVerdict,
     merge_revisions,
     score_leg,
     skipped_leg,
@@ -138,12 +137,6 @@ def test_harness_timeout_covers_the_queue() -> None:
 
 
 # --- scorecard and exit codes -----------------------------------------------------------------
-
-
-def _verdict(name: str, revision: str, passed: bool) -> ScenarioVerdict:
-    return ScenarioVerdict(
-        name, revision, passed, checks_passed=1, checks_failed=0 if passed else 1
-    )
 
 
 def _skipped_governance() -> tuple[object, dict[str, object]]:
