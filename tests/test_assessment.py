@@ -229,3 +229,73 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
     assert doc["implied_tier"]["tier"] == 3
     assert doc["exit_code"] == 1
     assert any("unmeasured" in b for b in doc["implied_tier"]["tier1_blockers"])
+
+
+# --- tier-check score: results produced elsewhere ---------------------------------------------
+
+
+def _write_server_results(out: Path, *, failing_scenario: str | None) -> None:
+    from checks_builder import failing, passing, write_scenario
+    from tiercheck.config.requirements import load_requirement_set
+
+    for name in load_requirement_set("2025-11-25").server:
+        write_scenario(out, name, failing() if name == failing_scenario else passing())
+
+
+def test_score_verb_judges_results_and_baselines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from tiercheck.cli import main
+
+    results = tmp_path / "results" / "2025-11-25" / "server"
+    _write_server_results(results, failing_scenario="ping")
+    code = main(["score", "--results", str(tmp_path / "results"), "--output", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    validate_scorecard(doc)
+    server = doc["revisions"]["2025-11-25"]["server"]
+    assert (server["passed"], server["failed"], server["total"]) == (29, 1, 30)
+    assert doc["revisions"]["2025-11-25"]["client"]["state"] == "skipped"
+    assert code == 1
+
+    baseline = tmp_path / "expected.yml"
+    baseline.write_text("server:\n  - ping\n")
+    code = main(
+        [
+            "score",
+            "--requirements",
+            "2025-11-25",
+            "--server-results",
+            str(results),
+            "--expected-failures",
+            str(baseline),
+            "--output",
+            "json",
+        ]
+    )
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0  # the one failure is expected
+    assert doc["baseline"]["expected_failures"] == 1
+    assert doc["implied_tier"]["tier"] == 3  # a baseline never lifts the tier
+
+    baseline.write_text("server:\n  - ping\n  - tools-list\n")
+    flags = ["--expected-failures", str(baseline), "--output", "json"]
+    code = main(["score", "--requirements", "2025-11-25", "--server-results", str(results), *flags])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1  # tools-list passes: a stale entry
+    assert doc["baseline"]["stale"] == 1
+
+
+def test_score_verb_bad_input_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tiercheck.cli import main
+
+    code = main(["score", "--requirements", "2025-11-25"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    code = main(["score", "--requirements", "2099-01-01", "--server-results", str(tmp_path)])
+    assert code == 2
+    assert "not a known spec revision" in capsys.readouterr().err
