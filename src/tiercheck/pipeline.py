@@ -436,6 +436,8 @@ def _result_of(future: Future[LegVerdict], leg: Leg, revision: str) -> LegVerdic
         return future.result()
     except TiercheckError as exc:
         return unmeasured_leg(leg, revision, exc.message)
+    except Exception as exc:  # noqa: BLE001 - one leg's bug must not lose the other legs
+        return unmeasured_leg(leg, revision, f"internal error: {type(exc).__name__}: {exc}")
 
 
 def run_conformance(options: AssessOptions, progress: ProgressSink) -> ConformanceOutcome:
