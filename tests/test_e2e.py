@@ -95,11 +95,15 @@ class Run:
     stderr: str
     out_dir: Path | None
 
+    def report(self, name: str) -> Path:
+        """A file it wrote to --out."""
+        assert self.out_dir is not None, "run without --out"
+        return self.out_dir / name
+
     @property
     def doc(self) -> dict[str, Any]:
         """The scorecard it wrote to --out."""
-        assert self.out_dir is not None
-        data: dict[str, Any] = json.loads((self.out_dir / "scorecard.json").read_text())
+        data: dict[str, Any] = json.loads(self.report("scorecard.json").read_text())
         return data
 
     def explain(self) -> str:
@@ -578,7 +582,7 @@ def test_server_client_and_build_never_see_the_secrets(noisy_run: NoisyRun) -> N
 def assert_junit_matches(run: Run) -> int:
     """Each suite's counts equal the scorecard's; returns the total of failures."""
     doc = run.doc
-    xml = JUnitXml.fromfile(str(run.out_dir / "junit.xml"))
+    xml = JUnitXml.fromfile(str(run.report("junit.xml")))
     suites = {suite.name: suite for suite in xml}
     expected_names = {f"{leg} {rev}" for rev in doc["revisions"] for leg in LEGS}
     assert set(suites) == expected_names
@@ -629,7 +633,7 @@ def test_diff_names_the_one_scenario_the_new_commit_broke(
     assert old.returncode == 0, old.explain()
     assert new.returncode == 1, new.explain()
     assert new.doc["sdk"]["commit"] == origin.broken
-    old_json, new_json = old.out_dir / "scorecard.json", new.out_dir / "scorecard.json"
+    old_json, new_json = old.report("scorecard.json"), new.report("scorecard.json")
 
     diffed = tier_check("diff", str(old_json), str(new_json), "--output", "json", env=session.env())
     assert diffed.returncode == 1, diffed.explain()
