@@ -14,6 +14,8 @@ from typing import Any
 
 from tiercheck.errors import UsageError
 
+PROG_NAME = "tier-check"
+
 __all__ = ["list_sdks", "requirements", "show_config"]
 
 _CONFIG_FLAGS = (
@@ -282,6 +284,8 @@ def assess(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     written = write_reports(doc, options.out_dir)
+    if doc.get("interrupted"):
+        sys.stderr.write(f"{PROG_NAME}: interrupted; what was measured is in the reports\n")
     _emit(doc, _formats(args))
     sys.stderr.write(
         f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"

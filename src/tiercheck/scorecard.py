@@ -149,8 +149,11 @@ def build_scorecard(parts: ScorecardParts) -> dict[str, Any]:
     revisions: dict[str, Any] = {}
     for revision, legs in parts.per_revision.items():
         revisions[revision] = {
-            "server": _leg_dict(legs["server"], outcomes),
-            "client": _leg_dict(legs["client"], outcomes),
+            leg: _leg_dict(legs[leg], outcomes)
+            | {"duration_s": parts.timings.get(f"{leg} {revision}")}
+            for leg in ("server", "client")
+        }
+        revisions[revision] |= {
             "server_url": parts.server_urls.get(revision),
             "config": dict(parts.configs.get(revision, {})),
         }
