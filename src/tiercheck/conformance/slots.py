@@ -4,9 +4,10 @@ The harness starts one client process per scenario, all at once: on a 2-core mac
 ~40 Python or Node processes competing for CPU and holding gigabytes of memory, for no gain in
 wall time (client start-up is CPU-bound). We cannot change the harness, so we wrap the SDK's
 client command: each wrapped start first takes a slot (a `flock` on one of N lock files) and
-only then execs the real client. Waiting costs a blocked `sh` and `flock` (about a megabyte
-each, no CPU); the real clients run at most N at a time across every leg of the assessment,
-because all legs share one slot directory.
+only then starts the real client. A waiting client is one blocked `flock` (under two
+megabytes, no CPU): the harness's shell execs the wrapper, which execs `flock`. The real
+clients run at most N at a time across every leg of the assessment, because all legs share
+one slot directory.
 
 The harness's per-scenario timeout would count the time spent waiting for a slot, so the leg
 passes the harness a generous timeout and the wrapper applies the real per-scenario limit
@@ -34,12 +35,13 @@ shift 4
 # A ticket spreads waiting clients round-robin over the slots; flock keeps the counter atomic.
 ticket=$(flock "$dir/ticket.lock" sh -c \
   'n=$(cat "$1" 2>/dev/null || echo 0); echo $((n + 1)) > "$1"; echo "$n"' ticket "$dir/ticket")
-exec 9>"$dir/slot.$((ticket % slots))"
-flock 9
-# timeout runs the client in a process group of its own and, on expiry or when the harness
-# signals it, signals that whole group (a shell wrapper's grandchildren included). tiercheck's
+# flock waits for the slot, then runs the client and holds the lock until it exits. `exec`
+# makes flock the only process of a waiting client (this shell is replaced by it).
+# timeout runs the client in a process group of its own and, on expiry or when it is
+# signalled, signals that whole group (a shell wrapper's grandchildren included). tiercheck's
 # teardown finds such groups among the leg's descendants and stops them too.
-exec timeout -k 5 "$limit" sh -c "$cmd \"\$@\"" client "$@"
+exec flock "$dir/slot.$((ticket % slots))" \
+  timeout -k 5 "$limit" sh -c "$cmd \"\$@\"" client "$@"
 """
 
 
@@ -55,8 +57,10 @@ def prepare_slots(slot_dir: Path) -> Path:
 def wrap_client_command(command: str, *, script: Path, slots: int, timeout_s: float) -> str:
     """The client command the harness should run so that at most `slots` clients run at once."""
     limit = max(1, math.ceil(timeout_s))
+    # `exec`: the harness's own `sh -c` becomes the wrapper instead of waiting for it.
     return " ".join(
         [
+            "exec",
             "sh",
             shlex.quote(str(script)),
             shlex.quote(str(script.parent)),
