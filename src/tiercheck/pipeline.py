@@ -251,6 +251,11 @@ class _LegContext:
     client_slots: _ClientSlots
     progress: ProgressSink
     stop: threading.Event
+    #: Server legs take turns (each still overlaps the client legs): a server leg is a few
+    #: seconds of one server and one harness, and two at once only add a server and a harness
+    #: (~200 MB) to the assessment's peak memory, with no gain in wall time while the client
+    #: legs keep every core busy.
+    server_turn: threading.Lock = field(default_factory=threading.Lock)
 
 
 def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple[str, int]:
@@ -273,6 +278,13 @@ def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple
 
 
 def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
+    with ctx.server_turn:
+        if ctx.stop.is_set():
+            return unmeasured_leg("server", plan.revision, "interrupted")
+        return _server_leg(ctx, plan)
+
+
+def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     from tiercheck.sdk.server import managed_server
 
     options, outcome, cwd, harness = ctx.options, ctx.outcome, ctx.cwd, ctx.harness
