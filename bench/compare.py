@@ -244,6 +244,11 @@ class RunSample:
     stragglers: int
     mem_available_drop_mb: float
     loadavg_before: float
+    #: CPU the rest of the machine used meanwhile (busy time of all cores minus this run's tree
+    #: and the benchmark itself): a noisy neighbour shows up here.
+    foreign_cpu_s: float = 0.0
+    #: The benchmark's own CPU during the run (sampling).
+    bench_cpu_s: float = 0.0
     own_cpu_s: float | None = None
     own_cpu_sampled_s: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -259,6 +264,17 @@ def wait_for_quiet(max_wait_s: float, busy_pct: float) -> dict[str, float]:
     return {"waited_s": round(time.monotonic() - began, 1), "busy_pct": busy}
 
 
+def _busy_cpu_s() -> float:
+    times = psutil.cpu_times()
+    idle = times.idle + getattr(times, "iowait", 0.0)
+    return float(sum(times)) - idle
+
+
+def _self_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _mem_available_mb() -> float:
     return psutil.virtual_memory().available / 2**20
 
@@ -269,6 +285,8 @@ def measure(side: str, index: int, steps: Sequence[Step]) -> RunSample:
     avail_before = _mem_available_mb()
     avail_min = avail_before
     cpu_before = children_cpu_s()
+    busy_before = _busy_cpu_s()
+    self_before = _self_cpu_s()
     codes: list[int] = []
     stragglers = 0
     own: float | None = None
@@ -300,11 +318,14 @@ def measure(side: str, index: int, steps: Sequence[Step]) -> RunSample:
             wall += time.monotonic() - step_began
             stragglers += reap_stragglers()
         own = sampler.watch_cpu_s
+    tree_cpu = children_cpu_s() - cpu_before
+    bench_cpu = _self_cpu_s() - self_before
+    foreign = _busy_cpu_s() - busy_before - tree_cpu - bench_cpu
     return RunSample(
         side=side,
         index=index,
         wall_s=round(wall, 3),
-        cpu_s=round(children_cpu_s() - cpu_before, 3),
+        cpu_s=round(tree_cpu, 3),
         peak_rss_mb=round(sampler.peak.rss_bytes / 2**20, 1),
         peak_processes=sampler.peak.processes,
         samples=sampler.peak.samples,
@@ -312,6 +333,8 @@ def measure(side: str, index: int, steps: Sequence[Step]) -> RunSample:
         stragglers=stragglers,
         mem_available_drop_mb=round(max(0.0, avail_before - avail_min), 1),
         loadavg_before=round(load, 2),
+        foreign_cpu_s=round(max(0.0, foreign), 2),
+        bench_cpu_s=round(bench_cpu, 2),
         own_cpu_sampled_s=None if own is None else round(own, 3),
     )
 
@@ -562,6 +585,7 @@ def summarize(samples: Sequence[RunSample]) -> dict[str, dict[str, float | None]
             "peak_rss_mb": median([s.peak_rss_mb for s in mine]),
             "peak_processes": median([float(s.peak_processes) for s in mine]),
             "own_cpu_s": median(own),
+            "foreign_cpu_s": median([s.foreign_cpu_s for s in mine]),
         }
     return sides
 
@@ -591,6 +615,7 @@ def format_table(result: Mapping[str, Any]) -> str:
         ("CPU user+sys (s)", "cpu_s", "cpu", None, 1),
         ("peak summed RSS (MB)", "peak_rss_mb", "peak_rss", "rss_ratio", 0),
         ("peak processes", "peak_processes", "peak_processes", None, 0),
+        ("others' CPU meanwhile", "foreign_cpu_s", "", None, 1),
     ]
     lines = [
         f"{'median of ' + str(result['runs']) + ' run(s)':<24}{'A tiercheck':>13}"
@@ -667,6 +692,13 @@ def machine_facts() -> dict[str, Any]:
 
 
 # --- main ---------------------------------------------------------------------------------
+
+
+def _brief(sample: RunSample) -> str:
+    return (
+        f"{sample.wall_s:.1f} s, CPU {sample.cpu_s:.1f} s, {sample.peak_rss_mb:.0f} MB, "
+        f"{sample.peak_processes} processes (others used {sample.foreign_cpu_s:.1f} CPU-s)"
+    )
 
 
 def say(text: str) -> None:
@@ -797,11 +829,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             say(f"bench: run {index + 1}/{runs} A (tiercheck)")
             a_sample, card = bench.tiercheck(index, "A", skip_build=True)
             samples.append(a_sample)
-            say(f"  A: {a_sample.wall_s:.1f} s, {a_sample.peak_rss_mb:.0f} MB")
+            say(f"  A: {_brief(a_sample)}")
             say(f"bench: run {index + 1}/{runs} B (official sdk ×{len(bench.legs)})")
             b_sample, b_verdicts = bench.official(index)
             samples.append(b_sample)
-            say(f"  B: {b_sample.wall_s:.1f} s, {b_sample.peak_rss_mb:.0f} MB")
+            say(f"  B: {_brief(b_sample)}")
             comparisons.append(compare_verdicts(tiercheck_verdicts(card, bench.legs), b_verdicts))
         differences = sorted({d for c in comparisons for d in c["differences"]})
         medians = summarize(samples)
