@@ -799,6 +799,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     harness = provision(cache_dir)
     subreaper = become_subreaper()
     machine = machine_facts()
+    # The code measured is the code at the start (others may commit while this runs).
+    code = {
+        "version": __version__,
+        "commit": _git("rev-parse", "HEAD"),
+        "dirty": bool(_git("status", "--porcelain", "--", "src")),
+    }
+    sdk_commit = _git("rev-parse", "HEAD", cwd=sdk_path)
     work = Path(tempfile.mkdtemp(prefix="tiercheck-bench-"))
     bench = Bench(
         args,
@@ -840,18 +847,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: dict[str, Any] = {
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
             "command": ["python", "bench/compare.py", *(argv or sys.argv[1:])],
-            "sdk": {
-                "name": sdk,
-                "path": str(sdk_path),
-                "commit": _git("rev-parse", "HEAD", cwd=sdk_path),
-            },
+            "sdk": {"name": sdk, "path": str(sdk_path), "commit": sdk_commit},
             "revisions": rev_names,
             "runs": runs,
-            "tiercheck": {
-                "version": __version__,
-                "commit": _git("rev-parse", "HEAD"),
-                "dirty": bool(_git("status", "--porcelain", "--", "src")),
-            },
+            "tiercheck": code,
             "harness": {"version": harness.version, "node_version": harness.node_version},
             "machine": {
                 **machine,
