@@ -231,11 +231,7 @@ def test_stop_reaches_a_descendant_that_left_the_group(tmp_path: Path) -> None:
     # `timeout` (as the client slot wrapper uses it) puts its command in a group of its own;
     # stopping our child must still stop that group, or the sleeper would outlive the leg.
     pid_file = tmp_path / "sleeper.pid"
-    code = (
-        "import os, sys, time\n"
-        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
-        "time.sleep(120)\n"
-    )
+    code = "import os, sys, time\nopen(sys.argv[1], 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
     sleeper = f"{PY} -c {shlex.quote(code)} {shlex.quote(str(pid_file))}"
     child = process.start(f"timeout 120 {sleeper}", cwd=tmp_path, env=dict(os.environ))
     assert wait_for(lambda: pid_file.exists() and pid_file.read_text() != "", timeout_s=30)
