@@ -24,8 +24,8 @@ from tiercheck.sdk.server import managed_server
 
 PY = shlex.quote(sys.executable)
 
-# A tiny server. argv: port, mode, [env dump path]. Modes: json | sse | error (an MCP reply),
-# html | notfound (a non-MCP reply), hang (accepts connections, never answers).
+# A tiny server. argv: port, mode, [env dump path]. Modes: json | sse | sse-primed | error
+# (an MCP reply), html | notfound (a non-MCP reply), hang (accepts connections, never answers).
 SERVER = r"""
 import json, os, socket, sys, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -73,6 +73,12 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "sse":
             body = b": keep-alive\n\nevent: message\ndata: " + body + b"\n\n"
             return self.reply(200, "text/event-stream", body, [("Mcp-Session-Id", "abc")])
+        if mode == "sse-primed":
+            # A resumable stream opens with a priming event: an id and empty data (SEP-1699),
+            # as python-sdk's server sends it, CRLF line ends included.
+            body = (b"id: 1\r\ndata: \r\nretry: 100\r\n\r\n"
+                    b"id: 2\r\nevent: message\r\ndata: " + body + b"\r\n\r\n")
+            return self.reply(200, "text/event-stream", body, [("Mcp-Session-Id", "abc")])
         return self.reply(200, "application/json", body, [("Mcp-Session-Id", "abc")])
 
     def do_DELETE(self):
@@ -114,7 +120,7 @@ def _start_args(tmp_path: Path) -> dict[str, Any]:
     return {"cwd": tmp_path, "env": {}, "log_path": tmp_path / "logs" / "server.log"}
 
 
-@pytest.mark.parametrize("mode", ["json", "sse", "error"])
+@pytest.mark.parametrize("mode", ["json", "sse", "sse-primed", "error"])
 def test_ready_when_our_server_answers_mcp(tmp_path: Path, script: str, mode: str) -> None:
     with managed_server(
         f"{PY} {script} {{port}} {mode}", URL, ready_timeout_s=60, **_start_args(tmp_path)

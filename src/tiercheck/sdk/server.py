@@ -117,7 +117,11 @@ def _is_jsonrpc_response(payload: object) -> bool:
 
 
 def _first_sse_data(response: httpx.Response) -> str:
-    """The data of the first SSE event that has any (its `data:` lines joined)."""
+    """The data of the first SSE event that has any (its `data:` lines joined).
+
+    Events with empty data are skipped: a resumable stream opens with a priming event that
+    carries only an id (SEP-1699; python-sdk sends one before every response).
+    """
     data: list[str] = []
     budget = _MAX_BODY_BYTES
     deadline = time.monotonic() + 2 * PROBE_TIMEOUT_S  # keep-alive comments must not stall us
@@ -126,7 +130,9 @@ def _first_sse_data(response: httpx.Response) -> str:
         if line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
         elif not line and data:
-            break
+            if "".join(data).strip():
+                break
+            data = []  # an event without data: keep reading
         if budget < 0 or time.monotonic() > deadline:
             break
     return "\n".join(data)
