@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ from typing import Any
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import load_baseline
 from tiercheck.errors import ConfigError, UsageError
-from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
-from tiercheck.governance.snapshot import Snapshot, Unavailable
+from tiercheck.governance.obtain import CHECK_NAMES, GovernanceOptions, obtain_signals
+from tiercheck.governance.signals import GovernanceSignals
 from tiercheck.pipeline import (
     AssessOptions,
     ConformanceOutcome,
@@ -36,63 +35,6 @@ from tiercheck.tier import compute_tier
 __all__ = ["GovernanceOptions", "assess", "evaluate_governance", "finish_scorecard"]
 
 
-@dataclass(frozen=True)
-class GovernanceOptions:
-    """How governance facts are obtained for an assessment."""
-
-    skip: bool = False
-    snapshot: Path | None = None
-    record: Path | None = None
-    as_of: datetime | None = None
-    token: str | None = None
-    api_url: str = "https://api.github.com"
-    days: int | None = None
-    cache_dir: Path | None = None
-
-
-def _signal_config(entry: Any, days: int | None) -> SignalConfig:
-    if entry is None:
-        return SignalConfig(days=days)
-    return SignalConfig(
-        label_aliases=dict(entry.label_aliases),
-        tag_prefix=entry.tag_prefix or None,
-        days=days,
-    )
-
-
-def _empty_snapshot(repo: str, moment: datetime, reason: str) -> Snapshot:
-    gone = Unavailable(reason)
-    return Snapshot(
-        repo=repo,
-        captured_at=moment,
-        api_base="",
-        authenticated=False,
-        labels=gone,
-        issues=gone,
-        releases=gone,
-        spec_releases=gone,
-        policy_files=gone,
-    )
-
-
-def _as_skipped(signals: GovernanceSignals, reason: str) -> GovernanceSignals:
-    """Every signal marked skipped: the user chose not to measure governance."""
-    changed: dict[str, Any] = {}
-    for name in _CHECKS:
-        signal = getattr(signals, name)
-        fields = {f.name for f in dataclasses.fields(signal)}
-        updates: dict[str, Any] = {"status": "skipped", "reason": reason}
-        if "sep_status" in fields:
-            updates["sep_status"] = "skipped"
-        sep = getattr(signal, "sep1730", None)
-        if dataclasses.is_dataclass(sep) and not isinstance(sep, type):
-            sep_fields = {f.name for f in dataclasses.fields(sep)}
-            sep_updates = {k: v for k, v in updates.items() if k in sep_fields}
-            updates["sep1730"] = dataclasses.replace(sep, **sep_updates)
-        changed[name] = dataclasses.replace(signal, **updates)
-    return dataclasses.replace(signals, **changed)
-
-
 def evaluate_governance(
     repo: str,
     options: GovernanceOptions,
@@ -102,59 +44,15 @@ def evaluate_governance(
     now: datetime,
     progress: ProgressSink,
 ) -> tuple[GovernanceSignals, dict[str, Any]]:
-    """The six signals plus how they were obtained; never raises for GitHub trouble.
-
-    Replaying a snapshot judges it at `--as-of`, else at the moment it was captured, so a
-    replay gives the same verdicts on any day.
-    """
-    from tiercheck.governance.snapshot import load_snapshot, save_snapshot
-
-    config = _signal_config(entry, options.days)
-    if options.skip:
-        reason = "skipped (--skip-governance)"
-        signals = compute_signals(_empty_snapshot(repo, now, reason), options.as_of or now, config)
-        meta = {"source": "skipped", "as_of": None, "captured_at": None, "snapshot": None}
-        return _as_skipped(signals, reason), meta
-    if options.snapshot is not None:
-        snapshot = load_snapshot(options.snapshot)
-        if snapshot.repo.lower() != repo.lower():
-            msg = (
-                f"--governance-snapshot {options.snapshot}: it records {snapshot.repo}, "
-                f"not {repo}; record one for {repo} or pass --repo {snapshot.repo}"
-            )
-            raise UsageError(msg)
-        as_of = options.as_of or snapshot.captured_at
-        source, where = "snapshot", str(options.snapshot)
-    else:
-        from tiercheck.governance.collector import ANONYMOUS_WARNING, collect, resolve_token
-
+    """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
+    if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
-        token, _ = resolve_token(options.token)
-        if token is None:
-            progress.warn(ANONYMOUS_WARNING)
-        snapshot = collect(
-            repo,
-            api_url=options.api_url,
-            token=token,
-            cache_dir=options.cache_dir,
-            checkout=checkout,
-            now=now,
-            log=progress.warn,
-        )
-        as_of = options.as_of or now
-        source, where = "github", None
-        if options.record is not None:
-            save_snapshot(snapshot, options.record)
-            where = str(options.record)
-    signals = compute_signals(snapshot, as_of, config)
-    progress.done("governance", f"{source}, as of {as_of:%Y-%m-%d}")
-    meta = {
-        "source": source,
-        "as_of": as_of.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "captured_at": snapshot.captured_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "snapshot": where,
-    }
-    return signals, meta
+    obtained = obtain_signals(
+        repo, options, entry=entry, checkout=checkout, now=now, log=progress.warn
+    )
+    if obtained.snapshot is not None:
+        progress.done("governance", f"{obtained.source}, as of {obtained.signals.as_of:%Y-%m-%d}")
+    return obtained.signals, obtained.meta()
 
 
 def apply_baselines(
@@ -244,7 +142,7 @@ def finish_scorecard(
         per_revision=per_revision,
         server_urls=outcome.server_urls,
         configs={p.revision: p.config.to_dict() for p in outcome.plans},
-        governance_checks={name: governance[name] for name in _CHECKS},
+        governance_checks={name: governance[name] for name in CHECK_NAMES},
         governance_meta=governance_meta,
         implied_tier=implied.to_dict(),
         stable_version=signals.stable_release.version,
@@ -260,9 +158,6 @@ def finish_scorecard(
     doc = build_scorecard(parts)
     doc["remediation"] = remediation(doc)
     return doc
-
-
-_CHECKS = ("labels", "triage", "p0_resolution", "stable_release", "policy_signals", "spec_tracking")
 
 
 def assess(

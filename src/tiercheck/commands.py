@@ -144,39 +144,10 @@ def show_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_as_of(text: str | None) -> Any:
-    from datetime import UTC, datetime
-
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        msg = f"--as-of: {text!r} is not an ISO date or time (e.g. 2026-11-30T12:00Z)"
-        raise UsageError(msg) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment
-
-
 def _governance_options(args: argparse.Namespace, cache_dir: Path) -> Any:
-    from tiercheck.assessment import GovernanceOptions
+    from tiercheck.governance.verbs import options_from_args
 
-    if args.governance_snapshot and getattr(args, "record_governance", None):
-        msg = "--governance-snapshot replays a snapshot; drop --record-governance"
-        raise UsageError(msg)
-    return GovernanceOptions(
-        skip=bool(getattr(args, "skip_governance", False)),
-        snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
-        record=Path(args.record_governance) if args.record_governance else None,
-        as_of=_parse_as_of(args.as_of),
-        token=args.token,
-        api_url=(
-            args.github_api_url or os.environ.get("GITHUB_API_URL") or "https://api.github.com"
-        ),
-        days=args.days,
-        cache_dir=cache_dir / "github",
-    )
+    return options_from_args(args, cache_dir / "github")
 
 
 def _cache_dir(args: argparse.Namespace) -> Path:

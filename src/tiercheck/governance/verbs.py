@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck.errors import UsageError
-from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
+from tiercheck.governance.obtain import (
+    CHECK_NAMES,
+    DEFAULT_API_URL,
+    GovernanceOptions,
+    obtain_signals,
+    parse_as_of,
+)
+from tiercheck.governance.signals import GovernanceSignals
 from tiercheck.governance.snapshot import Snapshot, format_time
 
 __all__ = [
@@ -33,20 +40,8 @@ __all__ = [
     "triage",
 ]
 
-#: The official scorecard's names for the six governance checks, in its order.
-CHECK_NAMES = (
-    "labels",
-    "triage",
-    "p0_resolution",
-    "stable_release",
-    "policy_signals",
-    "spec_tracking",
-)
-
 #: Seconds between GitHub requests (PyGithub's politeness delay); tests set it to None.
 THROTTLE_S: float | None = 0.25
-
-_DEFAULT_API_URL = "https://api.github.com"
 
 
 @dataclass(frozen=True)
@@ -69,38 +64,6 @@ class GovernanceRun:
         }
 
 
-def parse_as_of(text: str | None) -> datetime | None:
-    """`--as-of` as an aware UTC datetime (a date alone is its midnight UTC), or None."""
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        msg = f"--as-of: {text!r} is not an ISO date or time (e.g. 2026-11-27 or 2026-11-27T12:00Z)"
-        raise UsageError(msg) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
-
-
-def _signal_config(args: argparse.Namespace) -> SignalConfig:
-    days: int | None = getattr(args, "days", None)
-    if days is not None and days <= 0:
-        msg = f"--days: {days} is not a positive number of days"
-        raise UsageError(msg)
-    name: str | None = getattr(args, "sdk", None)
-    if not name:
-        return SignalConfig(days=days)
-    from tiercheck.config.registry import load_registry
-
-    entry = load_registry().get(name)  # an unknown name is a UsageError with a suggestion
-    return SignalConfig(
-        label_aliases=dict(entry.label_aliases),
-        tag_prefix=entry.tag_prefix or None,
-        days=days,
-    )
-
-
 def _cache_dir(args: argparse.Namespace) -> Path:
     from tiercheck.paths import default_cache_dir
 
@@ -114,54 +77,22 @@ def _warn(line: str) -> None:
     sys.stderr.write(f"tier-check: governance: {line}\n")
 
 
-def _replay(args: argparse.Namespace) -> Snapshot:
-    from tiercheck.governance.snapshot import load_snapshot
-
-    if args.record_governance:
+def options_from_args(args: argparse.Namespace, cache_dir: Path) -> GovernanceOptions:
+    """The governance flags (shared by the assessment and these commands) as options."""
+    if args.governance_snapshot and args.record_governance:
         msg = "--governance-snapshot replays a snapshot; drop --record-governance"
         raise UsageError(msg)
-    path = Path(args.governance_snapshot)
-    snapshot = load_snapshot(path)
-    if snapshot.repo.lower() != str(args.repo).lower():
-        msg = (
-            f"--governance-snapshot: {path} is a snapshot of {snapshot.repo}, not {args.repo}; "
-            f"pass --repo {snapshot.repo}"
-        )
-        raise UsageError(msg)
-    return snapshot
-
-
-def _collect(args: argparse.Namespace, now: datetime) -> Snapshot:
-    from tiercheck.governance.collector import ANONYMOUS_WARNING, collect, resolve_token
-
-    if "/" not in str(args.repo).strip("/"):
-        msg = f"--repo: {args.repo!r} is not OWNER/REPO"
-        raise UsageError(msg)
-    api_url = args.github_api_url or os.environ.get("GITHUB_API_URL") or _DEFAULT_API_URL
-    token, _source = resolve_token(args.token)
-    if token is None:
-        _warn(ANONYMOUS_WARNING)
-    snapshot = collect(
-        str(args.repo).strip("/"),
-        api_url=api_url,
-        token=token,
-        cache_dir=_cache_dir(args),
-        checkout=None,
-        now=now,
+    return GovernanceOptions(
+        skip=bool(getattr(args, "skip_governance", False)),
+        snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
+        record=Path(args.record_governance) if args.record_governance else None,
+        as_of=parse_as_of(args.as_of),
+        token=args.token,
+        api_url=args.github_api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
+        days=args.days,
+        cache_dir=cache_dir,
         throttle=THROTTLE_S,
-        log=_warn,
     )
-    if args.record_governance:
-        from tiercheck.governance.snapshot import save_snapshot
-
-        target = Path(args.record_governance)
-        try:
-            save_snapshot(snapshot, target)
-        except OSError as exc:
-            msg = f"--record-governance: cannot write {target}: {exc.strerror or exc}"
-            raise UsageError(msg) from exc
-        _warn(f"snapshot written to {target}")
-    return snapshot
 
 
 def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:
@@ -170,17 +101,18 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     `now` is the capture time of a live collection (default: the clock, to the second). A
     replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
     """
-    as_of = parse_as_of(args.as_of)
-    config = _signal_config(args)
-    if args.governance_snapshot:
-        snapshot = _replay(args)
-        source = "snapshot"
-    else:
-        moment = now or datetime.now(UTC).replace(microsecond=0)
-        snapshot = _collect(args, moment)
-        source = "github"
-    signals = compute_signals(snapshot, as_of or snapshot.captured_at, config)
-    return GovernanceRun(signals=signals, snapshot=snapshot, source=source)
+    options = options_from_args(args, _cache_dir(args))
+    entry = None
+    if getattr(args, "sdk", None):
+        from tiercheck.config.registry import load_registry
+
+        entry = load_registry().get(args.sdk)  # an unknown name is a UsageError with a hint
+    moment = now or datetime.now(UTC).replace(microsecond=0)
+    obtained = obtain_signals(
+        str(args.repo), options, entry=entry, checkout=None, now=moment, log=_warn
+    )
+    assert obtained.snapshot is not None  # these commands never skip
+    return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
 
 
 def _print_json(data: Any) -> None:

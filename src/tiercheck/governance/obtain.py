@@ -1,0 +1,221 @@
+"""Obtaining governance signals: skip, replay a snapshot, or collect from GitHub — then judge.
+
+The one path shared by the assessment and the `governance`/`labels`/`triage` commands. A replay
+is judged at `--as-of`, else at the moment the snapshot was captured, so one snapshot always
+gives the same verdicts; a live collection at `--as-of`, else now.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tiercheck.errors import UsageError
+from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
+from tiercheck.governance.snapshot import Snapshot, Unavailable, format_time
+
+__all__ = [
+    "CHECK_NAMES",
+    "DEFAULT_API_URL",
+    "GovernanceOptions",
+    "Obtained",
+    "obtain_signals",
+    "parse_as_of",
+    "signal_config",
+]
+
+#: The official scorecard's names for the six governance checks, in its order.
+CHECK_NAMES = (
+    "labels",
+    "triage",
+    "p0_resolution",
+    "stable_release",
+    "policy_signals",
+    "spec_tracking",
+)
+
+DEFAULT_API_URL = "https://api.github.com"
+
+
+@dataclass(frozen=True)
+class GovernanceOptions:
+    """How governance facts are obtained."""
+
+    skip: bool = False
+    snapshot: Path | None = None
+    record: Path | None = None
+    as_of: datetime | None = None
+    token: str | None = None
+    api_url: str = DEFAULT_API_URL
+    days: int | None = None
+    cache_dir: Path | None = None
+    #: Seconds between GitHub requests (PyGithub's politeness delay); None for none.
+    throttle: float | None = 0.25
+
+
+@dataclass(frozen=True)
+class Obtained:
+    """The six signals, the snapshot they judge (None when skipped) and where it came from."""
+
+    signals: GovernanceSignals
+    snapshot: Snapshot | None
+    source: str  # "github" | "snapshot" | "skipped"
+    where: str | None  # the snapshot file read or written
+
+    def meta(self) -> dict[str, Any]:
+        """The scorecard's `governance` block."""
+        if self.snapshot is None:
+            return {"source": self.source, "as_of": None, "captured_at": None, "snapshot": None}
+        return {
+            "source": self.source,
+            "as_of": format_time(self.signals.as_of),
+            "captured_at": format_time(self.snapshot.captured_at),
+            "snapshot": self.where,
+        }
+
+
+def parse_as_of(text: str | None) -> datetime | None:
+    """`--as-of` as an aware UTC datetime (a date alone is its midnight UTC), or None."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        msg = f"--as-of: {text!r} is not an ISO date or time (e.g. 2026-11-27 or 2026-11-27T12:00Z)"
+        raise UsageError(msg) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def signal_config(entry: Any, days: int | None) -> SignalConfig:
+    """Per-SDK knobs (label aliases, tag prefix) from a registry entry, and the triage window."""
+    if days is not None and days <= 0:
+        msg = f"--days: {days} is not a positive number of days"
+        raise UsageError(msg)
+    if entry is None:
+        return SignalConfig(days=days)
+    return SignalConfig(
+        label_aliases=dict(entry.label_aliases),
+        tag_prefix=entry.tag_prefix or None,
+        days=days,
+    )
+
+
+def _empty_snapshot(repo: str, moment: datetime, reason: str) -> Snapshot:
+    gone = Unavailable(reason)
+    return Snapshot(
+        repo=repo,
+        captured_at=moment,
+        api_base="",
+        authenticated=False,
+        labels=gone,
+        issues=gone,
+        releases=gone,
+        spec_releases=gone,
+        policy_files=gone,
+    )
+
+
+def _as_skipped(signals: GovernanceSignals, reason: str) -> GovernanceSignals:
+    """Every signal marked skipped, in both readings: the user chose not to measure them."""
+    changed: dict[str, Any] = {}
+    for name in CHECK_NAMES:
+        signal = getattr(signals, name)
+        fields = {f.name for f in dataclasses.fields(signal)}
+        updates: dict[str, Any] = {"status": "skipped", "reason": reason}
+        if "sep_status" in fields:
+            updates["sep_status"] = "skipped"
+        sep = getattr(signal, "sep1730", None)
+        if dataclasses.is_dataclass(sep) and not isinstance(sep, type):
+            sep_fields = {f.name for f in dataclasses.fields(sep)}
+            sep_updates = {k: v for k, v in updates.items() if k in sep_fields}
+            updates["sep1730"] = dataclasses.replace(sep, **sep_updates)
+        changed[name] = dataclasses.replace(signal, **updates)
+    return dataclasses.replace(signals, **changed)
+
+
+def _replay(repo: str, path: Path) -> Snapshot:
+    from tiercheck.governance.snapshot import load_snapshot
+
+    snapshot = load_snapshot(path)
+    if snapshot.repo.lower() != repo.lower():
+        msg = (
+            f"--governance-snapshot: {path} is a snapshot of {snapshot.repo}, not {repo}; "
+            f"record one for {repo} or pass --repo {snapshot.repo}"
+        )
+        raise UsageError(msg)
+    return snapshot
+
+
+def _collect(
+    repo: str,
+    options: GovernanceOptions,
+    *,
+    checkout: Path | None,
+    now: datetime,
+    log: Callable[[str], None],
+) -> Snapshot:
+    from tiercheck.governance.collector import ANONYMOUS_WARNING, collect, resolve_token
+    from tiercheck.governance.snapshot import save_snapshot
+
+    if "/" not in repo.strip("/"):
+        msg = f"--repo: {repo!r} is not OWNER/REPO"
+        raise UsageError(msg)
+    token, _ = resolve_token(options.token)
+    if token is None:
+        log(ANONYMOUS_WARNING)
+    snapshot = collect(
+        repo.strip("/"),
+        api_url=options.api_url,
+        token=token,
+        cache_dir=options.cache_dir,
+        checkout=checkout,
+        now=now,
+        throttle=options.throttle,
+        log=log,
+    )
+    if options.record is not None:
+        try:
+            save_snapshot(snapshot, options.record)
+        except OSError as exc:
+            msg = f"--record-governance: cannot write {options.record}: {exc.strerror or exc}"
+            raise UsageError(msg) from exc
+        log(f"snapshot written to {options.record}")
+    return snapshot
+
+
+def obtain_signals(
+    repo: str,
+    options: GovernanceOptions,
+    *,
+    entry: Any,
+    checkout: Path | None,
+    now: datetime,
+    log: Callable[[str], None],
+) -> Obtained:
+    """Skip, replay or collect as `options` say, and judge the snapshot.
+
+    Never raises for GitHub trouble (the collector records unavailable facts and the signals
+    become inconclusive); raises UsageError/ConfigError for bad input.
+    """
+    config = signal_config(entry, options.days)
+    if options.skip:
+        reason = "skipped (--skip-governance)"
+        empty = _empty_snapshot(repo, now, reason)
+        signals = _as_skipped(compute_signals(empty, options.as_of or now, config), reason)
+        return Obtained(signals, None, "skipped", None)
+    where: str | None
+    if options.snapshot is not None:
+        snapshot = _replay(repo, options.snapshot)
+        source, where = "snapshot", str(options.snapshot)
+    else:
+        snapshot = _collect(repo, options, checkout=checkout, now=now, log=log)
+        source = "github"
+        where = None if options.record is None else str(options.record)
+    signals = compute_signals(snapshot, options.as_of or snapshot.captured_at, config)
+    return Obtained(signals, snapshot, source, where)
