@@ -299,3 +299,38 @@ def test_score_verb_bad_input_is_one_line(
     code = main(["score", "--requirements", "2099-01-01", "--server-results", str(tmp_path)])
     assert code == 2
     assert "not a known spec revision" in capsys.readouterr().err
+
+
+# --- progress while a leg runs ------------------------------------------------------------------
+
+
+class _Recorder(NullProgress):
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, int, int]] = []
+
+    def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
+        self.events.append((revision, leg, done, total))
+
+
+def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
+    from procutil import wait_for
+    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.config.resolve import resolve
+    from tiercheck.pipeline import RevisionPlan, _watching
+
+    plan = RevisionPlan(
+        "2025-11-25",
+        resolve(None, "2025-11-25", environ={}, flags={}),
+        load_requirement_set("2025-11-25"),
+    )
+    recorder = _Recorder()
+    raw = tmp_path / "raw"
+    with _watching(recorder, plan, "client", raw):
+        for i in range(3):
+            scenario = raw / f"scenario-{i}-2026-11-30T06-36-55-475Z"
+            scenario.mkdir(parents=True)
+            (scenario / "checks.json").write_text("[]")
+            assert wait_for(lambda n=i + 1: any(e[2] == n for e in recorder.events), timeout_s=30)
+    assert recorder.events[-1] == ("2025-11-25", "client", 3, 25)  # 18 scored + 7 not scored
+    done = [e[2] for e in recorder.events]
+    assert done == sorted(done)

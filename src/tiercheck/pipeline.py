@@ -16,8 +16,9 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,9 @@ class ProgressSink(Protocol):
 
     def warn(self, text: str) -> None:
         """Something went wrong but the assessment goes on."""
+
+    def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
+        """Scenarios finished so far in a running leg."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,31 @@ def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
         config = resolve(entry, revision, environ=options.environ, flags=options.flags)
         plans.append(RevisionPlan(revision, config, load_requirement_set(revision)))
     return plans
+
+
+@contextmanager
+def _watching(
+    progress: ProgressSink, plan: RevisionPlan, leg: Leg, results_dir: Path
+) -> Iterator[None]:
+    """Report scenarios finished (each writes one checks.json) while a leg runs."""
+    total = len(plan.requirements.expected(leg))
+    finished = threading.Event()
+
+    def watch() -> None:
+        seen = -1
+        while not finished.wait(0.5):
+            done = sum(1 for _ in results_dir.rglob("checks.json")) if results_dir.is_dir() else 0
+            if done != seen:
+                seen = done
+                progress.leg_progress(plan.revision, leg, min(done, total), total)
+
+    watcher = threading.Thread(target=watch, name=f"watch-{leg}-{plan.revision}", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        finished.set()
+        watcher.join(timeout=2)
 
 
 def _timed(outcome: ConformanceOutcome, name: str, began: float) -> None:
@@ -293,10 +322,11 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     raw = options.out_dir / "raw" / revision / "server"
     if options.server_url is not None:
         outcome.server_urls[revision] = options.server_url
-        run = run_server_leg(
-            harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
-        )
-        return score_leg_run(run, plan.requirements)
+        with _watching(progress, plan, "server", raw):
+            run = run_server_leg(
+                harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
+            )
+        return _scored(outcome, run, plan, stop, progress)
     if not config.server_command or not config.server_url:
         return skipped_leg("server", revision, "no server command/url configured")
     log = options.out_dir / "logs" / f"server-{revision}.log"
@@ -320,16 +350,17 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
             if stop.is_set():
                 return unmeasured_leg("server", revision, "interrupted")
             progress.step(f"server leg {revision}")
-            run = run_server_leg(
-                harness,
-                url=server.url,
-                revision=revision,
-                results_dir=raw,
-                cwd=cwd,
-                env=config.env,
-                allow_env=config.pass_env,
-                timeout_s=SERVER_LEG_TIMEOUT_S,
-            )
+            with _watching(progress, plan, "server", raw):
+                run = run_server_leg(
+                    harness,
+                    url=server.url,
+                    revision=revision,
+                    results_dir=raw,
+                    cwd=cwd,
+                    env=config.env,
+                    allow_env=config.pass_env,
+                    timeout_s=SERVER_LEG_TIMEOUT_S,
+                )
     except TiercheckError as exc:
         reason = f"the server did not become ready: {exc.message}"
         outcome.unmeasured.append({"what": f"server leg {revision}", "reason": reason})
@@ -375,17 +406,18 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     command, timeout_ms = _client_command(config, client_slots)
     began = time.monotonic()
     progress.step(f"client leg {revision}", config.client_command)
-    run = run_client_leg(
-        harness,
-        command=command,
-        revision=revision,
-        results_dir=raw,
-        cwd=cwd,
-        env=config.env,
-        allow_env=config.pass_env,
-        timeout_s=CLIENT_LEG_TIMEOUT_S,
-        scenario_timeout_ms=timeout_ms,
-    )
+    with _watching(progress, plan, "client", raw):
+        run = run_client_leg(
+            harness,
+            command=command,
+            revision=revision,
+            results_dir=raw,
+            cwd=cwd,
+            env=config.env,
+            allow_env=config.pass_env,
+            timeout_s=CLIENT_LEG_TIMEOUT_S,
+            scenario_timeout_ms=timeout_ms,
+        )
     _timed(outcome, f"client {revision}", began)
     return _scored(outcome, run, plan, stop, progress)
 
