@@ -109,15 +109,14 @@ def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config --sdk NAME`: resolved values per revision with their sources."""
     from tiercheck.cli import print_json
     from tiercheck.config.resolve import resolve
-    from tiercheck.revisions import is_known_revision
+    from tiercheck.revisions import is_known_revision, unknown_revision
 
     registry = _registry(args)
     entry = registry.get(args.sdk)
     revisions = list(entry.revisions)
     if args.revision:
         if not is_known_revision(args.revision):
-            msg = f"--revision: {args.revision!r} is not a known spec revision"
-            raise UsageError(msg)
+            raise UsageError(f"--revision: {unknown_revision(args.revision)}")
         if args.revision not in entry.revisions:
             msg = f"--revision: {entry.name} claims only {', '.join(entry.revisions)}"
             raise UsageError(msg)

@@ -31,7 +31,7 @@ from tiercheck.conformance import slots
 from tiercheck.conformance.harness import PACKAGE, PINNED_VERSION, Harness, provision
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg, score_leg_run
 from tiercheck.errors import TiercheckError, ToolMissingError, UsageError
-from tiercheck.revisions import KNOWN_REVISIONS, LEGS, Leg, is_known_revision
+from tiercheck.revisions import KNOWN_REVISIONS, LEGS, Leg, is_known_revision, unknown_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 from tiercheck.target import Target
 
@@ -137,9 +137,7 @@ def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
     wanted = options.revisions or claimed
     for revision in wanted:
         if not is_known_revision(revision):
-            known = ", ".join(KNOWN_REVISIONS)
-            msg = f"--revision: {revision!r} is not a known spec revision ({known})"
-            raise UsageError(msg)
+            raise UsageError(f"--revision: {unknown_revision(revision)}")
         if revision not in claimed:
             msg = (
                 f"--revision: {options.target.name} claims only {', '.join(claimed)}; "

@@ -10,7 +10,7 @@ from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError
 from tiercheck.paths import data_path
-from tiercheck.revisions import KNOWN_REVISIONS, Leg, is_known_revision
+from tiercheck.revisions import Leg, is_known_revision, unknown_revision
 
 __all__ = [
     "NotScored",
@@ -68,9 +68,7 @@ def load_requirement_set(revision: str, path: Path | None = None) -> Requirement
     rejected, each as one line naming the file and the entry.
     """
     if not is_known_revision(revision):
-        known = ", ".join(KNOWN_REVISIONS)
-        msg = f"{revision!r} is not a known spec revision; use one of {known}"
-        raise ConfigError(msg)
+        raise ConfigError(unknown_revision(revision))
     source = path or requirement_set_path(revision)
     raw = load_yaml(source)
     validate(raw, "requirements", str(source))
