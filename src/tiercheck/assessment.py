@@ -15,8 +15,8 @@ from typing import Any
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import load_baseline
 from tiercheck.errors import ConfigError, UsageError
-from tiercheck.governance.obtain import CHECK_NAMES, GovernanceOptions, obtain_signals
-from tiercheck.governance.signals import GovernanceSignals
+from tiercheck.governance.obtain import GovernanceOptions, obtain_signals
+from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.pipeline import (
     AssessOptions,
     ConformanceOutcome,

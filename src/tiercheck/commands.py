@@ -150,9 +150,9 @@ def _governance_options(args: argparse.Namespace, cache_dir: Path) -> Any:
 
 
 def _cache_dir(args: argparse.Namespace) -> Path:
-    from tiercheck.paths import default_cache_dir
+    from tiercheck.paths import cache_dir
 
-    return Path(args.cache_dir).expanduser() if args.cache_dir else default_cache_dir()
+    return cache_dir(args.cache_dir)
 
 
 def _formats(args: argparse.Namespace) -> list[str]:
@@ -160,11 +160,16 @@ def _formats(args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def _stdout_color() -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
 def _emit(doc: dict[str, Any], formats: list[str]) -> None:
     """Write the chosen formats to stdout (and nothing else goes there)."""
     from tiercheck import report
 
-    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    color = _stdout_color()
     parts = []
     for fmt in formats:
         if fmt == "json":
@@ -384,7 +389,6 @@ def diff(args: argparse.Namespace) -> int:
 
         text = json.dumps(diffing.diff_to_dict(result), indent=2) + "\n"
     else:
-        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        text = diffing.render_diff_terminal(result, color=color)
+        text = diffing.render_diff_terminal(result, color=_stdout_color())
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 1 if result.has_regression else 0

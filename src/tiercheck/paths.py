@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["data_path", "default_cache_dir", "project_root"]
+__all__ = ["cache_dir", "data_path", "default_cache_dir", "project_root"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -38,3 +38,8 @@ def default_cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
     return base / "tiercheck"
+
+
+def cache_dir(given: str | None) -> Path:
+    """`--cache-dir` when given, else the default cache directory."""
+    return Path(given).expanduser() if given else default_cache_dir()

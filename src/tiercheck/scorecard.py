@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tiercheck.baseline import BaselineVerdict
+from tiercheck.governance.signals import CHECK_NAMES
 from tiercheck.scoring import LegVerdict, MergedLeg
 from tiercheck.tier import LegSummary
 
@@ -31,15 +32,6 @@ __all__ = [
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
-
-GOVERNANCE_CHECKS = (
-    "labels",
-    "triage",
-    "p0_resolution",
-    "stable_release",
-    "policy_signals",
-    "spec_tracking",
-)
 
 
 def leg_summary(merged: MergedLeg) -> LegSummary:
@@ -144,7 +136,7 @@ def build_scorecard(parts: ScorecardParts) -> dict[str, Any]:
         "conformance": _leg_dict(parts.server, outcomes),
         "client_conformance": _leg_dict(parts.client, outcomes),
     }
-    for name in GOVERNANCE_CHECKS:
+    for name in CHECK_NAMES:
         checks[name] = dict(parts.governance_checks[name])
     revisions: dict[str, Any] = {}
     for revision, legs in parts.per_revision.items():

@@ -106,11 +106,15 @@ def _inconclusive(name: str, reason: str | None) -> str:
     return f"{name} (inconclusive: {reason or 'no data'})"
 
 
+def _unmeasured(name: str, leg: LegSummary) -> str:
+    return f"{name} (unmeasured: {leg.reason or 'no reason recorded'})"
+
+
 def _leg_tier1_official(name: str, leg: LegSummary) -> str | None:
     if leg.state == "skipped":
         return f"{name} (skipped)"
     if leg.state == "unmeasured":
-        return f"{name} (unmeasured: {leg.reason or 'no reason recorded'})"
+        return _unmeasured(name, leg)
     return name if leg.pass_rate < TIER1_PASS_RATE else None
 
 
@@ -118,7 +122,7 @@ def _leg_tier2(name: str, leg: LegSummary) -> str | None:
     if leg.state == "skipped":
         return None
     if leg.state == "unmeasured":
-        return f"{name} (unmeasured: {leg.reason or 'no reason recorded'})"
+        return _unmeasured(name, leg)
     return f"{name} (< 80%)" if leg.pass_rate < TIER2_PASS_RATE else None
 
 
@@ -155,7 +159,7 @@ def _sep_tier(server: LegSummary, client: LegSummary, signals: GovernanceSignals
     tier1: list[str | None] = []
     for name, leg in legs.items():
         if leg.state == "unmeasured":
-            tier1.append(f"{name} (unmeasured: {leg.reason or 'no reason recorded'})")
+            tier1.append(_unmeasured(name, leg))
         elif leg.state == "measured" and leg.pass_rate < TIER1_PASS_RATE:
             tier1.append(name)
     if len(skipped) == len(legs):

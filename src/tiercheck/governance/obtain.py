@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck.errors import UsageError
-from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
+from tiercheck.governance.signals import (
+    CHECK_NAMES,
+    GovernanceSignals,
+    SignalConfig,
+    compute_signals,
+)
 from tiercheck.governance.snapshot import Snapshot, Unavailable, format_time
 
 __all__ = [
@@ -27,16 +32,6 @@ __all__ = [
     "parse_as_of",
     "signal_config",
 ]
-
-#: The official scorecard's names for the six governance checks, in its order.
-CHECK_NAMES = (
-    "labels",
-    "triage",
-    "p0_resolution",
-    "stable_release",
-    "policy_signals",
-    "spec_tracking",
-)
 
 DEFAULT_API_URL = "https://api.github.com"
 

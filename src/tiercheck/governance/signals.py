@@ -30,6 +30,7 @@ from tiercheck.governance.snapshot import (
 )
 
 __all__ = [
+    "CHECK_NAMES",
     "GovernanceSignals",
     "LabelsSignal",
     "P0Signal",
@@ -51,6 +52,16 @@ __all__ = [
 ]
 
 Status = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
+
+#: The official scorecard's names for the six governance checks, in its order.
+CHECK_NAMES = (
+    "labels",
+    "triage",
+    "p0_resolution",
+    "stable_release",
+    "policy_signals",
+    "spec_tracking",
+)
 
 HOUR = 3600.0
 DAY = 86400.0

@@ -20,13 +20,12 @@ from typing import Any
 
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import (
-    CHECK_NAMES,
     DEFAULT_API_URL,
     GovernanceOptions,
     obtain_signals,
     parse_as_of,
 )
-from tiercheck.governance.signals import GovernanceSignals
+from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.governance.snapshot import Snapshot, format_time
 
 __all__ = [
@@ -65,10 +64,9 @@ class GovernanceRun:
 
 
 def _cache_dir(args: argparse.Namespace) -> Path:
-    from tiercheck.paths import default_cache_dir
+    from tiercheck.paths import cache_dir
 
-    given: str | None = getattr(args, "cache_dir", None)
-    base = Path(given).expanduser() if given else default_cache_dir()
+    base = cache_dir(getattr(args, "cache_dir", None))
     # The same place the assessment keeps its ETags, so either command warms the other.
     return base / "github"
 
