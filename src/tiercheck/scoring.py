@@ -222,6 +222,18 @@ def _totals(details: Iterable[ScenarioVerdict]) -> _Totals:
     )
 
 
+def _official_counts(leg: LegVerdict | MergedLeg) -> dict[str, object]:
+    """The official conformance-result keys, in the official order."""
+    return {
+        "status": leg.status,
+        "pass_rate": leg.pass_rate,
+        "passed": leg.passed,
+        "failed": leg.failed,
+        "total": leg.total,
+        "not_scored": {"total": leg.not_scored_total, "failed": leg.not_scored_failed},
+    }
+
+
 @dataclass(frozen=True)
 class LegVerdict:
     """One leg (server or client) at one revision.
@@ -254,14 +266,7 @@ class LegVerdict:
 
     def to_dict(self) -> dict[str, object]:
         """JSON form: the official conformance-result keys plus ours."""
-        out: dict[str, object] = {
-            "status": self.status,
-            "pass_rate": self.pass_rate,
-            "passed": self.passed,
-            "failed": self.failed,
-            "total": self.total,
-            "not_scored": {"total": self.not_scored_total, "failed": self.not_scored_failed},
-        }
+        out = _official_counts(self)
         if self.state == "unmeasured":
             out["error"] = self.reason
         out |= {
@@ -418,14 +423,7 @@ class MergedLeg:
 
     def to_dict(self) -> dict[str, object]:
         """JSON form: the official merged conformance keys plus ours."""
-        out: dict[str, object] = {
-            "status": self.status,
-            "pass_rate": self.pass_rate,
-            "passed": self.passed,
-            "failed": self.failed,
-            "total": self.total,
-            "not_scored": {"total": self.not_scored_total, "failed": self.not_scored_failed},
-        }
+        out = _official_counts(self)
         if self.state in ("unmeasured", "partially-measured"):
             out["error"] = self.reason
         out |= {
