@@ -228,7 +228,7 @@ def assess(args: argparse.Namespace) -> int:
     out_dir = (
         Path(args.out)
         if args.out
-        else Path("reports") / target.name.replace("/", "__") / run_id(started, None)
+        else Path("reports") / target.name.replace("/", "__") / run_id(started)
     )
     concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
     options = AssessOptions(

@@ -532,10 +532,10 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
-def run_id(moment: datetime, commit: str | None) -> str:
-    """`20261130T071500Z-1a2b3c4` — sortable, unique enough per SDK."""
-    stamp = moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{commit[:7]}" if commit else stamp
+def run_id(moment: datetime) -> str:
+    """`20261130T071500Z`: sortable, and named before the commit is known (the output folder
+    holds the build log), so the scorecard carries the commit instead."""
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def harness_facts(outcome: ConformanceOutcome, requested: str) -> dict[str, Any]:
