@@ -10,7 +10,6 @@ return 0 whenever they could produce an answer, and bad input is a `UsageError`/
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -114,8 +113,10 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
 
 
 def _print_json(data: Any) -> None:
-    # Key order is the signals' own (official fields first); indent for people reading it.
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    # Key order is the signals' own (official fields first), as every command prints JSON.
+    from tiercheck.cli import print_json
+
+    print_json(data)
 
 
 # --- terminal rendering --------------------------------------------------------------------
