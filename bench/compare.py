@@ -803,7 +803,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = {
         "version": __version__,
         "commit": _git("rev-parse", "HEAD"),
-        "dirty": bool(_git("status", "--porcelain", "--", "src")),
+        "dirty": bool(_git("status", "--porcelain", "--", "tiercheck")),
     }
     sdk_commit = _git("rev-parse", "HEAD", cwd=sdk_path)
     work = Path(tempfile.mkdtemp(prefix="tiercheck-bench-"))

@@ -4,9 +4,7 @@ Every process a test starts inherits a unique marker in its environment, so a gr
 was re-parented to init (the very leak process groups exist to prevent) is still found: by
 walking our own descendants *and* scanning our user's processes for the marker.
 
-`no_leftovers` is an autouse fixture: importing it into a test module turns it on there.
-
-    from procutil import no_leftovers  # noqa: F401
+`no_leftovers` is an autouse fixture, switched on for every test by `tests/conftest.py`.
 """
 
 from __future__ import annotations

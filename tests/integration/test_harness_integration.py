@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 
-from procutil import no_leftovers  # noqa: F401
 from tiercheck import process
 from tiercheck.config.requirements import RequirementSet, load_requirement_set
 from tiercheck.config.yamlio import load_yaml
@@ -44,7 +43,7 @@ from tiercheck.scoring import LegVerdict
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
 
 _STANDIN_SERVER = textwrap.dedent('''

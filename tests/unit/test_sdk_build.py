@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from gitutil import GitOrigin, isolated_git  # noqa: F401
-from procutil import no_leftovers  # noqa: F401
+from gitutil import GitOrigin
 from tiercheck.sdk.build import BuildOutcome, build, build_key, has_build_marker
 
 pytestmark = pytest.mark.usefixtures("isolated_git")

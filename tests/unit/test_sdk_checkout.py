@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gitutil import GitOrigin, isolated_git  # noqa: F401
-from procutil import no_leftovers  # noqa: F401
+from gitutil import GitOrigin
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.build import build

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "compare.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "compare.py"
 
 
 @pytest.fixture(scope="module")

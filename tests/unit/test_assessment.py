@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from procutil import no_leftovers  # noqa: F401 - autouse: no process or port of a test survives
 from tiercheck.assessment import GovernanceOptions, evaluate_governance
 from tiercheck.config.registry import load_registry
 from tiercheck.conformance import slots

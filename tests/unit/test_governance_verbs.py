@@ -27,7 +27,7 @@ from tiercheck.governance.snapshot import dump_snapshot, load_snapshot
 from tiercheck.tier import LegSummary, compute_tier
 
 AS_OF_TEXT = "2025-06-16T12:00:00Z"  # governance_fixtures.AS_OF
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "examples" / "sample-sdk"
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "examples" / "sample-sdk"
 SAMPLE_SNAPSHOT = SAMPLE_DIR / "governance-snapshot.json"
 MEASURED = LegSummary("measured", 1.0)
 

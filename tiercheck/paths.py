@@ -3,31 +3,20 @@
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path
 
-__all__ = ["cache_dir", "data_path", "default_cache_dir", "project_root"]
-
-_PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def project_root() -> Path | None:
-    """The source checkout tiercheck runs from (it has known_sdks.yaml), or None when installed."""
-    candidate = _PACKAGE_DIR.parent.parent
-    if (candidate / "known_sdks.yaml").is_file() and (candidate / "requirements").is_dir():
-        return candidate
-    return None
+__all__ = ["cache_dir", "data_path", "default_cache_dir"]
 
 
 def data_path(*parts: str) -> Path:
     """A top-level data file (known_sdks.yaml, requirements/…, runners/…).
 
-    From a source checkout the editable files at the top level win, so a user's edit takes
-    effect at once; an installed wheel carries copies under `tiercheck/_data/`.
+    One resolver for every layout: the package's `_data/` holds links to the top-level files in
+    a source checkout (so an edit to known_sdks.yaml takes effect at once in an editable
+    install), and the files themselves in a built wheel.
     """
-    root = project_root()
-    if root is not None:
-        return root.joinpath(*parts)
-    return _PACKAGE_DIR.joinpath("_data", *parts)
+    return Path(str(files("tiercheck").joinpath("_data", *parts)))
 
 
 def default_cache_dir() -> Path:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import socket
 
-from procutil import no_leftovers  # noqa: F401
 from tiercheck.sdk.ports import allocate_port, is_listening, port_of_url, substitute_port
 
 

@@ -52,7 +52,6 @@ from procutil import (
     MARK_ENV,
     assert_port_free,
     leftover_processes,
-    no_leftovers,  # noqa: F401
     wait_for,
 )
 from tiercheck.config.yamlio import load_yaml
@@ -61,7 +60,7 @@ from tiercheck.report import validate_scorecard
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
 SNAPSHOT = SAMPLE / "governance-snapshot.json"
 BOTH = ("2025-11-25", "2026-07-28")

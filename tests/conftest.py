@@ -1,0 +1,25 @@
+"""Fixtures every test module can use, and the split between the two suites.
+
+`tests/unit/` is fast and needs no network, no Node and no harness; `tests/integration/` runs
+the real pinned harness and real SDK processes, and its tests are marked `integration` here so
+`pytest -m "not integration"` (or `pytest tests/unit`) leaves them out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitutil import isolated_git
+from procutil import no_leftovers
+
+__all__ = ["isolated_git", "no_leftovers"]
+
+_INTEGRATION = Path(__file__).resolve().parent / "integration"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _INTEGRATION in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.integration)
