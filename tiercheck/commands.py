@@ -377,7 +377,7 @@ def triage(args: argparse.Namespace) -> int:
 def diff(args: argparse.Namespace) -> int:
     """`tier-check diff OLD.json NEW.json`: what changed; exit 1 on a regression."""
     from tiercheck.report import diff as diffing
-    from tiercheck.report.json_format import load_scorecard
+    from tiercheck.report.writer import load_scorecard
 
     old = load_scorecard(Path(args.old))
     new = load_scorecard(Path(args.new))
