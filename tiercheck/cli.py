@@ -48,26 +48,20 @@ run `tier-check COMMAND --help` for a command's options.
 
 
 def _add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """Flags that override known_sdks.yaml (top of the configuration cascade)."""
+    """Flags that override known_sdks.yaml (top of the configuration cascade).
+
+    Flag, metavar and help come from the cascade's field table (`config.resolve.FIELDS`); each
+    help names the environment variable one layer below the flag.
+    """
+    from tiercheck.config.resolve import flag_fields
+
     group = parser.add_argument_group("configuration overrides (beat known_sdks.yaml and env)")
     group.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
-    group.add_argument("--build-cmd", metavar="CMD", help="build command (env TIERCHECK_BUILD_CMD)")
-    group.add_argument(
-        "--server-cmd", metavar="CMD", help="server command, {port} allowed (TIERCHECK_SERVER_CMD)"
-    )
-    group.add_argument(
-        "--server-url", metavar="URL", help="server URL, {port} allowed (TIERCHECK_SERVER_URL)"
-    )
-    group.add_argument("--client-cmd", metavar="CMD", help="client command (TIERCHECK_CLIENT_CMD)")
-    group.add_argument(
-        "--expected-failures", metavar="FILE", help="baseline file (TIERCHECK_EXPECTED_FAILURES)"
-    )
-    group.add_argument(
-        "--ready-timeout", metavar="S", help="server start-up wait, s (TIERCHECK_READY_TIMEOUT)"
-    )
-    group.add_argument(
-        "--client-timeout", metavar="S", help="per client scenario, s (TIERCHECK_CLIENT_TIMEOUT)"
-    )
+    for i, spec in enumerate(flag_fields()):
+        assert spec.flag is not None  # flag_fields() holds only fields with a flag
+        # The first line says what the name in parentheses is; the others follow its lead.
+        env = f"env {spec.env_var}" if i == 0 else spec.env_var
+        group.add_argument(spec.flag, metavar=spec.metavar, help=f"{spec.help} ({env})")
 
 
 def _add_governance_flags(parser: argparse.ArgumentParser) -> None:

@@ -18,26 +18,18 @@ PROG_NAME = "tier-check"
 
 __all__ = ["list_sdks", "requirements", "show_config"]
 
-_CONFIG_FLAGS = (
-    "--build-cmd",
-    "--server-cmd",
-    "--server-url",
-    "--client-cmd",
-    "--expected-failures",
-    "--ready-timeout",
-    "--client-timeout",
-)
-
 
 def config_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The configuration-override flags as the cascade expects them ({flag: value or None})."""
-    return {flag: getattr(args, flag[2:].replace("-", "_"), None) for flag in _CONFIG_FLAGS}
+    from tiercheck.config.resolve import flag_fields
+
+    return {str(spec.flag): getattr(args, spec.dest, None) for spec in flag_fields()}
 
 
 def _registry(args: argparse.Namespace) -> Any:
-    from tiercheck.config.registry import load_registry
+    from tiercheck.config.registry import REGISTRY_ENV, load_registry
 
-    path = getattr(args, "registry", None) or os.environ.get("TIERCHECK_REGISTRY")
+    path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
     return load_registry(Path(path) if path else None)
 
 
