@@ -5,6 +5,9 @@ A snapshot is either collected from GitHub now (and optionally recorded with
 Every verdict is judged at `--as-of`, by default the moment the snapshot was captured, so one
 snapshot always prints the same bytes. Governance never decides the exit code: these commands
 return 0 whenever they could produce an answer, and bad input is a `UsageError`/`ConfigError`.
+
+The collecting and judging is `governance.obtain`'s; this module turns flags into its options
+and prints what it returns.
 """
 
 from __future__ import annotations
@@ -12,69 +15,74 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tiercheck.errors import UsageError
-from tiercheck.governance.obtain import (
-    DEFAULT_API_URL,
-    GovernanceOptions,
-    obtain_signals,
-    parse_as_of,
+from tiercheck.cli.common import (
+    add_governance_flags,
+    add_output_flag,
+    cache_dir,
+    emit,
+    known_sdks,
+    print_json,
+    stdout_color,
 )
-from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
-from tiercheck.governance.snapshot import Snapshot, format_time
+from tiercheck.errors import UsageError
+from tiercheck.report.formats import GOVERNANCE_FORMATS
+
+if TYPE_CHECKING:
+    from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
 
 __all__ = [
-    "CHECK_NAMES",
-    "GovernanceRun",
     "evaluate",
     "governance",
+    "governance_parser",
     "labels",
-    "parse_as_of",
+    "labels_parser",
+    "options_from_args",
     "triage",
+    "triage_parser",
 ]
 
 #: Seconds between GitHub requests (PyGithub's politeness delay); tests set it to None.
 THROTTLE_S: float | None = 0.25
 
 
-@dataclass(frozen=True)
-class GovernanceRun:
-    """The signals of one snapshot at one `as_of`, and where the snapshot came from."""
-
-    signals: GovernanceSignals
-    snapshot: Snapshot
-    source: str  # "github" | "snapshot"
-
-    def to_dict(self) -> dict[str, Any]:
-        """`{repo, as_of, captured_at, source, checks}` with the checks under official names."""
-        everything = self.signals.to_dict()
-        return {
-            "repo": self.signals.repo,
-            "as_of": format_time(self.signals.as_of),
-            "captured_at": format_time(self.signals.captured_at),
-            "source": self.source,
-            "checks": {name: everything[name] for name in CHECK_NAMES},
-        }
+def _parser(prog: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--repo", required=True, metavar="OWNER/REPO")
+    parser.add_argument("--sdk", metavar="NAME", help="known SDK whose config (aliases…) applies")
+    parser.add_argument("--cache-dir", metavar="DIR")
+    add_governance_flags(parser)
+    return parser
 
 
-def _cache_dir(args: argparse.Namespace) -> Path:
-    from tiercheck.paths import cache_dir
+def governance_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check governance --repo OWNER/REPO [--output FORMAT]` and the governance flags."""
+    parser = _parser(prog, "The six governance checks of a repository.")
+    add_output_flag(parser, GOVERNANCE_FORMATS)
+    return parser
 
-    base = cache_dir(getattr(args, "cache_dir", None))
-    # The same place the assessment keeps its ETags, so either command warms the other.
-    return base / "github"
+
+def labels_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check labels --repo OWNER/REPO` and the governance flags."""
+    return _parser(prog, "The label taxonomy check (official JSON shape).")
+
+
+def triage_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check triage --repo OWNER/REPO [--days N]` and the governance flags."""
+    return _parser(prog, "The triage check (official JSON shape).")
 
 
 def _warn(line: str) -> None:
     sys.stderr.write(f"tier-check: governance: {line}\n")
 
 
-def options_from_args(args: argparse.Namespace, cache_dir: Path) -> GovernanceOptions:
+def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
     """The governance flags (shared by the assessment and these commands) as options."""
+    from tiercheck.governance.obtain import DEFAULT_API_URL, GovernanceOptions, parse_as_of
+
     if args.governance_snapshot and args.record_governance:
         msg = "--governance-snapshot replays a snapshot; drop --record-governance"
         raise UsageError(msg)
@@ -86,7 +94,8 @@ def options_from_args(args: argparse.Namespace, cache_dir: Path) -> GovernanceOp
         token=args.token,
         api_url=args.github_api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
         days=args.days,
-        cache_dir=cache_dir,
+        # The same place the assessment keeps its ETags, so either command warms the other.
+        cache_dir=cache_dir(args) / "github",
         throttle=THROTTLE_S,
     )
 
@@ -97,12 +106,11 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     `now` is the capture time of a live collection (default: the clock, to the second). A
     replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
     """
-    options = options_from_args(args, _cache_dir(args))
-    entry = None
-    if getattr(args, "sdk", None):
-        from tiercheck.config.registry import load_registry
+    from tiercheck.governance.obtain import GovernanceRun, obtain_signals
 
-        entry = load_registry().get(args.sdk)  # an unknown name is a UsageError with a hint
+    options = options_from_args(args)
+    # An unknown name is a UsageError with a "did you mean".
+    entry = known_sdks(args).get(args.sdk) if getattr(args, "sdk", None) else None
     moment = now or datetime.now(UTC).replace(microsecond=0)
     obtained = obtain_signals(
         str(args.repo), options, entry=entry, checkout=None, now=moment, log=_warn
@@ -111,35 +119,20 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
 
 
-def _print_json(data: Any) -> None:
-    # Key order is the signals' own (official fields first), as every command prints JSON.
-    from tiercheck.cli import print_json
-
-    print_json(data)
-
-
-# --- the commands --------------------------------------------------------------------------
-
-
 def governance(args: argparse.Namespace) -> int:
     """`tier-check governance --repo OWNER/REPO`: the six checks, as a table or JSON."""
     document = evaluate(args).to_dict()
-    if getattr(args, "output", "terminal") == "json":
-        _print_json(document)
-    else:
-        from tiercheck.report.governance import render_governance
-
-        sys.stdout.write(render_governance(document))
+    emit(GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color()))
     return 0
 
 
 def labels(args: argparse.Namespace) -> int:
     """`tier-check labels --repo OWNER/REPO`: the label check's JSON (official fields first)."""
-    _print_json(evaluate(args).signals.labels.to_dict())
+    print_json(evaluate(args).signals.labels.to_dict())
     return 0
 
 
 def triage(args: argparse.Namespace) -> int:
     """`tier-check triage --repo OWNER/REPO [--days N]`: the triage check's JSON."""
-    _print_json(evaluate(args).signals.triage.to_dict())
+    print_json(evaluate(args).signals.triage.to_dict())
     return 0
