@@ -1,4 +1,5 @@
-"""`tier-check governance|labels|triage` end to end: the CLI, real PyGithub, the fake GitHub.
+"""`tier-check governance|labels|triage` (`tiercheck.cli.governance`) end to end: the CLI, real
+PyGithub, the fake GitHub.
 
 Numbers are the hand-worked ones of `governance_fixtures` (see test_governance_signals.py);
 the sample SDK's snapshot is checked against what its generator's docstring promises.
@@ -18,11 +19,12 @@ from typing import Any
 import pytest
 
 from governance_fixtures import REPO, TOKEN, running
+from tiercheck.cli import governance as governance_cli
 from tiercheck.cli import main
 from tiercheck.config.registry import load_registry
-from tiercheck.governance import collector, verbs
+from tiercheck.governance import collector
 from tiercheck.governance.collector import ANONYMOUS_WARNING
-from tiercheck.governance.signals import SignalConfig, compute_signals
+from tiercheck.governance.signals import CHECK_NAMES, SignalConfig, compute_signals
 from tiercheck.governance.snapshot import dump_snapshot, load_snapshot
 from tiercheck.tier import LegSummary, compute_tier
 
@@ -35,7 +37,7 @@ MEASURED = LegSummary("measured", 1.0)
 @pytest.fixture(autouse=True)
 def _quiet_and_fast(monkeypatch: pytest.MonkeyPatch) -> None:
     # No politeness delay against the local fake, and no token from the developer's machine.
-    monkeypatch.setattr(verbs, "THROTTLE_S", None)
+    monkeypatch.setattr(governance_cli, "THROTTLE_S", None)
     for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL"):
         monkeypatch.delenv(name, raising=False)
 
@@ -104,7 +106,7 @@ def test_governance_json_has_the_six_official_checks(
     doc = json.loads(out)
     assert list(doc) == ["repo", "as_of", "captured_at", "source", "checks"]
     assert (doc["repo"], doc["as_of"], doc["source"]) == (REPO, AS_OF_TEXT, "github")
-    assert list(doc["checks"]) == list(verbs.CHECK_NAMES)
+    assert list(doc["checks"]) == list(CHECK_NAMES)
     checks = doc["checks"]
     # Official fields, then ours (`reason`, `sep1730`, `disagrees_with_official`).
     assert checks["labels"]["missing"] == ["P3"]
@@ -218,7 +220,7 @@ def test_terminal_output_is_a_table_of_the_six_checks(
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == f"Governance of {REPO}"
-    for name in verbs.CHECK_NAMES:
+    for name in CHECK_NAMES:
         assert any(line.split()[:1] == [name] for line in lines), name
     triage = next(line for line in lines if line.split()[:1] == ["triage"])
     assert triage.split()[1:3] == ["partial", "fail"]
@@ -383,7 +385,7 @@ def test_sample_snapshot_through_the_cli_with_sdk_config(
         snapshot, snapshot.captured_at, _sample_config()
     ).to_dict()
     checks = json.loads(out)["checks"]
-    assert checks == {name: expected[name] for name in verbs.CHECK_NAMES}
+    assert checks == {name: expected[name] for name in CHECK_NAMES}
 
 
 # --- bad input: exit 2, one line -----------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -12,13 +13,13 @@ import pytest
 from scorecards import R1, mixed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.report import (
-    FILE_NAMES,
     atomic_write_text,
     load_scorecard,
     render_terminal,
     write_reports,
 )
 from tiercheck.report import writer as writer_module
+from tiercheck.report.formats import SCORECARD_FORMATS
 
 
 def _names(directory: Path) -> list[str]:
@@ -28,7 +29,12 @@ def _names(directory: Path) -> list[str]:
 def test_writes_every_format_with_the_documented_names(tmp_path: Path) -> None:
     doc = mixed_scorecard()
     written = write_reports(doc, tmp_path / "out")
-    assert {k: p.name for k, p in written.items()} == dict(FILE_NAMES)
+    assert {k: p.name for k, p in written.items()} == {
+        "json": "scorecard.json",
+        "markdown": "scorecard.md",
+        "junit": "junit.xml",
+        "terminal": "scorecard.txt",
+    }
     assert _names(tmp_path / "out") == [
         "junit.xml",
         "scorecard.json",
@@ -101,10 +107,15 @@ def test_unserialisable_document_writes_nothing_and_keeps_old_reports(tmp_path: 
 def test_json_is_written_before_a_renderer_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(doc: object) -> str:
+    def broken(doc: object, color: bool) -> str:
         raise RuntimeError("renderer bug")
 
-    monkeypatch.setitem(writer_module._RENDERERS, "markdown", broken)
+    formats = tuple(
+        dataclasses.replace(f, render=broken) if f.name == "markdown" else f
+        for f in SCORECARD_FORMATS.formats
+    )
+    patched = dataclasses.replace(SCORECARD_FORMATS, formats=formats)
+    monkeypatch.setattr(writer_module, "SCORECARD_FORMATS", patched)
     with pytest.raises(RuntimeError, match="renderer bug"):
         write_reports(tier1_scorecard(), tmp_path)
     assert _names(tmp_path) == ["scorecard.json"]

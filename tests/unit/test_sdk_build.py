@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from gitutil import GitOrigin
-from tiercheck.sdk.build import BuildOutcome, build, build_key, has_build_marker
+from tiercheck.sdk.build import BuildOutcome, build, build_key
+from tiercheck.sdk.markers import has_build_marker
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 

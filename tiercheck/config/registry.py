@@ -13,7 +13,10 @@ from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.paths import data_path
 
-__all__ = ["Registry", "SdkEntry", "default_registry_path", "load_registry"]
+__all__ = ["REGISTRY_ENV", "Registry", "SdkEntry", "default_registry_path", "load_registry"]
+
+#: Names another known_sdks.yaml for every command, as `--registry FILE` does for one run.
+REGISTRY_ENV = "TIERCHECK_REGISTRY"
 
 
 @dataclass(frozen=True)

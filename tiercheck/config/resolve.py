@@ -15,10 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tiercheck.config.registry import SdkEntry
 from tiercheck.errors import ConfigError
+
+if TYPE_CHECKING:
+    # Only a type here: the command line imports this module (for FIELDS) on its `--help`
+    # path, and the registry module loads YAML.
+    from tiercheck.config.registry import SdkEntry
 
 __all__ = [
     "FIELDS",
@@ -26,6 +30,7 @@ __all__ = [
     "Layer",
     "RevisionConfig",
     "Sourced",
+    "flag_fields",
     "resolve",
 ]
 
@@ -60,26 +65,98 @@ def _seconds(text: str) -> float:
 
 @dataclass(frozen=True)
 class Field:
-    """One configurable value: its key in known_sdks.yaml, env variable and flag."""
+    """One configurable value: its key in known_sdks.yaml, and how to set it from outside.
+
+    The command line builds its configuration flags from this table (flag, metavar, help) and
+    names the environment variable in each flag's help, so a value is declared here and only here.
+    """
 
     key: str  # dotted: "server.url"
     env_var: str | None
     flag: str | None
     default: Any = None
     parse: Callable[[str], Any] = str
+    metavar: str | None = None
+    #: What the flag sets, for `--help` (which adds the environment variable).
+    help: str | None = None
+
+    @property
+    def dest(self) -> str:
+        """The flag's attribute name on parsed arguments (`--server-cmd` → `server_cmd`)."""
+        if self.flag is None:
+            msg = f"{self.key} has no flag"
+            raise ValueError(msg)
+        return self.flag.removeprefix("--").replace("-", "_")
 
 
 FIELDS: tuple[Field, ...] = (
-    Field("build", "TIERCHECK_BUILD_CMD", "--build-cmd"),
+    Field(
+        "build",
+        "TIERCHECK_BUILD_CMD",
+        "--build-cmd",
+        metavar="CMD",
+        help="build command",
+    ),
     Field("env", None, None, default={}),
     Field("pass_env", None, None, default=()),
-    Field("server.command", "TIERCHECK_SERVER_CMD", "--server-cmd"),
-    Field("server.url", "TIERCHECK_SERVER_URL", "--server-url"),
-    Field("server.ready_timeout", "TIERCHECK_READY_TIMEOUT", "--ready-timeout", 30.0, _seconds),
-    Field("client.command", "TIERCHECK_CLIENT_CMD", "--client-cmd"),
-    Field("client.timeout", "TIERCHECK_CLIENT_TIMEOUT", "--client-timeout", 30.0, _seconds),
-    Field("expected_failures", "TIERCHECK_EXPECTED_FAILURES", "--expected-failures"),
+    Field(
+        "server.command",
+        "TIERCHECK_SERVER_CMD",
+        "--server-cmd",
+        metavar="CMD",
+        help="server command, {port} allowed",
+    ),
+    Field(
+        "server.url",
+        "TIERCHECK_SERVER_URL",
+        "--server-url",
+        metavar="URL",
+        help="server URL, {port} allowed",
+    ),
+    Field(
+        "server.ready_timeout",
+        "TIERCHECK_READY_TIMEOUT",
+        "--ready-timeout",
+        30.0,
+        _seconds,
+        metavar="S",
+        help="server start-up wait, s",
+    ),
+    Field(
+        "client.command",
+        "TIERCHECK_CLIENT_CMD",
+        "--client-cmd",
+        metavar="CMD",
+        help="client command",
+    ),
+    Field(
+        "client.timeout",
+        "TIERCHECK_CLIENT_TIMEOUT",
+        "--client-timeout",
+        30.0,
+        _seconds,
+        metavar="S",
+        help="per client scenario, s",
+    ),
+    Field(
+        "expected_failures",
+        "TIERCHECK_EXPECTED_FAILURES",
+        "--expected-failures",
+        metavar="FILE",
+        help="baseline file",
+    ),
 )
+
+
+def flag_fields() -> tuple[Field, ...]:
+    """The fields a command-line flag can set, as `--help` lists them.
+
+    Commands, URLs and files first, the timeouts (parsed as seconds) after; otherwise in cascade
+    order.
+    """
+    settable = [spec for spec in FIELDS if spec.flag is not None]
+    return tuple(sorted(settable, key=lambda spec: spec.parse is not str))
+
 
 #: Blocks that replace wholesale when a higher layer sets them (server merges per field).
 _WHOLESALE_BLOCKS = ("client",)

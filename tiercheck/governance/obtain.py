@@ -27,6 +27,7 @@ __all__ = [
     "CHECK_NAMES",
     "DEFAULT_API_URL",
     "GovernanceOptions",
+    "GovernanceRun",
     "Obtained",
     "obtain_signals",
     "parse_as_of",
@@ -70,6 +71,30 @@ class Obtained:
             "as_of": format_time(self.signals.as_of),
             "captured_at": format_time(self.snapshot.captured_at),
             "snapshot": self.where,
+        }
+
+
+@dataclass(frozen=True)
+class GovernanceRun:
+    """The signals of one snapshot at one `as_of`, and where the snapshot came from.
+
+    What the `governance`, `labels` and `triage` commands print (never skipped, so there is
+    always a snapshot).
+    """
+
+    signals: GovernanceSignals
+    snapshot: Snapshot
+    source: str  # "github" | "snapshot"
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{repo, as_of, captured_at, source, checks}` with the checks under official names."""
+        everything = self.signals.to_dict()
+        return {
+            "repo": self.signals.repo,
+            "as_of": format_time(self.signals.as_of),
+            "captured_at": format_time(self.signals.captured_at),
+            "source": self.source,
+            "checks": {name: everything[name] for name in CHECK_NAMES},
         }
 
 

@@ -1,17 +1,19 @@
-"""The scorecard's canonical JSON form: validation, parsing and serialisation (pure)."""
+"""The scorecard's canonical JSON form: validation, parsing and serialisation (pure).
+
+Reading a saved scorecard from disk is `writer.load_scorecard`: only `writer` opens files.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from tiercheck.config.validate import load_schema, validate
 from tiercheck.errors import ConfigError
 
-__all__ = ["load_scorecard", "parse_scorecard", "render_json", "validate_scorecard"]
+__all__ = ["parse_scorecard", "render_json", "validate_scorecard"]
 
 SCHEMA_NAME = "scorecard"
 
@@ -36,23 +38,6 @@ def parse_scorecard(text: str, source: str = "scorecard") -> dict[str, Any]:
     validate_scorecard(doc, source)
     result: dict[str, Any] = doc
     return result
-
-
-def load_scorecard(path: Path) -> dict[str, Any]:
-    """A saved scorecard, read (by `writer`, the module that does file I/O) and validated.
-
-    Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks the schema.
-    """
-    # Imported here: writer renders through this module, so a top-level import would be a cycle.
-    from tiercheck.report.writer import read_text
-
-    try:
-        text = read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        msg = f"{path}: cannot read the scorecard: {reason}"
-        raise ConfigError(msg) from None
-    return parse_scorecard(text, str(path))
 
 
 def _ordered(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,9 +6,10 @@ A crash or Ctrl-C at any point leaves either the previous file or the complete n
 half-written one, and no temporary file behind.
 
 Order: `scorecard.json` is written **first**. It is the canonical record — every other format
-is a pure function of it and can be re-rendered from it (`tier-check render`), while nothing can
-rebuild the JSON from the others. So the measurement is on disk before any derived format gets
-a chance to fail or be interrupted; a bug in one renderer costs that one file, not the run.
+is a pure function of it and can be re-rendered from it, while nothing can rebuild the JSON from
+the others. So the measurement is on disk before any derived format gets a chance to fail or be
+interrupted; a bug in one renderer costs that one file, not the run. The formats, their order
+and their file names come from `formats.SCORECARD_FORMATS`.
 """
 
 from __future__ import annotations
@@ -17,40 +18,34 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tiercheck.report.json_format import render_json
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
+from tiercheck.errors import ConfigError
+from tiercheck.report.formats import SCORECARD_FORMATS
+from tiercheck.report.json_format import parse_scorecard
 
-__all__ = ["FILE_NAMES", "FORMATS", "atomic_write_text", "read_text", "write_reports"]
-
-#: Every format `write_reports` knows, in the order it writes them (JSON first, see above).
-FORMATS: tuple[str, ...] = ("json", "markdown", "junit", "terminal")
-
-#: File name per format.
-FILE_NAMES: Mapping[str, str] = {
-    "json": "scorecard.json",
-    "markdown": "scorecard.md",
-    "junit": "junit.xml",
-    "terminal": "scorecard.txt",
-}
-
-_RENDERERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
-    "json": render_json,
-    "markdown": render_markdown,
-    "junit": render_junit,
-    # The saved text report is for reading in a file or CI log: never colour codes.
-    "terminal": lambda doc: render_terminal(doc, color=False),
-}
+__all__ = ["atomic_write_text", "load_scorecard", "read_text", "write_reports"]
 
 
 def read_text(path: Path) -> str:
     """The UTF-8 text of a saved report (a scorecard to diff or re-render)."""
     return Path(path).read_text(encoding="utf-8")
+
+
+def load_scorecard(path: Path) -> dict[str, Any]:
+    """A saved scorecard, read and validated.
+
+    Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks the schema.
+    """
+    try:
+        text = read_text(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        msg = f"{path}: cannot read the scorecard: {reason}"
+        raise ConfigError(msg) from None
+    return parse_scorecard(text, str(path))
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -97,23 +92,26 @@ def atomic_write_text(path: Path, text: str) -> Path:
 
 
 def write_reports(
-    doc: Mapping[str, Any], out_dir: Path, formats: Iterable[str] = FORMATS
+    doc: Mapping[str, Any], out_dir: Path, formats: Iterable[str] | None = None
 ) -> dict[str, Path]:
     """Render and write each format of `doc` into `out_dir`; return format → path written.
 
-    Files: `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no
-    colour). JSON is written first whatever the order asked; each file is rendered completely in
-    memory before its atomic write, so a renderer that raises leaves its previous file intact.
-    Raises ValueError for an unknown format (before anything is written).
+    `formats` defaults to every format of `formats.SCORECARD_FORMATS` that has a file:
+    `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no colour). JSON
+    is written first whatever the order asked; each file is rendered completely in memory before
+    its atomic write, so a renderer that raises leaves its previous file intact. Raises
+    ValueError for an unknown format (before anything is written).
     """
-    wanted = list(dict.fromkeys(formats))
-    unknown = [f for f in wanted if f not in _RENDERERS]
-    if unknown:
-        msg = f"unknown report format {unknown[0]!r}; known: {', '.join(FORMATS)}"
-        raise ValueError(msg)
+    registry = SCORECARD_FORMATS
+    to_write = registry.files()
+    if formats is not None:
+        wanted = {registry.get(name).name for name in formats}  # an unknown name raises here
+        to_write = tuple(f for f in to_write if f.name in wanted)
     out_dir = Path(out_dir)
     written: dict[str, Path] = {}
-    for fmt in sorted(wanted, key=FORMATS.index):
-        text = _RENDERERS[fmt](doc)
-        written[fmt] = atomic_write_text(out_dir / FILE_NAMES[fmt], text)
+    for fmt in to_write:
+        assert fmt.file_name is not None  # files() holds only formats with one
+        # The saved text report is for reading in a file or CI log: never colour codes.
+        text = fmt.render(doc, False)
+        written[fmt.name] = atomic_write_text(out_dir / fmt.file_name, text)
     return written

@@ -3,6 +3,7 @@
 - `tiercheck.sdk.checkout`: one cached clone per repository, detached and cleaned at a commit;
   `describe_local` for a checkout the user points at.
 - `tiercheck.sdk.build`: the SDK's build command, skipped when a marker proves it already ran.
+- `tiercheck.sdk.markers`: where those markers live; checkout clears them when it cleans a tree.
 - `tiercheck.sdk.server`: `managed_server`, the only owner of the server process.
 - `tiercheck.sdk.ports`: free ports, listening checks and `{port}` templating.
 

@@ -8,7 +8,8 @@ A successful build leaves a marker keyed by sha256(commit, command, configured e
 the checkout's `.git` directory, so a second run on the same commit skips a build that can take
 minutes. The marker lives beside the build outputs it vouches for: `checkout()` deletes every
 marker whenever it resets and cleans the tree (which deletes `.venv`, `node_modules`, …), so a
-marker never outlives what it describes. A failed build is an outcome, never an exception: the
+marker never outlives what it describes (`tiercheck.sdk.markers` says where markers live, for
+both). A failed build is an outcome, never an exception: the
 assessment records the revision as unmeasured and carries on.
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -25,20 +25,17 @@ from typing import Literal
 
 from tiercheck import process
 from tiercheck.errors import ProcessError
+from tiercheck.sdk.markers import markers_dir
 
 __all__ = [
     "BuildOutcome",
     "BuildState",
     "build",
     "build_key",
-    "clear_build_markers",
-    "has_build_marker",
-    "markers_dir",
 ]
 
 BuildState = Literal["built", "cached", "skipped", "failed", "none"]
 
-_MARKERS = "tiercheck-builds"
 _TAIL_LINES = 15
 
 
@@ -70,31 +67,6 @@ def build_key(commit_sha: str, command: str, env: Mapping[str, str]) -> str:
         separators=(",", ":"),
     )
     return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def markers_dir(checkout_path: Path, cache_dir: Path | None = None) -> Path:
-    """Where build markers for this checkout live.
-
-    Inside `.git` when the checkout has a git directory (invisible to `git status`, removed with
-    the clone); otherwise under `cache_dir/builds/`, keyed by the checkout's absolute path.
-    """
-    git_dir = checkout_path / ".git"
-    if git_dir.is_dir():
-        return git_dir / _MARKERS
-    base = cache_dir if cache_dir is not None else checkout_path
-    slug = hashlib.sha256(str(checkout_path.resolve()).encode()).hexdigest()[:16]
-    return base / "builds" / slug
-
-
-def has_build_marker(checkout_path: Path, cache_dir: Path | None = None) -> bool:
-    """Whether any successful build is recorded for this checkout."""
-    directory = markers_dir(checkout_path, cache_dir)
-    return directory.is_dir() and any(directory.glob("*.json"))
-
-
-def clear_build_markers(checkout_path: Path, cache_dir: Path | None = None) -> None:
-    """Forget every recorded build of this checkout (its build outputs were just deleted)."""
-    shutil.rmtree(markers_dir(checkout_path, cache_dir), ignore_errors=True)
 
 
 def _write_marker(marker: Path, commit_sha: str, command: str, duration_s: float) -> None:

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from tiercheck.errors import CheckoutError
-from tiercheck.sdk.build import clear_build_markers, has_build_marker
+from tiercheck.sdk.markers import clear_build_markers, has_build_marker
 
 if TYPE_CHECKING:
     from git import Repo

@@ -1,0 +1,138 @@
+"""The entry point: the table of commands, dispatch, and the one place errors become exit codes.
+
+`tier-check VERB …` runs the command of that name in `COMMANDS`; anything else is the assessment
+(`tier-check --sdk NAME[@REF]`), the default command, whose `--help` lists the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import FrameType
+from typing import NoReturn
+
+from tiercheck.cli import assess, config_verbs, governance, score
+from tiercheck.cli.common import PROG
+from tiercheck.errors import TiercheckError
+
+__all__ = ["COMMANDS", "Command", "main"]
+
+EXIT_CODES_HELP = """\
+exit codes:
+  0    measured, and every scored scenario passed (with a baseline: every failure expected)
+  1    a scored scenario failed, a leg was unmeasured, a stale baseline entry,
+       or (diff) a regression
+  2    bad input or usage
+  130  interrupted (what was measured is still written)
+"""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command beside the assessment."""
+
+    name: str
+    #: Its line in `tier-check --help`; neighbours with the same summary share one line.
+    summary: str
+    #: prog (e.g. "tier-check list") → its parser.
+    parser: Callable[[str], argparse.ArgumentParser]
+    #: Parsed arguments → exit code.
+    run: Callable[[argparse.Namespace], int]
+
+
+_SINGLE_CHECK = "single governance checks, as the official tool has them"
+
+COMMANDS: tuple[Command, ...] = (
+    Command("list", "the SDKs tiercheck knows", config_verbs.list_parser, config_verbs.list_sdks),
+    Command(
+        "requirements",
+        "what a spec revision requires, per leg",
+        config_verbs.requirements_parser,
+        config_verbs.requirements,
+    ),
+    Command(
+        "show-config",
+        "an SDK's resolved configuration per revision, and where each value came from",
+        config_verbs.show_config_parser,
+        config_verbs.show_config,
+    ),
+    Command(
+        "setup",
+        "provision the pinned conformance harness and Node 22 into the cache",
+        assess.setup_parser,
+        assess.setup,
+    ),
+    Command(
+        "score", "score raw harness results produced elsewhere", score.score_parser, score.score
+    ),
+    Command("diff", "compare two scorecards (regressions exit 1)", score.diff_parser, score.diff),
+    Command(
+        "governance",
+        "the six governance signals of a repository",
+        governance.governance_parser,
+        governance.governance,
+    ),
+    Command("labels", _SINGLE_CHECK, governance.labels_parser, governance.labels),
+    Command("triage", _SINGLE_CHECK, governance.triage_parser, governance.triage),
+)
+
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def commands_help() -> str:
+    """The `--help` epilog: the commands of the table, then the exit codes."""
+    lines = ["commands beside the assessment:"]
+    for summary, group in itertools.groupby(COMMANDS, key=lambda command: command.summary):
+        names = ", ".join(command.name for command in group)
+        lines.append(f"  {names:<14}  {summary}")
+    lines += ["", f"run `{PROG} COMMAND --help` for a command's options.", ""]
+    return "\n".join(lines) + "\n" + EXIT_CODES_HELP
+
+
+def _fatal(message: str) -> None:
+    # One line, never a traceback: the message already names the file, the path and the fix.
+    first = message.strip().splitlines()[0] if message.strip() else "error"
+    rest = message.strip().splitlines()[1:]
+    sys.stderr.write(f"{PROG}: error: {first}\n")
+    for line in rest:
+        sys.stderr.write(f"  {line}\n")
+
+
+def _install_sigterm() -> None:
+    def on_sigterm(signum: int, frame: FrameType | None) -> NoReturn:
+        # SIGTERM takes the same path as Ctrl-C: children are stopped and what was measured
+        # is still written.
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `tier-check` and `python -m tiercheck`; returns the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    _install_sigterm()
+    try:
+        command = _BY_NAME.get(args[0]) if args else None
+        if command is not None:
+            namespace = command.parser(f"{PROG} {command.name}").parse_args(args[1:])
+            return command.run(namespace)
+        namespace = assess.assess_parser(PROG, epilog=commands_help()).parse_args(args)
+        return assess.assess(namespace)
+    except TiercheckError as exc:
+        _fatal(exc.message)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        from tiercheck.process import kill_all_children
+
+        kill_all_children()
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # `tier-check list | head`: the reader left; nothing more to say.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

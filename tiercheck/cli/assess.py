@@ -1,0 +1,193 @@
+"""The assessment (`tier-check --sdk NAME[@REF]`, the default command) and `setup`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tiercheck import __version__
+from tiercheck.cli.common import (
+    PROG,
+    add_config_flags,
+    add_governance_flags,
+    add_output_flag,
+    cache_dir,
+    config_flags,
+    emit,
+    emit_scorecard,
+    known_sdks,
+    pinned_harness_version,
+)
+from tiercheck.cli.governance import options_from_args
+from tiercheck.errors import UsageError
+from tiercheck.report.formats import SCORECARD_FORMATS
+
+__all__ = ["assess", "assess_parser", "setup", "setup_parser"]
+
+
+def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
+    """The parser of the assessment itself; `epilog` lists the other commands."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "Decide which SEP-1730 tier an MCP SDK has earned: clone and build it, run the "
+            "pinned official conformance harness at each claimed spec revision, add GitHub "
+            "governance signals, and report the implied tier with its blockers."
+        ),
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tiercheck {__version__}")
+    what = parser.add_argument_group("what to assess")
+    what.add_argument("--sdk", metavar="NAME[@REF]", help="a known SDK or OWNER/REPO, at a ref")
+    what.add_argument("--sdk-path", metavar="DIR", help="an existing checkout (config from --sdk)")
+    what.add_argument("--repo", metavar="OWNER/REPO", help="the GitHub repository to attribute")
+    what.add_argument(
+        "--revision",
+        action="append",
+        metavar="REV",
+        help="assess only this claimed revision (repeatable; default: every claimed revision)",
+    )
+    what.add_argument(
+        "--conformance-server-url",
+        metavar="URL",
+        help="run the legs against an already-running server (with --repo, optional --client-cmd)",
+    )
+    run = parser.add_argument_group("checkout, build and run")
+    run.add_argument(
+        "--git-url", metavar="URL", help="clone from here (TIERCHECK_GIT_BASE: a mirror)"
+    )
+    run.add_argument("--cache-dir", metavar="DIR", help="clones, builds, harness (TIERCHECK_CACHE)")
+    run.add_argument("--rebuild", action="store_true", help="build even if cached for the commit")
+    run.add_argument("--skip-build", action="store_true", help="trust the checkout as it is")
+    run.add_argument("--harness-version", metavar="V", help="another published harness version")
+    run.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="client scenarios at once (default: the machine's cores)",
+    )
+    run.add_argument(
+        "--sequential",
+        action="store_true",
+        help="run revisions one after another instead of overlapping them",
+    )
+    add_config_flags(parser)
+    gov = parser.add_argument_group("governance")
+    gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
+    add_governance_flags(parser)
+    out = parser.add_argument_group("reports")
+    add_output_flag(out, SCORECARD_FORMATS, repeat=True)
+    out.add_argument(
+        "--out", metavar="DIR", help="write every format here (default reports/<sdk>/<run-id>/)"
+    )
+    return parser
+
+
+def assess(args: argparse.Namespace) -> int:
+    """`tier-check --sdk NAME[@REF]`: the whole assessment."""
+    from tiercheck.assessment import assess as run_assessment
+    from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
+    from tiercheck.report.progress import make_progress
+    from tiercheck.report.writer import write_reports
+    from tiercheck.target import Target, resolve_target
+
+    registry = known_sdks(args)
+    url_mode = args.conformance_server_url is not None
+    if url_mode and args.sdk_path:
+        msg = "--conformance-server-url runs against a server already running; drop --sdk-path"
+        raise UsageError(msg)
+    if url_mode and not args.repo:
+        msg = "--conformance-server-url needs --repo OWNER/REPO to attribute the results"
+        raise UsageError(msg)
+    if url_mode:
+        entry = registry.find(args.sdk) if args.sdk else None
+        target = Target(
+            name=entry.name if entry else args.repo.rsplit("/", 1)[-1],
+            repo=args.repo,
+            ref=None,
+            entry=entry,
+            path=None,
+        )
+    else:
+        target = resolve_target(
+            registry,
+            sdk=args.sdk,
+            sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+            repo=args.repo,
+        )
+    if args.skip_governance and (args.governance_snapshot or args.record_governance):
+        msg = "--skip-governance cannot be combined with --governance-snapshot/--record-governance"
+        raise UsageError(msg)
+    if args.rebuild and args.skip_build:
+        msg = "--rebuild and --skip-build contradict each other; pick one"
+        raise UsageError(msg)
+    started = now_utc()
+    out_dir = (
+        Path(args.out)
+        if args.out
+        else Path("reports") / target.name.replace("/", "__") / run_id(started)
+    )
+    concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
+    options = AssessOptions(
+        target=target,
+        cache_dir=cache_dir(args),
+        out_dir=out_dir.resolve(),
+        flags=config_flags(args),
+        environ=dict(os.environ),
+        revisions=tuple(args.revision) if args.revision else None,
+        server_url=args.conformance_server_url,
+        git_url=args.git_url,
+        rebuild=args.rebuild,
+        skip_build=args.skip_build or url_mode,
+        harness_version=args.harness_version or pinned_harness_version(),
+        concurrency=concurrency,
+        sequential=args.sequential,
+    )
+    governance = options_from_args(args)
+    progress = make_progress()
+    try:
+        doc = run_assessment(
+            options,
+            governance,
+            progress,
+            started_at=started,
+            explicit_baseline=args.expected_failures is not None,
+        )
+    finally:
+        progress.close()
+    written = write_reports(doc, options.out_dir)
+    if doc.get("interrupted"):
+        sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
+    emit_scorecard(doc, args.output)
+    sys.stderr.write(
+        f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
+    )
+    code: int = doc["exit_code"]
+    return code
+
+
+def setup_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check setup [--cache-dir DIR] [--harness-version V]`."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Provision the pinned conformance harness and its Node 22 runtime.",
+    )
+    parser.add_argument("--cache-dir", metavar="DIR")
+    parser.add_argument("--harness-version", metavar="V")
+    return parser
+
+
+def setup(args: argparse.Namespace) -> int:
+    """`tier-check setup`: provision the pinned harness and Node 22 into the cache."""
+    from tiercheck.conformance.harness import provision
+
+    harness = provision(
+        cache_dir(args),
+        version=args.harness_version or pinned_harness_version(),
+        progress=lambda text: print(text, file=sys.stderr),
+    )
+    emit(f"harness {harness.version} with node {harness.node_version} at {harness.root}")
+    return 0

@@ -1,0 +1,152 @@
+"""What the commands share: flag groups, flags → options, the registry, and stdout.
+
+Everything a command prints on stdout goes through `emit` (or `print_json`, which uses it), so
+stdout holds the result and nothing else; progress and warnings go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tiercheck.config.resolve import Field, flag_fields
+from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
+
+if TYPE_CHECKING:
+    from tiercheck.config.registry import Registry
+
+__all__ = [
+    "PROG",
+    "add_config_flags",
+    "add_governance_flags",
+    "add_output_flag",
+    "cache_dir",
+    "config_flags",
+    "emit",
+    "emit_scorecard",
+    "known_sdks",
+    "pinned_harness_version",
+    "print_json",
+    "stdout_color",
+]
+
+PROG = "tier-check"
+
+# --- flag groups ---------------------------------------------------------------------------
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """`--registry` and the flags that override known_sdks.yaml (the top of the cascade).
+
+    Flag, metavar and help come from the cascade's field table (`config.resolve.FIELDS`); each
+    help names the environment variable one layer below the flag.
+    """
+    group = parser.add_argument_group("configuration overrides (beat known_sdks.yaml and env)")
+    group.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    for i, (flag, spec) in enumerate(_flagged()):
+        # The first line says what the name in parentheses is; the others follow its lead.
+        env = f"env {spec.env_var}" if i == 0 else spec.env_var
+        group.add_argument(flag, metavar=spec.metavar, help=f"{spec.help} ({env})")
+
+
+def config_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The configuration flags as the cascade expects them: {flag: value, or None if not given}."""
+    return {flag: getattr(args, spec.dest, None) for flag, spec in _flagged()}
+
+
+def _flagged() -> Iterator[tuple[str, Field]]:
+    for spec in flag_fields():
+        assert spec.flag is not None  # flag_fields() holds only fields with a flag
+        yield spec.flag, spec
+
+
+def add_governance_flags(parser: argparse.ArgumentParser) -> None:
+    """How governance facts are obtained: token, API, snapshot replay or record, moment, window."""
+    group = parser.add_argument_group("governance (GitHub)")
+    group.add_argument("--token", help="GitHub token (else GITHUB_TOKEN, GH_TOKEN, gh auth token)")
+    group.add_argument(
+        "--github-api-url", metavar="URL", help="API base, for GitHub Enterprise (GITHUB_API_URL)"
+    )
+    group.add_argument("--governance-snapshot", metavar="FILE", help="replay a recorded snapshot")
+    group.add_argument("--record-governance", metavar="FILE", help="write the collected snapshot")
+    group.add_argument(
+        "--as-of", metavar="DATE", help="fix 'now' (ISO date or time) so verdicts are reproducible"
+    )
+    group.add_argument("--days", type=int, metavar="N", help="triage window in days (default 90)")
+
+
+def add_output_flag(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    formats: FormatRegistry[Any],
+    *,
+    repeat: bool = False,
+) -> None:
+    """`--output`, its choices from a format registry.
+
+    `repeat`: several formats in one run (the scorecard's), collected in a list that is None
+    when the flag is absent; otherwise one format, the registry's default when absent.
+    """
+    if repeat:
+        parser.add_argument(
+            "--output",
+            action="append",
+            choices=formats.choices(),
+            help=f"format on stdout; repeat for several (default {formats.default})",
+        )
+    else:
+        parser.add_argument("--output", choices=formats.choices(), default=formats.default)
+
+
+# --- flags → options -----------------------------------------------------------------------
+
+
+def known_sdks(args: argparse.Namespace) -> Registry:
+    """The SDK registry: `--registry FILE`, else $TIERCHECK_REGISTRY, else the shipped one."""
+    from tiercheck.config.registry import REGISTRY_ENV, load_registry
+
+    path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
+    return load_registry(Path(path) if path else None)
+
+
+def cache_dir(args: argparse.Namespace) -> Path:
+    """`--cache-dir`, else the default cache directory."""
+    from tiercheck.paths import cache_dir as resolve_cache_dir
+
+    return resolve_cache_dir(getattr(args, "cache_dir", None))
+
+
+def pinned_harness_version() -> str:
+    """The harness version tiercheck is pinned to (when `--harness-version` is not given)."""
+    from tiercheck.conformance.harness import PINNED_VERSION
+
+    return PINNED_VERSION
+
+
+# --- stdout --------------------------------------------------------------------------------
+
+
+def stdout_color() -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def emit(*texts: str) -> None:
+    """Write rendered outputs to stdout, each ending in one newline, a blank line between them."""
+    sys.stdout.write("\n".join(text.rstrip("\n") + "\n" for text in texts))
+    sys.stdout.flush()
+
+
+def emit_scorecard(doc: Mapping[str, Any], requested: Sequence[str] | None) -> None:
+    """The scorecard on stdout in each `--output` format once, in the order asked."""
+    chosen = dict.fromkeys(requested or [SCORECARD_FORMATS.default])
+    color = stdout_color()
+    emit(*(SCORECARD_FORMATS.get(name).render(doc, color) for name in chosen))
+
+
+def print_json(data: Any) -> None:
+    """Write `data` to stdout as JSON (keys in the order they were built)."""
+    emit(json_text(data))

@@ -1,0 +1,153 @@
+"""`list`, `requirements` and `show-config`: what tiercheck knows and how it resolves it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from tiercheck.cli.common import add_config_flags, config_flags, emit, known_sdks, print_json
+from tiercheck.errors import UsageError
+
+__all__ = [
+    "list_parser",
+    "list_sdks",
+    "requirements",
+    "requirements_parser",
+    "show_config",
+    "show_config_parser",
+]
+
+
+def list_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check list [--json] [--registry FILE]`."""
+    parser = argparse.ArgumentParser(prog=prog, description="The SDKs tiercheck knows.")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    return parser
+
+
+def list_sdks(args: argparse.Namespace) -> int:
+    """`tier-check list`: the known SDKs with repo, default ref and claimed revisions."""
+    registry = known_sdks(args)
+    rows: list[dict[str, Any]] = [
+        {
+            "name": e.name,
+            "repo": e.repo,
+            "default_ref": e.default_ref,
+            "revisions": list(e.revisions),
+        }
+        for e in registry.entries.values()
+    ]
+    if args.json:
+        print_json(rows)
+        return 0
+    width = max(len(r["name"]) for r in rows) if rows else 4
+    repo_width = max(len(r["repo"]) for r in rows) if rows else 4
+    lines = []
+    for r in rows:
+        revisions = ", ".join(r["revisions"])
+        ref = "@" + r["default_ref"]
+        line = f"{r['name']:<{width}}  {r['repo']:<{repo_width}}  {ref:<7}  {revisions}"
+        lines.append(line.rstrip())
+    if lines:
+        emit("\n".join(lines))
+    return 0
+
+
+def requirements_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check requirements REV [--json]`."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description="What a spec revision requires, per leg."
+    )
+    parser.add_argument("revision", metavar="REV")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def requirements(args: argparse.Namespace) -> int:
+    """`tier-check requirements REV`: scored and not-scored scenarios per leg."""
+    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.revisions import LEGS
+
+    rset = load_requirement_set(args.revision)
+    data: dict[str, Any] = {"revision": rset.revision}
+    for leg in LEGS:
+        not_scored = rset.not_scored_on(leg)
+        data[leg] = {
+            "scored": list(rset.scored(leg)),
+            "scored_count": len(rset.scored(leg)),
+            "not_scored": [
+                {"scenario": e.scenario, "reason": e.reason, "note": e.note}
+                for e in not_scored.values()
+            ],
+            "not_scored_count": len(not_scored),
+        }
+    if args.json:
+        print_json(data)
+        return 0
+    out = [f"Requirement set {rset.revision}"]
+    for leg in LEGS:
+        block = data[leg]
+        out.append("")
+        out.append(f"{leg}: {block['scored_count']} scored, {block['not_scored_count']} not scored")
+        out.extend(f"  {name}" for name in block["scored"])
+        if block["not_scored"]:
+            out.append("  not scored:")
+            for e in block["not_scored"]:
+                note = f" — {e['note']}" if e["note"] else ""
+                out.append(f"    {e['scenario']}  [{e['reason']}]{note}")
+    emit("\n".join(out))
+    return 0
+
+
+def show_config_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check show-config --sdk NAME [--revision REV] [--json]` and the override flags."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="An SDK's resolved configuration per revision, each value with its source.",
+    )
+    parser.add_argument("--sdk", required=True, metavar="NAME")
+    parser.add_argument(
+        "--revision", metavar="REV", help="one revision (default: every claimed one)"
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_config_flags(parser)
+    return parser
+
+
+def show_config(args: argparse.Namespace) -> int:
+    """`tier-check show-config --sdk NAME`: resolved values per revision with their sources."""
+    from tiercheck.config.resolve import resolve
+    from tiercheck.revisions import is_known_revision, unknown_revision
+
+    registry = known_sdks(args)
+    entry = registry.get(args.sdk)
+    revisions = list(entry.revisions)
+    if args.revision:
+        if not is_known_revision(args.revision):
+            raise UsageError(f"--revision: {unknown_revision(args.revision)}")
+        if args.revision not in entry.revisions:
+            msg = f"--revision: {entry.name} claims only {', '.join(entry.revisions)}"
+            raise UsageError(msg)
+        revisions = [args.revision]
+    flags = config_flags(args)
+    resolved = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
+    if args.json:
+        payload = {
+            "sdk": entry.name,
+            "repo": entry.repo,
+            "default_ref": entry.default_ref,
+            "revisions": {c.revision: c.to_dict() for c in resolved},
+        }
+        print_json(payload)
+        return 0
+    lines = [f"{entry.name} ({entry.repo} @{entry.default_ref})"]
+    for config in resolved:
+        lines.append("")
+        lines.append(f"revision {config.revision}")
+        for key, item in config.to_dict().items():
+            lines.append(f"  {key:<22} {item['value']!r}")
+            lines.append(f"  {'':<22}   from {item['source']}")
+    emit("\n".join(lines))
+    return 0

@@ -1,0 +1,138 @@
+"""The `governance`, `labels` and `triage` commands: a snapshot in, the signals out.
+
+A snapshot is either collected from GitHub now (and optionally recorded with
+`--record-governance`) or replayed from a file (`--governance-snapshot`, no network at all).
+Every verdict is judged at `--as-of`, by default the moment the snapshot was captured, so one
+snapshot always prints the same bytes. Governance never decides the exit code: these commands
+return 0 whenever they could produce an answer, and bad input is a `UsageError`/`ConfigError`.
+
+The collecting and judging is `governance.obtain`'s; this module turns flags into its options
+and prints what it returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tiercheck.cli.common import (
+    add_governance_flags,
+    add_output_flag,
+    cache_dir,
+    emit,
+    known_sdks,
+    print_json,
+    stdout_color,
+)
+from tiercheck.errors import UsageError
+from tiercheck.report.formats import GOVERNANCE_FORMATS
+
+if TYPE_CHECKING:
+    from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
+
+__all__ = [
+    "evaluate",
+    "governance",
+    "governance_parser",
+    "labels",
+    "labels_parser",
+    "options_from_args",
+    "triage",
+    "triage_parser",
+]
+
+#: Seconds between GitHub requests (PyGithub's politeness delay); tests set it to None.
+THROTTLE_S: float | None = 0.25
+
+
+def _parser(prog: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--repo", required=True, metavar="OWNER/REPO")
+    parser.add_argument("--sdk", metavar="NAME", help="known SDK whose config (aliases…) applies")
+    parser.add_argument("--cache-dir", metavar="DIR")
+    add_governance_flags(parser)
+    return parser
+
+
+def governance_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check governance --repo OWNER/REPO [--output FORMAT]` and the governance flags."""
+    parser = _parser(prog, "The six governance checks of a repository.")
+    add_output_flag(parser, GOVERNANCE_FORMATS)
+    return parser
+
+
+def labels_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check labels --repo OWNER/REPO` and the governance flags."""
+    return _parser(prog, "The label taxonomy check (official JSON shape).")
+
+
+def triage_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check triage --repo OWNER/REPO [--days N]` and the governance flags."""
+    return _parser(prog, "The triage check (official JSON shape).")
+
+
+def _warn(line: str) -> None:
+    sys.stderr.write(f"tier-check: governance: {line}\n")
+
+
+def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
+    """The governance flags (shared by the assessment and these commands) as options."""
+    from tiercheck.governance.obtain import DEFAULT_API_URL, GovernanceOptions, parse_as_of
+
+    if args.governance_snapshot and args.record_governance:
+        msg = "--governance-snapshot replays a snapshot; drop --record-governance"
+        raise UsageError(msg)
+    return GovernanceOptions(
+        skip=bool(getattr(args, "skip_governance", False)),
+        snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
+        record=Path(args.record_governance) if args.record_governance else None,
+        as_of=parse_as_of(args.as_of),
+        token=args.token,
+        api_url=args.github_api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
+        days=args.days,
+        # The same place the assessment keeps its ETags, so either command warms the other.
+        cache_dir=cache_dir(args) / "github",
+        throttle=THROTTLE_S,
+    )
+
+
+def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:
+    """Obtain the snapshot (replay or collect) and judge it, as the flags in `args` say.
+
+    `now` is the capture time of a live collection (default: the clock, to the second). A
+    replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
+    """
+    from tiercheck.governance.obtain import GovernanceRun, obtain_signals
+
+    options = options_from_args(args)
+    # An unknown name is a UsageError with a "did you mean".
+    entry = known_sdks(args).get(args.sdk) if getattr(args, "sdk", None) else None
+    moment = now or datetime.now(UTC).replace(microsecond=0)
+    obtained = obtain_signals(
+        str(args.repo), options, entry=entry, checkout=None, now=moment, log=_warn
+    )
+    assert obtained.snapshot is not None  # these commands never skip
+    return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
+
+
+def governance(args: argparse.Namespace) -> int:
+    """`tier-check governance --repo OWNER/REPO`: the six checks, as a table or JSON."""
+    document = evaluate(args).to_dict()
+    emit(GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color()))
+    return 0
+
+
+def labels(args: argparse.Namespace) -> int:
+    """`tier-check labels --repo OWNER/REPO`: the label check's JSON (official fields first)."""
+    print_json(evaluate(args).signals.labels.to_dict())
+    return 0
+
+
+def triage(args: argparse.Namespace) -> int:
+    """`tier-check triage --repo OWNER/REPO [--days N]`: the triage check's JSON."""
+    print_json(evaluate(args).signals.triage.to_dict())
+    return 0

@@ -1,0 +1,98 @@
+"""The governance checks of one repository as a plain-text table (pure).
+
+Reads the document `tier-check governance --output json` prints: `{repo, as_of, captured_at,
+source, checks}`, with each check's official reading and its SEP-1730 reading side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["render_governance"]
+
+
+def _percent(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+def _details(checks: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """One (official, SEP-1730) detail line per check, from the JSON form."""
+    labels = checks["labels"]
+    triage = checks["triage"]
+    sep_triage = triage["sep1730"]
+    p0 = checks["p0_resolution"]
+    sep_p0 = p0["sep1730"]
+    release = checks["stable_release"]
+    sep_release = release["sep1730"]
+    policy = checks["policy_signals"]
+    spec = checks["spec_tracking"]
+    sep_spec = spec["sep1730"]
+    missing = ", ".join(labels["missing"]) or "none"
+    sep_missing = ", ".join(labels["sep1730"]["missing"]) or "none"
+    present = [path for path, found in policy["files"].items() if found]
+    absent = [name for name, paths in policy["sep1730"]["categories"].items() if not paths]
+    return {
+        "labels": (
+            f"{labels['present']}/{labels['required']} labels, missing: {missing}",
+            f"missing with aliases: {sep_missing}",
+        ),
+        "triage": (
+            f"{_percent(triage['compliance_rate'])} of {triage['total_issues']} open issues "
+            f"labelled, {triage['exceeding_sla']} unlabelled > 48 h",
+            f"{_percent(sep_triage['rate_2_business_days'])} labelled within 2 business days "
+            f"({sep_triage['issues_considered']} issues, median "
+            f"{sep_triage['median_business_hours']} business h), "
+            f"{_percent(sep_triage['rate_1_month'])} within a month",
+        ),
+        "p0_resolution": (
+            f"{p0['open_p0s']} open, {p0['closed_within_7d']}/{p0['closed_total']} closed "
+            "within 7 d (from creation)",
+            f"{sep_p0['open_p0s']} open, {sep_p0['resolved_within_7d']}/"
+            f"{sep_p0['resolved_total']} resolved within 7 d, "
+            f"{sep_p0['resolved_within_14d']} within 14 d (from the label)",
+        ),
+        "stable_release": (
+            f"newest {release['version'] or 'none'}"
+            + (" (prerelease)" if release["is_prerelease"] else ""),
+            f"stable {sep_release['tag'] or 'none'}",
+        ),
+        "policy_signals": (
+            f"{len(present)} of the {len(policy['files'])} official paths",
+            f"missing: {', '.join(absent) or 'nothing'}",
+        ),
+        "spec_tracking": (
+            f"spec {spec['latest_spec_release'] or '-'} → {spec['latest_sdk_release'] or '-'}, "
+            f"{spec['days_gap'] if spec['days_gap'] is not None else '-'} d",
+            f"stable {sep_spec['latest_sdk_release'] or '-'}, "
+            f"{sep_spec['days_gap'] if sep_spec['days_gap'] is not None else '-'} d",
+        ),
+    }
+
+
+def render_governance(document: Mapping[str, Any]) -> str:
+    """A compact plain-text table of the six checks (official and SEP-1730 side by side)."""
+    checks: Mapping[str, Any] = document["checks"]
+    lines = [
+        f"Governance of {document['repo']}",
+        f"  as of {document['as_of']}, captured {document['captured_at']} "
+        f"(source: {document['source']})",
+        "",
+        f"  {'check':<16} {'official':<13} {'SEP-1730':<13} detail",
+    ]
+    details = _details(checks)
+    # The document lists the checks in their official order.
+    for name, check in checks.items():
+        official = check["status"]
+        sep = check["sep1730"]["status"]
+        # An asterisk marks where SEP-1730 as written reaches another verdict.
+        mark = "*" if check["disagrees_with_official"] else " "
+        if check["reason"]:
+            lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {check['reason']}")
+            continue
+        first, second = details[name]
+        lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {first}")
+        lines.append(f"  {'':<16} {'':<13} {'':<12}  SEP-1730: {second}")
+    lines.append("")
+    lines.append("  * SEP-1730 as written reaches a different verdict than the official check.")
+    return "\n".join(lines) + "\n"
