@@ -315,7 +315,8 @@ def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     from procutil import wait_for
     from tiercheck.config.requirements import load_requirement_set
     from tiercheck.config.resolve import resolve
-    from tiercheck.pipeline import RevisionPlan, _watching
+    from tiercheck.pipeline.legs import _watching
+    from tiercheck.pipeline.plan import RevisionPlan
 
     plan = RevisionPlan(
         "2025-11-25",
