@@ -15,6 +15,7 @@ from tiercheck.assessment import GovernanceOptions, evaluate_governance
 from tiercheck.config.registry import load_registry
 from tiercheck.conformance import slots
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.plan import decide_ref
 from tiercheck.report import validate_scorecard
 from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard import ScorecardParts, build_scorecard, exit_code_for, leg_summary
@@ -47,7 +48,8 @@ def test_parse_sdk_spec(text: str, name: str, ref: str | None) -> None:
 
 def test_resolve_known_name_uses_default_ref() -> None:
     target = resolve_target(load_registry(), sdk="python-sdk-v1", sdk_path=None, repo=None)
-    assert (target.repo, target.ref, target.path) == (
+    checkout = decide_ref(target, "clone").checkout
+    assert (target.repo, checkout, target.path) == (
         "modelcontextprotocol/python-sdk",
         "v1.x",
         None,
