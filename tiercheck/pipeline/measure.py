@@ -55,6 +55,48 @@ class Measurement:
     timings: Mapping[str, float]
     interrupted: bool
 
+    @classmethod
+    def from_steps(
+        cls,
+        revisions: Sequence[RevisionPlan],
+        done: Sequence[StepResult],
+        stopped: Unmeasured | None,
+        conformance_s: float,
+    ) -> Measurement:
+        """The measurement of the steps that ran (`done`, in order), of the interrupt that
+        `stopped` them before the legs if one did, and of the whole half's duration.
+
+        The unmeasured entries and the timings are the steps' own, concatenated in step order.
+        A leg that never ran is unmeasured with the first reason a step gave for stopping, else
+        the interrupt's.
+        """
+        checkout = _first(done, CheckoutResult)
+        provisioned = _first(done, ProvisionResult)
+        built = _first(done, BuildResult)
+        legs = _first(done, LegsResult)
+        halts = [r.halt for r in (checkout, provisioned, built) if r is not None and r.halt]
+        reason = halts[0] if halts else stopped.reason if stopped else "not run"
+        verdicts = {
+            (p.revision, leg): (legs.verdicts.get((p.revision, leg)) if legs else None)
+            or unmeasured_leg(leg, p.revision, reason)
+            for p in revisions
+            for leg in LEGS
+        }
+        unmeasured = [entry for result in done for entry in result.unmeasured]
+        timings = {name: s for result in done for name, s in result.timings.items()}
+        return cls(
+            verdicts=verdicts,
+            server_urls=dict(legs.server_urls) if legs else {},
+            checkout_path=checkout.path if checkout else None,
+            commit=checkout.commit if checkout else None,
+            harness=provisioned.harness if provisioned else None,
+            build=built.build if built else None,
+            logs={**(built.logs if built else {}), **(legs.logs if legs else {})},
+            unmeasured=(*unmeasured, *([stopped] if stopped else [])),
+            timings={**timings, "conformance": conformance_s},
+            interrupted=stopped is not None or (legs is not None and legs.interrupted),
+        )
+
 
 def _run_steps(
     options: AssessOptions, plan: Plan, progress: ProgressSink, done: list[StepResult]
@@ -93,43 +135,7 @@ def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measu
     except KeyboardInterrupt:
         process.kill_all_children(term_grace_s=2.0)
         stopped = _STOPPED
-    return _measurement(plan.revisions, done, stopped, elapsed(began))
-
-
-def _measurement(
-    revisions: Sequence[RevisionPlan],
-    done: Sequence[StepResult],
-    stopped: Unmeasured | None,
-    conformance_s: float,
-) -> Measurement:
-    """One Measurement from the steps that ran: lists concatenated in step order."""
-    checkout = _first(done, CheckoutResult)
-    provisioned = _first(done, ProvisionResult)
-    built = _first(done, BuildResult)
-    legs = _first(done, LegsResult)
-    halts = [r.halt for r in (checkout, provisioned, built) if r is not None and r.halt]
-    # Legs that never ran take the first reason the steps gave, else the interrupt's.
-    reason = halts[0] if halts else stopped.reason if stopped else "not run"
-    verdicts = {
-        (p.revision, leg): (legs.verdicts.get((p.revision, leg)) if legs else None)
-        or unmeasured_leg(leg, p.revision, reason)
-        for p in revisions
-        for leg in LEGS
-    }
-    unmeasured = [entry for result in done for entry in result.unmeasured]
-    timings = {name: s for result in done for name, s in result.timings.items()}
-    return Measurement(
-        verdicts=verdicts,
-        server_urls=dict(legs.server_urls) if legs else {},
-        checkout_path=checkout.path if checkout else None,
-        commit=checkout.commit if checkout else None,
-        harness=provisioned.harness if provisioned else None,
-        build=built.build if built else None,
-        logs={**(built.logs if built else {}), **(legs.logs if legs else {})},
-        unmeasured=(*unmeasured, *([stopped] if stopped else [])),
-        timings={**timings, "conformance": conformance_s},
-        interrupted=stopped is not None or (legs is not None and legs.interrupted),
-    )
+    return Measurement.from_steps(plan.revisions, done, stopped, elapsed(began))
 
 
 def _first(done: Sequence[StepResult], kind: type[_R]) -> _R | None:
