@@ -35,6 +35,8 @@ class Target:
 
     name: str
     repo: str
+    #: The ref named after `@`, if any. Which ref is checked out (the registry's default when
+    #: none is named) is decided once, by `pipeline.plan.decide_ref`.
     ref: str | None
     entry: SdkEntry | None
     #: An existing checkout (`--sdk-path`), or None to clone `repo` at `ref`.
@@ -81,13 +83,6 @@ def resolve_target(
     assert spec is not None
     if owner_repo is not None:
         name = entry.name if entry else owner_repo.rsplit("/", 1)[1]
-        ref = spec.ref or (entry.default_ref if entry else None)
-        return Target(name=name, repo=repo or owner_repo, ref=ref, entry=entry, path=None)
+        return Target(name=name, repo=repo or owner_repo, ref=spec.ref, entry=entry, path=None)
     assert entry is not None
-    return Target(
-        name=entry.name,
-        repo=repo or entry.repo,
-        ref=spec.ref or entry.default_ref,
-        entry=entry,
-        path=None,
-    )
+    return Target(name=entry.name, repo=repo or entry.repo, ref=spec.ref, entry=entry, path=None)

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tiercheck.assessment import GovernanceOptions, evaluate_governance
 from tiercheck.config.registry import load_registry
 from tiercheck.conformance import slots
 from tiercheck.errors import UsageError
+from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.pipeline.judge import evaluate_governance
+from tiercheck.pipeline.plan import decide_ref
 from tiercheck.report import validate_scorecard
 from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard import ScorecardParts, build_scorecard, exit_code_for, leg_summary
@@ -47,7 +49,8 @@ def test_parse_sdk_spec(text: str, name: str, ref: str | None) -> None:
 
 def test_resolve_known_name_uses_default_ref() -> None:
     target = resolve_target(load_registry(), sdk="python-sdk-v1", sdk_path=None, repo=None)
-    assert (target.repo, target.ref, target.path) == (
+    checkout = decide_ref(target, "clone").checkout
+    assert (target.repo, checkout, target.path) == (
         "modelcontextprotocol/python-sdk",
         "v1.x",
         None,
@@ -315,7 +318,8 @@ def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     from procutil import wait_for
     from tiercheck.config.requirements import load_requirement_set
     from tiercheck.config.resolve import resolve
-    from tiercheck.pipeline import RevisionPlan, _watching
+    from tiercheck.pipeline.legs import _watching
+    from tiercheck.pipeline.plan import RevisionPlan
 
     plan = RevisionPlan(
         "2025-11-25",

@@ -88,8 +88,8 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
 
 def assess(args: argparse.Namespace) -> int:
     """`tier-check --sdk NAME[@REF]`: the whole assessment."""
-    from tiercheck.assessment import assess as run_assessment
     from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
+    from tiercheck.pipeline.assess import assess as run_assessment
     from tiercheck.report.progress import make_progress
     from tiercheck.report.writer import write_reports
     from tiercheck.target import Target, resolve_target

@@ -77,7 +77,7 @@ def _score_inputs(args: argparse.Namespace) -> list[tuple[str, Path | None, Path
 
 def score(args: argparse.Namespace) -> int:
     """`tier-check score`: judge raw harness results an SDK's own CI already produced."""
-    from tiercheck.assessment import score_results
+    from tiercheck.pipeline.assess import score_results
 
     inputs = _score_inputs(args)
     paths = [Path(p) for p in args.expected_failures]

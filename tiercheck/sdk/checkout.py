@@ -33,6 +33,7 @@ __all__ = [
     "Checkout",
     "checkout",
     "clone_url",
+    "current_branch",
     "describe_local",
     "head_sha",
     "redact_url",
@@ -357,6 +358,23 @@ def describe_local(path: Path) -> Checkout:
             url=redact_url(origin) if origin else None,
             dirty=repository.is_dirty(untracked_files=False),
         )
+
+
+def current_branch(path: Path) -> str | None:
+    """The branch checked out at `path`: None when HEAD is detached or `path` is no git checkout.
+
+    Reads only HEAD (no status of the tree), so it is cheap enough to call before deciding what
+    an assessment of `path` is about.
+    """
+    from git import Repo
+    from git.exc import InvalidGitRepositoryError, NoSuchPathError
+
+    try:
+        repository = Repo(path, search_parent_directories=True)
+    except (InvalidGitRepositoryError, NoSuchPathError):
+        return None
+    with repository:
+        return _branch_of(repository)
 
 
 def _head_of(repository: Repo) -> str | None:

@@ -1,0 +1,152 @@
+"""One whole assessment: plan → checkout → provision → build → legs → judge → scorecard.
+
+`assess` is what `tier-check --sdk …` runs; `score_results` is what `tier-check score` runs on
+results produced elsewhere (its legs are read from folders instead of run). Both end in the
+same judge and scorecard steps, so both produce the same document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tiercheck.errors import UsageError
+from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
+from tiercheck.pipeline.facts import harness_facts, now_utc
+from tiercheck.pipeline.finish import finish_scorecard
+from tiercheck.pipeline.judge import Baselines, find_baselines, judge
+from tiercheck.pipeline.measure import Measurement, measure
+from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
+from tiercheck.revisions import Leg
+from tiercheck.scoring import LegVerdict
+from tiercheck.target import Target
+
+__all__ = ["assess", "score_results"]
+
+
+def assess(
+    options: AssessOptions,
+    governance: GovernanceOptions,
+    progress: ProgressSink,
+    *,
+    started_at: datetime,
+    explicit_baseline: bool = False,
+) -> dict[str, Any]:
+    """Run a whole assessment and return its scorecard document (exit code inside)."""
+    plan = plan_assessment(options)
+    measured = measure(options, plan, progress)  # checkout → provision → build → legs
+    judged = judge(
+        plan.revisions,
+        measured.verdicts,
+        find_baselines(plan.revisions, measured.checkout_path, explicit=explicit_baseline),
+        repo=plan.target.repo,
+        governance=governance,
+        entry=plan.target.entry,
+        checkout=measured.checkout_path,
+        now=started_at,
+        progress=progress,
+        interrupted=measured.interrupted,
+    )
+    artifacts = {
+        "out_dir": str(options.out_dir),
+        "raw": str(options.out_dir / "raw"),
+        "logs": dict(measured.logs),
+    }
+    return finish_scorecard(
+        plan,
+        measured,
+        judged,
+        harness=harness_facts(measured, options.harness_version),
+        run=options.out_dir.name,
+        artifacts=artifacts,
+        finished_at=now_utc(),
+    )
+
+
+def score_results(
+    inputs: Sequence[tuple[str, Path | None, Path | None]],
+    *,
+    repo: str,
+    baselines: Mapping[str, Path],
+) -> dict[str, Any]:
+    """A scorecard from raw results produced elsewhere: (revision, server dir, client dir).
+
+    A leg given no folder is skipped; a folder without any checks.json is unmeasured. Nothing
+    is run and GitHub is not asked (governance is reported skipped).
+    """
+    from tiercheck.conformance.harness import PACKAGE
+    from tiercheck.report.progress import NullProgress
+
+    target = Target(name=repo.rsplit("/", 1)[-1], repo=repo, ref=None, entry=None, path=None)
+    revisions, measured = _read_results(inputs)
+    plan = Plan(target, "results", decide_ref(target, "results"), revisions)
+    now = now_utc()
+    judged = judge(
+        plan.revisions,
+        measured.verdicts,
+        Baselines(baselines),
+        repo=repo,
+        governance=GovernanceOptions(skip=True),
+        entry=None,
+        checkout=None,
+        now=now,
+        progress=NullProgress(),
+        interrupted=False,
+    )
+    return finish_scorecard(
+        plan,
+        measured,
+        judged,
+        harness={"package": PACKAGE, "version": None, "node_version": None},
+        run="score",
+        artifacts={"out_dir": None, "raw": None, "logs": {}},
+        finished_at=now,
+    )
+
+
+def _read_results(
+    inputs: Sequence[tuple[str, Path | None, Path | None]],
+) -> tuple[tuple[RevisionPlan, ...], Measurement]:
+    """The legs of `tier-check score`: scored from the folders given instead of run."""
+    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.config.resolve import resolve
+    from tiercheck.conformance.results import parse_results
+    from tiercheck.scoring import score_leg, skipped_leg, unmeasured_leg
+
+    revisions: list[RevisionPlan] = []
+    verdicts: dict[tuple[str, Leg], LegVerdict] = {}
+    unmeasured: list[Unmeasured] = []
+    for revision, server_dir, client_dir in inputs:
+        rset = load_requirement_set(revision)  # an unknown revision is a one-line ConfigError
+        config = resolve(None, revision, environ={}, flags={})
+        revisions.append(RevisionPlan(revision, config, rset))
+        folders: dict[Leg, Path | None] = {"server": server_dir, "client": client_dir}
+        for leg, folder in folders.items():
+            if folder is None:
+                verdict = skipped_leg(leg, revision, "no results given")
+            elif not folder.is_dir():
+                msg = f"--{leg}-results {folder}: not a directory"
+                raise UsageError(msg)
+            elif results := parse_results(folder, leg):
+                verdict = score_leg(leg, revision, results, rset, results_dir=folder)
+            else:
+                reason = f"no checks.json under {folder}"
+                verdict = unmeasured_leg(leg, revision, reason, results_dir=folder)
+                unmeasured.append(Unmeasured(f"{leg} leg {revision}", reason))
+            verdicts[(revision, leg)] = verdict
+    measured = Measurement(
+        verdicts=verdicts,
+        server_urls={},
+        checkout_path=None,
+        commit=None,
+        harness=None,
+        build=None,
+        logs={},
+        unmeasured=tuple(unmeasured),
+        timings={},
+        interrupted=False,
+    )
+    return tuple(revisions), measured

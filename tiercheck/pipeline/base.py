@@ -1,0 +1,108 @@
+"""What every step of an assessment shares: its options, the progress sink, the unmeasured entry.
+
+Each step (plan, checkout, provision, build, legs, judge, scorecard) is a function from typed
+inputs to a frozen result. A result carries what the step measured, its own `unmeasured` entries
+(what it tried and could not measure, with the reason) and its own timings; the assessment's
+lists are the concatenation of the steps' lists, in step order.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from tiercheck.conformance.harness import PINNED_VERSION
+from tiercheck.target import Target
+
+__all__ = [
+    "AssessOptions",
+    "Origin",
+    "ProgressSink",
+    "StepResult",
+    "Unmeasured",
+    "default_concurrency",
+    "elapsed",
+]
+
+#: Where the code under assessment comes from: a clone at a ref, the user's own checkout, a
+#: server already running at a URL, or results produced elsewhere (`tier-check score`).
+Origin = Literal["clone", "path", "url", "results"]
+
+
+class ProgressSink(Protocol):
+    """What the pipeline tells the person watching (implemented by `report.progress`)."""
+
+    def step(self, name: str, detail: str = "") -> None:
+        """A step started."""
+
+    def done(self, name: str, detail: str = "") -> None:
+        """A step finished."""
+
+    def warn(self, text: str) -> None:
+        """Something went wrong but the assessment goes on."""
+
+    def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
+        """Scenarios finished so far in a running leg."""
+
+
+@dataclass(frozen=True)
+class AssessOptions:
+    """Everything the conformance half of an assessment needs, resolved by the CLI."""
+
+    target: Target
+    cache_dir: Path
+    out_dir: Path
+    flags: Mapping[str, Any] = field(default_factory=dict)
+    environ: Mapping[str, str] = field(default_factory=dict)
+    revisions: tuple[str, ...] | None = None
+    #: URL mode: an already running server (no checkout, no build, no managed server).
+    server_url: str | None = None
+    git_url: str | None = None
+    rebuild: bool = False
+    skip_build: bool = False
+    harness_version: str = PINNED_VERSION
+    #: Client processes at once across the whole assessment; 0 means unbounded (the harness's
+    #: own behaviour).
+    concurrency: int = 0
+    sequential: bool = False
+
+
+@dataclass(frozen=True)
+class Unmeasured:
+    """Something a step tried to measure and could not: one entry of the scorecard's list."""
+
+    what: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        """The scorecard's form: `{"what": …, "reason": …}`."""
+        return {"what": self.what, "reason": self.reason}
+
+
+class StepResult(Protocol):
+    """What every step's result reports besides its own facts."""
+
+    @property
+    def unmeasured(self) -> tuple[Unmeasured, ...]:
+        """What the step could not measure, in the order it found out."""
+
+    @property
+    def timings(self) -> Mapping[str, float]:
+        """Seconds spent, by name (the scorecard's `timings`)."""
+
+
+def elapsed(began: float) -> float:
+    """Seconds since `began` (a `time.monotonic()` reading), to the millisecond."""
+    return round(time.monotonic() - began, 3)
+
+
+def default_concurrency() -> int:
+    """Client processes at once: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)

@@ -1,0 +1,56 @@
+"""Step 2, checkout: the SDK's code at a known commit, or why it could not be had.
+
+A clone is detached at the ref the plan chose; the user's own checkout (`--sdk-path`) is only
+described, never changed. A failure is not raised: it becomes the step's unmeasured entry and
+the reason no leg can run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tiercheck.errors import TiercheckError
+from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.plan import Plan
+
+__all__ = ["CheckoutResult", "check_out"]
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    """Where the code is and at which commit (`path` None: the checkout failed, see `halt`)."""
+
+    path: Path | None
+    commit: str | None
+    unmeasured: tuple[Unmeasured, ...] = ()
+    timings: Mapping[str, float] = field(default_factory=dict)
+    #: Why no leg can run after this step; None when they can.
+    halt: str | None = None
+
+
+def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> CheckoutResult:
+    """Describe the user's checkout, or detach the cached clone at `plan.ref.checkout`."""
+    from tiercheck.sdk.checkout import checkout, describe_local
+
+    target = plan.target
+    began = time.monotonic()
+    try:
+        if target.path is not None:
+            local = describe_local(target.path)
+            progress.done("checkout", f"{target.path} at {local.short_sha or 'no git commit'}")
+            return CheckoutResult(
+                target.path, local.commit_sha, timings={"checkout": elapsed(began)}
+            )
+        ref = plan.ref.checkout
+        progress.step("checkout", f"{target.repo}@{ref or 'default branch'}")
+        cloned = checkout(
+            target.repo, ref, cache_dir=options.cache_dir / "repos", git_url=options.git_url
+        )
+        progress.done("checkout", f"{target.repo}@{ref} is {cloned.short_sha}")
+        return CheckoutResult(cloned.path, cloned.commit_sha, timings={"checkout": elapsed(began)})
+    except TiercheckError as exc:
+        reason = f"checkout failed: {exc.message}"
+        return CheckoutResult(None, None, unmeasured=(Unmeasured("checkout", reason),), halt=reason)

@@ -1,0 +1,74 @@
+"""Step 7, scorecard: the plan, the measurement and the judgement as one scorecard document."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from tiercheck.governance.signals import CHECK_NAMES
+from tiercheck.pipeline.facts import tiercheck_facts
+from tiercheck.pipeline.judge import Judgement
+from tiercheck.pipeline.measure import Measurement
+from tiercheck.pipeline.plan import Plan
+from tiercheck.revisions import LEGS
+from tiercheck.scorecard import ScorecardParts, build_scorecard
+from tiercheck.scoring import LegVerdict
+
+__all__ = ["finish_scorecard"]
+
+
+def finish_scorecard(
+    plan: Plan,
+    measured: Measurement,
+    judged: Judgement,
+    *,
+    harness: Mapping[str, Any],
+    run: str,
+    artifacts: Mapping[str, Any],
+    finished_at: datetime,
+) -> dict[str, Any]:
+    """The scorecard document, remediation included."""
+    from tiercheck.report.remediation import remediation
+
+    target, revisions = plan.target, plan.revisions
+    governance = judged.signals.to_dict()
+    per_revision: dict[str, dict[str, LegVerdict]] = {
+        p.revision: {leg: measured.verdicts[(p.revision, leg)] for leg in LEGS} for p in revisions
+    }
+    sdk = {
+        "name": target.name,
+        "ref": plan.ref.ref,
+        "commit": measured.commit,
+        "path": str(measured.checkout_path) if measured.checkout_path else None,
+        "origin": plan.origin,
+    }
+    parts = ScorecardParts(
+        repo=target.repo,
+        branch=plan.ref.branch,
+        finished_at=finished_at,
+        revisions=[p.revision for p in revisions],
+        sdk=sdk,
+        harness=harness,
+        tiercheck=tiercheck_facts(run),
+        server=judged.server,
+        client=judged.client,
+        per_revision=per_revision,
+        server_urls=measured.server_urls,
+        configs={p.revision: p.config.to_dict() for p in revisions},
+        governance_checks={name: governance[name] for name in CHECK_NAMES},
+        governance_meta=judged.governance_meta,
+        implied_tier=judged.implied.to_dict(),
+        stable_version=judged.signals.stable_release.version,
+        baseline=judged.baseline,
+        baseline_files=judged.baseline_files,
+        build=measured.build,
+        unmeasured=[u.to_dict() for u in (*measured.unmeasured, *judged.unmeasured)],
+        timings=measured.timings,
+        artifacts=artifacts,
+        interrupted=measured.interrupted,
+        exit_code=judged.exit_code,
+    )
+    doc = build_scorecard(parts)
+    doc["remediation"] = remediation(doc)
+    return doc

@@ -1,0 +1,170 @@
+"""Step 6, judge: what the measured legs mean.
+
+Each revision's expected-failures baseline is applied to its measured legs, governance signals
+are obtained (GitHub, a recorded snapshot, or skipped), the revisions are merged per leg, and
+the implied tier and the exit code follow. Nothing here runs the SDK.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
+from tiercheck.config.baseline import load_baseline
+from tiercheck.errors import ConfigError
+from tiercheck.governance.obtain import GovernanceOptions, obtain_signals
+from tiercheck.governance.signals import GovernanceSignals
+from tiercheck.pipeline.base import ProgressSink, Unmeasured
+from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.revisions import LEGS, Leg
+from tiercheck.scorecard import exit_code_for, leg_summary
+from tiercheck.scoring import LegVerdict, MergedLeg, merge_revisions
+from tiercheck.tier import ImpliedTier, compute_tier
+
+__all__ = [
+    "Baselines",
+    "Judgement",
+    "apply_baselines",
+    "evaluate_governance",
+    "find_baselines",
+    "judge",
+]
+
+Verdicts = Mapping[tuple[str, Leg], LegVerdict]
+
+
+@dataclass(frozen=True)
+class Baselines:
+    """Each revision's expected-failures file, and the configured ones that could not be found."""
+
+    files: Mapping[str, Path] = field(default_factory=dict)
+    unmeasured: tuple[Unmeasured, ...] = ()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The merged legs, the baseline, governance, the implied tier and the exit code."""
+
+    server: MergedLeg
+    client: MergedLeg
+    baseline: BaselineVerdict | None
+    #: Revision → the baseline file applied to it.
+    baseline_files: Mapping[str, str]
+    signals: GovernanceSignals
+    #: The scorecard's `governance` block (where the signals came from).
+    governance_meta: Mapping[str, Any]
+    implied: ImpliedTier
+    exit_code: int
+    unmeasured: tuple[Unmeasured, ...] = ()
+
+
+def evaluate_governance(
+    repo: str,
+    options: GovernanceOptions,
+    *,
+    entry: Any,
+    checkout: Path | None,
+    now: datetime,
+    progress: ProgressSink,
+) -> tuple[GovernanceSignals, dict[str, Any]]:
+    """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
+    if not options.skip and options.snapshot is None:
+        progress.step("governance", f"collecting {repo} from {options.api_url}")
+    obtained = obtain_signals(
+        repo, options, entry=entry, checkout=checkout, now=now, log=progress.warn
+    )
+    if obtained.snapshot is not None:
+        progress.done("governance", f"{obtained.source}, as of {obtained.signals.as_of:%Y-%m-%d}")
+    return obtained.signals, obtained.meta()
+
+
+def find_baselines(
+    revisions: Sequence[RevisionPlan], checkout: Path | None, *, explicit: bool
+) -> Baselines:
+    """Each revision's configured expected-failures file, relative to the checkout.
+
+    A configured file that does not exist at this commit is noted as unmeasured (the baseline
+    could not be judged), not an error: older refs predate their baselines. A file named on the
+    command line (`explicit`) must exist.
+    """
+    files: dict[str, Path] = {}
+    missing: list[Unmeasured] = []
+    for plan in revisions:
+        name = plan.config.expected_failures
+        if not name:
+            continue
+        base = checkout or Path.cwd()
+        path = Path(name) if Path(name).is_absolute() else base / name
+        if path.is_file():
+            files[plan.revision] = path
+        elif explicit:
+            msg = f"{path}: expected-failures file not found"
+            raise ConfigError(msg)
+        else:
+            reason = f"{name} not found in the checkout"
+            missing.append(Unmeasured(f"baseline {plan.revision}", reason))
+    return Baselines(files, tuple(missing))
+
+
+def apply_baselines(
+    revisions: Sequence[RevisionPlan], verdicts: Verdicts, files: Mapping[str, Path]
+) -> tuple[BaselineVerdict | None, dict[str, str]]:
+    """Apply each revision's expected-failures file to that revision's measured legs."""
+    outcomes: list[BaselineOutcome] = []
+    normal = 0
+    applied: dict[str, str] = {}
+    for plan in revisions:
+        path = files.get(plan.revision)
+        if path is None:
+            continue
+        legs = [verdicts[(plan.revision, leg)] for leg in LEGS]
+        measured = [leg for leg in legs if leg.state == "measured"]
+        verdict = apply_baseline(load_baseline(path), measured)
+        outcomes.extend(verdict.outcomes)
+        normal += verdict.normal_passes
+        applied[plan.revision] = str(path)
+    if not applied:
+        return None, applied
+    merged = BaselineVerdict(", ".join(applied.values()), tuple(outcomes), normal)
+    return merged, applied
+
+
+def judge(
+    revisions: Sequence[RevisionPlan],
+    verdicts: Verdicts,
+    baselines: Baselines,
+    *,
+    repo: str,
+    governance: GovernanceOptions,
+    entry: Any,
+    checkout: Path | None,
+    now: datetime,
+    progress: ProgressSink,
+    interrupted: bool,
+) -> Judgement:
+    """Baselines first (a broken file stops before GitHub is asked), then governance (skipped
+    after an interrupt), then the merged legs, the tier and the exit code."""
+    baseline, files = apply_baselines(revisions, verdicts, baselines.files)
+    if interrupted:
+        governance = dataclasses.replace(governance, skip=True)
+    signals, meta = evaluate_governance(
+        repo, governance, entry=entry, checkout=checkout, now=now, progress=progress
+    )
+    server = merge_revisions([verdicts[(p.revision, "server")] for p in revisions])
+    client = merge_revisions([verdicts[(p.revision, "client")] for p in revisions])
+    return Judgement(
+        server=server,
+        client=client,
+        baseline=baseline,
+        baseline_files=files,
+        signals=signals,
+        governance_meta=meta,
+        implied=compute_tier(leg_summary(server), leg_summary(client), signals),
+        exit_code=exit_code_for(server, client, baseline, interrupted=interrupted),
+        unmeasured=baselines.unmeasured,
+    )

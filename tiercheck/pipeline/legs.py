@@ -1,0 +1,324 @@
+"""Step 5, legs: the server and client legs of every planned revision, overlapped.
+
+Per revision: {server on a free port → server leg → stop} and {client leg, slot-limited}. Server
+legs take turns, each overlapping the client legs; client processes are bounded across the
+whole assessment by `AssessOptions.concurrency`. A leg that cannot be measured is an unmeasured
+verdict with its reason. Ctrl-C (or SIGTERM) stops every child, marks the legs that had not
+finished as interrupted, and still returns what was measured.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tiercheck import process
+from tiercheck.config.resolve import RevisionConfig
+from tiercheck.conformance import slots
+from tiercheck.conformance.harness import Harness
+from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg, score_leg_run
+from tiercheck.errors import TiercheckError
+from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.revisions import Leg
+from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
+
+__all__ = ["CLIENT_LEG_TIMEOUT_S", "SERVER_LEG_TIMEOUT_S", "LegsResult", "run_legs"]
+
+#: Leg timeouts: the harness is killed (and the leg reported unmeasured) past these.
+SERVER_LEG_TIMEOUT_S = 600.0
+CLIENT_LEG_TIMEOUT_S = 1200.0
+
+
+@dataclass(frozen=True)
+class LegsResult:
+    """Every planned leg's verdict, and what running them produced on the way."""
+
+    verdicts: Mapping[tuple[str, Leg], LegVerdict]
+    #: The URL each revision's server answered at.
+    server_urls: Mapping[str, str] = field(default_factory=dict)
+    logs: Mapping[str, str] = field(default_factory=dict)
+    unmeasured: tuple[Unmeasured, ...] = ()
+    timings: Mapping[str, float] = field(default_factory=dict)
+    interrupted: bool = False
+
+
+@dataclass
+class _Record:
+    """What the leg tasks of one `run_legs` call note as they go, from their threads.
+
+    Private to one call of this step; the dicts and the list keep the order things happened
+    in, which the scorecard shows.
+    """
+
+    server_urls: dict[str, str] = field(default_factory=dict)
+    logs: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    unmeasured: list[Unmeasured] = field(default_factory=list)
+
+
+@contextmanager
+def _watching(
+    progress: ProgressSink, plan: RevisionPlan, leg: Leg, results_dir: Path
+) -> Iterator[None]:
+    """Report scenarios finished (each writes one checks.json) while a leg runs."""
+    total = len(plan.requirements.expected(leg))
+    finished = threading.Event()
+
+    def watch() -> None:
+        seen = -1
+        while not finished.wait(0.5):
+            done = sum(1 for _ in results_dir.rglob("checks.json")) if results_dir.is_dir() else 0
+            if done != seen:
+                seen = done
+                progress.leg_progress(plan.revision, leg, min(done, total), total)
+
+    watcher = threading.Thread(target=watch, name=f"watch-{leg}-{plan.revision}", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        finished.set()
+        watcher.join(timeout=2)
+
+
+@dataclass(frozen=True)
+class _ClientSlots:
+    script: Path | None
+    slots: int
+    queued: int
+
+
+@dataclass(frozen=True)
+class _LegContext:
+    """What every leg task of one assessment shares."""
+
+    options: AssessOptions
+    record: _Record
+    cwd: Path
+    harness: Harness
+    client_slots: _ClientSlots
+    progress: ProgressSink
+    stop: threading.Event
+    #: Server legs take turns (each still overlaps the client legs): a server leg is a few
+    #: seconds of one server and one harness, and two at once only add a server and a harness
+    #: (~200 MB) to the assessment's peak memory, with no gain in wall time while the client
+    #: legs keep every core busy.
+    server_turn: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple[str, int]:
+    """(command for the harness, harness per-scenario timeout in ms)."""
+    command = config.client_command or ""
+    if client_slots.script is None:
+        return command, int(config.client_timeout * 1000)
+    wrapped = slots.wrap_client_command(
+        command,
+        script=client_slots.script,
+        slots=client_slots.slots,
+        timeout_s=config.client_timeout,
+    )
+    timeout_ms = slots.harness_timeout_ms(
+        scenario_timeout_s=config.client_timeout,
+        queued_clients=client_slots.queued,
+        slots=client_slots.slots,
+    )
+    return wrapped, timeout_ms
+
+
+def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
+    with ctx.server_turn:
+        if ctx.stop.is_set():
+            return unmeasured_leg("server", plan.revision, "interrupted")
+        return _server_leg(ctx, plan)
+
+
+def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
+    from tiercheck.sdk.server import managed_server
+
+    options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
+    progress, stop = ctx.progress, ctx.stop
+    config, revision = plan.config, plan.revision
+    raw = options.out_dir / "raw" / revision / "server"
+    if options.server_url is not None:
+        record.server_urls[revision] = options.server_url
+        with _watching(progress, plan, "server", raw):
+            run = run_server_leg(
+                harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
+            )
+        return _scored(record, run, plan, stop, progress)
+    if not config.server_command or not config.server_url:
+        return skipped_leg("server", revision, "no server command/url configured")
+    log = options.out_dir / "logs" / f"server-{revision}.log"
+    record.logs[f"server-{revision}"] = str(log)
+    began = time.monotonic()
+    progress.step(f"server {revision}", config.server_command)
+    try:
+        with managed_server(
+            config.server_command,
+            config.server_url,
+            cwd=cwd,
+            env=config.env,
+            log_path=log,
+            ready_timeout_s=config.ready_timeout,
+            allow_env=config.pass_env,
+        ) as server:
+            record.server_urls[revision] = server.url
+            progress.done(
+                f"server {revision}", f"ready at {server.url} in {server.ready_after_s:.1f} s"
+            )
+            if stop.is_set():
+                return unmeasured_leg("server", revision, "interrupted")
+            progress.step(f"server leg {revision}")
+            with _watching(progress, plan, "server", raw):
+                run = run_server_leg(
+                    harness,
+                    url=server.url,
+                    revision=revision,
+                    results_dir=raw,
+                    cwd=cwd,
+                    env=config.env,
+                    allow_env=config.pass_env,
+                    timeout_s=SERVER_LEG_TIMEOUT_S,
+                )
+    except TiercheckError as exc:
+        reason = f"the server did not become ready: {exc.message}"
+        record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
+        progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
+        return unmeasured_leg("server", revision, reason, results_dir=raw)
+    finally:
+        record.timings[f"server {revision}"] = elapsed(began)
+    return _scored(record, run, plan, stop, progress)
+
+
+def _scored(
+    record: _Record,
+    run: LegRun,
+    plan: RevisionPlan,
+    stop: threading.Event,
+    progress: ProgressSink,
+) -> LegVerdict:
+    if stop.is_set():
+        reason = "interrupted before the leg finished"
+        return unmeasured_leg(run.leg, run.revision, reason, results_dir=run.results_dir)
+    verdict = score_leg_run(run, plan.requirements)
+    if verdict.state == "unmeasured":
+        what = f"{run.leg} leg {run.revision}"
+        record.unmeasured.append(Unmeasured(what, verdict.reason or "unknown"))
+    progress.done(
+        f"{run.leg} leg {run.revision}",
+        f"{verdict.passed}/{verdict.total} scored passed ({run.duration_s:.1f} s)"
+        if verdict.state == "measured"
+        else f"unmeasured: {(verdict.reason or '').splitlines()[0]}",
+    )
+    return verdict
+
+
+def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
+    options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
+    progress, stop, client_slots = ctx.progress, ctx.stop, ctx.client_slots
+    config, revision = plan.config, plan.revision
+    if not config.client_command:
+        return skipped_leg("client", revision, "no client command configured")
+    if stop.is_set():
+        return unmeasured_leg("client", revision, "interrupted")
+    raw = options.out_dir / "raw" / revision / "client"
+    command, timeout_ms = _client_command(config, client_slots)
+    began = time.monotonic()
+    progress.step(f"client leg {revision}", config.client_command)
+    with _watching(progress, plan, "client", raw):
+        run = run_client_leg(
+            harness,
+            command=command,
+            revision=revision,
+            results_dir=raw,
+            cwd=cwd,
+            env=config.env,
+            allow_env=config.pass_env,
+            timeout_s=CLIENT_LEG_TIMEOUT_S,
+            scenario_timeout_ms=timeout_ms,
+        )
+    record.timings[f"client {revision}"] = elapsed(began)
+    return _scored(record, run, plan, stop, progress)
+
+
+_Task = Callable[[_LegContext, RevisionPlan], LegVerdict]
+
+
+def run_legs(
+    options: AssessOptions,
+    revisions: Sequence[RevisionPlan],
+    cwd: Path,
+    harness: Harness,
+    progress: ProgressSink,
+) -> LegsResult:
+    """Run every leg of every revision in `cwd`; overlapped unless `options.sequential`."""
+    concurrency = options.concurrency
+    slot_dir = options.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
+    script = slots.prepare_slots(slot_dir) if concurrency > 0 else None
+    queued = sum(len(p.requirements.expected("client")) for p in revisions)
+    client_slots = _ClientSlots(script, max(1, concurrency), queued)
+    stop = threading.Event()
+    record = _Record()
+    ctx = _LegContext(options, record, cwd, harness, client_slots, progress, stop)
+    tasks: list[tuple[str, Leg, _Task, RevisionPlan]] = []
+    for plan in revisions:
+        tasks.append((plan.revision, "server", _server_task, plan))
+        tasks.append((plan.revision, "client", _client_task, plan))
+    began = time.monotonic()
+    workers = 1 if options.sequential else len(tasks)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="leg")
+    futures: list[tuple[str, Leg, Future[LegVerdict]]] = [
+        (revision, leg, pool.submit(task, ctx, plan)) for revision, leg, task, plan in tasks
+    ]
+    verdicts: dict[tuple[str, Leg], LegVerdict] = {}
+    interrupted = False
+    try:
+        for revision, leg, future in futures:
+            verdicts[(revision, leg)] = _result_of(future, leg, revision)
+    except KeyboardInterrupt:
+        # Stop every child (servers, harness runs and the clients they started); the worker
+        # threads then return promptly and the legs they were on are marked interrupted.
+        interrupted = True
+        stop.set()
+        for _, _, future in futures:
+            future.cancel()
+        process.kill_all_children(term_grace_s=2.0)
+        pool.shutdown(wait=True, cancel_futures=True)
+        for revision, leg, future in futures:
+            if (revision, leg) in verdicts:
+                continue
+            if future.done() and not future.cancelled() and future.exception() is None:
+                verdicts[(revision, leg)] = future.result()
+            verdicts.setdefault(
+                (revision, leg), unmeasured_leg(leg, revision, "interrupted before it finished")
+            )
+        record.unmeasured.append(Unmeasured("assessment", "interrupted"))
+    finally:
+        pool.shutdown(wait=True)
+        shutil.rmtree(slot_dir, ignore_errors=True)
+        record.timings["legs"] = elapsed(began)
+    return LegsResult(
+        verdicts=verdicts,
+        server_urls=dict(record.server_urls),
+        logs=dict(record.logs),
+        unmeasured=tuple(record.unmeasured),
+        timings=dict(record.timings),
+        interrupted=interrupted,
+    )
+
+
+def _result_of(future: Future[LegVerdict], leg: Leg, revision: str) -> LegVerdict:
+    try:
+        return future.result()
+    except TiercheckError as exc:
+        return unmeasured_leg(leg, revision, exc.message)
+    except Exception as exc:  # noqa: BLE001 - one leg's bug must not lose the other legs
+        return unmeasured_leg(leg, revision, f"internal error: {type(exc).__name__}: {exc}")

@@ -1,0 +1,142 @@
+"""The conformance half of an assessment: checkout → provision → build → legs.
+
+Each step runs only if the ones before it let the legs run; a step that cannot go on names the
+reason, and every leg not measured by then is unmeasured with it. Ctrl-C (or SIGTERM) before
+the legs stops every child and marks the legs "interrupted before it ran"; during the legs, the
+legs step stops them itself. Either way what was measured is returned, never raised away.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tiercheck import process
+from tiercheck.conformance.harness import Harness
+from tiercheck.pipeline.base import (
+    AssessOptions,
+    ProgressSink,
+    StepResult,
+    Unmeasured,
+    elapsed,
+)
+from tiercheck.pipeline.build import BuildResult, build_sdk
+from tiercheck.pipeline.checkout import CheckoutResult, check_out
+from tiercheck.pipeline.legs import LegsResult, run_legs
+from tiercheck.pipeline.plan import Plan, RevisionPlan
+from tiercheck.pipeline.provision import ProvisionResult, provision_harness
+from tiercheck.revisions import LEGS, Leg
+from tiercheck.scoring import LegVerdict, unmeasured_leg
+
+__all__ = ["Measurement", "measure"]
+
+_R = TypeVar("_R")
+
+#: What an interrupt before the legs leaves in the unmeasured list and in each leg.
+_STOPPED = Unmeasured("assessment", "interrupted before it ran")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What the conformance half measured; read-only, built once from the steps' results."""
+
+    #: Every planned (revision, leg), in plan order.
+    verdicts: Mapping[tuple[str, Leg], LegVerdict]
+    server_urls: Mapping[str, str]
+    checkout_path: Path | None
+    commit: str | None
+    harness: Harness | None
+    build: Mapping[str, Any] | None
+    logs: Mapping[str, str]
+    unmeasured: tuple[Unmeasured, ...]
+    timings: Mapping[str, float]
+    interrupted: bool
+
+    @classmethod
+    def from_steps(
+        cls,
+        revisions: Sequence[RevisionPlan],
+        done: Sequence[StepResult],
+        stopped: Unmeasured | None,
+        conformance_s: float,
+    ) -> Measurement:
+        """The measurement of the steps that ran (`done`, in order), of the interrupt that
+        `stopped` them before the legs if one did, and of the whole half's duration.
+
+        The unmeasured entries and the timings are the steps' own, concatenated in step order.
+        A leg that never ran is unmeasured with the first reason a step gave for stopping, else
+        the interrupt's.
+        """
+        checkout = _first(done, CheckoutResult)
+        provisioned = _first(done, ProvisionResult)
+        built = _first(done, BuildResult)
+        legs = _first(done, LegsResult)
+        halts = [r.halt for r in (checkout, provisioned, built) if r is not None and r.halt]
+        reason = halts[0] if halts else stopped.reason if stopped else "not run"
+        verdicts = {
+            (p.revision, leg): (legs.verdicts.get((p.revision, leg)) if legs else None)
+            or unmeasured_leg(leg, p.revision, reason)
+            for p in revisions
+            for leg in LEGS
+        }
+        unmeasured = [entry for result in done for entry in result.unmeasured]
+        timings = {name: s for result in done for name, s in result.timings.items()}
+        return cls(
+            verdicts=verdicts,
+            server_urls=dict(legs.server_urls) if legs else {},
+            checkout_path=checkout.path if checkout else None,
+            commit=checkout.commit if checkout else None,
+            harness=provisioned.harness if provisioned else None,
+            build=built.build if built else None,
+            logs={**(built.logs if built else {}), **(legs.logs if legs else {})},
+            unmeasured=(*unmeasured, *([stopped] if stopped else [])),
+            timings={**timings, "conformance": conformance_s},
+            interrupted=stopped is not None or (legs is not None and legs.interrupted),
+        )
+
+
+def _run_steps(
+    options: AssessOptions, plan: Plan, progress: ProgressSink, done: list[StepResult]
+) -> None:
+    """Run the steps in order, each result into `done` as soon as it exists (an interrupt may
+    come at any moment); return as soon as a step says no leg can run."""
+    workdir, commit = Path.cwd(), None
+    if plan.origin != "url":
+        checkout = check_out(options, plan, progress)
+        done.append(checkout)
+        if checkout.path is None:
+            return
+        workdir, commit = checkout.path, checkout.commit
+    provisioned = provision_harness(options, progress)
+    done.append(provisioned)
+    if provisioned.harness is None:
+        return
+    if plan.origin != "url":
+        built = build_sdk(options, plan.revisions, workdir, commit, progress)
+        done.append(built)
+        if built.interrupted:
+            raise KeyboardInterrupt  # the builds that finished are kept in `done`
+        if built.halt is not None:
+            return
+    done.append(run_legs(options, plan.revisions, workdir, provisioned.harness, progress))
+
+
+def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:
+    """checkout → provision → build → legs. Never raises for a failure to measure (those become
+    unmeasured legs); raises only for a missing npm (ToolMissingError)."""
+    began = time.monotonic()
+    done: list[StepResult] = []
+    stopped: Unmeasured | None = None
+    try:
+        _run_steps(options, plan, progress, done)
+    except KeyboardInterrupt:
+        process.kill_all_children(term_grace_s=2.0)
+        stopped = _STOPPED
+    return Measurement.from_steps(plan.revisions, done, stopped, elapsed(began))
+
+
+def _first(done: Sequence[StepResult], kind: type[_R]) -> _R | None:
+    return next((r for r in done if isinstance(r, kind)), None)
