@@ -34,10 +34,10 @@ from tiercheck.conformance.legs import (
     LegRun,
     run_client_leg,
     run_server_leg,
-    score_leg_run,
 )
 from tiercheck.errors import ProcessError, ToolMissingError
 from tiercheck.paths import data_path
+from tiercheck.pipeline.verdict import score_leg_run
 from tiercheck.revisions import KNOWN_REVISIONS, Leg
 from tiercheck.scoring import LegVerdict
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from checks_builder import check, failing, passing, requirement_set, write_scenario
-from tiercheck.conformance.legs import LegRun, score_leg_run
+from tiercheck.conformance.legs import LegRun
 from tiercheck.conformance.results import parse_results
+from tiercheck.pipeline.verdict import score_leg_run
 from tiercheck.scoring import (
     LegVerdict,
     merge_revisions,

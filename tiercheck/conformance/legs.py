@@ -1,4 +1,4 @@
-"""Running the harness's two legs against the SDK under test, and scoring what they wrote.
+"""Running the harness's two legs against the SDK under test.
 
 The server leg points the harness at the SDK's running server; the client leg makes the harness
 start the SDK's client once per scenario. Both run with the SDK checkout as working directory
@@ -8,18 +8,14 @@ our secrets either. The harness's own output goes to `harness.log` beside the ra
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck import process
-from tiercheck.config.requirements import RequirementSet
 from tiercheck.conformance.harness import Harness
-from tiercheck.conformance.results import parse_results
 from tiercheck.errors import ProcessError
 from tiercheck.revisions import Leg
-from tiercheck.scoring import LegVerdict, score_leg, unmeasured_leg
 
 __all__ = [
     "DEFAULT_LEG_TIMEOUT_S",
@@ -28,7 +24,6 @@ __all__ = [
     "LegRun",
     "run_client_leg",
     "run_server_leg",
-    "score_leg_run",
 ]
 
 #: A whole leg is killed after this long. Generous: a client leg of ~40 scenarios takes ~35 s
@@ -155,32 +150,3 @@ def run_client_leg(
         allow_env=allow_env,
         timeout_s=timeout_s,
     )
-
-
-def _ended(run: LegRun) -> str:
-    if run.timed_out:
-        return f"the harness was killed after {run.duration_s:.0f} s (leg timeout)"
-    if run.returncode < 0:
-        try:
-            name = signal.Signals(-run.returncode).name
-        except ValueError:
-            name = f"signal {-run.returncode}"
-        return f"the harness was killed by {name}"
-    return f"the harness exited {run.returncode} without writing results"
-
-
-def score_leg_run(run: LegRun, requirements: RequirementSet) -> LegVerdict:
-    """Score a finished leg; unmeasured when the harness wrote nothing and did not exit cleanly.
-
-    A leg that hit its overall timeout is unmeasured even with partial results: the scenarios
-    it never reached were not failed by the SDK, they were never asked.
-    """
-    results = parse_results(run.results_dir, run.leg)
-    if run.timed_out or (not results and run.returncode != 0):
-        reason = _ended(run)
-        if run.timed_out and results:
-            reason += f" with {len(results)} scenario(s) written"
-        if run.log_tail:
-            reason += f":\n{run.log_tail}"
-        return unmeasured_leg(run.leg, run.revision, reason, results_dir=run.results_dir)
-    return score_leg(run.leg, run.revision, results, requirements, results_dir=run.results_dir)

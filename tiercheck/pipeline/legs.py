@@ -23,10 +23,11 @@ from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
 from tiercheck.conformance import slots
 from tiercheck.conformance.harness import Harness
-from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg, score_leg_run
+from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import TiercheckError
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.pipeline.verdict import score_leg_run
 from tiercheck.revisions import Leg
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 
