@@ -1,0 +1,296 @@
+"""Typed documents: frozen dataclasses ↔ JSON, and the JSON Schema of each (pure).
+
+Why our own ~200 lines rather than pydantic or cattrs: the documents are plain frozen
+dataclasses that the pure core builds and the formatters read, `tier-check --help` must not pay
+for a model library's import, and the few rules we need fit here:
+
+* a field's JSON key is its name, or `json=` (the official ``notScoredReason``);
+* `omit_none=True` leaves the key out when the value is None (official keys that the official
+  tool writes only sometimes, such as ``error``);
+* `rest=True` on one `Mapping` field gathers every key no other field names (open objects
+  whose extra keys another layer owns, such as a governance signal's numbers);
+* keys are written in declaration order, so a model that declares the official fields first
+  writes them first.
+
+`to_json` serialises, `from_json` reads back with a one-line error naming the path of the first
+wrong value, and `json_schema` derives the schema that `tiercheck/schemas/` ships.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import PurePath
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+__all__ = ["ModelError", "doc_field", "from_json", "json_schema", "to_json"]
+
+T = TypeVar("T")
+
+_META = "tiercheck.model"
+
+
+class ModelError(ValueError):
+    """A JSON value that does not fit the model; `path` says where (``checks.triage.status``)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path or '(document)'}: {message}")
+        self.path = path
+
+
+def doc_field(
+    *,
+    doc: str = "",
+    json: str | None = None,
+    omit_none: bool = False,
+    rest: bool = False,
+    default: Any = dataclasses.MISSING,
+    default_factory: Any = dataclasses.MISSING,
+) -> Any:
+    """A dataclass field with its JSON key, its description and how it is written."""
+    meta = {_META: {"doc": doc, "json": json, "omit_none": omit_none, "rest": rest}}
+    if default_factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=default_factory, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    name: str
+    key: str
+    hint: Any
+    doc: str
+    omit_none: bool
+    rest: bool
+    required: bool
+
+
+@cache
+def _fields(cls: type) -> tuple[_Field, ...]:
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        meta = f.metadata.get(_META, {})
+        no_default = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out.append(
+            _Field(
+                name=f.name,
+                key=meta.get("json") or f.name,
+                hint=hints[f.name],
+                doc=meta.get("doc", ""),
+                omit_none=meta.get("omit_none", False),
+                rest=meta.get("rest", False),
+                required=no_default,
+            )
+        )
+    return tuple(out)
+
+
+def to_json(value: Any) -> Any:
+    """`value` as JSON data: dataclasses by their fields, tuples as lists, paths as strings."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for f in _fields(type(value)):
+            item = getattr(value, f.name)
+            if f.rest:
+                out |= {str(k): to_json(v) for k, v in item.items()}
+            elif not (f.omit_none and item is None):
+                out[f.key] = to_json(item)
+        return out
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, Sequence):
+        return [to_json(v) for v in value]
+    msg = f"cannot write {type(value).__name__} as JSON"
+    raise TypeError(msg)
+
+
+def _is_optional(hint: Any) -> bool:
+    return get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint)
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
+    origin = get_origin(hint)
+    if hint is Any:
+        return value
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return from_json(hint, value, path)
+    if origin in (Union, types.UnionType):
+        options = get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors = []
+        for option in (o for o in options if o is not type(None)):
+            try:
+                return _read(option, value, path)
+            except ModelError as exc:
+                errors.append(exc)
+        raise errors[0] if len(errors) == 1 else ModelError(path, f"unexpected {_describe(value)}")
+    if origin is Literal:
+        if value not in get_args(hint) or isinstance(value, bool) != any(
+            isinstance(a, bool) for a in get_args(hint)
+        ):
+            allowed = ", ".join(repr(a) for a in get_args(hint))
+            raise ModelError(path, f"expected one of {allowed}, got {value!r:.60}")
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ModelError(path, f"expected a boolean, got {_describe(value)}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ModelError(path, f"expected an integer, got {_describe(value)}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ModelError(path, f"expected a number, got {_describe(value)}")
+        return float(value) if isinstance(value, int) else value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ModelError(path, f"expected a string, got {_describe(value)}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ModelError(path, f"expected a list, got {_describe(value)}")
+        (item,) = (a for a in get_args(hint) if a is not Ellipsis)
+        return tuple(_read(item, v, _join(path, i)) for i, v in enumerate(value))
+    if origin in (Mapping, dict) or hint is dict:
+        if not isinstance(value, dict):
+            raise ModelError(path, f"expected an object, got {_describe(value)}")
+        item = get_args(hint)[1] if get_args(hint) else Any
+        return {k: _read(item, v, _join(path, k)) for k, v in value.items()}
+    msg = f"no JSON reading for {hint!r}"
+    raise TypeError(msg)
+
+
+def from_json(cls: type[T], data: Any, path: str = "") -> T:
+    """An instance of the dataclass `cls` from JSON data; ModelError names the first bad path.
+
+    Unknown keys are refused unless a `rest` field gathers them, so a document that grew a field
+    the model lacks is noticed rather than silently dropped.
+    """
+    if not isinstance(data, dict):
+        raise ModelError(path, f"expected an object, got {_describe(data)}")
+    fields = _fields(typing.cast(type, cls))
+    known = {f.key for f in fields if not f.rest}
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.rest:
+            values[f.name] = {k: v for k, v in data.items() if k not in known}
+        elif f.key in data:
+            values[f.name] = _read(f.hint, data[f.key], _join(path, f.key))
+        elif f.omit_none and _is_optional(f.hint):
+            values[f.name] = None
+        elif f.required:
+            raise ModelError(_join(path, f.key), "missing")
+    if not any(f.rest for f in fields):
+        extra = sorted(set(data) - known)
+        if extra:
+            raise ModelError(_join(path, extra[0]), "not a field of this document")
+    return cls(**values)
+
+
+def _schema_of(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    origin = get_origin(hint)
+    if hint is Any:
+        return {}
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        _define(hint, defs)
+        return {"$ref": f"#/$defs/{hint.__name__}"}
+    if origin in (Union, types.UnionType):
+        options = [o for o in get_args(hint) if o is not type(None)]
+        nullable = type(None) in get_args(hint)
+        if len(options) == 1:
+            inner = _schema_of(options[0], defs)
+            if not nullable:
+                return inner
+            if set(inner) == {"type"} and isinstance(inner["type"], str):
+                return {"type": [inner["type"], "null"]}
+            return {"anyOf": [inner, {"type": "null"}]}
+        alts = [_schema_of(o, defs) for o in options] + ([{"type": "null"}] if nullable else [])
+        return {"anyOf": alts}
+    if origin is Literal:
+        return {"enum": list(get_args(hint))}
+    simple = {bool: "boolean", int: "integer", float: "number", str: "string"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    if origin is tuple:
+        (item,) = (a for a in get_args(hint) if a is not Ellipsis)
+        return {"type": "array", "items": _schema_of(item, defs)}
+    if origin in (Mapping, dict) or hint is dict:
+        args = get_args(hint)
+        if not args or args[1] is Any:
+            return {"type": "object"}
+        return {"type": "object", "additionalProperties": _schema_of(args[1], defs)}
+    msg = f"no JSON Schema for {hint!r}"
+    raise TypeError(msg)
+
+
+def _summary(cls: type) -> str:
+    return (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ").strip()
+
+
+def _define(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
+    if cls.__name__ in defs:
+        return dict(defs[cls.__name__])
+    defs[cls.__name__] = {}  # placeholder: a model may refer to itself
+    properties: dict[str, Any] = {}
+    required = []
+    rest = False
+    for f in _fields(cls):
+        if f.rest:
+            rest = True
+            continue
+        prop = _schema_of(f.hint, defs)
+        if f.doc:
+            prop = {"description": f.doc, **prop}
+        properties[f.key] = prop
+        if not f.omit_none:
+            required.append(f.key)
+    schema: dict[str, Any] = {"type": "object"}
+    if _summary(cls):
+        schema["description"] = _summary(cls)
+    schema |= {"required": required, "properties": properties, "additionalProperties": rest}
+    defs[cls.__name__] = schema
+    return schema
+
+
+def json_schema(root: type, *, schema_id: str, title: str) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of the dataclass `root`, every nested model under `$defs`."""
+    defs: dict[str, Any] = {}
+    body = _define(root, defs)
+    del defs[root.__name__]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": schema_id,
+        "title": title,
+        **body,
+        "$defs": dict(sorted(defs.items())),
+    }
