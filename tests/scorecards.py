@@ -1,167 +1,104 @@
-"""Builders of realistic scorecard documents for the report tests.
+"""Realistic scorecards for the report tests, built through the real builders.
 
-Each builder returns plain JSON data shaped as `schemas/scorecard.schema.json` describes, with
-the totals computed by the official rules (a scenario counts only when scored; status pass at
-1.0, partial at 0.8), so a document built here is one the pipeline could have written. The
-tests validate every document they build against the schema.
+Scenario results are harness checks (`Check`), judged by `scoring.score_leg` against a
+requirement set and merged by `scoring.merge_revisions`; the baseline is applied by
+`baseline.apply_baseline`; the document is assembled by `scorecard.build_scorecard` and its
+remediation by `report.remediation`. What stays hand-written is the input a real run would have
+measured (checks, governance signal values) and the implied tier, whose blockers are worked out
+by hand from those inputs (the tier rules have their own table tests).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from checks_builder import requirement_set
+from tiercheck.baseline import apply_baseline
+from tiercheck.config.baseline import Baseline, BaselineEntry
+from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
+from tiercheck.model import from_json, to_json
 from tiercheck.report.remediation import remediation
+from tiercheck.revisions import Leg
+from tiercheck.scorecard.build import ScorecardParts, build_scorecard
+from tiercheck.scorecard.model import Scorecard
+from tiercheck.scoring import (
+    LegVerdict,
+    merge_revisions,
+    score_leg,
+    skipped_leg,
+    unmeasured_leg,
+)
+from tiercheck.tier import Blocker, ImpliedTier, SepTier
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25"
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
+FINISHED = datetime(2026, 8, 20, 9, 15, tzinfo=UTC)
 TIMESTAMP = "2026-08-20T09:15:00Z"
+R1, R2 = "2025-11-25", "2026-07-28"
 
-Doc = dict[str, Any]
+Signal = dict[str, Any]
 
 
-def check(check_id: str, message: str, spec_url: str | None = None) -> dict[str, Any]:
-    """A failing check as the scorecard records it."""
-    return {"id": check_id, "status": "FAILURE", "message": message, "spec_url": spec_url}
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    """What a harness run left for one scenario: its checks, or nothing at all."""
+
+    name: str
+    checks: tuple[Check, ...] | None
+    not_scored: str | None = None
+
+
+def check(check_id: str, message: str, spec_url: str | None = None) -> Check:
+    """A failing check as the harness writes it."""
+    refs = (SpecReference("MCP-X", spec_url),) if spec_url else ()
+    return Check(check_id, "FAILURE", message, refs)
 
 
 def scenario(
     name: str,
-    revision: str,
-    leg: str,
     *,
     passed: bool = True,
     checks_passed: int = 3,
-    failing: Sequence[dict[str, Any]] = (),
+    failing: Sequence[Check] = (),
     not_scored: str | None = None,
-    baseline: str | None = None,
-    reason: str | None = None,
     warned: int = 0,
-) -> dict[str, Any]:
-    """One scenario of one leg at one revision."""
-    out: dict[str, Any] = {
-        "scenario": name,
-        "passed": passed,
-        "checks_passed": checks_passed if passed or failing else 0,
-        "checks_failed": len(failing),
-        "revision": revision,
-    }
-    if not_scored:
-        out["notScoredReason"] = not_scored
-    out |= {
-        "leg": leg,
-        "checks_warned": warned,
-        "reason": reason,
-        "failures": list(failing),
-        "warnings": [],
-        "results_path": f"reports/raw/{revision}/{leg}/{name.replace('/', '__')}/checks.json",
-    }
-    if baseline:
-        out["baseline"] = baseline
-    return out
+    no_results: bool = False,
+) -> Scenario:
+    """One scenario's checks: `checks_passed` successes (none when it failed without a failing
+    check), the `failing` checks and `warned` warnings; `no_results` leaves none."""
+    if no_results:
+        return Scenario(name, None, not_scored)
+    successes = checks_passed if passed or failing else 0
+    checks = (
+        *(Check(f"{name}-check-{n}", "SUCCESS", "") for n in range(successes)),
+        *failing,
+        *(Check(f"{name}-warning-{n}", "WARNING", "slow") for n in range(warned)),
+    )
+    return Scenario(name, checks, not_scored)
 
 
-def _status(rate: float) -> str:
-    return "pass" if rate >= 1.0 else "partial" if rate >= 0.8 else "fail"
+def measured_leg(revision: str, leg: Leg, scenarios: Sequence[Scenario]) -> LegVerdict:
+    """A leg that ran: every scenario judged against a requirement set listing exactly these."""
+    results_dir = Path(f"reports/raw/{revision}/{leg}")
+    results = [
+        ScenarioResult(s.name, results_dir / s.name.replace("/", "__") / "checks.json", s.checks)
+        for s in scenarios
+        if s.checks is not None
+    ]
+    names = [s.name for s in scenarios if not s.not_scored]
+    rset = requirement_set(
+        **{leg: names},
+        not_scored=[(s.name, leg, s.not_scored) for s in scenarios if s.not_scored],
+        revision=revision,
+    )
+    return score_leg(leg, revision, results, rset, results_dir=results_dir)
 
 
-def _totals(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    details = list(details)
-    scored = [d for d in details if "notScoredReason" not in d]
-    unscored = [d for d in details if "notScoredReason" in d]
-    passed = sum(bool(d["passed"]) for d in scored)
-    total = len(scored)
-    rate = passed / total if total else 0.0
-    return {
-        "status": _status(rate),
-        "pass_rate": rate,
-        "passed": passed,
-        "failed": total - passed,
-        "total": total,
-        "not_scored": {
-            "total": len(unscored),
-            "failed": sum(not d["passed"] for d in unscored),
-        },
-    }
-
-
-def measured_leg(
-    details: Sequence[dict[str, Any]], *, results_dir: str, duration_s: float = 12.5
-) -> dict[str, Any]:
-    """A leg that ran, with its totals."""
-    return {
-        **_totals(details),
-        "details": list(details),
-        "state": "measured",
-        "reason": None,
-        "results_dir": results_dir,
-        "duration_s": duration_s,
-    }
-
-
-def unmeasured_leg(reason: str, *, results_dir: str | None = None) -> dict[str, Any]:
-    """A leg we tried and could not measure; shaped like the official error result."""
-    return {
-        "status": "fail",
-        "pass_rate": 0.0,
-        "passed": 0,
-        "failed": 0,
-        "total": 0,
-        "error": reason,
-        "details": [],
-        "state": "unmeasured",
-        "reason": reason,
-        "results_dir": results_dir,
-        "duration_s": 3.0,
-    }
-
-
-def skipped_leg(reason: str) -> dict[str, Any]:
-    """A leg the configuration chose not to run."""
-    return {
-        "status": "skipped",
-        "pass_rate": 0.0,
-        "passed": 0,
-        "failed": 0,
-        "total": 0,
-        "details": [],
-        "state": "skipped",
-        "reason": reason,
-    }
-
-
-def merge(parts: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """One leg across revisions, as `scoring.merge_revisions` merges it."""
-    measured = {r: p for r, p in parts.items() if p["state"] == "measured"}
-    missing = {r: p for r, p in parts.items() if p["state"] != "measured"}
-    details = [d for p in measured.values() for d in p["details"]]
-    out = _totals(details)
-    reason = "; ".join(f"{r}: {p['reason']}" for r, p in missing.items()) or None
-    if not missing:
-        state = "measured"
-    elif not measured and all(p["state"] == "skipped" for p in missing.values()):
-        state, out["status"] = "skipped", "skipped"
-    elif not measured:
-        state, out["status"] = "unmeasured", "fail"
-    else:
-        state = "partially-measured"
-    if state in ("unmeasured", "partially-measured"):
-        out["error"] = reason
-    return out | {
-        "details": details,
-        "state": state,
-        "reason": reason,
-        "conclusive": state == "measured",
-        "revisions": list(parts),
-        "measured_revisions": list(measured),
-        "missing_revisions": [
-            {"revision": r, "state": p["state"], "reason": p["reason"]} for r, p in missing.items()
-        ],
-    }
-
-
-def labels(missing: Sequence[str] = ()) -> dict[str, Any]:
+def labels(missing: Sequence[str] = ()) -> Signal:
     """The labels signal with `missing` labels absent."""
     required = [
         "bug",
@@ -190,7 +127,7 @@ def labels(missing: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
-def triage_inconclusive(reason: str) -> dict[str, Any]:
+def triage_inconclusive(reason: str) -> Signal:
     """A triage signal GitHub would not answer."""
     return {
         "status": "inconclusive",
@@ -206,10 +143,10 @@ def triage_inconclusive(reason: str) -> dict[str, Any]:
     }
 
 
-def triage(rate: float = 0.96, total: int = 50, *, sep_status: str | None = None) -> dict[str, Any]:
+def triage(rate: float = 0.96, total: int = 50, *, sep_status: str | None = None) -> Signal:
     """A measured triage signal; `sep_status` adds a differing SEP-1730 verdict."""
     labelled = round(rate * total)
-    out: dict[str, Any] = {
+    out: Signal = {
         "status": "pass" if rate >= 0.9 else "partial" if rate >= 0.8 else "fail",
         "reason": None,
         "compliance_rate": rate,
@@ -225,7 +162,7 @@ def triage(rate: float = 0.96, total: int = 50, *, sep_status: str | None = None
     return out
 
 
-def p0(open_details: Sequence[tuple[int, str, int]] = (), closed: int = 4, slow: int = 0) -> Doc:
+def p0(open_details: Sequence[tuple[int, str, int]] = (), closed: int = 4, slow: int = 0) -> Signal:
     """The P0 signal: open P0s as (number, title, age in days); `slow` closed after 7 days."""
     within_7 = not open_details and not slow
     return {
@@ -242,7 +179,7 @@ def p0(open_details: Sequence[tuple[int, str, int]] = (), closed: int = 4, slow:
     }
 
 
-def release(version: str | None = "1.4.2", *, prerelease: bool = False) -> dict[str, Any]:
+def release(version: str | None = "1.4.2", *, prerelease: bool = False) -> Signal:
     """The stable-release signal for the newest release `version`."""
     stable = bool(version) and not prerelease and not str(version).startswith("0.")
     return {
@@ -255,7 +192,7 @@ def release(version: str | None = "1.4.2", *, prerelease: bool = False) -> dict[
     }
 
 
-def policy(found: Sequence[str] = ("CHANGELOG.md", "SECURITY.md", "CONTRIBUTING.md")) -> Doc:
+def policy(found: Sequence[str] = ("CHANGELOG.md", "SECURITY.md", "CONTRIBUTING.md")) -> Signal:
     """The (informational) policy-files signal."""
     names = [
         "CHANGELOG.md",
@@ -275,7 +212,7 @@ def policy(found: Sequence[str] = ("CHANGELOG.md", "SECURITY.md", "CONTRIBUTING.
     }
 
 
-def spec_tracking(days_gap: int = 12, sdk_release: str | None = "1.4.0") -> dict[str, Any]:
+def spec_tracking(days_gap: int = 12, sdk_release: str | None = "1.4.0") -> Signal:
     """The spec-tracking signal against spec release 2025-11-25."""
     return {
         "status": "pass" if days_gap <= 30 else "fail",
@@ -288,79 +225,96 @@ def spec_tracking(days_gap: int = 12, sdk_release: str | None = "1.4.0") -> dict
     }
 
 
-def scorecard(
-    *,
-    revisions: Mapping[str, Mapping[str, Any]],
-    signals: Mapping[str, dict[str, Any]],
+def implied(
     tier: int,
-    tier1_blockers: Sequence[str],
-    tier2_blockers: Sequence[str] = (),
+    tier1: Sequence[Blocker],
+    tier2: Sequence[Blocker] = (),
+    *,
     sep_tier: int | None = None,
-    name: str = "example-sdk",
-    commit: str = COMMIT,
-    harness_version: str = "0.2.0-alpha.10",
-    node_version: str = "v22.12.0",
-    exit_code: int = 0,
-    baseline: Mapping[str, Any] | None = None,
-) -> Doc:
-    """A whole scorecard: per-revision legs, merged legs, signals, tier, remediation, evidence."""
-    server = merge({rev: legs["server"] for rev, legs in revisions.items()})
-    client = merge({rev: legs["client"] for rev, legs in revisions.items()})
-    unmeasured = [
-        {"what": f"{leg} {rev}", "reason": part["reason"]}
-        for rev, legs in revisions.items()
-        for leg, part in legs.items()
-        if leg in ("server", "client") and part["state"] == "unmeasured"
-    ] + [
-        {"what": key, "reason": s["reason"]}
-        for key, s in signals.items()
-        if s["status"] == "inconclusive"
-    ]
+    note: str = "",
+) -> ImpliedTier:
+    """The implied tier with hand-worked blockers (SEP-1730's reading sees the same ones)."""
     sep = sep_tier or tier
-    note = (
+    text = note or (
         f"Implied Tier {tier} from automated checks; documentation, dependency policy and "
         "roadmap are not judged here"
     )
-    if any("unmeasured" in b or "inconclusive" in b for b in tier1_blockers):
-        note += "; some evidence could not be measured, so this tier is a lower bound"
+    if any(b.kind in ("unmeasured", "inconclusive") for b in tier1):
+        text += "; some evidence could not be measured, so this tier is a lower bound"
     if sep != tier:
-        note += f"; SEP-1730 as written implies Tier {sep}"
-    doc: Doc = {
-        "repo": f"example-org/{name}",
-        "branch": "main",
-        "timestamp": TIMESTAMP,
-        "version": signals["stable_release"].get("version"),
-        "requirements_revisions": list(revisions),
-        "checks": {"conformance": server, "client_conformance": client, **signals},
-        "implied_tier": {
-            "tier": tier,
-            "tier1_blockers": list(tier1_blockers),
-            "tier2_met": tier < 3,
-            "note": note + ".",
-            "tier2_blockers": list(tier2_blockers),
-            "sep1730": {"tier": sep, "blockers": list(tier1_blockers), "tier2_met": sep < 3},
-            "disagrees_with_official": sep != tier,
-        },
-        "tiercheck": {"version": "0.1.0", "schema_version": 1, "run_id": "20260820T091500Z"},
-        "sdk": {
+        text += f"; SEP-1730 as written implies Tier {sep}"
+    return ImpliedTier(
+        tier=tier,
+        tier1_blockers=tuple(tier1),
+        tier2_met=tier < 3,
+        note=text + ".",
+        tier2_blockers=tuple(tier2),
+        sep1730=SepTier(sep, tuple(tier1), sep < 3, (), ()),
+    )
+
+
+def scorecard(
+    *,
+    legs: Mapping[str, Mapping[Leg, LegVerdict]],
+    signals: Mapping[str, Signal],
+    tier: ImpliedTier,
+    server_urls: Mapping[str, str] | None = None,
+    baseline: Baseline | None = None,
+    name: str = "example-sdk",
+    harness_version: str = "0.2.0-alpha.10",
+    node_version: str = "v22.12.0",
+    exit_code: int = 0,
+    durations: Mapping[str, float] | None = None,
+) -> Scorecard:
+    """A whole scorecard from judged legs, signal values and the tier, remediation included.
+
+    Every leg took 12.5 s unless `durations` ("client 2026-07-28": 3.0) says otherwise."""
+    server = merge_revisions([by_leg["server"] for by_leg in legs.values()])
+    client = merge_revisions([by_leg["client"] for by_leg in legs.values()])
+    verdict = None
+    if baseline is not None:
+        verdict = apply_baseline(baseline, [v for by_leg in legs.values() for v in by_leg.values()])
+    unmeasured = [
+        (f"{leg} {rev}", verdict_.reason or "")
+        for rev, by_leg in legs.items()
+        for leg, verdict_ in by_leg.items()
+        if verdict_.state == "unmeasured"
+    ] + [(key, s["reason"]) for key, s in signals.items() if s["status"] == "inconclusive"]
+    parts = ScorecardParts(
+        repo=f"example-org/{name}",
+        branch="main",
+        finished_at=FINISHED,
+        revisions=list(legs),
+        sdk={
             "name": name,
             "ref": "main",
-            "commit": commit,
+            "commit": COMMIT,
             "path": f"/home/ci/.cache/tiercheck/sdks/{name}",
             "origin": "clone",
         },
-        "harness": {
+        harness={
             "package": "@modelcontextprotocol/conformance",
             "version": harness_version,
             "node_version": node_version,
         },
-        "revisions": {rev: dict(legs) for rev, legs in revisions.items()},
-        "baseline": dict(baseline) if baseline is not None else None,
-        "build": {"state": "cached", "reason": None, "log": "reports/logs/build.log"},
-        "governance": {"source": "github", "as_of": TIMESTAMP, "captured_at": TIMESTAMP},
-        "unmeasured": unmeasured,
-        "timings": {"build": 0.4, "conformance": 141.2, "governance": 3.1},
-        "artifacts": {
+        tiercheck={"version": "0.1.0", "schema_version": 1, "run_id": "20260820T091500Z"},
+        server=server,
+        client=client,
+        per_revision=legs,
+        server_urls=server_urls or {},
+        configs={},
+        governance_checks=signals,
+        governance_meta={"source": "github", "as_of": TIMESTAMP, "captured_at": TIMESTAMP},
+        implied_tier=tier,
+        stable_version=signals["stable_release"].get("version"),
+        baseline=verdict,
+        baseline_files={R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {},
+        build={"state": "cached", "reason": None, "log": "reports/logs/build.log"},
+        unmeasured=unmeasured,
+        timings={"build": 0.4, "conformance": 141.2, "governance": 3.1}
+        | {f"{leg} {rev}": 12.5 for rev in legs for leg in ("server", "client")}
+        | dict(durations or {}),
+        artifacts={
             "out_dir": "reports/example-sdk",
             "raw": "reports/example-sdk/raw",
             "logs": {
@@ -369,26 +323,25 @@ def scorecard(
                 "server-2026-07-28": "reports/example-sdk/logs/server-2026-07-28.log",
             },
         },
-        "interrupted": False,
-        "exit_code": exit_code,
-    }
-    doc["remediation"] = remediation(doc)
-    return doc
+        interrupted=False,
+        exit_code=exit_code,
+    )
+    doc = build_scorecard(parts)
+    return dataclasses.replace(doc, remediation=remediation(doc))
 
 
-R1, R2 = "2025-11-25", "2026-07-28"
+UNMEASURED = "harness exited with code 1 before writing results: Error: spawn npx ENOENT"
+RATE_LIMITED = "GitHub rate limit exhausted (resets 09:42 UTC)"
 
 
-def mixed_scorecard() -> Doc:
+def mixed_scorecard() -> Scorecard:
     """A Tier 3 SDK: passes and failures, not-scored results, an unmeasured leg, an inconclusive
     signal, a baselined failure, untrusted characters in messages (pipes, a bell, markup)."""
     server_r1 = [
-        scenario("server-initialize", R1, "server"),
-        scenario("tools-list", R1, "server"),
+        scenario("server-initialize"),
+        scenario("tools-list"),
         scenario(
             "tools-call-image",
-            R1,
-            "server",
             passed=False,
             checks_passed=1,
             failing=[
@@ -400,11 +353,9 @@ def mixed_scorecard() -> Doc:
                 check("wire-schema-valid", "result.content[0]: required property 'data'"),
             ],
         ),
-        scenario("resources-list", R1, "server"),
+        scenario("resources-list"),
         scenario(
             "json-schema-2020-12",
-            R1,
-            "server",
             passed=False,
             checks_passed=0,
             failing=[check("json-schema-dialect", "$schema dropped from inputSchema")],
@@ -412,12 +363,10 @@ def mixed_scorecard() -> Doc:
         ),
     ]
     client_r1 = [
-        scenario("initialize", R1, "client"),
-        scenario("tools_call", R1, "client"),
+        scenario("initialize"),
+        scenario("tools_call"),
         scenario(
             "auth/scope-step-up",
-            R1,
-            "client",
             passed=False,
             failing=[
                 check(
@@ -426,35 +375,29 @@ def mixed_scorecard() -> Doc:
                     f"{SPEC}/basic/authorization#scope-challenge-handling",
                 )
             ],
-            baseline="expected-failure",
         ),
-        scenario(
-            "auth/dpop", R1, "client", passed=False, reason="no results", not_scored="extension"
-        ),
+        scenario("auth/dpop", no_results=True, not_scored="extension"),
     ]
     server_r2 = [
-        scenario("server-stateless", R2, "server"),
-        scenario("tools-list", R2, "server"),
-        scenario("caching", R2, "server", warned=1),
+        scenario("server-stateless"),
+        scenario("tools-list"),
+        scenario("caching", warned=1),
     ]
-    unmeasured = "harness exited with code 1 before writing results: Error: spawn npx ENOENT"
-    revisions: dict[str, dict[str, Any]] = {
+    legs: dict[str, dict[Leg, LegVerdict]] = {
         R1: {
-            "server": measured_leg(server_r1, results_dir=f"reports/raw/{R1}/server"),
-            "client": measured_leg(client_r1, results_dir=f"reports/raw/{R1}/client"),
-            "server_url": "http://127.0.0.1:41235/mcp",
+            "server": measured_leg(R1, "server", server_r1),
+            "client": measured_leg(R1, "client", client_r1),
         },
         R2: {
-            "server": measured_leg(server_r2, results_dir=f"reports/raw/{R2}/server"),
-            "client": unmeasured_leg(unmeasured, results_dir=f"reports/raw/{R2}/client"),
-            "server_url": "http://127.0.0.1:41236/mcp",
+            "server": measured_leg(R2, "server", server_r2),
+            "client": unmeasured_leg(
+                "client", R2, UNMEASURED, results_dir=Path(f"reports/raw/{R2}/client")
+            ),
         },
     }
-    client_blocker = f"client_conformance (unmeasured: {R2}: {unmeasured})"
-    rate_limited = "GitHub rate limit exhausted (resets 09:42 UTC)"
     signals = {
         "labels": labels(missing=("needs repro", "P3")),
-        "triage": triage_inconclusive(rate_limited),
+        "triage": triage_inconclusive(RATE_LIMITED),
         "p0_resolution": p0(open_details=[(812, "Server | crashes on empty cursor", 9)], slow=1),
         "stable_release": release("1.4.2"),
         "policy_signals": policy(),
@@ -463,55 +406,79 @@ def mixed_scorecard() -> Doc:
     signals["stable_release"]["sep1730"] = {"status": "pass", "is_stable": True}
     signals["p0_resolution"]["sep1730"] = {"status": "partial"}
     signals["p0_resolution"]["disagrees_with_official"] = True
-    baseline = {
-        "exit_ok": True,
-        "files": {R1: "baselines/example-sdk-2025-11-25.yaml"},
-        "entries": [
-            {
-                "revision": R1,
-                "leg": "client",
-                "scenario": "auth/scope-step-up",
-                "check": None,
-                "outcome": "expected-failure",
-                "detail": "listed whole; SEP-835 step-up not implemented",
-            }
-        ],
-    }
+    baseline = Baseline(
+        "baselines/example-sdk-2025-11-25.yaml",
+        (BaselineEntry("client", "auth/scope-step-up", None, 0),),
+    )
+    client_blocker = Blocker("client_conformance", 1, "unmeasured", reason=f"{R2}: {UNMEASURED}")
     return scorecard(
-        revisions=revisions,
+        legs=legs,
         signals=signals,
-        tier=3,
-        tier1_blockers=[
-            "server_conformance",
-            client_blocker,
-            f"triage (inconclusive: {rate_limited})",
-            "p0_resolution",
-            "labels",
-        ],
-        tier2_blockers=[client_blocker, "p0_resolution (14 days)"],
-        sep_tier=3,
-        exit_code=1,
+        tier=implied(
+            3,
+            [
+                Blocker("server_conformance", 1),
+                client_blocker,
+                Blocker("triage", 1, "inconclusive", reason=RATE_LIMITED),
+                Blocker("p0_resolution", 1),
+                Blocker("labels", 1),
+            ],
+            [
+                dataclasses.replace(client_blocker, tier=2),
+                Blocker("p0_resolution", 2, qualifier="14 days"),
+            ],
+        ),
+        server_urls={R1: "http://127.0.0.1:41235/mcp", R2: "http://127.0.0.1:41236/mcp"},
         baseline=baseline,
+        exit_code=1,
+        durations={f"client {R2}": 3.0},
     )
 
 
-def tier1_scorecard() -> Doc:
-    """A clean Tier 1 SDK: every required scenario passes, every signal passes."""
-    revisions: dict[str, dict[str, Any]] = {}
-    for rev, server_names, client_names in (
-        (R1, ("server-initialize", "tools-list", "tools-call-simple-text"), ("initialize",)),
-        (R2, ("server-stateless", "tools-list"), ("tools_call", "request-metadata")),
-    ):
-        revisions[rev] = {
-            "server": measured_leg(
-                [scenario(n, rev, "server") for n in server_names],
-                results_dir=f"reports/raw/{rev}/server",
-            ),
-            "client": measured_leg(
-                [scenario(n, rev, "client") for n in client_names],
-                results_dir=f"reports/raw/{rev}/client",
-            ),
-        }
+TIER1_SCENARIOS: dict[str, dict[Leg, tuple[str, ...]]] = {
+    R1: {
+        "server": ("server-initialize", "tools-list", "tools-call-simple-text"),
+        "client": ("initialize",),
+    },
+    R2: {
+        "server": ("server-stateless", "tools-list"),
+        "client": ("tools_call", "request-metadata"),
+    },
+}
+
+
+def tier1_scorecard(
+    *,
+    failing: Mapping[tuple[str, Leg, str], str] | None = None,
+    replace_legs: Mapping[tuple[str, Leg], LegVerdict] | None = None,
+) -> Scorecard:
+    """A clean Tier 1 SDK: every required scenario passes, every signal passes.
+
+    `failing` makes (revision, leg, scenario) fail with that message, and `replace_legs` puts
+    another verdict in place of a leg, both judged and merged by the real scorer (the tier is
+    left as it is, as when a diff compares a regression with the clean run).
+    """
+    failing = failing or {}
+    legs: dict[str, dict[Leg, LegVerdict]] = {}
+    for rev, by_leg in TIER1_SCENARIOS.items():
+        legs[rev] = {}
+        for leg, names in by_leg.items():
+            legs[rev][leg] = (replace_legs or {}).get((rev, leg)) or measured_leg(
+                rev,
+                leg,
+                [
+                    scenario(
+                        n,
+                        passed=False,
+                        failing=[
+                            check(f"{n}-check", failing[(rev, leg, n)], f"{SPEC}/server/tools")
+                        ],
+                    )
+                    if (rev, leg, n) in failing
+                    else scenario(n)
+                    for n in names
+                ],
+            )
     signals = {
         "labels": labels(),
         "triage": triage(),
@@ -529,20 +496,22 @@ def tier1_scorecard() -> Doc:
         ),
         "spec_tracking": spec_tracking(3, "2.1.0"),
     }
-    return scorecard(revisions=revisions, signals=signals, tier=1, tier1_blockers=[])
+    return scorecard(legs=legs, signals=signals, tier=implied(1, []))
 
 
-def with_regression(doc: Doc, revision: str, leg: str, name: str, message: str) -> Doc:
-    """A copy of `doc` in which one passing scored scenario now fails (totals recomputed)."""
-    new = copy.deepcopy(doc)
-    part = new["revisions"][revision][leg]
-    for detail in part["details"]:
-        if detail["scenario"] == name:
-            detail["passed"] = False
-            detail["checks_failed"] = 1
-            detail["failures"] = [check(f"{name}-check", message, f"{SPEC}/server/tools")]
-    part.update(_totals(part["details"]))
-    key = "conformance" if leg == "server" else "client_conformance"
-    merged = merge({rev: legs[leg] for rev, legs in new["revisions"].items()})
-    new["checks"][key] = merged
-    return new
+def skipped(revision: str, leg: Leg, reason: str) -> LegVerdict:
+    """A leg the configuration chose not to run."""
+    return skipped_leg(leg, revision, reason)
+
+
+def edited(doc: Scorecard, change: Callable[[dict[str, Any]], object]) -> Scorecard:
+    """`doc` with `change` applied to its JSON form, read back through the model (so an edit
+    that breaks the document's shape fails here, not in the formatter under test)."""
+    data = to_json(doc)
+    change(data)
+    return from_json(Scorecard, data)
+
+
+def with_regression(revision: str, leg: Leg, name: str, message: str) -> Scorecard:
+    """The Tier 1 scorecard in which one passing scored scenario now fails."""
+    return tier1_scorecard(failing={(revision, leg, name): message})

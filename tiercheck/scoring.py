@@ -78,15 +78,6 @@ class CheckNote:
         """Summarise a harness check."""
         return cls(check.id, check.status, check.message, check.spec_url)
 
-    def to_dict(self) -> dict[str, object]:
-        """JSON form."""
-        return {
-            "id": self.id,
-            "status": self.status,
-            "message": self.message,
-            "spec_url": self.spec_url,
-        }
-
 
 @dataclass(frozen=True)
 class ScenarioVerdict:
@@ -115,26 +106,6 @@ class ScenarioVerdict:
     def scored(self) -> bool:
         """Whether this scenario counts toward the leg's pass rate."""
         return self.not_scored_reason is None
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON form: the official detail keys plus ours."""
-        out: dict[str, object] = {
-            "scenario": self.scenario,
-            "passed": self.passed,
-            "checks_passed": self.checks_passed,
-            "checks_failed": self.checks_failed,
-            "revision": self.revision,
-        }
-        if self.not_scored_reason is not None:
-            out["notScoredReason"] = self.not_scored_reason
-        out |= {
-            "checks_warned": self.checks_warned,
-            "reason": self.reason,
-            "failures": [n.to_dict() for n in self.failures],
-            "warnings": [n.to_dict() for n in self.warnings],
-            "results_path": None if self.results_path is None else str(self.results_path),
-        }
-        return out
 
 
 def judge_scenario(
@@ -222,18 +193,6 @@ def _totals(details: Iterable[ScenarioVerdict]) -> _Totals:
     )
 
 
-def _official_counts(leg: LegVerdict | MergedLeg) -> dict[str, object]:
-    """The official conformance-result keys, in the official order."""
-    return {
-        "status": leg.status,
-        "pass_rate": leg.pass_rate,
-        "passed": leg.passed,
-        "failed": leg.failed,
-        "total": leg.total,
-        "not_scored": {"total": leg.not_scored_total, "failed": leg.not_scored_failed},
-    }
-
-
 @dataclass(frozen=True)
 class LegVerdict:
     """One leg (server or client) at one revision.
@@ -263,24 +222,6 @@ class LegVerdict:
     def failing(self) -> tuple[ScenarioVerdict, ...]:
         """Scored scenarios that failed."""
         return tuple(d for d in self.details if d.scored and not d.passed)
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON form: the official conformance-result keys plus ours."""
-        out = _official_counts(self)
-        if self.state == "unmeasured":
-            out["error"] = self.reason
-        out |= {
-            "details": [d.to_dict() for d in self.details],
-            "leg": self.leg,
-            "revision": self.revision,
-            "state": self.state,
-            "reason": self.reason,
-            "checks_passed": self.checks_passed,
-            "checks_failed": self.checks_failed,
-            "warnings": self.warnings,
-            "results_dir": None if self.results_dir is None else str(self.results_dir),
-        }
-        return out
 
 
 def score_leg(
@@ -420,32 +361,6 @@ class MergedLeg:
     def failing(self) -> tuple[ScenarioVerdict, ...]:
         """Scored scenarios that failed, across revisions."""
         return tuple(d for d in self.details if d.scored and not d.passed)
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON form: the official merged conformance keys plus ours."""
-        out = _official_counts(self)
-        if self.state in ("unmeasured", "partially-measured"):
-            out["error"] = self.reason
-        out |= {
-            "details": [d.to_dict() for d in self.details],
-            "leg": self.leg,
-            "state": self.state,
-            "reason": self.reason,
-            "conclusive": self.conclusive,
-            "revisions": list(self.revisions),
-            "measured_revisions": list(self.measured_revisions),
-            "missing_revisions": [
-                {"revision": p.revision, "state": p.state, "reason": p.reason} for p in self.missing
-            ],
-            "checks_passed": self.checks_passed,
-            "checks_failed": self.checks_failed,
-            "warnings": self.warnings,
-            "by_revision": {
-                p.revision: {k: v for k, v in p.to_dict().items() if k != "details"}
-                for p in self.parts
-            },
-        }
-        return out
 
 
 def _describe(part: LegVerdict) -> str:

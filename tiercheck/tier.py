@@ -11,7 +11,7 @@ conformance leg is not by itself a blocker.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from tiercheck.governance.signals import (
     TRIAGE_PASS,
@@ -23,7 +23,15 @@ from tiercheck.governance.signals import (
     TriageSignal,
 )
 
-__all__ = ["ImpliedTier", "LegState", "LegSummary", "SepTier", "compute_tier"]
+__all__ = [
+    "Blocker",
+    "BlockerKind",
+    "ImpliedTier",
+    "LegState",
+    "LegSummary",
+    "SepTier",
+    "compute_tier",
+]
 
 LegState = Literal["measured", "skipped", "unmeasured"]
 
@@ -48,25 +56,48 @@ class LegSummary:
     reason: str | None = None
 
 
+BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """One thing between the SDK and a tier, as data.
+
+    `check` is the official check name (``server_conformance``, ``triage``, …), `qualifier` the
+    rule's variant (``< 80%``, ``14 days``), `reason` why it was not measured. The official
+    blocker string (``p0_resolution (14 days) (inconclusive: rate limited)``) is `str(blocker)`,
+    rendered from these fields and never parsed back.
+    """
+
+    check: str
+    tier: int
+    kind: BlockerKind = "failed"
+    qualifier: str | None = None
+    reason: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.check} ({self.qualifier})" if self.qualifier else self.check
+        if self.kind == "skipped":
+            return f"{text} (skipped)"
+        if self.kind == "unmeasured":
+            return f"{text} (unmeasured: {self.reason or 'no reason recorded'})"
+        if self.kind == "inconclusive":
+            return f"{text} (inconclusive: {self.reason or 'no data'})"
+        return text
+
+
+Blockers = tuple[Blocker, ...]
+
+
 @dataclass(frozen=True)
 class SepTier:
     """The SEP-1730 reading of the same evidence."""
 
     tier: int
-    blockers: tuple[str, ...]
+    blockers: Blockers
     tier2_met: bool
-    tier2_blockers: tuple[str, ...]
+    tier2_blockers: Blockers
     skipped_legs: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form of the SEP-1730 reading."""
-        return {
-            "tier": self.tier,
-            "blockers": list(self.blockers),
-            "tier2_met": self.tier2_met,
-            "tier2_blockers": list(self.tier2_blockers),
-            "skipped_legs": list(self.skipped_legs),
-        }
 
 
 @dataclass(frozen=True)
@@ -78,10 +109,10 @@ class ImpliedTier:
     """
 
     tier: int
-    tier1_blockers: tuple[str, ...]
+    tier1_blockers: Blockers
     tier2_met: bool
     note: str
-    tier2_blockers: tuple[str, ...]
+    tier2_blockers: Blockers
     sep1730: SepTier
 
     @property
@@ -89,50 +120,38 @@ class ImpliedTier:
         """True when SEP-1730 as written implies a different tier."""
         return self.sep1730.tier != self.tier
 
-    def to_dict(self) -> dict[str, Any]:
-        """Official `implied_tier` fields plus `tier2_blockers`, `sep1730` and the flag."""
-        return {
-            "tier": self.tier,
-            "tier1_blockers": list(self.tier1_blockers),
-            "tier2_met": self.tier2_met,
-            "note": self.note,
-            "tier2_blockers": list(self.tier2_blockers),
-            "sep1730": self.sep1730.to_dict(),
-            "disagrees_with_official": self.disagrees_with_official,
-        }
 
-
-def _inconclusive(name: str, reason: str | None) -> str:
-    return f"{name} (inconclusive: {reason or 'no data'})"
-
-
-def _unmeasured(name: str, leg: LegSummary) -> str:
-    return f"{name} (unmeasured: {leg.reason or 'no reason recorded'})"
-
-
-def _leg_tier1_official(name: str, leg: LegSummary) -> str | None:
+def _leg_tier1_official(name: str, leg: LegSummary) -> Blocker | None:
     if leg.state == "skipped":
-        return f"{name} (skipped)"
+        return Blocker(name, 1, "skipped", reason=leg.reason)
     if leg.state == "unmeasured":
-        return _unmeasured(name, leg)
-    return name if leg.pass_rate < TIER1_PASS_RATE else None
+        return Blocker(name, 1, "unmeasured", reason=leg.reason)
+    return Blocker(name, 1) if leg.pass_rate < TIER1_PASS_RATE else None
 
 
-def _leg_tier2(name: str, leg: LegSummary) -> str | None:
+def _leg_tier2(name: str, leg: LegSummary) -> Blocker | None:
     if leg.state == "skipped":
         return None
     if leg.state == "unmeasured":
-        return _unmeasured(name, leg)
-    return f"{name} (< 80%)" if leg.pass_rate < TIER2_PASS_RATE else None
+        return Blocker(name, 2, "unmeasured", reason=leg.reason)
+    return Blocker(name, 2, qualifier="< 80%") if leg.pass_rate < TIER2_PASS_RATE else None
 
 
-def _signal_blocker(name: str, status: str, reason: str | None, met: bool) -> str | None:
+def _signal_blocker(
+    name: str,
+    tier: int,
+    status: str,
+    reason: str | None,
+    met: bool,
+    *,
+    qualifier: str | None = None,
+) -> Blocker | None:
     if status == "inconclusive":
-        return _inconclusive(name, reason)
+        return Blocker(name, tier, "inconclusive", qualifier, reason)
     if status == "skipped" and not met:
         # Not measured by choice (--skip-governance): named as such, never as a failure.
-        return f"{name} (skipped)"
-    return None if met else name
+        return Blocker(name, tier, "skipped", qualifier, reason)
+    return None if met else Blocker(name, tier, qualifier=qualifier)
 
 
 def _official_tier1(
@@ -141,75 +160,84 @@ def _official_tier1(
     release: StableReleaseSignal,
     spec: SpecTrackingSignal,
     labels: LabelsSignal,
-) -> list[str | None]:
+) -> list[Blocker | None]:
     return [
         _signal_blocker(
-            "triage", triage.status, triage.reason, triage.compliance_rate >= TRIAGE_PASS
+            "triage", 1, triage.status, triage.reason, triage.compliance_rate >= TRIAGE_PASS
         ),
-        _signal_blocker("p0_resolution", p0.status, p0.reason, p0.all_p0s_resolved_within_7d),
-        _signal_blocker("stable_release", release.status, release.reason, release.is_stable),
-        _signal_blocker("spec_tracking", spec.status, spec.reason, spec.status != "fail"),
-        _signal_blocker("labels", labels.status, labels.reason, not labels.missing),
+        _signal_blocker("p0_resolution", 1, p0.status, p0.reason, p0.all_p0s_resolved_within_7d),
+        _signal_blocker("stable_release", 1, release.status, release.reason, release.is_stable),
+        _signal_blocker("spec_tracking", 1, spec.status, spec.reason, spec.status != "fail"),
+        _signal_blocker("labels", 1, labels.status, labels.reason, not labels.missing),
     ]
+
+
+def _settle(
+    tier1: list[Blocker | None], tier2: list[Blocker | None]
+) -> tuple[int, Blockers, Blockers]:
+    """(tier, Tier 1 blockers, Tier 2 blockers): Tier 1 without blockers, else 2 if met, else 3."""
+    blockers = tuple(b for b in tier1 if b)
+    tier2_blockers = tuple(b for b in tier2 if b)
+    tier = 1 if not blockers else 2 if not tier2_blockers else 3
+    return tier, blockers, tier2_blockers
 
 
 def _sep_tier(server: LegSummary, client: LegSummary, signals: GovernanceSignals) -> SepTier:
     legs = {"server_conformance": server, "client_conformance": client}
     skipped = tuple(name for name, leg in legs.items() if leg.state == "skipped")
-    tier1: list[str | None] = []
+    tier1: list[Blocker | None] = []
     for name, leg in legs.items():
         if leg.state == "unmeasured":
-            tier1.append(_unmeasured(name, leg))
+            tier1.append(Blocker(name, 1, "unmeasured", reason=leg.reason))
         elif leg.state == "measured" and leg.pass_rate < TIER1_PASS_RATE:
-            tier1.append(name)
+            tier1.append(Blocker(name, 1))
     if len(skipped) == len(legs):
         # A skipped leg alone does not block, but a tier needs some conformance evidence.
-        tier1.append("conformance (no leg measured)")
+        tier1.append(Blocker("conformance", 1, qualifier="no leg measured"))
     triage = signals.triage.sep1730
     p0 = signals.p0_resolution.sep1730
     release = signals.stable_release.sep1730
     spec = signals.spec_tracking.sep1730
     labels = signals.labels
+    release_reason = signals.stable_release.reason
+    spec_reason = signals.spec_tracking.reason
     tier1 += [
-        _signal_blocker("triage", triage.status, triage.reason, triage.tier1_met),
-        _signal_blocker("p0_resolution", p0.status, p0.reason, p0.within_7d),
-        _signal_blocker(
-            "stable_release", release.status, signals.stable_release.reason, release.is_stable
-        ),
-        _signal_blocker(
-            "spec_tracking", spec.status, signals.spec_tracking.reason, spec.status != "fail"
-        ),
-        _signal_blocker("labels", labels.sep_status, labels.reason, not labels.sep_missing),
+        _signal_blocker("triage", 1, triage.status, triage.reason, triage.tier1_met),
+        _signal_blocker("p0_resolution", 1, p0.status, p0.reason, p0.within_7d),
+        _signal_blocker("stable_release", 1, release.status, release_reason, release.is_stable),
+        _signal_blocker("spec_tracking", 1, spec.status, spec_reason, spec.status != "fail"),
+        _signal_blocker("labels", 1, labels.sep_status, labels.reason, not labels.sep_missing),
     ]
-    tier2: list[str | None] = [_leg_tier2(name, leg) for name, leg in legs.items()]
+    tier2: list[Blocker | None] = [_leg_tier2(name, leg) for name, leg in legs.items()]
     if len(skipped) == len(legs):
-        tier2.append("conformance (no leg measured)")
+        tier2.append(Blocker("conformance", 2, qualifier="no leg measured"))
     tier2 += [
-        _signal_blocker("triage (within a month)", triage.status, triage.reason, triage.tier2_met),
-        _signal_blocker("p0_resolution (14 days)", p0.status, p0.reason, p0.within_14d),
         _signal_blocker(
-            "stable_release", release.status, signals.stable_release.reason, release.is_stable
+            "triage", 2, triage.status, triage.reason, triage.tier2_met, qualifier="within a month"
         ),
         _signal_blocker(
-            "spec_tracking (6 months)",
+            "p0_resolution", 2, p0.status, p0.reason, p0.within_14d, qualifier="14 days"
+        ),
+        _signal_blocker("stable_release", 2, release.status, release_reason, release.is_stable),
+        _signal_blocker(
+            "spec_tracking",
+            2,
             spec.status,
-            signals.spec_tracking.reason,
+            spec_reason,
             spec.status == "skipped" or spec.within_180d,
+            qualifier="6 months",
         ),
     ]
-    blockers = tuple(b for b in tier1 if b)
-    tier2_blockers = tuple(b for b in tier2 if b)
-    tier2_met = not tier2_blockers
-    tier = 1 if not blockers else 2 if tier2_met else 3
-    return SepTier(tier, blockers, tier2_met, tier2_blockers, skipped)
+    tier, blockers, tier2_blockers = _settle(tier1, tier2)
+    return SepTier(tier, blockers, not tier2_blockers, tier2_blockers, skipped)
 
 
-def _note(tier: int, blockers: tuple[str, ...], sep: SepTier) -> str:
+def _note(tier: int, blockers: Blockers, sep: SepTier) -> str:
     parts = [
         f"Implied Tier {tier} from automated checks; documentation, dependency policy and "
         "roadmap are not judged here"
     ]
-    if any("unmeasured" in b or "inconclusive" in b for b in blockers):
+    if any(b.kind in ("unmeasured", "inconclusive") for b in blockers):
         parts.append("some evidence could not be measured, so this tier is a lower bound")
     if sep.tier != tier:
         parts.append(f"SEP-1730 as written implies Tier {sep.tier}")
@@ -228,7 +256,7 @@ def compute_tier(server: LegSummary, client: LegSummary, signals: GovernanceSign
     reason; an unmeasured leg, or an inconclusive P0 or release signal, fails Tier 2 too.
     """
     legs = {"server_conformance": server, "client_conformance": client}
-    tier1: list[str | None] = [_leg_tier1_official(name, leg) for name, leg in legs.items()]
+    tier1: list[Blocker | None] = [_leg_tier1_official(name, leg) for name, leg in legs.items()]
     tier1 += _official_tier1(
         signals.triage,
         signals.p0_resolution,
@@ -238,22 +266,24 @@ def compute_tier(server: LegSummary, client: LegSummary, signals: GovernanceSign
     )
     p0 = signals.p0_resolution
     release = signals.stable_release
-    tier2: list[str | None] = [_leg_tier2(name, leg) for name, leg in legs.items()]
+    tier2: list[Blocker | None] = [_leg_tier2(name, leg) for name, leg in legs.items()]
     tier2 += [
         _signal_blocker(
-            "p0_resolution (14 days)", p0.status, p0.reason, p0.all_p0s_resolved_within_14d
+            "p0_resolution",
+            2,
+            p0.status,
+            p0.reason,
+            p0.all_p0s_resolved_within_14d,
+            qualifier="14 days",
         ),
-        _signal_blocker("stable_release", release.status, release.reason, release.is_stable),
+        _signal_blocker("stable_release", 2, release.status, release.reason, release.is_stable),
     ]
-    blockers = tuple(b for b in tier1 if b)
-    tier2_blockers = tuple(b for b in tier2 if b)
-    tier2_met = not tier2_blockers
-    tier = 1 if not blockers else 2 if tier2_met else 3
+    tier, blockers, tier2_blockers = _settle(tier1, tier2)
     sep = _sep_tier(server, client, signals)
     return ImpliedTier(
         tier=tier,
         tier1_blockers=blockers,
-        tier2_met=tier2_met,
+        tier2_met=not tier2_blockers,
         note=_note(tier, blockers, sep),
         tier2_blockers=tier2_blockers,
         sep1730=sep,

@@ -15,11 +15,12 @@ from tiercheck.config.registry import load_registry
 from tiercheck.conformance import slots
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.model import to_json
 from tiercheck.pipeline.judge import evaluate_governance
 from tiercheck.pipeline.plan import decide_ref
 from tiercheck.report import validate_scorecard
 from tiercheck.report.progress import NullProgress
-from tiercheck.scorecard import ScorecardParts, build_scorecard, exit_code_for, leg_summary
+from tiercheck.scorecard.build import ScorecardParts, build_scorecard, exit_code_for, leg_summary
 from tiercheck.scoring import (
     merge_revisions,
     score_leg,
@@ -158,8 +159,8 @@ def test_skipped_governance_is_named_skipped_in_both_readings() -> None:
     server = merge_revisions([skipped_leg("server", "2025-11-25", "x")])
     implied = compute_tier(leg_summary(server), leg_summary(server), signals)  # type: ignore[arg-type]
     blockers = implied.tier1_blockers + implied.sep1730.blockers
-    assert "triage (skipped)" in blockers
-    assert not [b for b in blockers if "inconclusive" in b]
+    assert "triage (skipped)" in [str(b) for b in blockers]
+    assert not [b for b in blockers if b.kind == "inconclusive"]
     assert implied.tier == 3
 
 
@@ -191,13 +192,19 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
             branch="main",
             finished_at=datetime(2026, 11, 30, 12, tzinfo=UTC),
             revisions=["2025-11-25", "2026-07-28"],
-            sdk={"name": "sample-sdk", "ref": "main", "commit": None, "path": None},
+            sdk={
+                "name": "sample-sdk",
+                "ref": "main",
+                "commit": None,
+                "path": None,
+                "origin": "clone",
+            },
             harness={
                 "package": "@modelcontextprotocol/conformance",
                 "version": "x",
                 "node_version": None,
             },
-            tiercheck={"version": "0.1.0", "schema_version": 1},
+            tiercheck={"version": "0.1.0", "schema_version": 1, "run_id": "r"},
             server=server,
             client=client,
             per_revision={
@@ -208,29 +215,29 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
             configs={},
             governance_checks={k: v for k, v in signals.to_dict().items() if isinstance(v, dict)},  # type: ignore[attr-defined]
             governance_meta=meta,
-            implied_tier=implied.to_dict(),
+            implied_tier=implied,
             stable_version=None,
             baseline=None,
             baseline_files={},
             build=None,
-            unmeasured=[{"what": "server leg 2026-07-28", "reason": "not ready"}],
+            unmeasured=[("server leg 2026-07-28", "not ready")],
             timings={},
-            artifacts={},
+            artifacts={"out_dir": None, "raw": None, "logs": {}},
             interrupted=False,
             exit_code=exit_code_for(server, client, None, interrupted=False),
         )
     )
-    doc["remediation"] = []
-    validate_scorecard(doc)
-    conformance = doc["checks"]["conformance"]
+    data = to_json(doc)
+    validate_scorecard(data)
+    conformance = data["checks"]["conformance"]
     # The measured revision is kept (every scenario failed "no results": nothing was written),
     # the unmeasured one is named, and no tier above 3 rests on it.
     assert conformance["state"] == "partially-measured"
     assert conformance["total"] == 30
     assert "2026-07-28" in conformance["error"]
-    assert doc["implied_tier"]["tier"] == 3
-    assert doc["exit_code"] == 1
-    assert any("unmeasured" in b for b in doc["implied_tier"]["tier1_blockers"])
+    assert doc.implied_tier.tier == 3
+    assert doc.exit_code == 1
+    assert any(b.kind == "unmeasured" for b in doc.implied_tier.blocker_details)
 
 
 # --- tier-check score: results produced elsewhere ---------------------------------------------

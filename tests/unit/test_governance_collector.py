@@ -112,8 +112,12 @@ def test_exhausted_rate_limit_makes_every_signal_inconclusive() -> None:
         assert set(statuses.values()) == {"inconclusive"}
         tier = compute_tier(MEASURED, MEASURED, signals)
         assert tier.tier == 3
-        assert any(b.startswith("triage (inconclusive: rate limited") for b in tier.tier1_blockers)
-        assert any("p0_resolution" in b and "inconclusive" in b for b in tier.tier2_blockers)
+        assert any(
+            str(b).startswith("triage (inconclusive: rate limited") for b in tier.tier1_blockers
+        )
+        assert any(
+            (b.check, b.kind) == ("p0_resolution", "inconclusive") for b in tier.tier2_blockers
+        )
         assert log  # one line per unavailable group
 
 

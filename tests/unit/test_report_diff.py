@@ -5,8 +5,10 @@ from __future__ import annotations
 import copy
 import json
 import re
+from typing import Any
 
-from scorecards import R1, R2, tier1_scorecard, unmeasured_leg, with_regression
+from scorecards import R1, R2, edited, tier1_scorecard, with_regression
+from tiercheck.model import to_json
 from tiercheck.report import (
     diff_scorecards,
     diff_to_dict,
@@ -15,11 +17,12 @@ from tiercheck.report import (
     validate_scorecard,
 )
 from tiercheck.report.diff import ContextChange, LegChange, ScenarioChange
+from tiercheck.scoring import unmeasured_leg
 
 
 def test_identical_scorecards_have_no_regression() -> None:
     doc = tier1_scorecard()
-    diff = diff_scorecards(doc, copy.deepcopy(doc))
+    diff = diff_scorecards(doc, tier1_scorecard())
     assert not diff.has_regression
     assert diff.unchanged
     assert diff.context == ()
@@ -28,8 +31,8 @@ def test_identical_scorecards_have_no_regression() -> None:
 
 def test_diff_finds_exactly_the_regressed_scenario() -> None:
     old = tier1_scorecard()
-    new = with_regression(old, R2, "server", "tools-list", "tools/list returned 0 tools")
-    validate_scorecard(new)
+    new = with_regression(R2, "server", "tools-list", "tools/list returned 0 tools")
+    validate_scorecard(to_json(new))
     diff = diff_scorecards(old, new)
     assert diff.regressions == (
         ScenarioChange(
@@ -48,7 +51,7 @@ def test_diff_finds_exactly_the_regressed_scenario() -> None:
 
 def test_the_reverse_is_a_fix_not_a_regression() -> None:
     old = tier1_scorecard()
-    new = with_regression(old, R1, "client", "initialize", "no initialize request")
+    new = with_regression(R1, "client", "initialize", "no initialize request")
     diff = diff_scorecards(new, old)
     assert [(c.scenario, c.before, c.after) for c in diff.fixed] == [
         ("initialize", "failed", "passed")
@@ -58,8 +61,11 @@ def test_the_reverse_is_a_fix_not_a_regression() -> None:
 
 def test_tier_drop_and_new_blockers_are_regressions() -> None:
     old = tier1_scorecard()
-    new = copy.deepcopy(old)
-    new["implied_tier"] |= {"tier": 2, "tier1_blockers": ["labels"]}
+
+    def change(data: dict[str, Any]) -> None:
+        data["implied_tier"] |= {"tier": 2, "tier1_blockers": ["labels"]}
+
+    new = edited(old, change)
     diff = diff_scorecards(old, new)
     assert diff.tier_dropped
     assert diff.has_regression
@@ -69,8 +75,8 @@ def test_tier_drop_and_new_blockers_are_regressions() -> None:
 
 def test_leg_newly_unmeasured_is_one_change_not_every_scenario_removed() -> None:
     old = tier1_scorecard()
-    new = copy.deepcopy(old)
-    new["revisions"][R2]["client"] = unmeasured_leg("server never became ready on port 41236")
+    lost = unmeasured_leg("client", R2, "server never became ready on port 41236")
+    new = tier1_scorecard(replace_legs={(R2, "client"): lost})
     diff = diff_scorecards(old, new)
     assert diff.newly_unmeasured == (
         LegChange(
@@ -86,19 +92,23 @@ def test_leg_newly_unmeasured_is_one_change_not_every_scenario_removed() -> None
 
 def test_added_and_removed_scenarios_with_context_changes() -> None:
     old = tier1_scorecard()
-    new = copy.deepcopy(old)
-    details = new["revisions"][R1]["server"]["details"]
-    removed = details.pop(2)
-    added = copy.deepcopy(details[0]) | {
-        "scenario": "server-session-lifecycle",
-        "passed": False,
-        "failures": [
-            {"id": "lifecycle", "status": "FAILURE", "message": "no DELETE", "spec_url": None}
-        ],
-    }
-    details.append(added)
-    new["harness"]["version"] = "0.2.0-alpha.12"
-    new["sdk"]["commit"] = "0" * 40
+    removed: dict[str, Any] = {}
+
+    def change(data: dict[str, Any]) -> None:
+        details = data["revisions"][R1]["server"]["details"]
+        removed.update(details.pop(2))
+        added = copy.deepcopy(details[0]) | {
+            "scenario": "server-session-lifecycle",
+            "passed": False,
+            "failures": [
+                {"id": "lifecycle", "status": "FAILURE", "message": "no DELETE", "spec_url": None}
+            ],
+        }
+        details.append(added)
+        data["harness"]["version"] = "0.2.0-alpha.12"
+        data["sdk"]["commit"] = "0" * 40
+
+    new = edited(old, change)
     diff = diff_scorecards(old, new)
     assert [c.scenario for c in diff.removed] == [removed["scenario"]]
     assert diff.added == (
@@ -113,16 +123,18 @@ def test_added_and_removed_scenarios_with_context_changes() -> None:
 
 
 def test_not_scored_to_scored_failure_is_a_regression() -> None:
-    old = tier1_scorecard()
-    old["revisions"][R1]["server"]["details"][0]["notScoredReason"] = "pending"
-    new = with_regression(tier1_scorecard(), R1, "server", "server-initialize", "boom")
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R1]["server"]["details"][0]["notScoredReason"] = "pending"
+
+    old = edited(tier1_scorecard(), change)
+    new = with_regression(R1, "server", "server-initialize", "boom")
     diff = diff_scorecards(old, new)
     assert [(c.before, c.after) for c in diff.regressions] == [("not scored: passed", "failed")]
 
 
 def test_renderings_and_json_form() -> None:
     old = tier1_scorecard()
-    new = with_regression(old, R2, "server", "tools-list", "tools/list | returned <0>")
+    new = with_regression(R2, "server", "tools-list", "tools/list | returned <0>")
     diff = diff_scorecards(old, new)
     markdown = render_diff_markdown(diff)
     assert "## Regressions (1)" in markdown

@@ -8,6 +8,7 @@ the diff before committing it.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -18,8 +19,18 @@ from typing import Any
 import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from scorecards import R1, R2, check, measured_leg, mixed_scorecard, scenario, tier1_scorecard
+from scorecards import (
+    R1,
+    R2,
+    edited,
+    measured_leg,
+    mixed_scorecard,
+    scenario,
+    skipped,
+    tier1_scorecard,
+)
 from tiercheck.errors import ConfigError
+from tiercheck.model import to_json
 from tiercheck.report import (
     parse_scorecard,
     render_json,
@@ -28,6 +39,7 @@ from tiercheck.report import (
     render_terminal,
     validate_scorecard,
 )
+from tiercheck.scorecard.build import leg_entry
 
 GOLDEN = Path(__file__).parent / "golden"
 ANSI = re.compile(r"\x1b\[")
@@ -52,7 +64,7 @@ def golden(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(DOCS))
 def test_built_documents_validate_against_the_schema(name: str) -> None:
-    validate_scorecard(DOCS[name]())
+    validate_scorecard(to_json(DOCS[name]()))
 
 
 @pytest.mark.parametrize("name", sorted(DOCS))
@@ -92,10 +104,7 @@ def test_json_golden(name: str) -> None:
 
 
 def test_json_puts_the_official_fields_first_and_ends_with_a_newline() -> None:
-    doc = mixed_scorecard()
-    shuffled = dict(reversed(list(doc.items())))
-    text = render_json(shuffled)
-    assert text == render_json(doc)
+    text = render_json(mixed_scorecard())
     assert text.endswith("}\n")
     official = ["repo", "branch", "timestamp", "version", "requirements_revisions", "checks"]
     assert list(json.loads(text))[: len(official) + 1] == [*official, "implied_tier"]
@@ -103,16 +112,16 @@ def test_json_puts_the_official_fields_first_and_ends_with_a_newline() -> None:
 
 def test_json_refuses_nan() -> None:
     doc = tier1_scorecard()
-    doc["timings"]["build"] = float("nan")
+    doc = dataclasses.replace(doc, timings={**doc.timings, "build": float("nan")})
     with pytest.raises(ValueError, match="Out of range float"):
         render_json(doc)
 
 
 def test_invalid_scorecard_is_one_line_config_error() -> None:
-    doc = mixed_scorecard()
-    doc["checks"]["conformance"]["state"] = "half-measured"
+    data = to_json(mixed_scorecard())
+    data["checks"]["conformance"]["state"] = "half-measured"
     with pytest.raises(ConfigError) as info:
-        validate_scorecard(doc, "old.json")
+        validate_scorecard(data, "old.json")
     message = info.value.message
     assert "\n" not in message
     assert message.startswith("old.json: checks.conformance.state: 'half-measured'")
@@ -147,9 +156,11 @@ def test_terminal_shows_tier_blockers_failures_and_governance() -> None:
 
 
 def test_terminal_neutralises_escape_sequences_from_the_sdk() -> None:
-    doc = mixed_scorecard()
-    detail = doc["revisions"][R1]["server"]["details"][2]
-    detail["failures"][0]["message"] = "boom \x1b[2J\x1b]0;pwned\x07 done"
+    def change(data: dict[str, Any]) -> None:
+        detail = data["revisions"][R1]["server"]["details"][2]
+        detail["failures"][0]["message"] = "boom \x1b[2J\x1b]0;pwned\x07 done"
+
+    doc = edited(mixed_scorecard(), change)
     text = render_terminal(doc, color=False)
     assert "\x1b" not in text
     assert "\x07" not in text
@@ -184,10 +195,11 @@ def _table_rows(text: str) -> list[str]:
 
 
 def test_markdown_escapes_pipes_in_table_cells() -> None:
-    doc = mixed_scorecard()
-    doc["revisions"][R1]["server"]["details"][4]["failures"][0]["message"] = "a | b"
-    doc["checks"]["labels"]["missing"] = ["needs|repro"]
-    text = render_markdown(doc)
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R1]["server"]["details"][4]["failures"][0]["message"] = "a | b"
+        data["checks"]["labels"]["missing"] = ["needs|repro"]
+
+    text = render_markdown(edited(mixed_scorecard(), change))
     assert "failed: json-schema-dialect: a \\| b" in text
     assert "missing: needs\\|repro" in text
     for row in _table_rows(text):
@@ -197,9 +209,10 @@ def test_markdown_escapes_pipes_in_table_cells() -> None:
 
 
 def test_markdown_keeps_sdk_html_inert() -> None:
-    doc = mixed_scorecard()
-    doc["revisions"][R1]["server"]["details"][2]["failures"][0]["message"] = "<img src=x>"
-    text = render_markdown(doc)
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R1]["server"]["details"][2]["failures"][0]["message"] = "<img src=x>"
+
+    text = render_markdown(edited(mixed_scorecard(), change))
     assert "<img" not in text
     assert "&lt;img src=x>" in text
 
@@ -299,7 +312,7 @@ def test_junit_counts_parsed_by_junitparser_equal_the_document() -> None:
     doc = mixed_scorecard()
     suites = _outcomes(render_junit(doc))
     assert list(suites) == [f"server {R1}", f"client {R1}", f"server {R2}", f"client {R2}"]
-    for revision, legs in doc["revisions"].items():
+    for revision, legs in to_json(doc)["revisions"].items():
         for leg in ("server", "client"):
             data = legs[leg]
             got = suites[f"{leg} {revision}"]
@@ -343,28 +356,21 @@ def test_junit_cases_name_scenarios_and_carry_reasons() -> None:
 
 
 def test_junit_strips_characters_xml_forbids() -> None:
-    doc = mixed_scorecard()
-    detail = doc["revisions"][R1]["server"]["details"][2]
-    detail["failures"] = [check("nul\x00id", "bad \x00\x1b[31m\x0b byte \ud800 here")]
-    xml = render_junit(doc)
+    def change(data: dict[str, Any]) -> None:
+        detail = data["revisions"][R1]["server"]["details"][2]
+        bad = {"id": "nul\x00id", "status": "FAILURE", "spec_url": None}
+        detail["failures"] = [bad | {"message": "bad \x00\x1b[31m\x0b byte \ud800 here"}]
+
+    xml = render_junit(edited(mixed_scorecard(), change))
     failure = _outcomes(xml)[f"server {R1}"]["cases"]["tools-call-image"].result[0]
     assert failure.message == "nulid: bad [31m byte here"
     assert "\x00" not in xml
 
 
 def test_junit_skipped_leg_is_one_skipped_case() -> None:
-    doc = copy.deepcopy(tier1_scorecard())
-    doc["revisions"][R2]["client"] = {
-        "status": "skipped",
-        "pass_rate": 0.0,
-        "passed": 0,
-        "failed": 0,
-        "total": 0,
-        "details": [],
-        "state": "skipped",
-        "reason": "no client command configured",
-    }
-    validate_scorecard(doc)
+    leg = skipped(R2, "client", "no client command configured")
+    doc = tier1_scorecard(replace_legs={(R2, "client"): leg})
+    validate_scorecard(to_json(doc))
     got = _outcomes(render_junit(doc))[f"client {R2}"]
     assert (got["tests"], got["skipped"]) == (1, 1)
     assert got["cases"]["client leg"].result[0].message == "skipped: no client command configured"
@@ -372,28 +378,27 @@ def test_junit_skipped_leg_is_one_skipped_case() -> None:
 
 def test_formatters_are_deterministic_and_do_not_mutate_the_document() -> None:
     doc = mixed_scorecard()
-    before = copy.deepcopy(doc)
+    before = copy.deepcopy(to_json(doc))
     for render in (render_json, render_markdown, render_junit):
         assert render(doc) == render(doc)
     assert render_terminal(doc, color=True) == render_terminal(doc, color=True)
-    assert doc == before
+    assert to_json(doc) == before
 
 
 # -- long lists and thin documents -----------------------------------------------------------
 
 
-def _no_results_leg(count: int) -> dict[str, Any]:
-    details = [
-        scenario(f"scenario-{n:02d}", R1, "server", passed=False, reason="no results")
-        for n in range(count)
-    ]
-    return measured_leg(details, results_dir=f"reports/raw/{R1}/server")
-
-
 def test_a_leg_that_left_no_results_is_cut_in_the_terminal_and_folded_in_markdown() -> None:
-    doc = mixed_scorecard()
-    doc["revisions"][R1]["server"] = _no_results_leg(40)
-    validate_scorecard(doc)
+    leg = measured_leg(
+        R1, "server", [scenario(f"scenario-{n:02d}", no_results=True) for n in range(40)]
+    )
+
+    def change(data: dict[str, Any]) -> None:
+        # The per-revision leg alone: the merged legs stay as they were, as in the real report.
+        data["revisions"][R1]["server"] = to_json(leg_entry(leg, duration_s=12.5))
+
+    doc = edited(mixed_scorecard(), change)
+    validate_scorecard(to_json(doc))
     text = render_terminal(doc, color=False)
     assert "scenario-14" in text
     assert "scenario-15" not in text.split("Not scored")[0]
@@ -404,12 +409,14 @@ def test_a_leg_that_left_no_results_is_cut_in_the_terminal_and_folded_in_markdow
 
 
 def test_thin_document_from_raw_results_renders_without_unknowns() -> None:
-    doc = tier1_scorecard()
-    doc["branch"] = None
-    doc["sdk"] |= {"ref": None, "commit": None, "origin": "results"}
-    doc["harness"] |= {"version": None, "node_version": None}
-    doc["artifacts"] = {}
-    validate_scorecard(doc)
+    def change(data: dict[str, Any]) -> None:
+        data["branch"] = None
+        data["sdk"] |= {"ref": None, "commit": None, "origin": "results"}
+        data["harness"] |= {"version": None, "node_version": None}
+        data["artifacts"] = {"out_dir": None, "raw": None, "logs": {}}
+
+    doc = edited(tier1_scorecard(), change)
+    validate_scorecard(to_json(doc))
     text = render_terminal(doc, color=False)
     assert "example-org/example-sdk\n" in "\n".join(line.strip(" │") for line in text.splitlines())
     assert "Evidence" not in text

@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
-from scorecards import R2, mixed_scorecard, tier1_scorecard
-from tiercheck.report import remediation, validate_scorecard
+from scorecards import R2, edited, implied, mixed_scorecard, skipped, tier1_scorecard
+from tiercheck.model import to_json
+from tiercheck.report import validate_scorecard
+from tiercheck.report.remediation import remediation
+from tiercheck.scorecard.build import implied_tier_block
+from tiercheck.scorecard.model import Scorecard
+from tiercheck.tier import Blocker
 
 
-def _with_tier(doc: dict[str, Any], tier: int, t1: list[str], t2: list[str]) -> dict[str, Any]:
-    doc = copy.deepcopy(doc)
-    doc["implied_tier"] |= {
-        "tier": tier,
-        "tier1_blockers": t1,
-        "tier2_blockers": t2,
-        "tier2_met": tier < 3,
-    }
-    doc.pop("remediation", None)
-    return doc
+def _with_tier(
+    doc: Scorecard, tier: int, t1: Sequence[Blocker], t2: Sequence[Blocker]
+) -> Scorecard:
+    """`doc` with another implied tier (blockers as data) and no remediation yet."""
+    block = implied_tier_block(implied(tier, t1, t2))
+    return dataclasses.replace(doc, implied_tier=block, remediation=())
+
+
+def actions_of(doc: Scorecard) -> list[dict[str, Any]]:
+    """The remediation steps as JSON (what the scorecard writes)."""
+    return [to_json(step) for step in remediation(doc)]
 
 
 def test_clean_tier1_needs_nothing() -> None:
-    assert remediation(tier1_scorecard()) == []
+    assert remediation(tier1_scorecard()) == ()
 
 
 def test_mixed_scorecard_actions_in_order() -> None:
     doc = mixed_scorecard()
-    actions = remediation(doc)
+    actions = actions_of(doc)
     assert [(a["blocker"].split(" (")[0], a["for_tier"], a["unblocks"]) for a in actions] == [
         # Tier 2 first (the SDK is at Tier 3); each clears its Tier 1 twin as well.
         ("client_conformance", 2, 2),
@@ -38,15 +45,15 @@ def test_mixed_scorecard_actions_in_order() -> None:
         ("labels", 1, 1),
     ]
     # Every Tier 1 and Tier 2 blocker is cleared by exactly one action.
-    implied = doc["implied_tier"]
-    assert sum(a["unblocks"] for a in actions) == len(implied["tier1_blockers"]) + len(
-        implied["tier2_blockers"]
+    tier = doc.implied_tier
+    assert sum(a["unblocks"] for a in actions) == len(tier.tier1_blockers) + len(
+        tier.tier2_blockers
     )
-    validate_scorecard(doc | {"remediation": actions})
+    validate_scorecard(to_json(doc) | {"remediation": actions})
 
 
 def test_unmeasured_leg_says_fix_the_build_or_server_first_with_the_reason() -> None:
-    first = remediation(mixed_scorecard())[0]
+    first = actions_of(mixed_scorecard())[0]
     assert first["action"].startswith("Make the client leg measurable")
     assert first["items"][0] == (
         f"{R2}: harness exited with code 1 before writing results: Error: spawn npx ENOENT"
@@ -55,7 +62,7 @@ def test_unmeasured_leg_says_fix_the_build_or_server_first_with_the_reason() -> 
 
 
 def test_failing_scenarios_come_with_message_and_spec_link() -> None:
-    server = next(a for a in remediation(mixed_scorecard()) if a["blocker"] == "server_conformance")
+    server = next(a for a in actions_of(mixed_scorecard()) if a["blocker"] == "server_conformance")
     assert server["action"] == "Fix 1 failing required server scenario (86% passing, 100% needed)"
     assert server["items"] == [
         "2025-11-25 tools-call-image: tools-call-image-content: Expected content[0].type == "
@@ -65,7 +72,7 @@ def test_failing_scenarios_come_with_message_and_spec_link() -> None:
 
 
 def test_missing_labels_are_named_and_p0s_listed() -> None:
-    actions = {a["blocker"]: a for a in remediation(mixed_scorecard())}
+    actions = {a["blocker"]: a for a in actions_of(mixed_scorecard())}
     assert actions["labels"]["items"] == ["needs repro", "P3"]
     p0 = actions["p0_resolution (14 days)"]
     assert p0["items"] == [
@@ -75,9 +82,16 @@ def test_missing_labels_are_named_and_p0s_listed() -> None:
 
 
 def test_only_tier1_blocker_conformance_comes_first_among_equals() -> None:
-    doc = _with_tier(mixed_scorecard(), 2, ["labels", "stable_release", "server_conformance"], [])
-    doc["checks"]["stable_release"] |= {"version": "0.9.1", "is_stable": False}
-    actions = remediation(doc)
+    def change(data: dict[str, Any]) -> None:
+        data["checks"]["stable_release"] |= {"version": "0.9.1", "is_stable": False}
+
+    blockers = [
+        Blocker("labels", 1),
+        Blocker("stable_release", 1),
+        Blocker("server_conformance", 1),
+    ]
+    doc = _with_tier(edited(mixed_scorecard(), change), 2, blockers, [])
+    actions = actions_of(doc)
     assert [a["blocker"] for a in actions] == ["server_conformance", "labels", "stable_release"]
     assert actions[2]["items"] == ["newest release: 0.9.1"]
     assert all(a["for_tier"] == 1 for a in actions)
@@ -87,10 +101,10 @@ def test_an_action_clearing_both_tiers_outranks_one_clearing_one() -> None:
     doc = _with_tier(
         mixed_scorecard(),
         3,
-        ["labels", "stable_release", "spec_tracking"],
-        ["stable_release"],
+        [Blocker("labels", 1), Blocker("stable_release", 1), Blocker("spec_tracking", 1)],
+        [Blocker("stable_release", 2)],
     )
-    actions = remediation(doc)
+    actions = actions_of(doc)
     assert [(a["blocker"], a["unblocks"]) for a in actions] == [
         ("stable_release", 2),
         ("labels", 1),
@@ -100,25 +114,24 @@ def test_an_action_clearing_both_tiers_outranks_one_clearing_one() -> None:
 
 
 def test_tier2_sdk_is_not_told_about_tier2_blockers() -> None:
-    doc = _with_tier(mixed_scorecard(), 2, ["labels"], ["stable_release"])
-    assert [a["blocker"] for a in remediation(doc)] == ["labels"]
+    doc = _with_tier(mixed_scorecard(), 2, [Blocker("labels", 1)], [Blocker("stable_release", 2)])
+    assert [a["blocker"] for a in actions_of(doc)] == ["labels"]
 
 
 def test_skipped_leg_and_skipped_governance_ask_for_configuration() -> None:
-    doc = _with_tier(tier1_scorecard(), 2, ["client_conformance (skipped)", "triage (skipped)"], [])
-    for part in doc["revisions"].values():
-        part["client"] = {
-            "status": "skipped",
-            "pass_rate": 0.0,
-            "passed": 0,
-            "failed": 0,
-            "total": 0,
-            "details": [],
-            "state": "skipped",
-            "reason": "no client command configured",
+    no_client = "no client command configured"
+    doc = tier1_scorecard(
+        replace_legs={
+            (rev, "client"): skipped(rev, "client", no_client) for rev in ("2025-11-25", R2)
         }
-    doc["checks"]["triage"] |= {"status": "skipped", "reason": "--skip-governance"}
-    actions = remediation(doc)
+    )
+
+    def change(data: dict[str, Any]) -> None:
+        data["checks"]["triage"] |= {"status": "skipped", "reason": "--skip-governance"}
+
+    blockers = [Blocker("client_conformance", 1, "skipped"), Blocker("triage", 1, "skipped")]
+    doc = _with_tier(edited(doc, change), 2, blockers, [])
+    actions = actions_of(doc)
     assert actions[0]["action"] == (
         "Configure a client command in known_sdks.yaml so the client leg runs"
     )
@@ -132,20 +145,28 @@ def test_skipped_leg_and_skipped_governance_ask_for_configuration() -> None:
 def test_remediation_ignores_a_stale_remediation_field_and_is_deterministic() -> None:
     doc = mixed_scorecard()
     expected = remediation(doc)
-    doc["remediation"] = [{"blocker": "x", "for_tier": 1, "action": "y", "items": []}]
-    assert remediation(doc) == expected
-    assert doc["remediation"][0]["blocker"] == "x"
+
+    def change(data: dict[str, Any]) -> None:
+        data["remediation"] = [
+            {"blocker": "x", "for_tier": 1, "action": "y", "items": [], "unblocks": 1}
+        ]
+
+    stale = edited(doc, change)
+    assert remediation(stale) == expected
+    assert stale.remediation[0].blocker == "x"
 
 
-def test_blockers_with_two_qualifiers_are_read_by_the_last() -> None:
+def test_a_skipped_blocker_with_a_qualifier_is_one_action_for_both_tiers() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["checks"]["p0_resolution"] |= {"status": "skipped", "reason": "--skip-governance"}
+
     doc = _with_tier(
-        tier1_scorecard(),
+        edited(tier1_scorecard(), change),
         3,
-        ["p0_resolution (skipped)", "labels"],
-        ["p0_resolution (14 days) (skipped)"],
+        [Blocker("p0_resolution", 1, "skipped"), Blocker("labels", 1)],
+        [Blocker("p0_resolution", 2, "skipped", "14 days")],
     )
-    doc["checks"]["p0_resolution"] |= {"status": "skipped", "reason": "--skip-governance"}
-    actions = remediation(doc)
+    actions = actions_of(doc)
     assert [(a["blocker"], a["for_tier"], a["unblocks"]) for a in actions] == [
         ("p0_resolution (14 days) (skipped)", 2, 2),
         ("labels", 1, 1),

@@ -7,11 +7,13 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from scorecards import R1, mixed_scorecard, tier1_scorecard
+from scorecards import R1, edited, mixed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
+from tiercheck.model import to_json
 from tiercheck.report import (
     atomic_write_text,
     load_scorecard,
@@ -41,7 +43,7 @@ def test_writes_every_format_with_the_documented_names(tmp_path: Path) -> None:
         "scorecard.md",
         "scorecard.txt",
     ]
-    assert json.loads(written["json"].read_text("utf-8")) == doc
+    assert json.loads(written["json"].read_text("utf-8")) == to_json(doc)
     assert load_scorecard(written["json"]) == doc
     text = written["terminal"].read_text("utf-8")
     assert text == render_terminal(doc, color=False)
@@ -97,9 +99,9 @@ def test_interrupt_before_rename_leaves_the_previous_file_and_no_temp(
 def test_unserialisable_document_writes_nothing_and_keeps_old_reports(tmp_path: Path) -> None:
     write_reports(tier1_scorecard(), tmp_path)
     before = {name: (tmp_path / name).read_bytes() for name in _names(tmp_path)}
-    broken = tier1_scorecard()
-    broken["timings"] = {"build": {1, 2}}  # a set: JSON cannot hold it
-    with pytest.raises(TypeError, match="not JSON serializable"):
+    # A set: JSON cannot hold it.
+    broken = dataclasses.replace(tier1_scorecard(), timings={"build": {1, 2}})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match="cannot write set as JSON"):
         write_reports(broken, tmp_path)
     assert {name: (tmp_path / name).read_bytes() for name in _names(tmp_path)} == before
 
@@ -131,8 +133,12 @@ def test_existing_permissions_are_kept(tmp_path: Path) -> None:
 
 
 def test_untrusted_characters_survive_every_format_on_disk(tmp_path: Path) -> None:
-    doc = mixed_scorecard()
-    doc["revisions"][R1]["server"]["details"][2]["failures"][0]["message"] = "bad \ud800 \x00 ✓"
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R1]["server"]["details"][2]["failures"][0]["message"] = (
+            "bad \ud800 \x00 ✓"
+        )
+
+    doc = edited(mixed_scorecard(), change)
     written = write_reports(doc, tmp_path)
     assert load_scorecard(written["json"]) == doc
     for fmt in ("markdown", "junit", "terminal"):

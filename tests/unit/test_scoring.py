@@ -9,7 +9,9 @@ import pytest
 from checks_builder import check, failing, passing, requirement_set, write_scenario
 from tiercheck.conformance.legs import LegRun
 from tiercheck.conformance.results import parse_results
+from tiercheck.model import to_json
 from tiercheck.pipeline.verdict import score_leg_run
+from tiercheck.scorecard.build import leg_entry, merged_leg_entry, scenario_entry
 from tiercheck.scoring import (
     LegVerdict,
     merge_revisions,
@@ -97,7 +99,10 @@ def test_not_scored_scenarios_are_counted_apart(tmp_path: Path) -> None:
     assert (verdict.passed, verdict.failed, verdict.total, verdict.pass_rate) == (1, 1, 2, 0.5)
     # stray output the requirement set does not list is shown, never scored
     assert (verdict.not_scored_total, verdict.not_scored_failed) == (3, 1)
-    reasons = {d.scenario: d.to_dict().get("notScoredReason") for d in verdict.details}
+    reasons = {
+        d.scenario: to_json(scenario_entry(d, {}, "server")).get("notScoredReason")
+        for d in verdict.details
+    }
     assert reasons == {
         "a": None,
         "b": None,
@@ -121,13 +126,13 @@ def test_empty_requirement_leg_has_rate_zero(tmp_path: Path) -> None:
     assert (verdict.total, verdict.pass_rate, verdict.status) == (0, 0.0, "fail")
 
 
-def test_to_dict_is_a_superset_of_the_official_shape(tmp_path: Path) -> None:
+def test_json_form_is_a_superset_of_the_official_shape(tmp_path: Path) -> None:
     verdict = _score(tmp_path, {"a": failing()}, server=["a"])
-    data = verdict.to_dict()
+    data = to_json(leg_entry(verdict))
     assert set(data) >= OFFICIAL_LEG_KEYS
     assert data["not_scored"] == {"total": 0, "failed": 0}
     assert "error" not in data
-    (detail,) = data["details"]  # type: ignore[misc]
+    (detail,) = data["details"]
     assert set(detail) >= OFFICIAL_DETAIL_KEYS
     assert "notScoredReason" not in detail
     assert detail["failures"][0]["message"] == "expected 8, got 7"
@@ -152,7 +157,7 @@ def test_crashed_harness_is_unmeasured_not_all_failed(tmp_path: Path) -> None:
     assert (verdict.total, verdict.failed, verdict.details) == (0, 0, ())
     assert "exited 1 without writing results" in (verdict.reason or "")
     assert "Unknown spec revision" in (verdict.reason or "")
-    data = verdict.to_dict()
+    data = to_json(leg_entry(verdict))
     assert data["status"] == "fail"
     assert data["error"] == verdict.reason
     killed = score_leg_run(_run(tmp_path, -9), rset)
@@ -201,10 +206,10 @@ def test_merge_of_measured_revisions_concatenates_details(tmp_path: Path) -> Non
     assert (merged.passed, merged.failed, merged.total, merged.pass_rate) == (3, 1, 4, 0.75)
     assert merged.status == "fail"
     assert [(d.scenario, d.revision) for d in merged.failing] == [("tools-list", "2026-07-28")]
-    data = merged.to_dict()
+    data = to_json(merged_leg_entry(merged))
     assert set(data) >= OFFICIAL_LEG_KEYS
     assert "error" not in data
-    assert [d["revision"] for d in data["details"]] == [  # type: ignore[index]
+    assert [d["revision"] for d in data["details"]] == [
         "2025-11-25",
         "2025-11-25",
         "2026-07-28",
@@ -221,12 +226,12 @@ def test_merge_keeps_measured_revisions_when_one_is_unmeasured(tmp_path: Path) -
     assert (merged.passed, merged.total, merged.pass_rate, merged.status) == (2, 2, 1.0, "pass")
     assert merged.measured_revisions == ("2025-11-25",)
     assert merged.reason == "2026-07-28: server never became ready"
-    data = merged.to_dict()
+    data = to_json(merged_leg_entry(merged))
     assert data["error"] == merged.reason
     assert data["missing_revisions"] == [
         {"revision": "2026-07-28", "state": "unmeasured", "reason": "server never became ready"}
     ]
-    assert data["by_revision"]["2026-07-28"]["state"] == "unmeasured"  # type: ignore[index]
+    assert data["by_revision"]["2026-07-28"]["state"] == "unmeasured"
 
 
 def test_merge_states(tmp_path: Path) -> None:

@@ -18,7 +18,9 @@ from tiercheck.governance.snapshot import (
     ReleaseFacts,
     Snapshot,
 )
-from tiercheck.tier import LegSummary, compute_tier
+from tiercheck.model import to_json
+from tiercheck.scorecard.build import implied_tier_block
+from tiercheck.tier import Blocker, LegSummary, compute_tier
 
 AS_OF = datetime(2025, 6, 16, 12, tzinfo=UTC)
 T = datetime(2025, 3, 26, tzinfo=UTC)
@@ -206,10 +208,10 @@ def test_official_tier(
     tier, blockers, tier2_met = expected
     result = compute_tier(server, client, change(PERFECT))
     assert result.tier == tier
-    assert list(result.tier1_blockers) == blockers
+    assert [str(b) for b in result.tier1_blockers] == blockers
     assert result.tier2_met is tier2_met
     assert bool(result.tier2_blockers) is not tier2_met
-    data = result.to_dict()
+    data = to_json(implied_tier_block(result))
     assert {"tier", "tier1_blockers", "tier2_met", "note"} <= set(data)
     assert data["note"].startswith(f"Implied Tier {tier}")
 
@@ -295,14 +297,14 @@ def test_sep1730_tier(
     tier, blockers, tier2_met = expected
     result = compute_tier(server, client, change(PERFECT)).sep1730
     assert result.tier == tier
-    assert list(result.blockers) == blockers
+    assert [str(b) for b in result.blockers] == blockers
     assert result.tier2_met is tier2_met
 
 
 def test_disagreement_is_flagged_and_noted() -> None:
     result = compute_tier(SKIPPED, FULL, PERFECT)
     assert (result.tier, result.sep1730.tier) == (2, 1)
-    data = result.to_dict()
+    data = to_json(implied_tier_block(result))
     assert data["disagrees_with_official"] is True
     assert data["sep1730"]["skipped_legs"] == ["server_conformance"]
     assert "SEP-1730 as written implies Tier 1" in data["note"]
@@ -318,3 +320,45 @@ def test_perfect_fixture_really_is_perfect() -> None:
     assert PERFECT.triage.compliance_rate == 1.0
     assert PERFECT.stable_release.is_stable
     assert (PERFECT.spec_tracking.status, PERFECT.spec_tracking.days_gap) == ("pass", 5)
+
+
+def test_blockers_are_data_and_render_the_official_strings() -> None:
+    # Hand-worked: an unmeasured client blocks both tiers under one name; an inconclusive P0
+    # signal blocks Tier 1 and, with the 14-day qualifier, Tier 2.
+    unmeasured = LegSummary("unmeasured", 0.0, "harness exited with code 1")
+    result = compute_tier(FULL, unmeasured, inconclusive("p0_resolution")(PERFECT))
+    assert result.tier1_blockers[0] == Blocker(
+        "client_conformance", 1, "unmeasured", None, "harness exited with code 1"
+    )
+    assert [(b.check, b.tier, b.kind, b.qualifier) for b in result.tier2_blockers] == [
+        ("client_conformance", 2, "unmeasured", None),
+        ("p0_resolution", 2, "inconclusive", "14 days"),
+    ]
+    assert [str(b) for b in result.tier2_blockers] == [
+        "client_conformance (unmeasured: harness exited with code 1)",
+        "p0_resolution (14 days) (inconclusive: HTTP 502)",
+    ]
+    data = to_json(implied_tier_block(result))
+    assert data["tier2_blockers"] == [str(b) for b in result.tier2_blockers]
+    assert [d["text"] for d in data["blocker_details"]] == [
+        *data["tier1_blockers"],
+        *data["tier2_blockers"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("blocker", "text"),
+    [
+        (Blocker("labels", 1), "labels"),
+        (Blocker("server_conformance", 2, qualifier="< 80%"), "server_conformance (< 80%)"),
+        (Blocker("server_conformance", 1, "skipped", reason="x"), "server_conformance (skipped)"),
+        (Blocker("triage", 1, "inconclusive"), "triage (inconclusive: no data)"),
+        (
+            Blocker("client_conformance", 1, "unmeasured"),
+            "client_conformance (unmeasured: no reason recorded)",
+        ),
+        (Blocker("p0_resolution", 2, "skipped", "14 days"), "p0_resolution (14 days) (skipped)"),
+    ],
+)
+def test_blocker_strings(blocker: Blocker, text: str) -> None:
+    assert str(blocker) == text

@@ -159,14 +159,13 @@ def assess(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     written = write_reports(doc, options.out_dir)
-    if doc.get("interrupted"):
+    if doc.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
     emit_scorecard(doc, args.output)
     sys.stderr.write(
         f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
     )
-    code: int = doc["exit_code"]
-    return code
+    return doc.exit_code
 
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:

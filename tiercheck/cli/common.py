@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_tex
 
 if TYPE_CHECKING:
     from tiercheck.config.registry import Registry
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
     "PROG",
@@ -140,7 +141,7 @@ def emit(*texts: str) -> None:
     sys.stdout.flush()
 
 
-def emit_scorecard(doc: Mapping[str, Any], requested: Sequence[str] | None) -> None:
+def emit_scorecard(doc: Scorecard, requested: Sequence[str] | None) -> None:
     """The scorecard on stdout in each `--output` format once, in the order asked."""
     chosen = dict.fromkeys(requested or [SCORECARD_FORMATS.default])
     color = stdout_color()

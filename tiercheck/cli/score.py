@@ -91,8 +91,7 @@ def score(args: argparse.Namespace) -> int:
     }
     doc = score_results(inputs, repo=args.repo, baselines=baselines)
     emit_scorecard(doc, args.output)
-    code: int = doc["exit_code"]
-    return code
+    return doc.exit_code
 
 
 def diff_parser(prog: str) -> argparse.ArgumentParser:

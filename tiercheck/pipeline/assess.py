@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions
@@ -21,6 +20,7 @@ from tiercheck.pipeline.judge import Baselines, find_baselines, judge
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
 from tiercheck.revisions import Leg
+from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import LegVerdict
 from tiercheck.target import Target
 
@@ -34,7 +34,7 @@ def assess(
     *,
     started_at: datetime,
     explicit_baseline: bool = False,
-) -> dict[str, Any]:
+) -> Scorecard:
     """Run a whole assessment and return its scorecard document (exit code inside)."""
     plan = plan_assessment(options)
     measured = measure(options, plan, progress)  # checkout → provision → build → legs
@@ -71,7 +71,7 @@ def score_results(
     *,
     repo: str,
     baselines: Mapping[str, Path],
-) -> dict[str, Any]:
+) -> Scorecard:
     """A scorecard from raw results produced elsewhere: (revision, server dir, client dir).
 
     A leg given no folder is skipped; a folder without any checks.json is unmeasured. Nothing

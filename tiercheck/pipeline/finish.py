@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,8 @@ from tiercheck.pipeline.judge import Judgement
 from tiercheck.pipeline.measure import Measurement
 from tiercheck.pipeline.plan import Plan
 from tiercheck.revisions import LEGS
-from tiercheck.scorecard import ScorecardParts, build_scorecard
+from tiercheck.scorecard.build import ScorecardParts, build_scorecard
+from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import LegVerdict
 
 __all__ = ["finish_scorecard"]
@@ -27,7 +29,7 @@ def finish_scorecard(
     run: str,
     artifacts: Mapping[str, Any],
     finished_at: datetime,
-) -> dict[str, Any]:
+) -> Scorecard:
     """The scorecard document, remediation included."""
     from tiercheck.report.remediation import remediation
 
@@ -58,17 +60,16 @@ def finish_scorecard(
         configs={p.revision: p.config.to_dict() for p in revisions},
         governance_checks={name: governance[name] for name in CHECK_NAMES},
         governance_meta=judged.governance_meta,
-        implied_tier=judged.implied.to_dict(),
+        implied_tier=judged.implied,
         stable_version=judged.signals.stable_release.version,
         baseline=judged.baseline,
         baseline_files=judged.baseline_files,
         build=measured.build,
-        unmeasured=[u.to_dict() for u in (*measured.unmeasured, *judged.unmeasured)],
+        unmeasured=[(u.what, u.reason) for u in (*measured.unmeasured, *judged.unmeasured)],
         timings=measured.timings,
         artifacts=artifacts,
         interrupted=measured.interrupted,
         exit_code=judged.exit_code,
     )
     doc = build_scorecard(parts)
-    doc["remediation"] = remediation(doc)
-    return doc
+    return dataclasses.replace(doc, remediation=remediation(doc))

@@ -22,7 +22,7 @@ from tiercheck.governance.signals import GovernanceSignals
 from tiercheck.pipeline.base import ProgressSink, Unmeasured
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.revisions import LEGS, Leg
-from tiercheck.scorecard import exit_code_for, leg_summary
+from tiercheck.scorecard.build import exit_code_for, leg_summary
 from tiercheck.scoring import LegVerdict, MergedLeg, merge_revisions
 from tiercheck.tier import ImpliedTier, compute_tier
 

@@ -15,10 +15,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# Imported now (it is light): the function shares its submodule's name, and a name loaded on
-# first use would lose to the submodule once anything imports `tiercheck.report.remediation`.
-from tiercheck.report.remediation import remediation
-
 if TYPE_CHECKING:
     from tiercheck.report.diff import (
         Diff,
@@ -45,7 +41,6 @@ __all__ = [
     "load_scorecard",
     "make_progress",
     "parse_scorecard",
-    "remediation",
     "render_diff_markdown",
     "render_diff_terminal",
     "render_json",

@@ -1,7 +1,7 @@
 """Read-only views over a scorecard document, shared by every formatter.
 
-The document is the JSON form described by `schemas/scorecard.schema.json`; these helpers turn
-its optional corners into plain values so each formatter reads the same facts the same way.
+The document is the typed `tiercheck.scorecard.model.Scorecard`; these helpers give each
+formatter the same facts read the same way.
 Nothing here formats for a particular output.
 """
 
@@ -12,16 +12,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tiercheck.scorecard.model import (
+    LegEntry,
+    MergedLegEntry,
+    ScenarioEntry,
+    Scorecard,
+    SignalEntry,
+)
+
 __all__ = [
     "LEG_CHECK_KEYS",
     "SIGNALS",
     "LegView",
     "clean",
-    "failing_checks",
     "failure_message",
-    "is_expected_failure",
-    "is_scored",
-    "leg_reason",
     "legs",
     "merged_legs",
     "one_line",
@@ -78,97 +82,80 @@ def short_sha(commit: object) -> str:
 
 @dataclass(frozen=True)
 class LegView:
-    """One leg of one revision as the document records it."""
+    """One leg of one revision (or a merged leg, revision "all") as the document records it."""
 
     revision: str
     leg: str
-    data: Mapping[str, Any]
+    data: LegEntry | MergedLegEntry
 
     @property
     def state(self) -> str:
         """measured, skipped, unmeasured or partially-measured."""
-        return str(self.data.get("state", "measured"))
+        return self.data.state
 
     @property
-    def details(self) -> Sequence[Mapping[str, Any]]:
+    def details(self) -> Sequence[ScenarioEntry]:
         """Every scenario of the leg, scored or not."""
-        details: Sequence[Mapping[str, Any]] = self.data.get("details") or ()
-        return details
+        return self.data.details
 
     @property
-    def failing(self) -> list[Mapping[str, Any]]:
+    def failing(self) -> list[ScenarioEntry]:
         """Scored scenarios that failed."""
-        return [d for d in self.details if is_scored(d) and not d.get("passed")]
+        return list(self.data.failing)
 
     @property
-    def not_scored(self) -> list[Mapping[str, Any]]:
+    def not_scored(self) -> list[ScenarioEntry]:
         """Scenarios run but not counted toward the pass rate."""
-        return [d for d in self.details if not is_scored(d)]
+        return [d for d in self.details if not d.scored]
 
     @property
     def reason(self) -> str:
         """Why the leg was skipped or unmeasured ("" when measured)."""
-        return leg_reason(self.data)
+        return one_line(self.data.reason or self.data.error or "")
+
+    @property
+    def results_dir(self) -> str | None:
+        """Where the harness wrote this leg's results (per-revision legs only)."""
+        return self.data.results_dir if isinstance(self.data, LegEntry) else None
+
+    @property
+    def duration_s(self) -> float | None:
+        """Seconds the leg took, when recorded (per-revision legs only)."""
+        return self.data.duration_s if isinstance(self.data, LegEntry) else None
 
 
-def legs(doc: Mapping[str, Any]) -> Iterator[LegView]:
+def legs(doc: Scorecard) -> Iterator[LegView]:
     """Every (revision, leg) of the document in revision order, server before client.
 
     A document without per-revision data (a re-scored official JSON, say) falls back to the
     merged legs under the revision label "all".
     """
-    revisions: Mapping[str, Any] = doc.get("revisions") or {}
-    if revisions:
-        for revision in sorted(revisions):
-            entry = revisions[revision]
-            for leg in LEG_CHECK_KEYS:
-                if leg in entry:
-                    yield LegView(revision, leg, entry[leg])
+    if doc.revisions:
+        for revision in sorted(doc.revisions):
+            entry = doc.revisions[revision]
+            yield LegView(revision, "server", entry.server)
+            yield LegView(revision, "client", entry.client)
         return
     yield from merged_legs(doc)
 
 
-def merged_legs(doc: Mapping[str, Any]) -> Iterator[LegView]:
+def merged_legs(doc: Scorecard) -> Iterator[LegView]:
     """The two merged legs (`checks.conformance`, `checks.client_conformance`), label "all"."""
-    checks: Mapping[str, Any] = doc.get("checks") or {}
-    for leg, key in LEG_CHECK_KEYS.items():
-        if key in checks:
-            yield LegView("all", leg, checks[key])
+    for leg in LEG_CHECK_KEYS:
+        yield LegView("all", leg, doc.checks.merged(leg))
 
 
-def leg_reason(leg: Mapping[str, Any]) -> str:
-    """The recorded reason a leg was not (fully) measured, one line."""
-    return one_line(leg.get("reason") or leg.get("error") or "")
-
-
-def is_scored(detail: Mapping[str, Any]) -> bool:
-    """Whether a scenario counts toward its leg's pass rate (no `notScoredReason`)."""
-    return not detail.get("notScoredReason")
-
-
-def is_expected_failure(detail: Mapping[str, Any]) -> bool:
-    """Whether an expected-failures baseline lists this scenario's failure."""
-    return detail.get("baseline") == "expected-failure" and not detail.get("passed")
-
-
-def failing_checks(detail: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The failing checks of a scenario, collapsed by id (`failures`)."""
-    checks: list[Mapping[str, Any]] = list(detail.get("failures") or [])
-    return checks
-
-
-def failure_message(detail: Mapping[str, Any]) -> str:
+def failure_message(detail: ScenarioEntry) -> str:
     """One line saying why a scenario failed: its first failing check, else the recorded reason."""
-    checks = failing_checks(detail)
-    if checks:
-        first = checks[0]
-        message = one_line(first.get("message") or "")
-        check_id = one_line(first.get("id") or "")
+    if detail.failures:
+        first = detail.failures[0]
+        message = one_line(first.message or "")
+        check_id = one_line(first.id or "")
         return f"{check_id}: {message}" if message else check_id
-    if detail.get("reason"):
-        return one_line(detail["reason"])
-    if detail.get("checks_failed"):
-        return f"{detail['checks_failed']} check(s) failed"
+    if detail.reason:
+        return one_line(detail.reason)
+    if detail.checks_failed:
+        return f"{detail.checks_failed} check(s) failed"
     return "no check succeeded"
 
 
@@ -178,7 +165,7 @@ def _hours(value: object) -> str:
     return f"{value:.0f}h"
 
 
-def _labels_detail(signal: Mapping[str, Any]) -> str:
+def _labels_detail(signal: SignalEntry) -> str:
     present, required = signal.get("present"), signal.get("required")
     text = f"{present}/{required} required labels"
     missing = signal.get("missing") or []
@@ -189,7 +176,7 @@ def _labels_detail(signal: Mapping[str, Any]) -> str:
     return text
 
 
-def _triage_detail(signal: Mapping[str, Any]) -> str:
+def _triage_detail(signal: SignalEntry) -> str:
     total = signal.get("total_issues", 0)
     text = f"{pct(signal.get('compliance_rate'))} of {total} open issues labelled"
     exceeding = signal.get("exceeding_sla")
@@ -201,14 +188,14 @@ def _triage_detail(signal: Mapping[str, Any]) -> str:
     return text
 
 
-def _p0_detail(signal: Mapping[str, Any]) -> str:
+def _p0_detail(signal: SignalEntry) -> str:
     open_p0s = signal.get("open_p0s", 0)
     closed_total = signal.get("closed_total", 0)
     within = signal.get("closed_within_7d", 0)
     return f"{open_p0s} open; {within}/{closed_total} closed within 7 days"
 
 
-def _release_detail(signal: Mapping[str, Any]) -> str:
+def _release_detail(signal: SignalEntry) -> str:
     version = signal.get("version")
     if not version:
         return "no release found"
@@ -218,7 +205,7 @@ def _release_detail(signal: Mapping[str, Any]) -> str:
     return f"{one_line(version)} ({kind})"
 
 
-def _policy_detail(signal: Mapping[str, Any]) -> str:
+def _policy_detail(signal: SignalEntry) -> str:
     files: Mapping[str, Any] = signal.get("files") or {}
     found = [name for name, present in files.items() if present]
     if not files:
@@ -227,7 +214,7 @@ def _policy_detail(signal: Mapping[str, Any]) -> str:
     return f"{len(found)}/{len(files)} policy files: {listed}"
 
 
-def _spec_detail(signal: Mapping[str, Any]) -> str:
+def _spec_detail(signal: SignalEntry) -> str:
     gap = signal.get("days_gap")
     spec = signal.get("latest_spec_release")
     sdk = signal.get("latest_sdk_release")
@@ -249,10 +236,10 @@ _DETAILS = {
 }
 
 
-def signal_detail(key: str, signal: Mapping[str, Any]) -> str:
+def signal_detail(key: str, signal: SignalEntry) -> str:
     """The key numbers of one governance signal, one line; the reason when it has no data."""
-    status = signal.get("status")
-    reason = one_line(signal.get("reason") or "")
+    status = signal.status
+    reason = one_line(signal.reason or "")
     if status == "inconclusive":
         return f"inconclusive: {reason or 'no data'}"
     if status == "skipped" and reason:
@@ -262,9 +249,9 @@ def signal_detail(key: str, signal: Mapping[str, Any]) -> str:
     return f"{text} — {reason}" if reason and text else text or reason
 
 
-def signal_disagreement(signal: Mapping[str, Any]) -> str | None:
+def signal_disagreement(signal: SignalEntry) -> str | None:
     """SEP-1730's differing verdict on a signal ("SEP-1730: fail"), or None when they agree."""
-    sep = signal.get("sep1730")
-    if not signal.get("disagrees_with_official") or not isinstance(sep, Mapping):
+    sep = signal.sep1730_status
+    if not signal.disagrees_with_official or sep is None:
         return None
-    return f"SEP-1730: {sep.get('status', '?')}"
+    return f"SEP-1730: {sep}"

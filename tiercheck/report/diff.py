@@ -12,17 +12,12 @@ comes with a harness or requirement-set change, which the diff reports as contex
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tiercheck.report._view import (
-    failure_message,
-    is_scored,
-    legs,
-    one_line,
-    short_sha,
-)
+from tiercheck.report._view import failure_message, legs, one_line, short_sha
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = [
     "ContextChange",
@@ -118,34 +113,33 @@ class Diff:
         )
 
 
-def _outcome(detail: Mapping[str, Any]) -> str:
-    result = "passed" if detail.get("passed") else "failed"
-    return result if is_scored(detail) else f"not scored: {result}"
+def _outcome(detail: ScenarioEntry) -> str:
+    result = "passed" if detail.passed else "failed"
+    return result if detail.scored else f"not scored: {result}"
 
 
-def _scenarios(doc: Mapping[str, Any]) -> dict[_Key, Mapping[str, Any]]:
+def _scenarios(doc: Scorecard) -> dict[_Key, ScenarioEntry]:
     return {
-        (view.revision, view.leg, str(detail.get("scenario"))): detail
+        (view.revision, view.leg, detail.scenario): detail
         for view in legs(doc)
         for detail in view.details
     }
 
 
-def _leg_states(doc: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, str]]:
+def _leg_states(doc: Scorecard) -> dict[tuple[str, str], tuple[str, str]]:
     return {(v.revision, v.leg): (v.state, v.reason) for v in legs(doc)}
 
 
-def _label(doc: Mapping[str, Any]) -> str:
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
-    return f"{one_line(doc.get('repo'))}@{short_sha(sdk.get('commit'))} ({doc.get('timestamp')})"
+def _label(doc: Scorecard) -> str:
+    return f"{one_line(doc.repo)}@{short_sha(doc.sdk.commit)} ({doc.timestamp})"
 
 
-def _context(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[ContextChange, ...]:
-    def get(doc: Mapping[str, Any], path: str) -> str | None:
+def _context(old: Scorecard, new: Scorecard) -> tuple[ContextChange, ...]:
+    def get(doc: Scorecard, path: str) -> str | None:
         value: Any = doc
         for part in path.split("."):
-            value = value.get(part) if isinstance(value, Mapping) else None
-        if isinstance(value, list):
+            value = getattr(value, part, None)
+        if isinstance(value, tuple):
             return ", ".join(str(v) for v in value)
         return None if value is None else str(value)
 
@@ -171,7 +165,7 @@ def _leg_unmeasured(state: str) -> bool:
     return state in ("unmeasured", "partially-measured")
 
 
-def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
+def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
     """What changed from the `old` scorecard document to the `new` one."""
     before, after = _scenarios(old), _scenarios(new)
     old_legs, new_legs = _leg_states(old), _leg_states(new)
@@ -192,7 +186,7 @@ def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
         if (old_detail is None or new_detail is None) and not both_measured(revision, leg):
             continue
         if old_detail is None and new_detail is not None:
-            message = None if new_detail.get("passed") else failure_message(new_detail)
+            message = None if new_detail.passed else failure_message(new_detail)
             added.append(
                 ScenarioChange(revision, leg, name, "absent", _outcome(new_detail), message)
             )
@@ -216,14 +210,13 @@ def diff_scorecards(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
             )
         elif _leg_unmeasured(was_state) and now_state == "measured":
             newly_measured.append(LegChange(revision, leg, was_state, now_state))
-    old_tier, new_tier = old["implied_tier"], new["implied_tier"]
-    old_blockers = list(old_tier.get("tier1_blockers") or [])
-    new_blockers = list(new_tier.get("tier1_blockers") or [])
+    old_tier, new_tier = old.implied_tier, new.implied_tier
+    old_blockers, new_blockers = old_tier.tier1_blockers, new_tier.tier1_blockers
     return Diff(
         old_label=_label(old),
         new_label=_label(new),
-        old_tier=int(old_tier["tier"]),
-        new_tier=int(new_tier["tier"]),
+        old_tier=old_tier.tier,
+        new_tier=new_tier.tier,
         regressions=tuple(regressions),
         fixed=tuple(fixed),
         added=tuple(added),

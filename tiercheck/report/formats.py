@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from tiercheck.report.diff import Diff
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
     "DIFF_FORMATS",
@@ -90,25 +91,25 @@ def json_text(data: Any) -> str:
 # --- the scorecard ---------------------------------------------------------------------------
 
 
-def _scorecard_json(doc: Mapping[str, Any], color: bool) -> str:
+def _scorecard_json(doc: Scorecard, color: bool) -> str:
     from tiercheck.report.json_format import render_json
 
     return render_json(doc)
 
 
-def _scorecard_markdown(doc: Mapping[str, Any], color: bool) -> str:
+def _scorecard_markdown(doc: Scorecard, color: bool) -> str:
     from tiercheck.report.markdown import render_markdown
 
     return render_markdown(doc)
 
 
-def _scorecard_junit(doc: Mapping[str, Any], color: bool) -> str:
+def _scorecard_junit(doc: Scorecard, color: bool) -> str:
     from tiercheck.report.junit import render_junit
 
     return render_junit(doc)
 
 
-def _scorecard_terminal(doc: Mapping[str, Any], color: bool) -> str:
+def _scorecard_terminal(doc: Scorecard, color: bool) -> str:
     from tiercheck.report.terminal import render_terminal
 
     return render_terminal(doc, color=color)
@@ -116,7 +117,7 @@ def _scorecard_terminal(doc: Mapping[str, Any], color: bool) -> str:
 
 #: JSON is written first: it is the canonical record every other format is rendered from (see
 #: `writer`). On the command line the default comes first.
-SCORECARD_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
+SCORECARD_FORMATS: FormatRegistry[Scorecard] = FormatRegistry(
     (
         Format("json", _scorecard_json, "scorecard.json"),
         Format("markdown", _scorecard_markdown, "scorecard.md"),

@@ -16,19 +16,9 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
-from typing import Any
 
-from tiercheck.report._view import (
-    LegView,
-    failing_checks,
-    failure_message,
-    is_expected_failure,
-    is_scored,
-    legs,
-    one_line,
-    short_sha,
-)
+from tiercheck.report._view import LegView, failure_message, legs, one_line, short_sha
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["render_junit"]
 
@@ -57,32 +47,31 @@ def _seconds(value: object) -> str:
     return f"{value:.3f}"
 
 
-def _failure_body(detail: Mapping[str, Any]) -> str:
+def _failure_body(detail: ScenarioEntry) -> str:
     lines = []
-    for check in failing_checks(detail):
-        line = f"{check.get('id')}: {check.get('message') or ''}".rstrip(": ")
-        if check.get("spec_url"):
-            line += f"\n  spec: {check['spec_url']}"
+    for check in detail.failures:
+        line = f"{check.id}: {check.message or ''}".rstrip(": ")
+        if check.spec_url:
+            line += f"\n  spec: {check.spec_url}"
         lines.append(line)
-    if detail.get("reason"):
-        lines.append(str(detail["reason"]))
-    if detail.get("results_path"):
-        lines.append(f"results: {detail['results_path']}")
+    if detail.reason:
+        lines.append(str(detail.reason))
+    if detail.results_path:
+        lines.append(f"results: {detail.results_path}")
     return "\n".join(lines)
 
 
-def _properties(suite: ET.Element, doc: Mapping[str, Any], view: LegView) -> None:
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
-    harness: Mapping[str, Any] = doc.get("harness") or {}
+def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
+    harness = doc.harness
     props = ET.SubElement(suite, "properties")
     values = {
-        "repo": doc.get("repo"),
-        "commit": sdk.get("commit"),
+        "repo": doc.repo,
+        "commit": doc.sdk.commit,
         "revision": view.revision,
         "leg": view.leg,
         "state": view.state,
-        "harness": f"{harness.get('package')}@{harness.get('version')}",
-        "node": harness.get("node_version"),
+        "harness": f"{harness.package}@{harness.version}",
+        "node": harness.node_version,
     }
     for name, value in values.items():
         if value:
@@ -95,7 +84,7 @@ def _testcase(suite: ET.Element, view: LegView, name: str) -> ET.Element:
     return case
 
 
-def _suite(root: ET.Element, doc: Mapping[str, Any], view: LegView) -> dict[str, int]:
+def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
     suite = ET.SubElement(root, "testsuite")
     _properties(suite, doc, view)
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -103,30 +92,29 @@ def _suite(root: ET.Element, doc: Mapping[str, Any], view: LegView) -> dict[str,
         case = _testcase(suite, view, f"{view.leg} leg")
         error = ET.SubElement(case, "error")
         _attr(error, message=f"not measured: {view.reason}", type="unmeasured")
-        error.text = xml_text(view.data.get("reason") or view.data.get("error") or "")
+        error.text = xml_text(view.data.reason or view.data.error or "")
         counts |= {"tests": 1, "errors": 1}
     elif view.state == "skipped":
         case = _testcase(suite, view, f"{view.leg} leg")
         _attr(ET.SubElement(case, "skipped"), message=f"skipped: {view.reason}")
         counts |= {"tests": 1, "skipped": 1}
     for detail in view.details:
-        case = _testcase(suite, view, one_line(detail.get("scenario")))
+        case = _testcase(suite, view, one_line(detail.scenario))
         counts["tests"] += 1
-        if not is_scored(detail):
-            result = "passed" if detail.get("passed") else f"failed: {failure_message(detail)}"
-            message = f"not scored ({detail.get('notScoredReason')}); {result}"
+        if not detail.scored:
+            result = "passed" if detail.passed else f"failed: {failure_message(detail)}"
+            message = f"not scored ({detail.not_scored_reason}); {result}"
             _attr(ET.SubElement(case, "skipped"), message=message)
             counts["skipped"] += 1
-        elif detail.get("passed"):
+        elif detail.passed:
             continue
-        elif is_expected_failure(detail):
+        elif detail.expected_failure:
             message = f"expected failure (baseline): {failure_message(detail)}"
             _attr(ET.SubElement(case, "skipped"), message=message)
             counts["skipped"] += 1
         else:
             failure = ET.SubElement(case, "failure")
-            checks = failing_checks(detail)
-            kind = str(checks[0].get("id")) if checks else "scenario-failed"
+            kind = detail.failures[0].id if detail.failures else "scenario-failed"
             _attr(failure, message=failure_message(detail), type=kind)
             failure.text = xml_text(_failure_body(detail))
             counts["failures"] += 1
@@ -135,13 +123,13 @@ def _suite(root: ET.Element, doc: Mapping[str, Any], view: LegView) -> dict[str,
         suite,
         name=f"{view.leg} {view.revision}",
         **{k: str(v) for k, v in counts.items()},
-        time=_seconds(view.data.get("duration_s")),
-        timestamp=doc.get("timestamp") or "",
+        time=_seconds(view.duration_s),
+        timestamp=doc.timestamp or "",
     )
     return counts
 
 
-def render_junit(doc: Mapping[str, Any]) -> str:
+def render_junit(doc: Scorecard) -> str:
     """The scorecard's conformance results as JUnit XML (UTF-8 declaration, trailing newline).
 
     `<testsuites>` holds a `<testsuite>` per revision × leg named like ``server 2025-11-25``
@@ -154,11 +142,8 @@ def render_junit(doc: Mapping[str, Any]) -> str:
     for view in legs(doc):
         for key, value in _suite(root, doc, view).items():
             totals[key] += value
-        duration = view.data.get("duration_s")
-        if isinstance(duration, int | float) and not isinstance(duration, bool):
-            time += duration
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
-    name = f"tiercheck {doc.get('repo')} @ {short_sha(sdk.get('commit'))}"
+        time += view.duration_s or 0.0
+    name = f"tiercheck {doc.repo} @ {short_sha(doc.sdk.commit)}"
     _attr(root, name=name, **{k: str(v) for k, v in totals.items()}, time=_seconds(time))
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode")

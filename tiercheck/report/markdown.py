@@ -9,15 +9,12 @@ remediation and the note. Pure: the scorecard document in, text out.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tiercheck.report._view import (
     SIGNALS,
     LegView,
-    failing_checks,
     failure_message,
-    is_expected_failure,
     legs,
     merged_legs,
     one_line,
@@ -26,6 +23,7 @@ from tiercheck.report._view import (
     signal_detail,
     signal_disagreement,
 )
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["render_markdown"]
 
@@ -58,27 +56,26 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return out
 
 
-def _header(doc: Mapping[str, Any]) -> list[str]:
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
-    harness: Mapping[str, Any] = doc.get("harness") or {}
-    tier = doc["implied_tier"]["tier"]
+def _header(doc: Scorecard) -> list[str]:
+    sdk, harness = doc.sdk, doc.harness
+    tier = doc.implied_tier.tier
     fields = [
-        ("Repo", inline(doc.get("repo"))),
-        ("Branch", inline(doc.get("branch") or sdk.get("ref") or "default")),
-        ("Commit", _code(short_sha(sdk.get("commit")))),
-        ("Version", inline(doc.get("version") or "none")),
+        ("Repo", inline(doc.repo)),
+        ("Branch", inline(doc.branch or sdk.ref or "default")),
+        ("Commit", _code(short_sha(sdk.commit))),
+        ("Version", inline(doc.version or "none")),
         (
             "Harness",
-            f"{inline(harness.get('package'))} {inline(harness.get('version') or '?')}"
-            f" (Node {inline(harness.get('node_version') or '?')})",
+            f"{inline(harness.package)} {inline(harness.version or '?')}"
+            f" (Node {inline(harness.node_version or '?')})",
         ),
-        ("Requirements", inline(", ".join(doc.get("requirements_revisions") or []) or "none")),
-        ("Timestamp", inline(doc.get("timestamp"))),
+        ("Requirements", inline(", ".join(doc.requirements_revisions) or "none")),
+        ("Timestamp", inline(doc.timestamp)),
     ]
     lines = [f"# Tier Assessment: Tier {tier}", ""]
     # Two trailing spaces: a hard line break, so the fields stack as in the official report.
     lines += [f"**{name}:** {value}  " for name, value in fields]
-    if doc.get("interrupted"):
+    if doc.interrupted:
         lines += ["", "> **Interrupted:** this scorecard holds only what was measured before."]
     return lines
 
@@ -90,33 +87,31 @@ def _leg_row(view: LegView, label: str) -> list[str]:
         return [label, leg, "—", "—", "➖ skipped", cell(view.reason)]
     if view.state == "unmeasured":
         return [label, leg, "—", "—", "❔ not measured", cell(view.reason)]
-    status = str(data.get("status"))
-    result = f"{_ICONS.get(status, '')} {status} ({pct(data.get('pass_rate'))})".strip()
+    status = data.status
+    result = f"{_ICONS.get(status, '')} {status} ({pct(data.pass_rate)})".strip()
     note = cell(view.reason) if view.state == "partially-measured" else ""
-    not_scored = data.get("not_scored") or {}
-    if not_scored.get("total"):
-        extra = f"{not_scored['total']} not scored"
+    if data.not_scored.total:
+        extra = f"{data.not_scored.total} not scored"
         note = f"{note}; {extra}" if note else extra
-    return [label, leg, str(data.get("total", 0)), str(data.get("passed", 0)), result, note]
+    return [label, leg, str(data.total), str(data.passed), result, note]
 
 
-def _failing_items(failing: Sequence[tuple[LegView, Mapping[str, Any]]]) -> list[str]:
+def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[str]:
     lines = []
     for view, detail in failing:
-        expected = " _(expected failure in baseline)_" if is_expected_failure(detail) else ""
-        lines.append(f"- {view.leg}: {_code(detail.get('scenario'))} [{view.revision}]{expected}")
-        checks = failing_checks(detail)
-        if not checks:
+        expected = " _(expected failure in baseline)_" if detail.expected_failure else ""
+        lines.append(f"- {view.leg}: {_code(detail.scenario)} [{view.revision}]{expected}")
+        if not detail.failures:
             lines.append(f"  - {inline(failure_message(detail))}")
-        for check in checks:
-            text = f"  - {_code(check.get('id'))}: {inline(check.get('message') or '')}"
-            if check.get("spec_url"):
-                text += f" ([spec]({one_line(check['spec_url'])}))"
+        for check in detail.failures:
+            text = f"  - {_code(check.id)}: {inline(check.message or '')}"
+            if check.spec_url:
+                text += f" ([spec]({one_line(check.spec_url)}))"
             lines.append(text.rstrip(": "))
     return lines
 
 
-def _conformance(doc: Mapping[str, Any]) -> list[str]:
+def _conformance(doc: Scorecard) -> list[str]:
     views = list(legs(doc))
     rows = [_leg_row(v, v.revision) for v in views]
     if len({v.revision for v in views}) > 1:
@@ -136,11 +131,11 @@ def _conformance(doc: Mapping[str, Any]) -> list[str]:
     if not_scored:
         rows = [
             [
-                _code(d.get("scenario")),
+                _code(d.scenario),
                 v.leg,
                 v.revision,
-                "passed" if d.get("passed") else cell(f"failed: {failure_message(d)}"),
-                cell(d.get("notScoredReason")),
+                "passed" if d.passed else cell(f"failed: {failure_message(d)}"),
+                cell(d.not_scored_reason),
             ]
             for v, d in not_scored
         ]
@@ -156,26 +151,22 @@ def _conformance(doc: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _governance(doc: Mapping[str, Any]) -> list[str]:
-    checks: Mapping[str, Any] = doc.get("checks") or {}
+def _governance(doc: Scorecard) -> list[str]:
     rows = []
     disagreements = []
     for key, title in SIGNALS:
-        signal = checks.get(key)
-        if not isinstance(signal, Mapping):
-            continue
-        status = str(signal.get("status"))
+        signal = doc.checks.signal(key)
+        status = signal.status
         rows.append([title, f"{_ICONS.get(status, '')} {status}", cell(signal_detail(key, signal))])
         differs = signal_disagreement(signal)
         if differs:
             disagreements.append(f"- **{title}**: official {status}; {inline(differs)}")
-    governance: Mapping[str, Any] = doc.get("governance") or {}
+    governance = doc.governance
     lines = ["### Repository health", ""]
-    if governance.get("source") == "snapshot":
-        lines += [f"_Replayed from snapshot {_code(governance.get('snapshot') or '?')}._", ""]
+    if governance.source == "snapshot":
+        lines += [f"_Replayed from snapshot {_code(governance.snapshot or '?')}._", ""]
     lines += _table(["Check", "Status", "Detail"], rows)
-    p0: Mapping[str, Any] = checks.get("p0_resolution") or {}
-    open_p0 = p0.get("open_p0_details") or []
+    open_p0 = doc.checks.p0_resolution.get("open_p0_details") or []
     if open_p0:
         lines += ["", "Open P0 issues:", ""]
         lines += [
@@ -188,49 +179,44 @@ def _governance(doc: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _blockers(doc: Mapping[str, Any]) -> list[str]:
-    implied = doc["implied_tier"]
+def _blockers(doc: Scorecard) -> list[str]:
+    implied = doc.implied_tier
     lines = ["## Tier 1 Blockers", ""]
-    blockers = implied.get("tier1_blockers") or []
-    lines += [f"- {_code(b)}" for b in blockers] or ["None."]
-    tier2 = implied.get("tier2_blockers") or []
-    if implied.get("tier") == 3 and tier2:
+    lines += [f"- {_code(b)}" for b in implied.tier1_blockers] or ["None."]
+    tier2 = implied.tier2_blockers
+    if implied.tier == 3 and tier2:
         lines += ["", "## Tier 2 Blockers", ""]
         lines += [f"- {_code(b)}" for b in tier2]
     return lines
 
 
-def _remediation(doc: Mapping[str, Any]) -> list[str]:
-    entries = doc.get("remediation") or []
-    if not entries:
+def _remediation(doc: Scorecard) -> list[str]:
+    if not doc.remediation:
         return []
     lines = ["## Remediation", ""]
-    for number, entry in enumerate(entries, 1):
-        clears = entry.get("unblocks")
+    for number, entry in enumerate(doc.remediation, 1):
+        clears = entry.unblocks
         suffix = f", clears {clears} blocker{'s' if clears != 1 else ''}" if clears else ""
-        lines.append(
-            f"{number}. **{inline(entry['action'])}** (for Tier {entry['for_tier']}{suffix})"
-        )
-        items = list(entry.get("items") or [])
+        lines.append(f"{number}. **{inline(entry.action)}** (for Tier {entry.for_tier}{suffix})")
+        items = list(entry.items)
         lines += [f"   - {inline(item)}" for item in items[:ITEMS_SHOWN]]
         if len(items) > ITEMS_SHOWN:
             lines.append(f"   - … and {len(items) - ITEMS_SHOWN} more")
     return lines
 
 
-def _evidence(doc: Mapping[str, Any]) -> list[str]:
-    artifacts: Mapping[str, Any] = doc.get("artifacts") or {}
+def _evidence(doc: Scorecard) -> list[str]:
+    artifacts = doc.artifacts
     lines = []
-    if artifacts.get("raw"):
-        lines.append(f"- Raw harness results: {_code(artifacts['raw'])}")
-    for name, path in sorted((artifacts.get("logs") or {}).items()):
+    if artifacts.raw:
+        lines.append(f"- Raw harness results: {_code(artifacts.raw)}")
+    for name, path in sorted(artifacts.logs.items()):
         lines.append(f"- Log {inline(name)}: {_code(path)}")
-    unmeasured = doc.get("unmeasured") or []
-    lines += [f"- Not measured: {inline(u['what'])}: {inline(u['reason'])}" for u in unmeasured]
+    lines += [f"- Not measured: {inline(u.what)}: {inline(u.reason)}" for u in doc.unmeasured]
     return ["## Evidence", "", *lines] if lines else []
 
 
-def render_markdown(doc: Mapping[str, Any]) -> str:
+def render_markdown(doc: Scorecard) -> str:
     """The scorecard as GitHub-flavoured Markdown (ends with a newline).
 
     Sections: `# Tier Assessment: Tier N` with bold Repo/Branch/Commit/Version/Harness/
@@ -245,6 +231,6 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
         _blockers(doc),
         _remediation(doc),
         _evidence(doc),
-        [f"> {html.escape(one_line(doc['implied_tier'].get('note', '')), quote=False)}"],
+        [f"> {html.escape(one_line(doc.implied_tier.note), quote=False)}"],
     ]
     return "\n\n".join("\n".join(s) for s in sections if s) + "\n"

@@ -1,30 +1,23 @@
 """What to do next: one action per blocker between the SDK and the next tier (pure).
 
-Blocker names are the ones `tiercheck.tier` writes (the official names, with a parenthesised
-qualifier for skipped, unmeasured, inconclusive or Tier 2 variants), e.g. ``server_conformance``,
-``server_conformance (< 80%)``, ``client_conformance (unmeasured: 2026-07-28: …)``,
-``triage (inconclusive: rate limited)``, ``p0_resolution (14 days)``.
-
-A Tier 1 and a Tier 2 blocker with the same cause (``p0_resolution`` and ``p0_resolution (14
-days)``) need one action, which then clears both; `unblocks` counts the blockers it clears.
+Blockers are read as data (`implied_tier.blocker_details`: check, tier, kind, qualifier,
+reason), never parsed out of their official strings. A Tier 1 and a Tier 2 blocker with the same
+cause (``p0_resolution`` and ``p0_resolution (14 days)``) need one action, which then clears
+both; `unblocks` counts the blockers it clears.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from tiercheck.report._view import (
     LEG_CHECK_KEYS,
-    failing_checks,
     failure_message,
-    is_expected_failure,
     legs,
     one_line,
     pct,
 )
+from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
 
 __all__ = ["remediation"]
 
@@ -33,7 +26,7 @@ _LEG_OF = {f"{leg}_conformance": leg for leg in LEG_CHECK_KEYS}
 # Among actions that clear as many blockers, measure first (a tier computed over missing
 # evidence is a lower bound, and fixing a build may reveal or clear failures), then the
 # conformance work that decides most tiers, then governance, quickest first.
-_KIND_RANK = {"unmeasured": 0, "inconclusive": 1, "skipped": 2, "fail": 3}
+_KIND_RANK = {"unmeasured": 0, "inconclusive": 1, "skipped": 2, "failed": 3}
 _BASE_RANK = {
     "server_conformance": 0,
     "client_conformance": 1,
@@ -49,43 +42,42 @@ _BASE_RANK = {
 class _Action:
     """An action under construction (mutable while blockers are folded into it)."""
 
-    base: str
-    kind: str
-    blocker: str
+    first: BlockerEntry
     for_tier: int
-    blockers: list[str] = field(default_factory=list)
+    blockers: list[BlockerEntry] = field(default_factory=list)
+
+    @property
+    def base(self) -> str:
+        return self.first.check
+
+    @property
+    def kind(self) -> str:
+        return self.first.kind
 
 
-_KIND = re.compile(r"\((unmeasured|inconclusive|skipped)(?::\s*(.*))?\)$")
+def _qualifier(blocker: BlockerEntry) -> str:
+    """What the blocker says beyond its check: the reason of an unmeasured or inconclusive one
+    (as its official string shows it), else the rule's variant."""
+    if blocker.kind == "unmeasured":
+        return blocker.reason or "no reason recorded"
+    if blocker.kind == "inconclusive":
+        return blocker.reason or "no data"
+    if blocker.kind == "skipped":
+        return ""
+    return blocker.qualifier or ""
 
 
-def _parse(blocker: str) -> tuple[str, str, str]:
-    """(base name, kind, qualifier) of a blocker string.
-
-    The kind is the last parenthesised group when it says unmeasured, inconclusive or skipped
-    (``p0_resolution (14 days) (skipped)`` is a skipped blocker); otherwise the blocker is a
-    plain failure and the qualifier is what the parentheses say (``< 80%``, ``14 days``).
-    """
-    base, _, rest = blocker.partition(" (")
-    found = _KIND.search(blocker)
-    if found:
-        return base, found.group(1), found.group(2) or ""
-    return base, "fail", rest.removesuffix(")")
-
-
-def _scenario_item(revision: str, detail: Mapping[str, Any]) -> str:
-    text = f"{revision} {one_line(detail.get('scenario'))}: {failure_message(detail)}"
-    urls = [c["spec_url"] for c in failing_checks(detail) if c.get("spec_url")]
+def _scenario_item(revision: str, detail: ScenarioEntry) -> str:
+    text = f"{revision} {one_line(detail.scenario)}: {failure_message(detail)}"
+    urls = [c.spec_url for c in detail.failures if c.spec_url]
     if urls:
         text += f" ({one_line(urls[0])})"
-    if is_expected_failure(detail):
+    if detail.expected_failure:
         text += " [in the expected-failures baseline]"
     return text
 
 
-def _conformance(
-    doc: Mapping[str, Any], leg: str, kind: str, qualifier: str
-) -> tuple[str, list[str]]:
+def _conformance(doc: Scorecard, leg: str, kind: str, qualifier: str) -> tuple[str, list[str]]:
     views = [v for v in legs(doc) if v.leg == leg]
     failing = [(v.revision, d) for v in views for d in v.failing]
     failing_items = [_scenario_item(rev, d) for rev, d in failing]
@@ -95,17 +87,18 @@ def _conformance(
             for v in views
             if v.state == "unmeasured"
         ] or [qualifier]
-        build: Mapping[str, Any] = doc.get("build") or {}
-        if build.get("state") == "failed":
-            items.insert(0, f"build failed: {one_line(build.get('reason') or 'see the build log')}")
+        build_failed = doc.build is not None and doc.build.state == "failed"
+        if doc.build is not None and build_failed:
+            reason = one_line(doc.build.reason or "see the build log")
+            items.insert(0, f"build failed: {reason}")
         items += [
-            f"{v.revision} harness output: {one_line(v.data['results_dir'])}"
+            f"{v.revision} harness output: {one_line(v.results_dir)}"
             for v in views
-            if v.state == "unmeasured" and v.data.get("results_dir")
+            if v.state == "unmeasured" and v.results_dir
         ]
-        logs: Mapping[str, Any] = (doc.get("artifacts") or {}).get("logs") or {}
+        logs = doc.artifacts.logs
         wanted = {f"{leg}-{v.revision}" for v in views if v.state == "unmeasured"}
-        if build.get("state") == "failed":
+        if build_failed:
             wanted.add("build")
         items += [f"log: {one_line(logs[name])}" for name in sorted(wanted) if name in logs]
         items += failing_items
@@ -114,8 +107,7 @@ def _conformance(
         items = [f"{v.revision}: {v.reason}" for v in views if v.state == "skipped" and v.reason]
         what = "server command and URL" if leg == "server" else "client command"
         return f"Configure a {what} in known_sdks.yaml so the {leg} leg runs", items
-    merged: Mapping[str, Any] = (doc.get("checks") or {}).get(LEG_CHECK_KEYS[leg]) or {}
-    rate = pct(merged.get("pass_rate"))
+    rate = pct(doc.checks.merged(leg).pass_rate)
     count = len(failing)
     noun = "scenario" if count == 1 else "scenarios"
     goal = "80%" if qualifier.startswith("<") else "100%"
@@ -123,17 +115,15 @@ def _conformance(
     return action, failing_items
 
 
-def _governance(
-    doc: Mapping[str, Any], base: str, kind: str, qualifier: str
-) -> tuple[str, list[str]]:
-    signal: Mapping[str, Any] = (doc.get("checks") or {}).get(base) or {}
+def _governance(doc: Scorecard, base: str, kind: str, qualifier: str) -> tuple[str, list[str]]:
+    signal = doc.checks.signal(base)
     if kind == "skipped":
-        reason = one_line(signal.get("reason") or "governance was skipped")
+        reason = one_line(signal.reason or "governance was skipped")
         return f"Run the {base} check (skipped in this run: {reason})", []
     if kind == "inconclusive":
         return (
             f"Re-run {base} with GitHub access (it could not be measured)",
-            [qualifier or one_line(signal.get("reason") or "no data")],
+            [qualifier or one_line(signal.reason or "no data")],
         )
     if base == "labels":
         missing = [one_line(m) for m in signal.get("missing") or []]
@@ -146,7 +136,7 @@ def _governance(
             f"({pct(signal.get('compliance_rate'))}; 90% needed)"
         ]
         if signal.get("exceeding_sla"):
-            items.append(f"{signal['exceeding_sla']} unlabelled issues are older than 48 hours")
+            items.append(f"{signal.get('exceeding_sla')} unlabelled issues are older than 48 hours")
         return "Label the unlabelled open issues", items
     if base == "p0_resolution":
         items = [
@@ -167,27 +157,27 @@ def _governance(
         spec = one_line(signal.get("latest_spec_release") or "the latest spec release")
         items = [f"days since spec release {spec}: {signal.get('days_gap')} (30 allowed)"]
         if signal.get("latest_sdk_release"):
-            items.append(f"latest SDK release: {one_line(signal['latest_sdk_release'])}")
+            items.append(f"latest SDK release: {one_line(signal.get('latest_sdk_release'))}")
         return f"Release an SDK version tracking spec release {spec}", items
     return f"Resolve {base}", [qualifier] if qualifier else []
 
 
-def _render(doc: Mapping[str, Any], action: _Action) -> dict[str, Any]:
-    qualifier = _parse(action.blocker)[2]
+def _render(doc: Scorecard, action: _Action) -> RemediationStep:
+    qualifier = _qualifier(action.first)
     if action.base in _LEG_OF:
         text, items = _conformance(doc, _LEG_OF[action.base], action.kind, qualifier)
     else:
         text, items = _governance(doc, action.base, action.kind, qualifier)
-    return {
-        "blocker": action.blocker,
-        "for_tier": action.for_tier,
-        "action": text,
-        "items": items,
-        "unblocks": len(action.blockers),
-    }
+    return RemediationStep(
+        blocker=action.first.text,
+        for_tier=action.for_tier,
+        action=text,
+        items=tuple(items),
+        unblocks=len(action.blockers),
+    )
 
 
-def remediation(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+def remediation(doc: Scorecard) -> tuple[RemediationStep, ...]:
     """The actions between this SDK and the next tier(s), most unblocking first.
 
     For each Tier 1 blocker — and, when the tier is 3, each Tier 2 blocker — one action: the
@@ -197,21 +187,21 @@ def remediation(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     same cause share one action, whose `for_tier` is the lower tier it is needed for and whose
     `unblocks` counts the blockers it clears. Order: actions needed for the next tier first, then
     the most blockers cleared, then measurement before fixes, conformance before governance.
-    `doc` is a scorecard document; its own `remediation` field, if any, is ignored.
+    The document's own `remediation`, if any, is ignored.
     """
-    implied: Mapping[str, Any] = doc.get("implied_tier") or {}
-    tier = int(implied.get("tier", 1))
-    wanted: list[tuple[int, str]] = []
+    implied = doc.implied_tier
+    tier = implied.tier
+    details = implied.blocker_details
+    wanted: list[BlockerEntry] = []
     if tier == 3:
-        wanted += [(2, b) for b in implied.get("tier2_blockers") or []]
+        wanted += [b for b in details if b.tier == 2]
     if tier >= 2:
-        wanted += [(1, b) for b in implied.get("tier1_blockers") or []]
+        wanted += [b for b in details if b.tier == 1]
     actions: dict[tuple[str, str], _Action] = {}
-    for for_tier, blocker in wanted:
-        base, kind, _ = _parse(blocker)
-        key = (base, kind)
+    for blocker in wanted:
+        key = (blocker.check, blocker.kind)
         if key not in actions:
-            actions[key] = _Action(base, kind, blocker, for_tier)
+            actions[key] = _Action(blocker, blocker.tier)
         # The same unmeasured leg blocks both tiers under one name: it clears two blockers.
         actions[key].blockers.append(blocker)
     next_tier = tier - 1
@@ -222,7 +212,7 @@ def remediation(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             -len(action.blockers),
             _KIND_RANK.get(action.kind, 9),
             _BASE_RANK.get(action.base, 9),
-            action.blocker,
+            action.first.text,
         )
 
-    return [_render(doc, a) for a in sorted(actions.values(), key=order)]
+    return tuple(_render(doc, a) for a in sorted(actions.values(), key=order))

@@ -8,14 +8,12 @@ fit for a log file or `scorecard.txt`.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tiercheck.report._view import (
     SIGNALS,
     LegView,
     failure_message,
-    is_expected_failure,
     legs,
     merged_legs,
     one_line,
@@ -27,6 +25,8 @@ from tiercheck.report._view import (
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
+
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["render_terminal"]
 
@@ -69,15 +69,14 @@ def _list(title: Any, rows: list[tuple[Any, Any]], indent: int = 2) -> Renderabl
     return Group(title, Padding(grid, (0, 0, 0, indent)))
 
 
-def _where(doc: Mapping[str, Any]) -> str:
+def _where(doc: Scorecard) -> str:
     """ "owner/repo @ ref (sha)", leaving out what the document does not know."""
-    sdk: Mapping[str, Any] = doc.get("sdk") or {}
-    text = one_line(doc.get("repo"))
-    ref = doc.get("branch") or sdk.get("ref")
+    text = one_line(doc.repo)
+    ref = doc.branch or doc.sdk.ref
     if ref:
         text += f" @ {one_line(ref)}"
-    if sdk.get("commit"):
-        text += f" ({short_sha(sdk['commit'])})"
+    if doc.sdk.commit:
+        text += f" ({short_sha(doc.sdk.commit)})"
     return text
 
 
@@ -91,34 +90,33 @@ def _capped(rows: list[tuple[Any, Any]], limit: int, where: str) -> list[tuple[A
     return [*rows[:limit], (Text(""), more)]
 
 
-def _tier_panel(doc: Mapping[str, Any]) -> RenderableType:
+def _tier_panel(doc: Scorecard) -> RenderableType:
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
 
-    implied = doc["implied_tier"]
-    tier = int(implied["tier"])
-    harness: Mapping[str, Any] = doc.get("harness") or {}
+    tier = doc.implied_tier.tier
+    harness = doc.harness
     banner = Text(f"  TIER {tier}  ", style=_TIER_STYLES.get(tier, "bold"), justify="center")
-    sep = (implied.get("sep1730") or {}).get("tier")
+    sep = doc.implied_tier.sep1730.tier
     lines = [
         banner,
         Text(""),
         Text(_where(doc), justify="center"),
         Text(
-            f"version {one_line(doc.get('version') or 'none')} · requirements "
-            f"{', '.join(doc.get('requirements_revisions') or []) or 'none'} · "
-            f"harness {one_line(harness.get('version') or '?')} "
-            f"(Node {one_line(harness.get('node_version') or '?')})",
+            f"version {one_line(doc.version or 'none')} · requirements "
+            f"{', '.join(doc.requirements_revisions) or 'none'} · "
+            f"harness {one_line(harness.version or '?')} "
+            f"(Node {one_line(harness.node_version or '?')})",
             style="dim",
             justify="center",
         ),
     ]
-    if sep is not None and sep != tier:
+    if sep != tier:
         lines.append(Text(f"SEP-1730 as written: Tier {sep}", style="yellow", justify="center"))
-    if doc.get("interrupted"):
+    if doc.interrupted:
         lines.append(Text("interrupted: partial results", style="bold red", justify="center"))
-    return Panel(Group(*lines), title="Implied tier", subtitle=one_line(doc.get("timestamp")))
+    return Panel(Group(*lines), title="Implied tier", subtitle=one_line(doc.timestamp))
 
 
 def _leg_cells(view: LegView, label: str) -> list[Any]:
@@ -129,18 +127,17 @@ def _leg_cells(view: LegView, label: str) -> list[Any]:
         mark = _status_text(status, "skipped" if status == "skipped" else "not measured")
         return [label, view.leg, Text("—"), mark, Text(view.reason, style="dim")]
     data = view.data
-    status = str(data.get("status"))
-    counts = f"{data.get('passed', 0)}/{data.get('total', 0)} ({pct(data.get('pass_rate'))})"
+    status = data.status
+    counts = f"{data.passed}/{data.total} ({pct(data.pass_rate)})"
     notes = []
     if view.state == "partially-measured":
         notes.append(view.reason)
-    not_scored = data.get("not_scored") or {}
-    if not_scored.get("total"):
-        notes.append(f"{not_scored['total']} not scored")
+    if data.not_scored.total:
+        notes.append(f"{data.not_scored.total} not scored")
     return [label, view.leg, Text(counts), _status_text(status), Text("; ".join(notes))]
 
 
-def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
+def _conformance(doc: Scorecard) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
@@ -163,8 +160,8 @@ def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
         rows = []
         for view, detail in failing:
             text = Text(f"{view.leg} {view.revision} ")
-            text.append(one_line(detail.get("scenario")), style="bold")
-            if is_expected_failure(detail):
+            text.append(one_line(detail.scenario), style="bold")
+            if detail.expected_failure:
                 text.append("  (expected: baseline)", style="yellow")
             text.append(f"\n{failure_message(detail)}", style="dim")
             rows.append((Text("✗", style="red"), text))
@@ -174,38 +171,34 @@ def _conformance(doc: Mapping[str, Any]) -> list[RenderableType]:
     if not_scored:
         rows = []
         for view, detail in not_scored:
-            result = "passed" if detail.get("passed") else f"failed: {failure_message(detail)}"
-            text = Text(f"{view.leg} {view.revision} {one_line(detail.get('scenario'))}")
-            text.append(f" [{one_line(detail.get('notScoredReason'))}] {result}", style="dim")
+            result = "passed" if detail.passed else f"failed: {failure_message(detail)}"
+            text = Text(f"{view.leg} {view.revision} {one_line(detail.scenario)}")
+            text.append(f" [{one_line(detail.not_scored_reason)}] {result}", style="dim")
             rows.append((Text("-"), text))
         title = Text(f"Not scored ({len(not_scored)}), shown but never counted", style="bold")
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
     return out
 
 
-def _governance(doc: Mapping[str, Any]) -> list[RenderableType]:
+def _governance(doc: Scorecard) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
-    checks: Mapping[str, Any] = doc.get("checks") or {}
     table = Table(title="Repository health", title_justify="left", expand=True)
     table.add_column("Check", no_wrap=True)
     table.add_column("Status", no_wrap=True)
     table.add_column("Detail", ratio=1)
     for key, title in SIGNALS:
-        signal = checks.get(key)
-        if not isinstance(signal, Mapping):
-            continue
+        signal = doc.checks.signal(key)
         detail = Text(signal_detail(key, signal))
         differs = signal_disagreement(signal)
         if differs:
             detail.append(f"  ({differs})", style="yellow")
-        table.add_row(title, _status_text(str(signal.get("status"))), detail)
+        table.add_row(title, _status_text(signal.status), detail)
     out: list[RenderableType] = [table]
-    governance: Mapping[str, Any] = doc.get("governance") or {}
-    if governance.get("source") == "snapshot":
-        out.append(Text(f"replayed from snapshot {one_line(governance.get('snapshot'))}", "dim"))
-    open_p0 = (checks.get("p0_resolution") or {}).get("open_p0_details") or []
+    if doc.governance.source == "snapshot":
+        out.append(Text(f"replayed from snapshot {one_line(doc.governance.snapshot)}", "dim"))
+    open_p0 = doc.checks.p0_resolution.get("open_p0_details") or []
     if open_p0:
         rows = [
             (
@@ -218,52 +211,51 @@ def _governance(doc: Mapping[str, Any]) -> list[RenderableType]:
     return out
 
 
-def _blockers(doc: Mapping[str, Any]) -> list[RenderableType]:
+def _blockers(doc: Scorecard) -> list[RenderableType]:
     from rich.text import Text
 
-    implied = doc["implied_tier"]
-    blockers = implied.get("tier1_blockers") or []
+    implied = doc.implied_tier
+    blockers = implied.tier1_blockers
     if not blockers:
         return [Text("Tier 1 blockers: none", style="bold green")]
     mark = Text("✗", style="red")
     out = [
         _list(Text("Tier 1 blockers", style="bold"), [(mark, Text(one_line(b))) for b in blockers])
     ]
-    tier2 = implied.get("tier2_blockers") or []
-    if implied.get("tier") == 3 and tier2:
+    tier2 = implied.tier2_blockers
+    if implied.tier == 3 and tier2:
         rows = [(mark, Text(one_line(b))) for b in tier2]
         out.append(_list(Text("Tier 2 blockers", style="bold"), rows))
     return out
 
 
-def _remediation(doc: Mapping[str, Any]) -> list[RenderableType]:
+def _remediation(doc: Scorecard) -> list[RenderableType]:
     from rich.text import Text
 
-    entries = doc.get("remediation") or []
-    if not entries:
+    if not doc.remediation:
         return []
     rows: list[tuple[Any, Any]] = []
-    for number, entry in enumerate(entries, 1):
-        clears = entry.get("unblocks")
+    for number, entry in enumerate(doc.remediation, 1):
+        clears = entry.unblocks
         suffix = f", clears {clears}" if clears else ""
-        head = Text(one_line(entry["action"]), style="bold")
-        head.append(f"  (Tier {entry['for_tier']}{suffix})", style="dim")
-        items = [(Text("-"), Text(one_line(item))) for item in entry.get("items") or []]
+        head = Text(one_line(entry.action), style="bold")
+        head.append(f"  (Tier {entry.for_tier}{suffix})", style="dim")
+        items = [(Text("-"), Text(one_line(item))) for item in entry.items]
         items = _capped(items, ITEMS_SHOWN, "see scorecard.md")
         rows.append((Text(f"{number}."), _list(head, items, indent=0) if items else head))
     return [_list(Text("What to do next", style="bold"), rows)]
 
 
-def _evidence(doc: Mapping[str, Any]) -> list[RenderableType]:
+def _evidence(doc: Scorecard) -> list[RenderableType]:
     from rich.text import Text
 
-    artifacts: Mapping[str, Any] = doc.get("artifacts") or {}
+    artifacts = doc.artifacts
     rows: list[tuple[Any, Any]] = []
-    if artifacts.get("out_dir"):
-        rows.append((Text("reports"), Text(one_line(artifacts["out_dir"]))))
-    if artifacts.get("raw"):
-        rows.append((Text("raw"), Text(one_line(artifacts["raw"]))))
-    for name, path in sorted((artifacts.get("logs") or {}).items()):
+    if artifacts.out_dir:
+        rows.append((Text("reports"), Text(one_line(artifacts.out_dir))))
+    if artifacts.raw:
+        rows.append((Text("raw"), Text(one_line(artifacts.raw))))
+    for name, path in sorted(artifacts.logs.items()):
         rows.append((Text("log"), Text(f"{one_line(name)}: {one_line(path)}")))
     return [_list(Text("Evidence", style="bold"), rows)] if rows else []
 
@@ -287,7 +279,7 @@ def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
     return console, buffer
 
 
-def render_terminal(doc: Mapping[str, Any], *, color: bool, width: int = 100) -> str:
+def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     """The scorecard for a person at a terminal, `width` columns wide.
 
     The tier large and first, then the conformance table per revision × leg (passed/total,
@@ -303,7 +295,7 @@ def render_terminal(doc: Mapping[str, Any], *, color: bool, width: int = 100) ->
     parts += _conformance(doc)
     parts += _governance(doc)
     parts += [Rule(style="dim"), *_blockers(doc), *_remediation(doc), *_evidence(doc)]
-    note = one_line(doc["implied_tier"].get("note", ""))
+    note = one_line(doc.implied_tier.note)
     if note:
         parts.append(Text(note, style="dim italic"))
     for index, part in enumerate(parts):

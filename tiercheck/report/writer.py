@@ -18,13 +18,13 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from tiercheck.errors import ConfigError
 from tiercheck.report.formats import SCORECARD_FORMATS
 from tiercheck.report.json_format import parse_scorecard
+from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["atomic_write_text", "load_scorecard", "read_text", "write_reports"]
 
@@ -34,7 +34,7 @@ def read_text(path: Path) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-def load_scorecard(path: Path) -> dict[str, Any]:
+def load_scorecard(path: Path) -> Scorecard:
     """A saved scorecard, read and validated.
 
     Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks the schema.
@@ -92,7 +92,7 @@ def atomic_write_text(path: Path, text: str) -> Path:
 
 
 def write_reports(
-    doc: Mapping[str, Any], out_dir: Path, formats: Iterable[str] | None = None
+    doc: Scorecard, out_dir: Path, formats: Iterable[str] | None = None
 ) -> dict[str, Path]:
     """Render and write each format of `doc` into `out_dir`; return format → path written.
 

@@ -1,0 +1,106 @@
+"""The typed documents: JSON in and out, one-line errors at the right path, and the shipped
+scorecard schema generated from the model (a stale schema fails here)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from tiercheck.model import ModelError, doc_field, from_json, json_schema, to_json
+from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.schema import schema_text
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Inner:
+    """An inner object."""
+
+    kind: Literal["a", "b"]
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outer:
+    """An outer object."""
+
+    name: str
+    items: tuple[Inner, ...]
+    note: str | None = doc_field(default=None, json="officialNote", omit_none=True, doc="a note")
+    extra: dict[str, object] = doc_field(rest=True, default_factory=dict)
+
+
+def test_round_trip_keeps_order_names_and_the_rest() -> None:
+    data = {"name": "x", "items": [{"kind": "a", "count": 1}], "officialNote": "n", "more": [1]}
+    value = from_json(Outer, data)
+    assert value == Outer(
+        name="x", items=(Inner(kind="a", count=1),), note="n", extra={"more": [1]}
+    )
+    assert to_json(value) == data
+    assert list(to_json(value)) == ["name", "items", "officialNote", "more"]
+    # omit_none: an absent official key reads as None and is not written back.
+    assert "officialNote" not in to_json(from_json(Outer, {"name": "x", "items": []}))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"items": []}, "name: missing"),
+        ({"name": 3, "items": []}, "name: expected a string, got a number"),
+        ({"name": "x", "items": [{"kind": "c", "count": 1}]}, "items[0].kind: expected one of"),
+        ({"name": "x", "items": [{"kind": "a", "count": True}]}, "items[0].count: expected an"),
+        ({"name": "x", "items": {}}, "items: expected a list, got an object"),
+        ([], "(document): expected an object, got a list"),
+    ],
+)
+def test_wrong_values_name_their_path(data: object, message: str) -> None:
+    with pytest.raises(ModelError) as info:
+        from_json(Outer, data)
+    assert str(info.value).startswith(message)
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_keys_are_refused_without_a_rest_field() -> None:
+    with pytest.raises(ModelError, match=r"^surprise: not a field of this document$"):
+        from_json(Inner, {"kind": "a", "count": 1, "surprise": 0})
+
+
+def test_schema_follows_the_fields() -> None:
+    schema = json_schema(Outer, schema_id="x", title="t")
+    assert schema["required"] == ["name", "items"]
+    assert list(schema["properties"]) == ["name", "items", "officialNote"]
+    assert schema["properties"]["officialNote"] == {
+        "description": "a note",
+        "type": ["string", "null"],
+    }
+    assert schema["additionalProperties"] is True  # the rest field
+    assert schema["$defs"]["Inner"]["properties"]["kind"] == {"enum": ["a", "b"]}
+    assert schema["$defs"]["Inner"]["additionalProperties"] is False
+
+    @dataclass(frozen=True, kw_only=True)
+    class Inner2(Inner):
+        added: bool
+
+    grown = json_schema(Inner2, schema_id="x", title="t")
+    assert "added" in grown["required"]
+    assert grown != json_schema(Inner, schema_id="x", title="t")
+
+
+def test_the_shipped_scorecard_schema_is_generated_from_the_model() -> None:
+    shipped = (ROOT / "tiercheck" / "schemas" / "scorecard.schema.json").read_text("utf-8")
+    assert shipped == schema_text(), (
+        "tiercheck/schemas/scorecard.schema.json is stale: run "
+        "`python -m tiercheck.scorecard.schema > tiercheck/schemas/scorecard.schema.json`"
+    )
+
+
+@pytest.mark.parametrize("name", ["mixed", "tier1"])
+def test_saved_scorecards_read_back_exactly(name: str) -> None:
+    data = json.loads((GOLDEN / f"{name}.json").read_text("utf-8"))
+    assert to_json(from_json(Scorecard, data)) == data

@@ -1,0 +1,10 @@
+"""The scorecard: the typed document of one assessment (`model`), how it is built (`build`) and
+its JSON Schema (`schema`).
+
+Pure. The document is a superset of the official `tier-check --output json`: official fields
+keep their names and meanings, ours sit beside them. Formatters (`tiercheck.report`) read only
+this document, so a saved scorecard can be rendered again or compared with another one.
+
+Nothing is imported here: the command line reaches `scorecard.model` while it builds
+`tier-check --help`, and must not pay for the builder to do so.
+"""

@@ -1,0 +1,348 @@
+"""Building the scorecard document from what the pure core computed (pure).
+
+Verdicts, signals and the tier in; a typed `Scorecard` out. This is the one place that knows
+how a domain object (a `LegVerdict`, an `ImpliedTier`, a `Blocker`) is written into the
+document, so `scoring` and `tier` stay free of JSON concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from tiercheck.baseline import BaselineVerdict
+from tiercheck.governance.signals import CHECK_NAMES
+from tiercheck.model import from_json
+from tiercheck.scorecard.model import (
+    Artifacts,
+    BaselineBlock,
+    BaselineEntry,
+    BlockerEntry,
+    BuildBlock,
+    CheckEntry,
+    Checks,
+    ConfigEntry,
+    GovernanceBlock,
+    HarnessBlock,
+    ImpliedTierBlock,
+    LegEntry,
+    LegSummaryEntry,
+    MergedLegEntry,
+    MissingRevision,
+    NotScored,
+    RevisionEntry,
+    ScenarioEntry,
+    Scorecard,
+    SdkBlock,
+    SepTierBlock,
+    SignalEntry,
+    ToolBlock,
+    UnmeasuredEntry,
+)
+from tiercheck.scoring import CheckNote, LegVerdict, MergedLeg, ScenarioVerdict
+from tiercheck.tier import Blocker, ImpliedTier, LegSummary
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "ScorecardParts",
+    "blocker_entry",
+    "build_scorecard",
+    "exit_code_for",
+    "implied_tier_block",
+    "leg_entry",
+    "leg_summary",
+    "merged_leg_entry",
+    "scenario_entry",
+]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+_OUTCOME_RANK = {"unexpected-failure": 4, "stale": 3, "expected-failure": 2, "not-run": 1}
+
+Outcomes = Mapping[tuple[str, str, str], str]
+
+
+def leg_summary(merged: MergedLeg) -> LegSummary:
+    """What the tier needs of a merged leg; partially measured counts as unmeasured."""
+    if merged.state == "measured":
+        return LegSummary("measured", merged.pass_rate)
+    if merged.state == "skipped":
+        return LegSummary("skipped", 0.0, merged.reason)
+    return LegSummary("unmeasured", merged.pass_rate, merged.reason)
+
+
+def exit_code_for(
+    server: MergedLeg,
+    client: MergedLeg,
+    baseline: BaselineVerdict | None,
+    *,
+    interrupted: bool,
+) -> int:
+    """The documented exit code: 130 interrupted; 1 on a failed scored scenario, an unmeasured
+    leg or (with a baseline) an unexpected failure or stale entry; else 0."""
+    if interrupted:
+        return EXIT_INTERRUPTED
+    legs = (server, client)
+    if any(leg.state in ("unmeasured", "partially-measured") for leg in legs):
+        return EXIT_FAILED
+    if baseline is not None:
+        return EXIT_OK if baseline.exit_ok else EXIT_FAILED
+    return EXIT_FAILED if any(leg.failed > 0 for leg in legs) else EXIT_OK
+
+
+def _check_entry(note: CheckNote) -> CheckEntry:
+    return CheckEntry(id=note.id, status=note.status, message=note.message, spec_url=note.spec_url)
+
+
+def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> ScenarioEntry:
+    """One judged scenario as the document writes it, with its baseline outcome if any."""
+    outcome = outcomes.get((verdict.revision, leg, verdict.scenario))
+    return ScenarioEntry(
+        scenario=verdict.scenario,
+        passed=verdict.passed,
+        checks_passed=verdict.checks_passed,
+        checks_failed=verdict.checks_failed,
+        revision=verdict.revision,
+        not_scored_reason=verdict.not_scored_reason,
+        checks_warned=verdict.checks_warned,
+        reason=verdict.reason,
+        failures=tuple(_check_entry(n) for n in verdict.failures),
+        warnings=tuple(_check_entry(n) for n in verdict.warnings),
+        results_path=None if verdict.results_path is None else str(verdict.results_path),
+        baseline=outcome,  # type: ignore[arg-type]
+    )
+
+
+def _leg_summary_entry(leg: LegVerdict) -> LegSummaryEntry:
+    return LegSummaryEntry(
+        status=leg.status,
+        pass_rate=leg.pass_rate,
+        passed=leg.passed,
+        failed=leg.failed,
+        total=leg.total,
+        not_scored=NotScored(total=leg.not_scored_total, failed=leg.not_scored_failed),
+        error=leg.reason if leg.state == "unmeasured" else None,
+        leg=leg.leg,
+        revision=leg.revision,
+        state=leg.state,
+        reason=leg.reason,
+        checks_passed=leg.checks_passed,
+        checks_failed=leg.checks_failed,
+        warnings=leg.warnings,
+        results_dir=None if leg.results_dir is None else str(leg.results_dir),
+    )
+
+
+def leg_entry(
+    leg: LegVerdict, outcomes: Outcomes | None = None, duration_s: float | None = None
+) -> LegEntry:
+    """One leg at one revision: the official conformance-result keys, then ours."""
+    summary = _leg_summary_entry(leg)
+    return LegEntry(
+        status=summary.status,
+        pass_rate=summary.pass_rate,
+        passed=summary.passed,
+        failed=summary.failed,
+        total=summary.total,
+        not_scored=summary.not_scored,
+        error=summary.error,
+        details=tuple(scenario_entry(d, outcomes or {}, leg.leg) for d in leg.details),
+        leg=summary.leg,
+        revision=summary.revision,
+        state=summary.state,
+        reason=summary.reason,
+        checks_passed=summary.checks_passed,
+        checks_failed=summary.checks_failed,
+        warnings=summary.warnings,
+        results_dir=summary.results_dir,
+        duration_s=duration_s,
+    )
+
+
+def merged_leg_entry(merged: MergedLeg, outcomes: Outcomes | None = None) -> MergedLegEntry:
+    """One leg across revisions: the official merged keys, then ours."""
+    return MergedLegEntry(
+        status=merged.status,
+        pass_rate=merged.pass_rate,
+        passed=merged.passed,
+        failed=merged.failed,
+        total=merged.total,
+        not_scored=NotScored(total=merged.not_scored_total, failed=merged.not_scored_failed),
+        error=merged.reason if merged.state in ("unmeasured", "partially-measured") else None,
+        details=tuple(scenario_entry(d, outcomes or {}, merged.leg) for d in merged.details),
+        leg=merged.leg,
+        state=merged.state,
+        reason=merged.reason,
+        conclusive=merged.conclusive,
+        revisions=merged.revisions,
+        measured_revisions=merged.measured_revisions,
+        missing_revisions=tuple(
+            MissingRevision(revision=p.revision, state=p.state, reason=p.reason)
+            for p in merged.missing
+        ),
+        checks_passed=merged.checks_passed,
+        checks_failed=merged.checks_failed,
+        warnings=merged.warnings,
+        by_revision={p.revision: _leg_summary_entry(p) for p in merged.parts},
+    )
+
+
+def blocker_entry(blocker: Blocker) -> BlockerEntry:
+    """A blocker as data, with its official string."""
+    return BlockerEntry(
+        check=blocker.check,
+        tier=blocker.tier,
+        kind=blocker.kind,
+        qualifier=blocker.qualifier,
+        reason=blocker.reason,
+        text=str(blocker),
+    )
+
+
+def implied_tier_block(implied: ImpliedTier) -> ImpliedTierBlock:
+    """The official `implied_tier` fields, then the Tier 2 blockers, SEP-1730's reading and the
+    blockers as data (both tiers)."""
+    sep = implied.sep1730
+    return ImpliedTierBlock(
+        tier=implied.tier,
+        tier1_blockers=tuple(str(b) for b in implied.tier1_blockers),
+        tier2_met=implied.tier2_met,
+        note=implied.note,
+        tier2_blockers=tuple(str(b) for b in implied.tier2_blockers),
+        sep1730=SepTierBlock(
+            tier=sep.tier,
+            blockers=tuple(str(b) for b in sep.blockers),
+            tier2_met=sep.tier2_met,
+            tier2_blockers=tuple(str(b) for b in sep.tier2_blockers),
+            skipped_legs=sep.skipped_legs,
+            blocker_details=tuple(blocker_entry(b) for b in (*sep.blockers, *sep.tier2_blockers)),
+        ),
+        disagrees_with_official=implied.disagrees_with_official,
+        blocker_details=tuple(
+            blocker_entry(b) for b in (*implied.tier1_blockers, *implied.tier2_blockers)
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ScorecardParts:
+    """Everything that goes into one scorecard, already computed.
+
+    The fact blocks (`sdk`, `harness`, `tiercheck`, `build`, `governance_meta`, `artifacts`,
+    `configs`) arrive as the mappings their steps record and are checked against the model here.
+    """
+
+    repo: str
+    branch: str | None
+    finished_at: datetime
+    revisions: Sequence[str]
+    sdk: Mapping[str, Any]
+    harness: Mapping[str, Any]
+    tiercheck: Mapping[str, Any]
+    server: MergedLeg
+    client: MergedLeg
+    per_revision: Mapping[str, Mapping[str, LegVerdict]]
+    server_urls: Mapping[str, str]
+    configs: Mapping[str, Mapping[str, Any]]
+    governance_checks: Mapping[str, Mapping[str, Any]]
+    governance_meta: Mapping[str, Any]
+    implied_tier: ImpliedTier
+    stable_version: str | None
+    baseline: BaselineVerdict | None
+    baseline_files: Mapping[str, str]
+    build: Mapping[str, Any] | None
+    unmeasured: Sequence[tuple[str, str]]
+    timings: Mapping[str, float]
+    artifacts: Mapping[str, Any]
+    interrupted: bool
+    exit_code: int
+
+
+def _baseline_by_scenario(baseline: BaselineVerdict | None) -> dict[tuple[str, str, str], str]:
+    """(revision, leg, scenario) → the scenario's baseline outcome (worst of its entries)."""
+    found: dict[tuple[str, str, str], str] = {}
+    for outcome in baseline.outcomes if baseline else ():
+        key = (outcome.revision, outcome.leg, outcome.scenario)
+        if _OUTCOME_RANK.get(outcome.outcome, 0) >= _OUTCOME_RANK.get(found.get(key, "pass"), 0):
+            found[key] = outcome.outcome
+    return found
+
+
+def _baseline_block(parts: ScorecardParts) -> BaselineBlock | None:
+    verdict = parts.baseline
+    if verdict is None:
+        return None
+    return BaselineBlock(
+        exit_ok=verdict.exit_ok,
+        files=dict(parts.baseline_files),
+        expected_failures=len(verdict.of("expected-failure")),
+        unexpected_failures=len(verdict.of("unexpected-failure")),
+        stale=len(verdict.of("stale")),
+        entries=tuple(
+            BaselineEntry(
+                outcome=o.outcome,
+                leg=o.leg,
+                revision=o.revision,
+                scenario=o.scenario,
+                check=o.check,
+                entry=None if o.entry is None else o.entry.text,
+                where=None if o.entry is None else o.entry.where,
+                detail=o.detail,
+            )
+            for o in verdict.outcomes
+        ),
+    )
+
+
+def _revision_entry(parts: ScorecardParts, revision: str, outcomes: Outcomes) -> RevisionEntry:
+    legs = parts.per_revision[revision]
+    return RevisionEntry(
+        server=leg_entry(legs["server"], outcomes, parts.timings.get(f"server {revision}")),
+        client=leg_entry(legs["client"], outcomes, parts.timings.get(f"client {revision}")),
+        server_url=parts.server_urls.get(revision),
+        config={
+            key: from_json(ConfigEntry, dict(item), f"config.{key}")
+            for key, item in parts.configs.get(revision, {}).items()
+        },
+    )
+
+
+def build_scorecard(parts: ScorecardParts) -> Scorecard:
+    """The scorecard document, without `remediation` (which the report layer derives)."""
+    outcomes = _baseline_by_scenario(parts.baseline)
+    signals = {
+        name: from_json(SignalEntry, dict(parts.governance_checks[name]), f"checks.{name}")
+        for name in CHECK_NAMES
+    }
+    return Scorecard(
+        repo=parts.repo,
+        branch=parts.branch,
+        timestamp=parts.finished_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        version=parts.stable_version,
+        requirements_revisions=tuple(parts.revisions),
+        checks=Checks(
+            conformance=merged_leg_entry(parts.server, outcomes),
+            client_conformance=merged_leg_entry(parts.client, outcomes),
+            **signals,
+        ),
+        implied_tier=implied_tier_block(parts.implied_tier),
+        remediation=(),
+        tiercheck=from_json(ToolBlock, dict(parts.tiercheck), "tiercheck"),
+        sdk=from_json(SdkBlock, dict(parts.sdk), "sdk"),
+        harness=from_json(HarnessBlock, dict(parts.harness), "harness"),
+        revisions={rev: _revision_entry(parts, rev, outcomes) for rev in parts.per_revision},
+        baseline=_baseline_block(parts),
+        build=None if parts.build is None else from_json(BuildBlock, dict(parts.build), "build"),
+        governance=from_json(GovernanceBlock, dict(parts.governance_meta), "governance"),
+        unmeasured=tuple(UnmeasuredEntry(what=w, reason=r) for w, r in parts.unmeasured),
+        timings=dict(parts.timings),
+        artifacts=from_json(Artifacts, dict(parts.artifacts), "artifacts"),
+        interrupted=parts.interrupted,
+        exit_code=parts.exit_code,
+    )

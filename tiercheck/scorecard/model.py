@@ -1,0 +1,442 @@
+"""The scorecard document, typed: what one assessment measured, as every output reads it.
+
+Each class is one JSON object of `scorecard.json`, its fields in the order they are written:
+the official `tier-check --output json` fields first, with their official names, ours after.
+`tiercheck.model` turns these into JSON and back, and `tiercheck/schemas/scorecard.schema.json`
+is generated from them (`python -m tiercheck.scorecard.schema`). Formatters and the diff read
+these objects, never a dict, so a saved scorecard re-renders exactly as it was first written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tiercheck.model import doc_field
+
+__all__ = [
+    "Artifacts",
+    "BaselineBlock",
+    "BaselineEntry",
+    "BlockerEntry",
+    "BuildBlock",
+    "CheckEntry",
+    "Checks",
+    "ConfigEntry",
+    "GovernanceBlock",
+    "HarnessBlock",
+    "ImpliedTierBlock",
+    "LegEntry",
+    "LegSummaryEntry",
+    "MergedLegEntry",
+    "MissingRevision",
+    "NotScored",
+    "RemediationStep",
+    "RevisionEntry",
+    "ScenarioEntry",
+    "Scorecard",
+    "SdkBlock",
+    "SepTierBlock",
+    "SignalEntry",
+    "ToolBlock",
+    "UnmeasuredEntry",
+]
+
+LegStatus = Literal["pass", "partial", "fail", "skipped"]
+LegStateName = Literal["measured", "skipped", "unmeasured"]
+MergedStateName = Literal["measured", "partially-measured", "unmeasured", "skipped"]
+SignalStatus = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
+BaselineOutcomeName = Literal["expected-failure", "unexpected-failure", "stale", "not-run"]
+BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckEntry:
+    """A failing or warning check, collapsed by id: what a maintainer needs to act on it."""
+
+    id: str
+    status: str
+    message: str
+    spec_url: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotScored:
+    """Scenarios run but not counted toward the pass rate (official `not_scored`)."""
+
+    total: int
+    failed: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioEntry:
+    """One scenario of one leg at one revision, judged (an official `details` entry plus ours)."""
+
+    scenario: str
+    passed: bool
+    checks_passed: int
+    checks_failed: int
+    revision: str
+    not_scored_reason: str | None = doc_field(
+        default=None, json="notScoredReason", omit_none=True, doc="why it runs but does not count"
+    )
+    checks_warned: int = 0
+    reason: str | None = doc_field(default=None, doc="a failure no failing check explains")
+    failures: tuple[CheckEntry, ...] = ()
+    warnings: tuple[CheckEntry, ...] = ()
+    results_path: str | None = None
+    baseline: BaselineOutcomeName | None = doc_field(
+        default=None, omit_none=True, doc="the expected-failures baseline's outcome"
+    )
+
+    @property
+    def scored(self) -> bool:
+        """Whether this scenario counts toward its leg's pass rate."""
+        return not self.not_scored_reason
+
+    @property
+    def expected_failure(self) -> bool:
+        """Whether an expected-failures baseline lists this scenario's failure."""
+        return self.baseline == "expected-failure" and not self.passed
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegSummaryEntry:
+    """One revision's part of a merged leg: its counts without the scenario list."""
+
+    status: LegStatus
+    pass_rate: float
+    passed: int
+    failed: int
+    total: int
+    not_scored: NotScored
+    error: str | None = doc_field(
+        default=None, omit_none=True, doc="why it is not measured (official key)"
+    )
+    leg: str
+    revision: str
+    state: LegStateName = "measured"
+    reason: str | None = None
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
+    results_dir: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegEntry:
+    """One leg (server or client) at one revision: official conformance-result keys, then ours."""
+
+    status: LegStatus
+    pass_rate: float
+    passed: int
+    failed: int
+    total: int
+    not_scored: NotScored
+    error: str | None = doc_field(
+        default=None, omit_none=True, doc="why it is not measured (official key)"
+    )
+    details: tuple[ScenarioEntry, ...] = ()
+    leg: str
+    revision: str
+    state: LegStateName = "measured"
+    reason: str | None = None
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
+    results_dir: str | None = None
+    duration_s: float | None = doc_field(default=None, doc="seconds the leg took")
+
+    @property
+    def failing(self) -> tuple[ScenarioEntry, ...]:
+        """Scored scenarios that failed."""
+        return tuple(d for d in self.details if d.scored and not d.passed)
+
+    @property
+    def not_scored_details(self) -> tuple[ScenarioEntry, ...]:
+        """Scenarios run but not counted."""
+        return tuple(d for d in self.details if not d.scored)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissingRevision:
+    """A revision whose part of a merged leg is not measured."""
+
+    revision: str
+    state: LegStateName
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MergedLegEntry:
+    """One leg across every revision assessed (the official `conformance` keys, then ours)."""
+
+    status: LegStatus
+    pass_rate: float
+    passed: int
+    failed: int
+    total: int
+    not_scored: NotScored
+    error: str | None = doc_field(
+        default=None, omit_none=True, doc="why it is not measured (official key)"
+    )
+    details: tuple[ScenarioEntry, ...] = ()
+    leg: str
+    state: MergedStateName = "measured"
+    reason: str | None = None
+    conclusive: bool = True
+    revisions: tuple[str, ...] = ()
+    measured_revisions: tuple[str, ...] = ()
+    missing_revisions: tuple[MissingRevision, ...] = ()
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
+    by_revision: Mapping[str, LegSummaryEntry] = doc_field(default_factory=dict)
+
+    @property
+    def failing(self) -> tuple[ScenarioEntry, ...]:
+        """Scored scenarios that failed, across revisions."""
+        return tuple(d for d in self.details if d.scored and not d.passed)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SignalEntry:
+    """One governance signal: status and reason, then the signal's own numbers.
+
+    The numbers (official fields first, then `sep1730` and `disagrees_with_official`) are the
+    governance layer's to define; here they are kept as written.
+    """
+
+    status: SignalStatus
+    reason: str | None
+    facts: Mapping[str, Any] = doc_field(rest=True, default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """One of the signal's numbers (`compliance_rate`, `missing`, …)."""
+        return self.facts.get(key, default)
+
+    @property
+    def disagrees_with_official(self) -> bool:
+        """Whether SEP-1730 as written reaches another verdict."""
+        return bool(self.facts.get("disagrees_with_official"))
+
+    @property
+    def sep1730_status(self) -> str | None:
+        """SEP-1730's verdict, when the signal records one."""
+        sep = self.facts.get("sep1730")
+        return str(sep.get("status", "?")) if isinstance(sep, Mapping) else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Checks:
+    """The official `checks`: the two merged legs and the six governance signals."""
+
+    conformance: MergedLegEntry
+    client_conformance: MergedLegEntry
+    labels: SignalEntry
+    triage: SignalEntry
+    p0_resolution: SignalEntry
+    stable_release: SignalEntry
+    policy_signals: SignalEntry
+    spec_tracking: SignalEntry
+
+    def signal(self, name: str) -> SignalEntry:
+        """The governance signal named `name` (an official check name)."""
+        value = getattr(self, name)
+        assert isinstance(value, SignalEntry)
+        return value
+
+    def merged(self, leg: str) -> MergedLegEntry:
+        """The merged server or client leg."""
+        return self.conformance if leg == "server" else self.client_conformance
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlockerEntry:
+    """One thing between the SDK and a tier, as data; `text` is its official name."""
+
+    check: str = doc_field(doc="the official check: server_conformance, triage, labels, …")
+    tier: int = doc_field(doc="the tier it blocks (1 or 2)")
+    kind: BlockerKind = doc_field(doc="failed, unmeasured, inconclusive or skipped")
+    qualifier: str | None = doc_field(doc="the rule's variant: '< 80%', '14 days', …")
+    reason: str | None = doc_field(doc="why it could not be measured or was skipped")
+    text: str = doc_field(doc="the official blocker string (tier1_blockers, tier2_blockers)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SepTierBlock:
+    """The SEP-1730 reading of the same evidence."""
+
+    tier: int
+    blockers: tuple[str, ...]
+    tier2_met: bool
+    tier2_blockers: tuple[str, ...] = ()
+    skipped_legs: tuple[str, ...] = ()
+    blocker_details: tuple[BlockerEntry, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImpliedTierBlock:
+    """The official `implied_tier` (same field names), then ours."""
+
+    tier: int
+    tier1_blockers: tuple[str, ...]
+    tier2_met: bool
+    note: str
+    tier2_blockers: tuple[str, ...]
+    sep1730: SepTierBlock
+    disagrees_with_official: bool
+    blocker_details: tuple[BlockerEntry, ...] = doc_field(
+        default=(), doc="every Tier 1 and Tier 2 blocker as data"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemediationStep:
+    """One action between the SDK and the next tier(s)."""
+
+    blocker: str = doc_field(doc="the first blocker this action clears")
+    for_tier: int = doc_field(doc="the lowest tier it is needed for")
+    action: str = doc_field(doc="what to do")
+    items: tuple[str, ...] = doc_field(doc="the evidence: scenarios, issues, files")
+    unblocks: int = doc_field(doc="how many blockers it clears")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolBlock:
+    """This tool's own facts: version, document schema version and run id."""
+
+    version: str
+    schema_version: int
+    run_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SdkBlock:
+    """The SDK assessed: line name, ref asked for, commit measured, where, how obtained."""
+
+    name: str
+    ref: str | None
+    commit: str | None
+    path: str | None
+    origin: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HarnessBlock:
+    """The pinned official harness that ran the legs, and its Node runtime."""
+
+    package: str
+    version: str | None
+    node_version: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfigEntry:
+    """One resolved configuration value and the layer of the cascade it came from."""
+
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevisionEntry:
+    """Both legs at one spec revision, the server's URL and the configuration used."""
+
+    server: LegEntry
+    client: LegEntry
+    server_url: str | None = None
+    config: Mapping[str, ConfigEntry] = doc_field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineEntry:
+    """What the expected-failures baseline says of one entry or one uncovered failure."""
+
+    outcome: BaselineOutcomeName
+    leg: str
+    revision: str
+    scenario: str
+    check: str | None
+    entry: str | None
+    where: str | None
+    detail: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineBlock:
+    """The expected-failures baseline applied: files, counts and every outcome."""
+
+    exit_ok: bool
+    files: Mapping[str, str]
+    expected_failures: int
+    unexpected_failures: int
+    stale: int
+    entries: tuple[BaselineEntry, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildBlock:
+    """The SDK's build: built, cached, skipped or failed, with its log."""
+
+    state: str
+    reason: str | None
+    log: str | None
+    duration_s: float | None = doc_field(default=None, omit_none=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GovernanceBlock:
+    """Where the governance facts came from and the moment they were judged at."""
+
+    source: str
+    as_of: str | None
+    captured_at: str | None
+    snapshot: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnmeasuredEntry:
+    """Something tiercheck tried to measure and could not, with the reason."""
+
+    what: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Artifacts:
+    """Where the run's files are: the output folder, the raw results, the logs."""
+
+    out_dir: str | None
+    raw: str | None
+    logs: Mapping[str, str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scorecard:
+    """A tiercheck scorecard: a superset of the official `tier-check --output json`.
+
+    Official fields keep their names and meanings; tiercheck's own sit beside them.
+    """
+
+    repo: str
+    branch: str | None
+    timestamp: str
+    version: str | None = doc_field(doc="the stable release the official check found")
+    requirements_revisions: tuple[str, ...] = doc_field(doc="spec revisions scored")
+    checks: Checks = doc_field(doc="the official checks: merged legs and governance signals")
+    implied_tier: ImpliedTierBlock = doc_field(doc="the implied tier and its blockers")
+    remediation: tuple[RemediationStep, ...] = doc_field(doc="what to do next, most useful first")
+    tiercheck: ToolBlock = doc_field(doc="this tool's facts")
+    sdk: SdkBlock = doc_field(doc="the SDK measured")
+    harness: HarnessBlock = doc_field(doc="the harness that ran the legs")
+    revisions: Mapping[str, RevisionEntry] = doc_field(doc="both legs at each spec revision")
+    baseline: BaselineBlock | None = doc_field(doc="the expected-failures baseline, if any")
+    build: BuildBlock | None = doc_field(doc="the SDK's build, if there was one")
+    governance: GovernanceBlock = doc_field(doc="where governance facts came from")
+    unmeasured: tuple[UnmeasuredEntry, ...] = doc_field(doc="everything not measured, and why")
+    timings: Mapping[str, float] = doc_field(doc="seconds spent, by step")
+    artifacts: Artifacts = doc_field(doc="where the run's files are")
+    interrupted: bool = doc_field(doc="whether the run was interrupted")
+    exit_code: int = doc_field(doc="the documented exit code of the run")
