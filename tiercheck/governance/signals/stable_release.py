@@ -1,0 +1,194 @@
+"""The stable-release check: officially the first non-draft release; per SEP-1730, the newest
+plain ``X.Y.Z`` release."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tiercheck.governance.signals.base import (
+    CheckInfo,
+    Signal,
+    SignalConfig,
+    Status,
+    field_values,
+)
+from tiercheck.governance.snapshot import Release, ReleaseFacts, Snapshot, Unavailable
+
+__all__ = [
+    "CHECK",
+    "ParsedVersion",
+    "StableRelease",
+    "StableReleaseSignal",
+    "parse_release_version",
+    "stable_release_signal",
+]
+
+CHECK = CheckInfo(
+    name="stable_release",
+    rank=3,
+    remediation="Cut a stable release (1.0.0 or later, no pre-release suffix)",
+)
+
+#: Suffixes the official release check treats as prerelease markers.
+_OFFICIAL_PRERELEASE = re.compile(r"-(alpha|beta|rc|dev|preview|snapshot)", re.IGNORECASE)
+#: A semantic version at the end of a tag (`v1.2.3`, `rmcp-v3.1.4`, `pkg@1.2.0-rc.1`).
+_TRAILING_SEMVER = re.compile(
+    r"(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"
+    r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?$"
+)
+
+
+@dataclass(frozen=True)
+class ParsedVersion:
+    """A semantic version found in a release tag."""
+
+    major: int
+    minor: int
+    patch: int
+    prerelease: str | None
+
+    @property
+    def text(self) -> str:
+        """The version as written (``1.2.3`` or ``1.2.3-rc.1``)."""
+        base = f"{self.major}.{self.minor}.{self.patch}"
+        return f"{base}-{self.prerelease}" if self.prerelease else base
+
+
+def parse_release_version(tag: str, tag_prefix: str | None = None) -> ParsedVersion | None:
+    """The semantic version in `tag`, or None.
+
+    With a `tag_prefix` only tags starting with it are read (``rmcp-v3.1.4`` with prefix
+    ``rmcp-v``); without one the version is the trailing ``X.Y.Z[-pre][+build]`` of the tag, so
+    ``v1.2.3``, ``pkg@1.2.3`` and ``server/v1.2.3`` all parse.
+    """
+    if tag_prefix is not None:
+        if not tag.startswith(tag_prefix):
+            return None
+        match = _TRAILING_SEMVER.fullmatch(tag[len(tag_prefix) :])
+    else:
+        match = _TRAILING_SEMVER.search(tag)
+        if match is not None and match.start() > 0 and tag[match.start() - 1].isdigit():
+            match = None  # "12.3.4" inside "v112.3.4" is not a version boundary
+    if match is None:
+        return None
+    return ParsedVersion(
+        int(match["major"]), int(match["minor"]), int(match["patch"]), match["pre"] or None
+    )
+
+
+def _js_parse_int(text: str) -> int | None:
+    """JavaScript's `parseInt(text, 10)`: leading digits, else NaN (None)."""
+    digits = re.match(r"\s*([+-]?\d+)", text)
+    return int(digits.group(1)) if digits else None
+
+
+@dataclass(frozen=True)
+class StableRelease:
+    """SEP-1730's stable release: the newest release whose version is plain ``X.Y.Z``, X ≥ 1."""
+
+    status: Status
+    version: str | None
+    tag: str | None
+    is_stable: bool
+    newest_release: str | None
+    newest_is_prerelease: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the SEP-1730 release reading."""
+        return field_values(self)
+
+
+@dataclass(frozen=True)
+class StableReleaseSignal(Signal):
+    """Stable release: the official first-non-draft rule and SEP-1730's newest stable semver."""
+
+    version: str | None
+    is_stable: bool
+    is_prerelease: bool
+    sep1730: StableRelease
+
+    def _verdicts(self) -> tuple[object, object]:
+        # The readings are compared on stability, the fact the tier uses.
+        return self.is_stable, self.sep1730.is_stable
+
+    def official_fields(self) -> dict[str, Any]:
+        """Official `ReleaseResult` fields."""
+        return {
+            "version": self.version,
+            "is_stable": self.is_stable,
+            "is_prerelease": self.is_prerelease,
+        }
+
+    def sep1730_dict(self) -> dict[str, Any]:
+        """The newest-stable-semver reading."""
+        return self.sep1730.to_dict()
+
+
+def _official_release(releases: tuple[Release, ...]) -> tuple[str | None, bool, bool]:
+    """(version, is_stable, is_prerelease) as `tier-check` release.ts decides them."""
+    candidate = next((r for r in releases[:20] if not r.draft), None)
+    if candidate is None:
+        return None, False, False
+    version = candidate.tag.removeprefix("v")
+    prerelease = candidate.prerelease or bool(_OFFICIAL_PRERELEASE.search(version))
+    parts = version.split(".")
+    major = _js_parse_int(parts[0])
+    stable = not prerelease and len(parts) >= 2 and major is not None and major >= 1
+    return version, stable, prerelease
+
+
+def _sep_release(releases: tuple[Release, ...], tag_prefix: str | None) -> StableRelease:
+    published = [r for r in releases if not r.draft]
+    parsed = [(r, parse_release_version(r.tag, tag_prefix)) for r in published]
+    versioned = [(r, v) for r, v in parsed if v is not None]
+    newest = versioned[0] if versioned else None
+    stable = [
+        (r, v) for r, v in versioned if not r.prerelease and v.prerelease is None and v.major >= 1
+    ]
+
+    def key(item: tuple[Release, ParsedVersion]) -> tuple[int, int, int, str]:
+        release, version = item
+        when = release.published_at or release.created_at
+        return (version.major, version.minor, version.patch, when.isoformat())
+
+    best = max(stable, key=key) if stable else None
+    return StableRelease(
+        status="pass" if best else "fail",
+        version=best[1].text if best else None,
+        tag=best[0].tag if best else None,
+        is_stable=best is not None,
+        newest_release=newest[0].tag if newest else None,
+        newest_is_prerelease=bool(newest and (newest[0].prerelease or newest[1].prerelease)),
+    )
+
+
+def stable_release_signal(snapshot: Snapshot, config: SignalConfig) -> StableReleaseSignal:
+    """Whether the SDK has a stable release.
+
+    Official (`tier-check` release.ts): the first non-draft of the 20 newest releases; a newer
+    prerelease therefore hides an older stable one, and prefixed tags parse as unstable.
+    SEP-1730 (ours): the highest plain ``X.Y.Z`` (X ≥ 1) among all non-draft releases whose tag
+    matches `config.tag_prefix` (or ends in a semver when no prefix is configured).
+    """
+    group = snapshot.releases
+    if isinstance(group, Unavailable):
+        return StableReleaseSignal(
+            status="inconclusive",
+            reason=group.reason,
+            version=None,
+            is_stable=False,
+            is_prerelease=False,
+            sep1730=StableRelease("inconclusive", None, None, False, None, False),
+        )
+    assert isinstance(group, ReleaseFacts)
+    version, stable, prerelease = _official_release(group.releases)
+    return StableReleaseSignal(
+        status="pass" if stable else "fail",
+        reason=None,
+        version=version,
+        is_stable=stable,
+        is_prerelease=prerelease,
+        sep1730=_sep_release(group.releases, config.tag_prefix),
+    )
