@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tiercheck.governance.signals import CHECKS
 from tiercheck.report._view import (
     LEG_CHECK_KEYS,
     failure_message,
@@ -30,12 +31,9 @@ _KIND_RANK = {"unmeasured": 0, "inconclusive": 1, "skipped": 2, "failed": 3}
 _BASE_RANK = {
     "server_conformance": 0,
     "client_conformance": 1,
-    "labels": 2,
-    "stable_release": 3,
-    "spec_tracking": 4,
-    "p0_resolution": 5,
-    "triage": 6,
+    **{check.name: check.rank for check in CHECKS},
 }
+_REMEDIATION = {check.name: check.remediation for check in CHECKS}
 
 
 @dataclass
@@ -159,7 +157,7 @@ def _governance(doc: Scorecard, base: str, kind: str, qualifier: str) -> tuple[s
         if signal.get("latest_sdk_release"):
             items.append(f"latest SDK release: {one_line(signal.get('latest_sdk_release'))}")
         return f"Release an SDK version tracking spec release {spec}", items
-    return f"Resolve {base}", [qualifier] if qualifier else []
+    return _REMEDIATION.get(base, f"Resolve {base}"), [qualifier] if qualifier else []
 
 
 def _render(doc: Scorecard, action: _Action) -> RemediationStep:
