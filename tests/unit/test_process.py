@@ -239,3 +239,154 @@ def test_stop_reaches_a_descendant_that_left_the_group(tmp_path: Path) -> None:
     assert os.getpgid(sleeper_pid) != child.pid  # it really escaped our group
     child.stop(term_grace_s=2.0)
     assert wait_for(lambda: pid_gone(sleeper_pid), timeout_s=10)
+
+
+# --- secrets by name and by value (issue 12, item 19) ------------------------------------------
+
+# Shapes written by hand from each issuer's documented format; none is a real credential.
+SECRET_VALUES = {
+    "github classic": "ghp_" + "A1b2C3d4E5" * 3 + "f6G7h8",
+    "github oauth": "gho_" + "Z" * 36,
+    "github fine-grained": "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+    "gitlab": "glpat-abcdefghij0123456789",
+    "slack bot": "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+    "slack webhook": "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+    "aws access key": "AKIAIOSFODNN7EXAMPLE",
+    "openai": "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+    "anthropic-style": "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNH",
+    "pem": "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+    "pem pkcs8": "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----",
+    "url with password": "postgres://app:hunter2@db.internal:5432/app",
+    "url, empty user": "redis://:hunter2@cache:6379/0",
+    "bearer header": "Authorization: Bearer ghp_" + "q" * 36,
+}
+
+ORDINARY_VALUES = {
+    "path": "/usr/local/bin:/usr/bin:/bin",
+    "url without password": "https://user@example.com/repo.git",
+    "plain url": "http://127.0.0.1:3000/mcp",
+    "proxy list": "localhost,127.0.0.1,.internal",
+    "short sk": "sk-1",
+    "locale": "en_US.UTF-8",
+    "json": '{"a": 1, "b": "c"}',
+    "git sha": "0123456789abcdef0123456789abcdef01234567",
+}
+
+
+@pytest.mark.parametrize("value", SECRET_VALUES.values(), ids=SECRET_VALUES)
+def test_a_credential_shaped_value_is_secret_whatever_its_name(value: str) -> None:
+    assert process.is_secret_value(value)
+    env = process.sdk_environment(base={"FOO": value, "PATH": "/bin"})
+    assert env == {"PATH": "/bin"}
+
+
+@pytest.mark.parametrize("value", ORDINARY_VALUES.values(), ids=ORDINARY_VALUES)
+def test_an_ordinary_value_is_not_secret(value: str) -> None:
+    assert not process.is_secret_value(value)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "GITHUB_PAT",
+        "AZURE_STORAGE_ACCOUNTKEY",
+        "DB_PASS",
+        "MYSQL_PWD",
+        "SENTRY_DSN",
+        "SLACK_WEBHOOK_URL",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "SIGNING_PRIVATE",
+        "PAT",
+        "api_key",
+        "SIGNING_KEYS",
+    ],
+)
+def test_more_names_mark_a_secret(name: str) -> None:
+    assert process.is_secret_name(name)
+
+
+@pytest.mark.parametrize(
+    "name", ["PATH", "PWD", "OLDPWD", "PASSENGER_ENV", "DSNAME", "PYTHONPATH", "KEYBOARD_LAYOUT"]
+)
+def test_names_that_only_look_like_secrets_pass(name: str) -> None:
+    assert not process.is_secret_name(name)
+
+
+def test_pass_env_lets_a_value_shaped_secret_through_and_withheld_lists_names_only() -> None:
+    base = {"FOO": SECRET_VALUES["github classic"], "DB_PASS": "x", "HOME": "/h"}
+    assert process.sdk_environment(base=base, allow=["FOO"]) == {"FOO": base["FOO"], "HOME": "/h"}
+    assert process.withheld(base) == ["DB_PASS", "FOO"]
+    assert process.withheld(base, allow=["FOO"]) == ["DB_PASS"]
+
+
+# --- orphans re-parented to a hardened tier-check (issue 12, item 6) ---------------------------
+
+# Run in a child interpreter: harden() changes the whole process, and must not change pytest's.
+HARDENED = """
+import json, os, sys, time
+from pathlib import Path
+from tiercheck import process
+missing = process.harden()
+word = sys.argv[1]
+child = process.start(
+    f"(setsid sleep {word} &); (setsid env -i sleep {word} &); sleep 60",
+    cwd=Path.cwd(), env=os.environ,
+)
+def daemons():
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            argv = open(f"/proc/{pid}/cmdline").read().split("\\0") if pid.isdigit() else []
+            if argv[:2] == ["sleep", word]:
+                state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+deadline = time.monotonic() + 20
+while len(daemons()) < 2 and time.monotonic() < deadline:
+    time.sleep(0.05)
+started = daemons()
+parents = [int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]) for p in started]
+child.stop(term_grace_s=2)
+after_stop = daemons()
+process.stop_adopted(term_grace_s=2)
+print(json.dumps({"missing": missing, "started": started, "parents": parents,
+                  "after_stop": after_stop, "after_sweep": daemons(), "me": os.getpid()}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux-only")
+def test_a_hardened_process_adopts_double_forked_daemons_and_stops_them(tmp_path: Path) -> None:
+    word = f"777.{os.getpid()}{time.monotonic_ns() % 10**6}"
+    script = tmp_path / "hardened.py"
+    script.write_text(HARDENED)
+    done = subprocess_run([sys.executable, str(script), word], cwd=tmp_path)
+    report = json.loads(done)
+    assert report["missing"] == []
+    assert len(report["started"]) == 2
+    # Re-parented to the hardened process, not to init.
+    assert report["parents"] == [report["me"], report["me"]]
+    # The daemon that kept the child's tag went with the child; the one that dropped its whole
+    # environment was stopped by the sweep at exit.
+    assert len(report["after_stop"]) == 1
+    assert report["after_sweep"] == []
+
+
+def subprocess_run(argv: list[str], cwd: Path) -> str:
+    import subprocess
+
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux-only")
+def test_a_hardened_process_is_not_dumpable(tmp_path: Path) -> None:
+    code = (
+        "from tiercheck import process; process.harden(); "
+        "import ctypes; print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))"  # PR_GET_DUMPABLE
+    )
+    assert subprocess_run([sys.executable, "-c", code], cwd=tmp_path).strip() == "0"

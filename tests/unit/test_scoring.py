@@ -183,10 +183,19 @@ def test_failing_exit_with_results_is_measured(tmp_path: Path) -> None:
     assert verdict.results_dir == tmp_path
 
 
-def test_clean_exit_without_results_is_measured_and_failed(tmp_path: Path) -> None:
+def test_clean_exit_without_running_a_scenario_is_unmeasured_not_failed(tmp_path: Path) -> None:
+    # A harness that exits 0 having run nothing (issue 12, item 1) measured nothing.
     verdict = score_leg_run(_run(tmp_path, 0), requirement_set(client=["tools_call"]))
-    assert verdict.state == "measured"
-    assert verdict.details[0].reason == "no results"
+    assert verdict.state == "unmeasured"
+    assert (verdict.total, verdict.failed, verdict.details) == (0, 0, ())
+    assert "exited 0 without writing results" in (verdict.reason or "")
+
+
+def test_scenario_folders_without_any_checks_are_unmeasured(tmp_path: Path) -> None:
+    # Empty scenario folders (the harness made them, then ran nothing in them).
+    (tmp_path / "tools_call-2026-01-01T00-00-00-000Z").mkdir()
+    verdict = score_leg_run(_run(tmp_path, 1), requirement_set(client=["tools_call"]))
+    assert verdict.state == "unmeasured"
 
 
 def _measured(tmp_path: Path, revision: str, scenarios: dict[str, object]) -> LegVerdict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -10,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from gitutil import GitOrigin
+from procutil import wait_for
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.build import build
-from tiercheck.sdk.checkout import checkout, clone_url, describe_local, redact_url
+from tiercheck.sdk.checkout import checkout, clone_url, describe_local, redact_url, tree_lock
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 
@@ -270,3 +272,61 @@ def test_credentials_in_urls_never_reach_messages() -> None:
     )
     assert redact_url("https://github.com/a/b.git") == "https://github.com/a/b.git"
     assert redact_url("file:///srv/mirrors/a/b.git") == "file:///srv/mirrors/a/b.git"
+
+
+# --- one run at a time per working tree (issue 12, item 3) -----------------------------------
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from tiercheck.sdk.checkout import tree_lock
+tree, locks, held, release = (Path(a) for a in sys.argv[1:5])
+with tree_lock(tree, lock_dir=locks):
+    held.write_text("held")
+    while not release.exists():
+        time.sleep(0.02)
+"""
+
+
+def test_a_second_run_waits_for_the_tree_until_the_first_lets_go(tmp_path: Path) -> None:
+    tree, locks = tmp_path / "repos" / "owner__name", tmp_path / "locks"
+    tree.mkdir(parents=True)
+    held, release = tmp_path / "held", tmp_path / "release"
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen(
+        [sys.executable, str(script), str(tree), str(locks), str(held), str(release)]
+    )
+    try:
+        assert wait_for(held.exists, timeout_s=30)
+        waited: list[bool] = []
+
+        def on_wait() -> None:
+            waited.append(True)
+            release.touch()  # the first run finishes while the second waits
+
+        with tree_lock(tree, lock_dir=locks, on_wait=on_wait):
+            assert waited == [True]
+            assert holder.wait(timeout=30) == 0  # it let go before we got the tree
+    finally:
+        release.touch()
+        holder.wait(timeout=30)
+    # Free again: taken at once, without waiting.
+    with tree_lock(tree, lock_dir=locks, on_wait=lambda: pytest.fail("waited for nobody")):
+        pass
+
+
+def test_a_lock_held_by_a_killed_run_is_released_by_the_kernel(tmp_path: Path) -> None:
+    tree, locks = tmp_path / "tree", tmp_path / "locks"
+    tree.mkdir()
+    held, never = tmp_path / "held", tmp_path / "never"
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen(
+        [sys.executable, str(script), str(tree), str(locks), str(held), str(never)]
+    )
+    assert wait_for(held.exists, timeout_s=30)
+    holder.kill()
+    holder.wait(timeout=30)
+    with tree_lock(tree, lock_dir=locks, on_wait=lambda: pytest.fail("a stale lock")):
+        pass

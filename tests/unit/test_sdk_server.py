@@ -344,3 +344,85 @@ def test_an_exception_in_the_block_stops_the_server(tmp_path: Path, script: str)
     with pytest.raises(RuntimeError, match="leg crashed"):
         failing()
     assert _group_gone(seen["pgid"])
+
+
+# --- a port race, and the server's fate after its leg (issue 12, items 2 and 4) ---------------
+
+SQUAT = """
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen()
+open(sys.argv[2], "w").write(sys.argv[1])
+time.sleep(600)
+"""
+
+
+def _racing_command(tmp_path: Path, script: str, *, every_time: bool) -> tuple[str, Path]:
+    """A server command whose port is taken between tiercheck's check and the server's bind
+    (on the first start only, or on every start)."""
+    squat = tmp_path / "squat.py"
+    squat.write_text(SQUAT)
+    taken = tmp_path / "taken"
+    seen = tmp_path / "squatted"
+    condition = "true" if every_time else f"[ ! -e {shlex.quote(str(taken))} ]"
+    command = (
+        f"if {condition}; then touch {shlex.quote(str(taken))}; rm -f {shlex.quote(str(seen))}; "
+        f"{PY} {shlex.quote(str(squat))} {{port}} {shlex.quote(str(seen))} & "
+        f"until [ -s {shlex.quote(str(seen))} ]; do sleep 0.02; done; fi; "
+        f"exec {PY} {script} {{port}} json"
+    )
+    return command, seen
+
+
+def test_a_port_lost_before_the_bind_is_retried_on_a_fresh_port(
+    tmp_path: Path, script: str
+) -> None:
+    command, seen = _racing_command(tmp_path, script, every_time=False)
+    log = tmp_path / "logs" / "server.log"
+    with managed_server(command, URL, ready_timeout_s=60, **_start_args(tmp_path)) as srv:
+        lost = int(seen.read_text())
+        assert srv.port != lost
+        assert srv.returncode is None
+        assert srv.fate() is None
+    assert_port_free(lost)
+    assert_port_free(srv.port)
+    text = log.read_text()
+    assert f"port {lost} was taken by another program (start 1 of 3)" in text
+    assert "Address already in use" in text  # the server's own words, kept in its log
+
+
+def test_a_port_lost_on_every_start_is_a_bounded_failure(tmp_path: Path, script: str) -> None:
+    command, _ = _racing_command(tmp_path, script, every_time=True)
+    with (
+        pytest.raises(ServerStartError, match="could not bind a free port in 2 starts"),
+        managed_server(command, URL, ready_timeout_s=60, port_attempts=2, **_start_args(tmp_path)),
+    ):
+        pytest.fail("the block must not run")
+    assert not process.live_children()
+
+
+def test_an_exit_for_another_reason_is_not_retried(tmp_path: Path) -> None:
+    command = f"{PY} -c \"import sys; print('bad config'); sys.exit(3)\""
+    log = tmp_path / "logs" / "server.log"
+    with (
+        pytest.raises(ServerStartError, match="exited with code 3"),
+        managed_server(command, URL, ready_timeout_s=60, **_start_args(tmp_path)),
+    ):
+        pytest.fail("the block must not run")
+    assert log.read_text().count("+ ") == 1
+
+
+def test_the_fate_of_a_server_that_died_names_how_and_its_last_words(
+    tmp_path: Path, script: str
+) -> None:
+    with managed_server(
+        f"{PY} {script} {{port}} json", URL, ready_timeout_s=60, **_start_args(tmp_path)
+    ) as srv:
+        assert srv.fate() is None
+        os.kill(srv.pid, 9)
+        assert wait_for(lambda: srv.returncode is not None, timeout_s=10)
+        fate = srv.fate()
+    assert fate is not None
+    assert "the server was killed by SIGKILL during the leg" in fate
+    assert "serving json" in fate  # the log tail

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import NoReturn
 
+from tiercheck import process
 from tiercheck.cli import assess, config_verbs, governance, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
@@ -113,9 +114,26 @@ def _install_sigterm() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of `tier-check` and `python -m tiercheck`; returns the exit code."""
+    """Entry point of `tier-check` and `python -m tiercheck`; returns the exit code.
+
+    Called without `argv` it runs the process's own command line, and so owns the process:
+    it is hardened against the SDK it runs (non-dumpable, a child subreaper: see
+    `process.harden`) and, on the way out, stops any orphan left re-parented to it. Called
+    with `argv` (tests, embedding) the calling process is left as it is.
+    """
+    owns_process = argv is None
     args = list(sys.argv[1:] if argv is None else argv)
+    if owns_process:
+        process.harden()  # what a platform cannot do is documented, not an error
     _install_sigterm()
+    try:
+        return _dispatch(args)
+    finally:
+        if owns_process:
+            process.stop_adopted()
+
+
+def _dispatch(args: list[str]) -> int:
     try:
         command = _BY_NAME.get(args[0]) if args else None
         if command is not None:
@@ -127,9 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fatal(exc.message)
         return exc.exit_code
     except KeyboardInterrupt:
-        from tiercheck.process import kill_all_children
-
-        kill_all_children()
+        process.kill_all_children()
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     except BrokenPipeError:

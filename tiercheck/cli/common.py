@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tiercheck.config.resolve import Field, flag_fields
+from tiercheck.errors import UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ __all__ = [
     "pinned_harness_version",
     "print_json",
     "stdout_color",
+    "token_from_args",
 ]
 
 PROG = "tier-check"
@@ -68,7 +70,12 @@ def _flagged() -> Iterator[tuple[str, Field]]:
 def add_governance_flags(parser: argparse.ArgumentParser) -> None:
     """How governance facts are obtained: token, API, snapshot replay or record, moment, window."""
     group = parser.add_argument_group("governance (GitHub)")
-    group.add_argument("--token", help="GitHub token (else GITHUB_TOKEN, GH_TOKEN, gh auth token)")
+    group.add_argument(
+        "--token",
+        help="GitHub token (else GITHUB_TOKEN, GH_TOKEN, gh auth token); readable by every "
+        "local process in /proc/PID/cmdline, so prefer --token-file or the environment",
+    )
+    group.add_argument("--token-file", metavar="FILE", help="read the GitHub token from FILE")
     group.add_argument(
         "--github-api-url", metavar="URL", help="API base, for GitHub Enterprise (GITHUB_API_URL)"
     )
@@ -78,6 +85,37 @@ def add_governance_flags(parser: argparse.ArgumentParser) -> None:
         "--as-of", metavar="DATE", help="fix 'now' (ISO date or time) so verdicts are reproducible"
     )
     group.add_argument("--days", type=int, metavar="N", help="triage window in days (default 90)")
+
+
+CMDLINE_WARNING = (
+    "--token puts the token on the command line, where every process of this user (the SDK "
+    "under test included) can read it in /proc/PID/cmdline; use GITHUB_TOKEN, "
+    "`gh auth token` or --token-file instead"
+)
+
+
+def token_from_args(args: argparse.Namespace) -> str | None:
+    """The token given by `--token` (with a warning on stderr) or `--token-file`, else None."""
+    token: str | None = getattr(args, "token", None)
+    token_file: str | None = getattr(args, "token_file", None)
+    if token and token_file:
+        msg = "--token and --token-file both name a token; keep one (--token-file)"
+        raise UsageError(msg)
+    if token:
+        sys.stderr.write(f"{PROG}: warning: {CMDLINE_WARNING}\n")
+        return token
+    if not token_file:
+        return None
+    try:
+        text = Path(token_file).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        msg = f"--token-file {token_file}: cannot read it ({reason})"
+        raise UsageError(msg) from exc
+    if not text or len(text.splitlines()) != 1:
+        msg = f"--token-file {token_file}: expected one line holding the token"
+        raise UsageError(msg)
+    return text
 
 
 def add_output_flag(

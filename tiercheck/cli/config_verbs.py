@@ -119,6 +119,7 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config --sdk NAME`: resolved values per revision with their sources."""
     from tiercheck.config.resolve import resolve
+    from tiercheck.process import withheld as withheld_env
     from tiercheck.revisions import is_known_revision, unknown_revision
 
     registry = known_sdks(args)
@@ -133,12 +134,15 @@ def show_config(args: argparse.Namespace) -> int:
         revisions = [args.revision]
     flags = config_flags(args)
     resolved = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
+    # Names only: a value is never printed, not even to say which shape gave it away.
+    withheld = {c.revision: withheld_env(allow=c.pass_env) for c in resolved}
     if args.json:
         payload = {
             "sdk": entry.name,
             "repo": entry.repo,
             "default_ref": entry.default_ref,
             "revisions": {c.revision: c.to_dict() for c in resolved},
+            "withheld_env": withheld,
         }
         print_json(payload)
         return 0
@@ -149,5 +153,10 @@ def show_config(args: argparse.Namespace) -> int:
         for key, item in config.to_dict().items():
             lines.append(f"  {key:<22} {item['value']!r}")
             lines.append(f"  {'':<22}   from {item['source']}")
+        names = withheld[config.revision]
+        lines.append(f"  {'withheld from the SDK':<22} {', '.join(names) if names else 'nothing'}")
+        lines.append(
+            f"  {'':<22}   your environment, secret by name or value (pass_env lets one through)"
+        )
     emit("\n".join(lines))
     return 0

@@ -27,6 +27,7 @@ from tiercheck.cli.common import (
     known_sdks,
     print_json,
     stdout_color,
+    token_from_args,
 )
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import GOVERNANCE_FORMATS
@@ -91,7 +92,7 @@ def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
         snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         record=Path(args.record_governance) if args.record_governance else None,
         as_of=parse_as_of(args.as_of),
-        token=args.token,
+        token=token_from_args(args),
         api_url=args.github_api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
         days=args.days,
         # The same place the assessment keeps its ETags, so either command warms the other.

@@ -4,14 +4,16 @@ The harness starts one client process per scenario, all at once: on a 2-core mac
 ~40 Python or Node processes competing for CPU and holding gigabytes of memory, for no gain in
 wall time (client start-up is CPU-bound). We cannot change the harness, so we wrap the SDK's
 client command: each wrapped start first takes a slot (a `flock` on one of N lock files) and
-only then starts the real client. A waiting client is one blocked `flock` (under two
-megabytes, no CPU): the harness's shell execs the wrapper, which execs `flock`. The real
+only then starts the real client. A waiting client is a shell and one blocked `flock` (a few
+megabytes, no CPU): the harness's shell execs the wrapper, which holds the slot. The real
 clients run at most N at a time across every leg of the assessment, because all legs share
 one slot directory.
 
 The harness's per-scenario timeout would count the time spent waiting for a slot, so the leg
 passes the harness a generous timeout and the wrapper applies the real per-scenario limit
-itself, once the client actually starts.
+itself, once the client actually starts: the client runs in a process group of its own, and at
+the limit (or when the wrapper is signalled, or when the client's leader exits) the whole group
+gets SIGTERM, then SIGKILL after five seconds, whatever its members trap.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 __all__ = ["SLOT_SCRIPT", "harness_timeout_ms", "prepare_slots", "wrap_client_command"]
 
 SLOT_SCRIPT = r"""#!/bin/sh
-# tiercheck client slot: run the SDK's conformance client once a slot is free.
+# tiercheck client slot: run the SDK's conformance client once a slot is free, for at most
+# TIMEOUT_S seconds, and leave nothing of it running afterwards.
 # usage: slot.sh SLOT_DIR SLOTS TIMEOUT_S COMMAND [ARGS...]
 # COMMAND is the SDK's client command as configured (a shell string); the harness appends the
 # scenario's mock server URL, which arrives here in ARGS.
@@ -32,16 +35,44 @@ slots=$2
 limit=$3
 cmd=$4
 shift 4
+client=
+watchdog=
+stop_client() {
+  if [ -n "$client" ]; then
+    kill -TERM -"$client" 2>/dev/null
+    n=0
+    while kill -0 -"$client" 2>/dev/null && [ "$n" -lt 50 ]; do
+      sleep 0.1
+      n=$((n + 1))
+    done
+    kill -KILL -"$client" 2>/dev/null
+  fi
+  [ -n "$watchdog" ] && kill -KILL -"$watchdog" 2>/dev/null
+}
+# The harness stops a client by signalling this shell (the harness's `sh -c` execs it).
+trap 'stop_client; exit 124' USR1
+trap 'stop_client; exit 143' TERM INT HUP
 # A ticket spreads waiting clients round-robin over the slots; flock keeps the counter atomic.
 ticket=$(flock "$dir/ticket.lock" sh -c \
   'n=$(cat "$1" 2>/dev/null || echo 0); echo $((n + 1)) > "$1"; echo "$n"' ticket "$dir/ticket")
-# flock waits for the slot, then runs the client and holds the lock until it exits. `exec`
-# makes flock the only process of a waiting client (this shell is replaced by it).
-# timeout runs the client in a process group of its own and, on expiry or when it is
-# signalled, signals that whole group (a shell wrapper's grandchildren included). tiercheck's
-# teardown finds such groups among the leg's descendants and stops them too.
-exec flock "$dir/slot.$((ticket % slots))" \
-  timeout -k 5 "$limit" sh -c "$cmd \"\$@\"" client "$@"
+# Wait for the slot: the lock belongs to this shell's descriptor 9 until the shell exits.
+exec 9>"$dir/slot.$((ticket % slots))"
+flock 9
+# The client gets a session, and so a process group, of its own: the whole group is stopped,
+# whatever its members trap. (Not GNU timeout: it exits as soon as its direct child dies, so a
+# grandchild that ignores SIGTERM never got the SIGKILL.) A background job of a
+# non-interactive shell is not a group leader, so setsid needs no fork and $! is the group id.
+# Neither it nor the watchdog inherits the slot's descriptor: only this shell holds the slot.
+setsid sh -c "$cmd \"\$@\"" client "$@" 9>&- &
+client=$!
+# The limit: a watchdog in a group of its own signals this shell when the time is up.
+setsid sh -c 'sleep "$1"; kill -USR1 "$2"' watchdog "$limit" "$$" </dev/null >/dev/null 2>&1 9>&- &
+watchdog=$!
+wait "$client"
+status=$?
+# The client's leader is done: stop whatever it left in its group, and the watchdog.
+stop_client
+exit "$status"
 """
 
 

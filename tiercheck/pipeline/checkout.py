@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from tiercheck.errors import TiercheckError
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.plan import Plan
 
-__all__ = ["CheckoutResult", "check_out"]
+__all__ = ["CheckoutResult", "check_out", "working_tree_lock"]
 
 
 @dataclass(frozen=True)
@@ -54,3 +55,24 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
     except TiercheckError as exc:
         reason = f"checkout failed: {exc.message}"
         return CheckoutResult(None, None, unmeasured=(Unmeasured("checkout", reason),), halt=reason)
+
+
+def working_tree_lock(
+    options: AssessOptions, plan: Plan, progress: ProgressSink
+) -> AbstractContextManager[None]:
+    """The lock on the tree this assessment checks out, builds and runs in (see
+    `sdk.checkout.tree_lock`); held from before the checkout until the legs are done."""
+    from tiercheck.sdk.checkout import clone_path, tree_lock
+
+    target = plan.target
+    if target.path is not None:
+        tree = target.path
+    elif target.repo is not None:
+        tree = clone_path(target.repo, options.cache_dir / "repos")
+    else:
+        return nullcontext()
+
+    def waiting() -> None:
+        progress.step("checkout", f"waiting for another run that uses {tree}")
+
+    return tree_lock(tree, lock_dir=options.cache_dir / "locks", on_wait=waiting)

@@ -24,11 +24,11 @@ from tiercheck.config.resolve import RevisionConfig
 from tiercheck.conformance import slots
 from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
-from tiercheck.errors import TiercheckError
+from tiercheck.errors import ServerStartError, TiercheckError
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.pipeline.verdict import score_leg_run
-from tiercheck.revisions import Leg
+from tiercheck.revisions import LEGS, Leg, is_known_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 
 __all__ = ["CLIENT_LEG_TIMEOUT_S", "SERVER_LEG_TIMEOUT_S", "LegsResult", "run_legs"]
@@ -189,8 +189,21 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                     allow_env=config.pass_env,
                     timeout_s=SERVER_LEG_TIMEOUT_S,
                 )
-    except TiercheckError as exc:
+            # A server that died during its leg answered none of the scenarios after its
+            # death: their failures are not the SDK's answers, so the leg is unmeasured.
+            fate = server.fate()
+            if fate is not None:
+                record.unmeasured.append(Unmeasured(f"server leg {revision}", fate))
+                progress.warn(f"{revision}: {fate.splitlines()[0]}")
+                progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
+                return unmeasured_leg("server", revision, fate, results_dir=raw)
+    except ServerStartError as exc:
         reason = f"the server did not become ready: {exc.message}"
+        record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
+        progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
+        return unmeasured_leg("server", revision, reason, results_dir=raw)
+    except TiercheckError as exc:
+        reason = exc.message
         record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
         progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
         return unmeasured_leg("server", revision, reason, results_dir=raw)
@@ -253,6 +266,38 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
 _Task = Callable[[_LegContext, RevisionPlan], LegVerdict]
 
 
+def _is_ours(entry: Path) -> bool:
+    """Whether a folder of `raw/` is laid out as the legs step writes it: REVISION/LEG/…"""
+    if not (entry.is_dir() and is_known_revision(entry.name)):
+        return False
+    return all(leg.is_dir() and leg.name in LEGS for leg in entry.iterdir())
+
+
+def _fresh_raw(raw: Path) -> str | None:
+    """Empty `raw/` of an earlier run into the same --out, so that this run measures afresh.
+
+    A CI job writing to a fixed folder re-uses --out on every run; the harness must not find
+    the old scenarios there (it would refuse, or they would be read as this run's). Only a
+    `raw/` laid out as tiercheck writes it is removed; anything else is never deleted, and the
+    reason is returned instead (every leg is then unmeasured with it).
+    """
+    if not raw.exists():
+        return None
+    if not raw.is_dir():
+        return f"{raw} is not a directory; choose another --out"
+    strangers = sorted(e.name for e in raw.iterdir() if not _is_ours(e))
+    if strangers:
+        return (
+            f"{raw} holds files tiercheck did not write ({', '.join(strangers[:3])}); "
+            "choose another --out"
+        )
+    try:
+        shutil.rmtree(raw)
+    except OSError as exc:
+        return f"cannot clear the earlier results in {raw}: {exc.strerror or exc}"
+    return None
+
+
 def run_legs(
     options: AssessOptions,
     revisions: Sequence[RevisionPlan],
@@ -261,6 +306,17 @@ def run_legs(
     progress: ProgressSink,
 ) -> LegsResult:
     """Run every leg of every revision in `cwd`; overlapped unless `options.sequential`."""
+    refused = _fresh_raw(options.out_dir / "raw")
+    if refused is not None:
+        progress.warn(refused)
+        return LegsResult(
+            verdicts={
+                (p.revision, leg): unmeasured_leg(leg, p.revision, refused)
+                for p in revisions
+                for leg in LEGS
+            },
+            unmeasured=(Unmeasured("legs", refused),),
+        )
     concurrency = options.concurrency
     slot_dir = options.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
     script = slots.prepare_slots(slot_dir) if concurrency > 0 else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,7 +25,7 @@ from tiercheck.pipeline.base import (
     elapsed,
 )
 from tiercheck.pipeline.build import BuildResult, build_sdk
-from tiercheck.pipeline.checkout import CheckoutResult, check_out
+from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
 from tiercheck.pipeline.legs import LegsResult, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
 from tiercheck.pipeline.provision import ProvisionResult, provision_harness
@@ -104,24 +105,27 @@ def _run_steps(
     """Run the steps in order, each result into `done` as soon as it exists (an interrupt may
     come at any moment); return as soon as a step says no leg can run."""
     workdir, commit = Path.cwd(), None
-    if plan.origin != "url":
-        checkout = check_out(options, plan, progress)
-        done.append(checkout)
-        if checkout.path is None:
+    with ExitStack() as held:
+        if plan.origin != "url":
+            # Runs sharing a cache must not share a working tree while they use it.
+            held.enter_context(working_tree_lock(options, plan, progress))
+            checkout = check_out(options, plan, progress)
+            done.append(checkout)
+            if checkout.path is None:
+                return
+            workdir, commit = checkout.path, checkout.commit
+        provisioned = provision_harness(options, progress)
+        done.append(provisioned)
+        if provisioned.harness is None:
             return
-        workdir, commit = checkout.path, checkout.commit
-    provisioned = provision_harness(options, progress)
-    done.append(provisioned)
-    if provisioned.harness is None:
-        return
-    if plan.origin != "url":
-        built = build_sdk(options, plan.revisions, workdir, commit, progress)
-        done.append(built)
-        if built.interrupted:
-            raise KeyboardInterrupt  # the builds that finished are kept in `done`
-        if built.halt is not None:
-            return
-    done.append(run_legs(options, plan.revisions, workdir, provisioned.harness, progress))
+        if plan.origin != "url":
+            built = build_sdk(options, plan.revisions, workdir, commit, progress)
+            done.append(built)
+            if built.interrupted:
+                raise KeyboardInterrupt  # the builds that finished are kept in `done`
+            if built.halt is not None:
+                return
+        done.append(run_legs(options, plan.revisions, workdir, provisioned.harness, progress))
 
 
 def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:

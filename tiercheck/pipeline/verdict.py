@@ -30,13 +30,16 @@ def _ended(run: LegRun) -> str:
 
 
 def score_leg_run(run: LegRun, requirements: RequirementSet) -> LegVerdict:
-    """Score a finished leg; unmeasured when the harness wrote nothing and did not exit cleanly.
+    """Score a finished leg; unmeasured when the harness ran none of its scenarios.
 
-    A leg that hit its overall timeout is unmeasured even with partial results: the scenarios
-    it never reached were not failed by the SDK, they were never asked.
+    "Ran none" is: no scenario wrote a `checks.json`, whatever the harness's exit code (a
+    harness that refuses its output folder, or stops before the first scenario, exits 0 or 1
+    alike). A leg that hit its overall timeout is unmeasured even with partial results: the
+    scenarios it never reached were not failed by the SDK, they were never asked.
     """
     results = parse_results(run.results_dir, run.leg)
-    if run.timed_out or (not results and run.returncode != 0):
+    ran = any(result.has_checks_file for result in results)
+    if run.timed_out or not ran:
         reason = _ended(run)
         if run.timed_out and results:
             reason += f" with {len(results)} scenario(s) written"

@@ -11,10 +11,13 @@ go with the build outputs.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,11 +35,13 @@ __all__ = [
     "GIT_BASE_ENV",
     "Checkout",
     "checkout",
+    "clone_path",
     "clone_url",
     "current_branch",
     "describe_local",
     "head_sha",
     "redact_url",
+    "tree_lock",
 ]
 
 #: Environment variable holding a clone URL template such as `file:///srv/mirrors/{repo}.git`.
@@ -270,7 +275,7 @@ def checkout(
 
     _check_inputs(repo, ref)
     url = clone_url(repo, git_url)
-    dest = cache_dir / "repos" / repo.replace("/", "__")
+    dest = clone_path(repo, cache_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         sha = _acquire(repo, ref, url, dest)
@@ -292,6 +297,40 @@ def checkout(
         managed=True,
         cleaned=cleaned,
     )
+
+
+def clone_path(repo: str, cache_dir: Path) -> Path:
+    """Where `checkout()` keeps the one clone (and working tree) of `repo` under `cache_dir`."""
+    return cache_dir / "repos" / repo.replace("/", "__")
+
+
+@contextmanager
+def tree_lock(
+    tree: Path, *, lock_dir: Path, on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold an exclusive lock on working tree `tree` while the block runs.
+
+    Two runs that share a cache share its clones: without the lock, the second run's
+    `reset --hard` and `clean -ffdx` delete the first run's build while it builds, and the
+    first then measures the second's commit. Whoever comes second waits (`on_wait` is called
+    once, before it does). The lock is `flock` on a file under `lock_dir`, keyed by the tree's
+    absolute path: the kernel releases it when its holder exits, however it exits, so a crashed
+    run never leaves a stale lock.
+    """
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    slug = hashlib.sha256(str(tree.resolve()).encode()).hexdigest()[:16]
+    path = lock_dir / f"{tree.name}-{slug}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C still interrupts the wait
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _acquire(repo: str, ref: str | None, url: str, dest: Path) -> str:

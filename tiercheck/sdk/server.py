@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import time
 from collections.abc import Collection, Iterator, Mapping
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_READY_TIMEOUT_S",
+    "PORT_ATTEMPTS",
     "PROBE_PROTOCOL_VERSION",
     "ManagedServer",
     "ProbeResult",
@@ -57,6 +59,8 @@ PROBE_PROTOCOL_VERSION = "2025-11-25"
 PROBE_TIMEOUT_S = 1.0
 #: Pause between readiness probes (also bounds how late an early exit is noticed).
 POLL_INTERVAL_S = 0.2
+#: Starts on fresh ports when an allocated port is lost to another process before the bind.
+PORT_ATTEMPTS = 3
 #: Enough of a reply to hold an initialize result; a longer body is not a readiness answer.
 _MAX_BODY_BYTES = 256 * 1024
 _PROBE_ID = 1
@@ -82,6 +86,19 @@ class ManagedServer:
     def returncode(self) -> int | None:
         """The exit code if the server has exited (it should not, during a leg), else None."""
         return self.child.poll()
+
+    def fate(self) -> str | None:
+        """None while the server runs; once it has exited, how, with its last output lines.
+
+        Asked after each leg: a server that died during its leg makes the leg's failures
+        meaningless (they were never the SDK's answers).
+        """
+        returncode = self.returncode
+        if returncode is None:
+            return None
+        log_tail = process.tail(self.log_path)
+        summary = f"the server {_describe_exit(returncode)} during the leg (log: {self.log_path})"
+        return f"{summary}:\n{log_tail}" if log_tail else summary
 
 
 @dataclass(frozen=True)
@@ -308,34 +325,49 @@ def _choose_port(url: str, port: int | None) -> int:
     return fixed
 
 
-@contextmanager
-def managed_server(
+class _PortLostError(ServerStartError):
+    """The server could not bind its allocated port: another process took it first."""
+
+
+# What servers print when their port is taken (Python, Node, Go, Rust, Java, .NET wordings).
+_BIND_FAILURE = re.compile(
+    r"address already in use|EADDRINUSE|errno 98|os error 98|bind(?:Exception)?:? .*in use"
+    r"|only one usage of each socket address",
+    re.IGNORECASE,
+)
+
+
+def _log_size(log_path: Path) -> int:
+    try:
+        return log_path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _log_since(log_path: Path, offset: int) -> str:
+    try:
+        with log_path.open("rb") as log:
+            log.seek(offset)
+            return log.read(256 * 1024).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _start_ready(
     command: str,
     url: str,
+    chosen: int,
     *,
+    allocated: bool,
     cwd: Path,
     env: Mapping[str, str],
     log_path: Path,
-    ready_timeout_s: float = DEFAULT_READY_TIMEOUT_S,
-    port: int | None = None,
-    allow_env: Collection[str] = (),
-    protocol_version: str = PROBE_PROTOCOL_VERSION,
-    stop_grace_s: float = process.TERM_GRACE_S,
-) -> Iterator[ManagedServer]:
-    """Start the SDK's server, wait until it is ready, yield it, and stop its process group.
-
-    The port is `port`, else a free one on 127.0.0.1 when `url` contains `{port}`, else the
-    URL's own. `{port}` is substituted in the command, the URL and `env` values, and `PORT` is
-    exported. `env` is the SDK's configured environment, added to ours minus secret-named
-    variables (`allow_env` lets named ones through). Output goes to `log_path`.
-
-    Raises ServerStartError (one line; `log_tail` attached) when something already listens on
-    the port, when the server exits during start-up (noticed within about a second), or when it
-    has not answered MCP from our own process group within `ready_timeout_s`. On leaving the
-    block by any path — return, exception, KeyboardInterrupt — the group gets SIGTERM, then
-    SIGKILL after `stop_grace_s`.
-    """
-    chosen = _choose_port(url, port)
+    ready_timeout_s: float,
+    allow_env: Collection[str],
+    protocol_version: str,
+    stop_grace_s: float,
+) -> ManagedServer:
+    """One start on port `chosen`; _PortLostError when an allocated port was lost to a race."""
     real_command = substitute_port(command, chosen)
     real_url = substitute_port(url, chosen)
     host = urlsplit(real_url).hostname
@@ -349,10 +381,11 @@ def managed_server(
                 f"port {check_port} on {check_host} is already in use by another program; "
                 "refusing to start the server (a stale server would be tested instead)"
             )
-            raise ServerStartError(msg)
+            raise (_PortLostError if allocated else ServerStartError)(msg)
     extra = {name: substitute_port(value, chosen) for name, value in env.items()}
     extra["PORT"] = str(chosen)
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    offset = _log_size(log_path)
     with log_path.open("a", encoding="utf-8") as log:
         log.write(f"+ {real_command}\n")
     child = process.start(
@@ -370,13 +403,100 @@ def managed_server(
             log_path=log_path,
             protocol_version=protocol_version,
         )
-        yield ManagedServer(
-            url=real_url,
-            port=url_port,
-            command=real_command,
-            log_path=log_path,
-            ready_after_s=ready_after,
-            child=child,
-        )
-    finally:
+    except ServerStartError as exc:
         child.stop(term_grace_s=stop_grace_s)
+        # Our group is gone now: whatever still listens on the port is another program's, and
+        # a bind failure in this attempt's output says the same in the server's words.
+        lost = child.poll() is not None and (
+            is_listening("127.0.0.1", chosen)
+            or bool(_BIND_FAILURE.search(_log_since(log_path, offset)))
+        )
+        if allocated and lost:
+            raise _PortLostError(exc.message, log_tail=exc.log_tail) from exc
+        raise
+    except BaseException:
+        child.stop(term_grace_s=stop_grace_s)
+        raise
+    return ManagedServer(
+        url=real_url,
+        port=url_port,
+        command=real_command,
+        log_path=log_path,
+        ready_after_s=ready_after,
+        child=child,
+    )
+
+
+@contextmanager
+def managed_server(
+    command: str,
+    url: str,
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    log_path: Path,
+    ready_timeout_s: float = DEFAULT_READY_TIMEOUT_S,
+    port: int | None = None,
+    allow_env: Collection[str] = (),
+    protocol_version: str = PROBE_PROTOCOL_VERSION,
+    stop_grace_s: float = process.TERM_GRACE_S,
+    port_attempts: int = PORT_ATTEMPTS,
+) -> Iterator[ManagedServer]:
+    """Start the SDK's server, wait until it is ready, yield it, and stop its process group.
+
+    The port is `port`, else a free one on 127.0.0.1 when `url` contains `{port}`, else the
+    URL's own. `{port}` is substituted in the command, the URL and `env` values, and `PORT` is
+    exported. `env` is the SDK's configured environment, added to ours minus secret-named
+    variables (`allow_env` lets named ones through). Output goes to `log_path`.
+
+    An allocated port is released before the server binds it, so another process can take it
+    in between. When that happens (the port is found taken before the start, or the server
+    exits during start-up while another program listens there or after printing a bind
+    failure), the server is started again on a fresh port, up to `port_attempts` starts in all.
+
+    Raises ServerStartError (one line; `log_tail` attached) when something already listens on
+    a port given or fixed by the URL (or on every allocated one), when the server exits during
+    start-up (noticed within about a second), or when it has not answered MCP from our own
+    process group within `ready_timeout_s`. On leaving the block by any path — return,
+    exception, KeyboardInterrupt — the group gets SIGTERM, then SIGKILL after `stop_grace_s`.
+    """
+    allocated = port is None and PORT_PLACEHOLDER in url
+    attempts = max(1, port_attempts) if allocated else 1
+    lost: list[int] = []
+    for attempt in range(1, attempts + 1):
+        chosen = _choose_port(url, port)
+        try:
+            server = _start_ready(
+                command,
+                url,
+                chosen,
+                allocated=allocated,
+                cwd=cwd,
+                env=env,
+                log_path=log_path,
+                ready_timeout_s=ready_timeout_s,
+                allow_env=allow_env,
+                protocol_version=protocol_version,
+                stop_grace_s=stop_grace_s,
+            )
+        except _PortLostError as exc:
+            lost.append(chosen)
+            with log_path.open("a", encoding="utf-8") as log:
+                then = "retrying on a fresh port" if attempt < attempts else "giving up"
+                log.write(
+                    f"tiercheck: port {chosen} was taken by another program "
+                    f"(start {attempt} of {attempts}); {then}\n"
+                )
+            if attempt == attempts:
+                ports = ", ".join(str(p) for p in lost)
+                msg = (
+                    f"server could not bind a free port in {attempts} starts "
+                    f"(ports {ports} were taken): {exc.message}"
+                )
+                raise ServerStartError(msg, log_tail=exc.log_tail) from exc
+            continue
+        break
+    try:
+        yield server
+    finally:
+        server.child.stop(term_grace_s=stop_grace_s)
