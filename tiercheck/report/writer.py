@@ -22,9 +22,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tiercheck.errors import ConfigError
 from tiercheck.report.formats import SCORECARD_FORMATS
-from tiercheck.report.json_format import parse_scorecard
+from tiercheck.report.json_format import validate_scorecard
 
 __all__ = ["atomic_write_text", "load_scorecard", "read_text", "write_reports"]
 
@@ -39,13 +38,13 @@ def load_scorecard(path: Path) -> dict[str, Any]:
 
     Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks the schema.
     """
-    try:
-        text = read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        msg = f"{path}: cannot read the scorecard: {reason}"
-        raise ConfigError(msg) from None
-    return parse_scorecard(text, str(path))
+    from tiercheck.config.safeload import load_json
+
+    # The one safe loader (UTF-8, nesting depth, size), then the schema.
+    doc = load_json(Path(path), what="the scorecard")
+    validate_scorecard(doc, str(path))
+    result: dict[str, Any] = doc  # type: ignore[assignment]  # the schema says an object
+    return result
 
 
 def _fsync_dir(directory: Path) -> None:
