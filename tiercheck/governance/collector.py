@@ -232,7 +232,7 @@ class _GitHub:
                 return items, False
             body, link = self.get(next_url, next_params)
             if not isinstance(body, list):
-                msg = f"unexpected response from {url} (not a list)"
+                msg = f"GitHub answered {url} with something other than a list"
                 raise _Unavailable(msg)
             items.extend(body)
             # The next URL already carries the query string.
@@ -340,7 +340,9 @@ def _labels(gh: _GitHub, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
         except _Unavailable:
             types = None
         uses_types = isinstance(types, list) and bool(types)
-    names = tuple(sorted({str(item["name"]) for item in items}, key=str.lower))
+    if not all(isinstance(item, dict) and isinstance(item.get("name"), str) for item in items):
+        raise _Unavailable("GitHub answered a label without a name")
+    names = tuple(sorted({item["name"] for item in items}, key=str.lower))
     return LabelFacts(names=names, uses_issue_types=uses_types)
 
 
@@ -543,7 +545,7 @@ def _policy_from_checkout(checkout: Path) -> PolicyFileFacts:
 def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
     body, _ = gh.get(f"/repos/{repo}/git/trees/{ref}", {"recursive": 1})
     if not isinstance(body, dict):
-        msg = "unexpected git tree response"
+        msg = "GitHub answered the git tree request with something other than an object"
         raise _Unavailable(msg)
     paths = sorted(
         str(entry["path"])

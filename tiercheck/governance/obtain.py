@@ -107,8 +107,11 @@ class GovernanceRun:
 
 def parse_as_of(text: str | None) -> datetime | None:
     """`--as-of` as an aware UTC datetime (a date alone is its midnight UTC), or None."""
-    if not text:
+    if text is None:
         return None
+    if not text.strip():
+        msg = "--as-of: empty; give an ISO date or time (e.g. 2026-11-27) or drop the flag"
+        raise UsageError(msg)
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
