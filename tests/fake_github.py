@@ -4,7 +4,8 @@ stdlib `ThreadingHTTPServer` on 127.0.0.1, port 0. It serves a dataset defined b
 repository, labels, issue types, issues with pull requests mixed in (REST), issue timelines
 (GraphQL `nodes(ids:)`), releases, the spec repository's releases and a git tree. It paginates
 with `Link rel="next"` exactly as GitHub does, answers `If-None-Match` with 304, can be scripted
-to fail (403 rate limit, 429, 5xx), and logs every request so tests can count them.
+to fail (403 rate limit, 429, 5xx), to answer in the wrong shape (`reshape`) or never
+(`hang`), and logs every request so tests can count them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -115,6 +117,11 @@ class FakeGitHub:
         self.dataset = dataset
         self.log: list[LoggedRequest] = []
         self.failures: list[Failure] = []
+        #: (path regex, payload → payload) applied to what a route would answer.
+        self.reshapers: list[tuple[str, Callable[[Any], Any]]] = []
+        #: Path regexes whose requests are accepted and never answered (until `stop`).
+        self.hangs: list[str] = []
+        self.released = threading.Event()
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.server.daemon_threads = True
@@ -133,7 +140,8 @@ class FakeGitHub:
         return self
 
     def stop(self) -> None:
-        """Stop serving and close the socket."""
+        """Stop serving and close the socket (hung requests are let go first)."""
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=10)
@@ -152,6 +160,27 @@ class FakeGitHub:
             self.failures.append(
                 Failure(pattern, status, {"message": message}, headers or {}, times)
             )
+
+    def reshape(self, pattern: str, change: Callable[[Any], Any]) -> None:
+        """Answer requests whose path matches `pattern` with `change(payload)` instead.
+
+        The payload is the decoded JSON the route would send (for GraphQL, the whole
+        `{"data": …}` document); `change` may return anything JSON can hold.
+        """
+        with self.lock:
+            self.reshapers.append((pattern, change))
+
+    def hang(self, pattern: str = ".*") -> None:
+        """Accept requests whose path matches `pattern` and never answer them."""
+        with self.lock:
+            self.hangs.append(pattern)
+
+    def _reshaped(self, path: str, payload: Any) -> Any:
+        with self.lock:
+            changes = [change for pattern, change in self.reshapers if re.search(pattern, path)]
+        for change in changes:
+            payload = change(payload)
+        return payload
 
     def rate_limit_everything(self) -> None:
         """Every request gets GitHub's primary rate-limit 403 (reset far in the future)."""
@@ -271,6 +300,14 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         query = {k: v[-1] for k, v in parse_qs(split.query).items()}
+        with self.fake.lock:
+            hung = any(re.search(pattern, split.path) for pattern in self.fake.hangs)
+        if hung:
+            with self.fake.lock:
+                self.fake.log.append(LoggedRequest(method, split.path, split.query, 0, None))
+            self.fake.released.wait()
+            self.close_connection = True
+            return
         failure = self.fake._scripted(split.path)
         if failure is not None:
             status = failure.status
@@ -309,7 +346,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if method != "GET" or path not in routes:
             return self._send(404, {"message": "Not Found"})
-        payload = routes[path]()
+        payload = self.fake._reshaped(path, routes[path]())
         if isinstance(payload, list):
             return self._paginated(path, query, payload)
         return self._send(200, payload)
@@ -342,7 +379,8 @@ class _Handler(BaseHTTPRequestHandler):
         ids = request.get("variables", {}).get("ids", [])
         by_id = {f"I_{i.number}": i for i in self.fake.dataset.issues}
         nodes = [_timeline_node(by_id[i]) if i in by_id else None for i in ids]
-        return self._send(200, {"data": {"nodes": nodes}}, conditional=False)
+        payload = self.fake._reshaped("/graphql", {"data": {"nodes": nodes}})
+        return self._send(200, payload, conditional=False)
 
     def _send(
         self,

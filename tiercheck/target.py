@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck.config.registry import Registry, SdkEntry
 from tiercheck.errors import UsageError
 
-__all__ = ["SdkSpec", "Target", "parse_sdk_spec", "resolve_target"]
+__all__ = ["SdkSpec", "Target", "check_repo", "parse_sdk_spec", "ref_problem", "resolve_target"]
 
 
 @dataclass(frozen=True)
@@ -19,14 +20,62 @@ class SdkSpec:
     ref: str | None
 
 
+#: GitHub's owner and repository names: letters, digits, `-`, `_` and `.`.
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+#: What `git check-ref-format` refuses in any component, plus what git would read as an
+#: option (a leading `-`) and whitespace anywhere.
+_BAD_REF = re.compile(r"\.\.|@\{|//|/\.|[\x00-\x20\x7f~^:?*\[\\]")
+
+
+def check_repo(text: str, where: str) -> str:
+    """`text` if it is OWNER/REPO as GitHub spells them; UsageError naming `where` otherwise."""
+    if not _REPO.match(text) or any(part in {".", ".."} for part in text.split("/")):
+        msg = f"{where}: {text!r} is not OWNER/REPO (letters, digits, '-', '_' and '.')"
+        raise UsageError(msg)
+    return text
+
+
+def ref_problem(ref: str) -> str | None:
+    """Why git would refuse `ref` as a branch, tag or commit name, or None if it is fine.
+
+    The rules of `git check-ref-format`, checked here so a bad ref is refused at once instead
+    of after a clone; a leading `-` is refused too, as git would read it as an option.
+    """
+    if ref.startswith("-"):
+        return "starts with '-'"
+    if ref == "@" or _BAD_REF.search(ref):
+        return "has a character or sequence git refuses in a ref (space, '..', '~', '^', ':', …)"
+    if ref.startswith(("/", ".")) or ref.endswith(("/", ".", ".lock")):
+        return "starts or ends in a way git refuses ('/', '.', '.lock')"
+    return None
+
+
 def parse_sdk_spec(text: str) -> SdkSpec:
-    """Split at the last `@` (a leading `@` or a trailing one means no ref)."""
+    """Split `NAME[@REF]` at the last `@` (a leading `@` is part of the name).
+
+    An empty `--sdk`, an empty ref (`name@`) and a ref git would refuse are UsageErrors, as is
+    an OWNER/REPO name that is not one.
+    """
     text = text.strip()
+    if not text:
+        msg = "--sdk: empty; pass --sdk NAME[@REF] (see `tier-check list`)"
+        raise UsageError(msg)
     at = text.rfind("@")
     if at <= 0:
-        return SdkSpec(text, None)
-    ref = text[at + 1 :]
-    return SdkSpec(text[:at], ref or None)
+        spec = SdkSpec(text, None)
+    else:
+        ref = text[at + 1 :]
+        if not ref:
+            msg = f"--sdk {text}: the ref after '@' is empty; name one or drop the '@'"
+            raise UsageError(msg)
+        problem = ref_problem(ref)
+        if problem is not None:
+            msg = f"--sdk {text}: the ref {ref!r} {problem}"
+            raise UsageError(msg)
+        spec = SdkSpec(text[:at], ref)
+    if "/" in spec.name:
+        check_repo(spec.name, "--sdk")
+    return spec
 
 
 @dataclass(frozen=True)
@@ -60,7 +109,9 @@ def resolve_target(
     if sdk is None and sdk_path is None:
         msg = "nothing to assess: pass --sdk NAME[@REF] or --sdk-path DIR (see --help)"
         raise UsageError(msg)
-    spec = parse_sdk_spec(sdk) if sdk else None
+    spec = parse_sdk_spec(sdk) if sdk is not None else None
+    if repo is not None:
+        check_repo(repo, "--repo")
     entry: SdkEntry | None = None
     owner_repo: str | None = None
     if spec is not None:
@@ -80,9 +131,11 @@ def resolve_target(
         attributed = repo or owner_repo or (entry.repo if entry else f"local/{path.name}")
         ref = spec.ref if spec else None
         return Target(name=name, repo=attributed, ref=ref, entry=entry, path=path)
-    assert spec is not None
+    if spec is None:  # unreachable: checked at the top; kept for the type checker
+        raise UsageError("nothing to assess: pass --sdk NAME[@REF]")
     if owner_repo is not None:
         name = entry.name if entry else owner_repo.rsplit("/", 1)[1]
         return Target(name=name, repo=repo or owner_repo, ref=spec.ref, entry=entry, path=None)
-    assert entry is not None
+    if entry is None:  # unreachable: registry.get raises for an unknown name
+        raise UsageError(f"unknown SDK {spec.name!r}")
     return Target(name=entry.name, repo=repo or entry.repo, ref=spec.ref, entry=entry, path=None)

@@ -40,8 +40,8 @@ from tiercheck.tier import compute_tier
     [
         ("go-sdk", "go-sdk", None),
         ("go-sdk@v1.7.0", "go-sdk", "v1.7.0"),
-        ("go-sdk@", "go-sdk", None),
-        ("me/go-sdk@feature@2", "me/go-sdk@feature", "2"),
+        ("me/go-sdk@feature/x-2", "me/go-sdk", "feature/x-2"),
+        ("go-sdk@0123abc", "go-sdk", "0123abc"),
         ("@weird", "@weird", None),
     ],
 )

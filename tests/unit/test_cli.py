@@ -120,7 +120,8 @@ def test_config_flags_map_to_the_cascade(parser: argparse.ArgumentParser) -> Non
         "--client-cmd": None,
         "--expected-failures": None,
         "--ready-timeout": None,
-        "--client-timeout": "7",
+        # Parsed as the flag is read, so a bad value is a usage error before any work.
+        "--client-timeout": 7.0,
     }
 
 

@@ -104,6 +104,17 @@ def _fatal(message: str) -> None:
         sys.stderr.write(f"  {line}\n")
 
 
+def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """`parser`, its usage errors made one line and a hint instead of the whole usage block."""
+
+    def error(message: str) -> NoReturn:
+        text = " ".join(message.split())  # a value with a newline in it stays on the line
+        parser.exit(2, f"{parser.prog}: error: {text}\n  (see `{parser.prog} --help`)\n")
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser
+
+
 def _install_sigterm() -> None:
     def on_sigterm(signum: int, frame: FrameType | None) -> NoReturn:
         # SIGTERM takes the same path as Ctrl-C: children are stopped and what was measured
@@ -137,10 +148,10 @@ def _dispatch(args: list[str]) -> int:
     try:
         command = _BY_NAME.get(args[0]) if args else None
         if command is not None:
-            namespace = command.parser(f"{PROG} {command.name}").parse_args(args[1:])
-            return command.run(namespace)
-        namespace = assess.assess_parser(PROG, epilog=commands_help()).parse_args(args)
-        return assess.assess(namespace)
+            parser = _one_line_errors(command.parser(f"{PROG} {command.name}"))
+            return command.run(parser.parse_args(args[1:]))
+        parser = _one_line_errors(assess.assess_parser(PROG, epilog=commands_help()))
+        return assess.assess(parser.parse_args(args))
     except TiercheckError as exc:
         _fatal(exc.message)
         return exc.exit_code

@@ -19,12 +19,23 @@ from tiercheck.cli.common import (
     emit_scorecard,
     known_sdks,
     pinned_harness_version,
+    writable_dir,
 )
 from tiercheck.cli.governance import options_from_args
-from tiercheck.errors import UsageError
+from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
-__all__ = ["assess", "assess_parser", "setup", "setup_parser"]
+__all__ = ["OutputError", "assess", "assess_parser", "setup", "setup_parser"]
+
+
+class OutputError(TiercheckError):
+    """The reports could not be written (a full disk, a folder gone read-only): exit 2.
+
+    The same code as an unwritable `--out` refused up front: the output place is at fault,
+    not the SDK.
+    """
+
+    exit_code = 2
 
 
 def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
@@ -130,6 +141,8 @@ def assess(args: argparse.Namespace) -> int:
         if args.out
         else Path("reports") / target.name.replace("/", "__") / run_id(started)
     )
+    # Before any work: a clone and a build are wasted if the reports cannot be written.
+    writable_dir(out_dir, "--out" if args.out else "the reports folder")
     concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
     options = AssessOptions(
         target=target,
@@ -158,7 +171,14 @@ def assess(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    written = write_reports(doc, options.out_dir)
+    try:
+        written = write_reports(doc, options.out_dir)
+    except OSError as exc:
+        # A full disk or a folder gone read-only: each report is written atomically, so the
+        # previous one is intact; the scorecard still reaches stdout.
+        emit_scorecard(doc, args.output)
+        msg = f"cannot write the reports to {options.out_dir}: {exc.strerror or exc}"
+        raise OutputError(msg) from None
     if doc.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
     emit_scorecard(doc, args.output)

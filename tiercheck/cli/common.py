@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tiercheck.config.resolve import Field, flag_fields
+from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
 
@@ -35,9 +36,14 @@ __all__ = [
     "print_json",
     "stdout_color",
     "token_from_args",
+    "writable_dir",
 ]
 
 PROG = "tier-check"
+
+#: How long governance may take in all, by default, and the variable that changes it.
+DEFAULT_GOVERNANCE_DEADLINE_S = 180.0
+GOVERNANCE_DEADLINE_ENV = "TIERCHECK_GOVERNANCE_DEADLINE"
 
 # --- flag groups ---------------------------------------------------------------------------
 
@@ -53,7 +59,20 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     for i, (flag, spec) in enumerate(_flagged()):
         # The first line says what the name in parentheses is; the others follow its lead.
         env = f"env {spec.env_var}" if i == 0 else spec.env_var
-        group.add_argument(flag, metavar=spec.metavar, help=f"{spec.help} ({env})")
+        # A typed field (the timeouts) is parsed here, so a bad value is a usage error before
+        # anything runs; the cascade then receives the parsed value.
+        kind = str if spec.parse is str else _flag_type(spec.parse)
+        group.add_argument(flag, metavar=spec.metavar, type=kind, help=f"{spec.help} ({env})")
+
+
+def _flag_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
 
 
 def config_flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -85,6 +104,15 @@ def add_governance_flags(parser: argparse.ArgumentParser) -> None:
         "--as-of", metavar="DATE", help="fix 'now' (ISO date or time) so verdicts are reproducible"
     )
     group.add_argument("--days", type=int, metavar="N", help="triage window in days (default 90)")
+    group.add_argument(
+        "--governance-deadline",
+        type=_flag_type(parse_seconds),
+        metavar="S",
+        help=(
+            f"seconds GitHub may take in all; what is missing then is inconclusive "
+            f"(default {DEFAULT_GOVERNANCE_DEADLINE_S:.0f}; {GOVERNANCE_DEADLINE_ENV})"
+        ),
+    )
 
 
 CMDLINE_WARNING = (
@@ -152,10 +180,42 @@ def known_sdks(args: argparse.Namespace) -> Registry:
 
 
 def cache_dir(args: argparse.Namespace) -> Path:
-    """`--cache-dir`, else the default cache directory."""
+    """`--cache-dir`, else the default cache directory; refused at once if it cannot be one."""
     from tiercheck.paths import cache_dir as resolve_cache_dir
 
-    return resolve_cache_dir(getattr(args, "cache_dir", None))
+    given = getattr(args, "cache_dir", None)
+    where = (
+        "--cache-dir"
+        if given
+        else "TIERCHECK_CACHE"
+        if os.environ.get("TIERCHECK_CACHE")
+        else "the cache"
+    )
+    return writable_dir(resolve_cache_dir(given), where)
+
+
+def writable_dir(path: Path, where: str) -> Path:
+    """`path` if it is, or can be made, a directory we can write in; UsageError otherwise.
+
+    Checked before any work, so a bad `--out` or `--cache-dir` costs one line, not a
+    clone and a build first. Nothing is created here.
+    """
+    probe = path
+    try:
+        while not probe.exists() and probe.parent != probe:
+            probe = probe.parent
+        is_dir = probe.is_dir()
+    except OSError as exc:
+        raise UsageError(f"{where} {path}: cannot be checked: {exc.strerror or exc}") from None
+    if not is_dir:
+        what = "is a file" if probe == path else f"is under {probe}, which is a file"
+        raise UsageError(f"{where} {path}: {what}, not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        read_only = bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
+        why = "is on a read-only file system" if read_only else "is not writable"
+        shown = path if probe == path else f"{path}: {probe}"
+        raise UsageError(f"{where} {shown} {why}")
+    return path
 
 
 def pinned_harness_version() -> str:

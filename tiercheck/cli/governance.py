@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import (
+    DEFAULT_GOVERNANCE_DEADLINE_S,
+    GOVERNANCE_DEADLINE_ENV,
     add_governance_flags,
     add_output_flag,
     cache_dir,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
 
 __all__ = [
+    "check_api_url",
     "evaluate",
     "governance",
     "governance_parser",
@@ -52,11 +55,20 @@ THROTTLE_S: float | None = 0.25
 
 def _parser(prog: str, description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--repo", required=True, metavar="OWNER/REPO")
+    parser.add_argument("--repo", required=True, metavar="OWNER/REPO", type=_repo)
     parser.add_argument("--sdk", metavar="NAME", help="known SDK whose config (aliases…) applies")
     parser.add_argument("--cache-dir", metavar="DIR")
     add_governance_flags(parser)
     return parser
+
+
+def _repo(text: str) -> str:
+    from tiercheck.target import check_repo
+
+    try:
+        return check_repo(text, "--repo")
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("--repo: ")) from None
 
 
 def governance_parser(prog: str) -> argparse.ArgumentParser:
@@ -82,23 +94,66 @@ def _warn(line: str) -> None:
 
 def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
     """The governance flags (shared by the assessment and these commands) as options."""
-    from tiercheck.governance.obtain import DEFAULT_API_URL, GovernanceOptions, parse_as_of
+    from tiercheck.governance.obtain import (
+        DEFAULT_API_URL,
+        GovernanceOptions,
+        parse_as_of,
+        signal_config,
+    )
 
     if args.governance_snapshot and args.record_governance:
         msg = "--governance-snapshot replays a snapshot; drop --record-governance"
         raise UsageError(msg)
+    signal_config(None, args.days)  # a bad --days is refused now, not after the legs
+    if args.github_api_url is not None:
+        api_url = check_api_url(args.github_api_url, "--github-api-url")
+    elif os.environ.get("GITHUB_API_URL"):
+        api_url = check_api_url(os.environ["GITHUB_API_URL"], "GITHUB_API_URL")
+    else:
+        api_url = DEFAULT_API_URL
     return GovernanceOptions(
         skip=bool(getattr(args, "skip_governance", False)),
         snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         record=Path(args.record_governance) if args.record_governance else None,
         as_of=parse_as_of(args.as_of),
         token=token_from_args(args),
-        api_url=args.github_api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
+        api_url=api_url,
         days=args.days,
         # The same place the assessment keeps its ETags, so either command warms the other.
         cache_dir=cache_dir(args) / "github",
         throttle=THROTTLE_S,
+        deadline=_deadline(args.governance_deadline),
     )
+
+
+def _deadline(flag: float | None) -> float:
+    """`--governance-deadline`, else TIERCHECK_GOVERNANCE_DEADLINE, else the default."""
+    from tiercheck.config.seconds import parse_seconds
+
+    if flag is not None:
+        return flag
+    text = os.environ.get(GOVERNANCE_DEADLINE_ENV)
+    if not text:
+        return DEFAULT_GOVERNANCE_DEADLINE_S
+    try:
+        return parse_seconds(text)
+    except ValueError as exc:
+        raise UsageError(f"{GOVERNANCE_DEADLINE_ENV}: {exc}") from None
+
+
+def check_api_url(text: str, where: str) -> str:
+    """`text` if it is an http(s) URL with a host (and a valid port); UsageError otherwise."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text.strip())
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        msg = f"{where}: {text!r} is not an http(s) URL (e.g. https://github.example.com/api/v3)"
+        raise UsageError(msg)
+    return text.strip()
 
 
 def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:

@@ -78,7 +78,9 @@ def _score_inputs(args: argparse.Namespace) -> list[tuple[str, Path | None, Path
 def score(args: argparse.Namespace) -> int:
     """`tier-check score`: judge raw harness results an SDK's own CI already produced."""
     from tiercheck.pipeline.assess import score_results
+    from tiercheck.target import check_repo
 
+    check_repo(args.repo, "--repo")
     inputs = _score_inputs(args)
     paths = [Path(p) for p in args.expected_failures]
     if len(paths) not in (0, 1, len(inputs)):

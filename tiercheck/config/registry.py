@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiercheck.config.seconds import seconds_problem
 from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError, UsageError
@@ -86,6 +87,7 @@ def load_registry(path: Path | None = None) -> Registry:
     assert isinstance(raw, dict)  # the schema says so
     entries: dict[str, SdkEntry] = {}
     for name, body in raw.items():
+        _check_timeouts(source, name, body)
         claimed = tuple(body["revisions"])
         for revision in body.get("spec_overrides") or {}:
             if revision not in claimed:
@@ -106,3 +108,20 @@ def load_registry(path: Path | None = None) -> Registry:
             source=str(source),
         )
     return Registry(path=source, entries=entries)
+
+
+_TIMEOUTS = (("server", "ready_timeout"), ("client", "timeout"))
+
+
+def _check_timeouts(source: Path, name: str, body: Mapping[str, Any]) -> None:
+    """NaN and infinity pass the schema's `exclusiveMinimum`; refuse them (and the rest) here."""
+    blocks: list[tuple[str, Mapping[str, Any]]] = [(name, body)]
+    for revision, override in (body.get("spec_overrides") or {}).items():
+        blocks.append((f"{name}.spec_overrides.{revision}", override or {}))
+    for where, block in blocks:
+        for section, key in _TIMEOUTS:
+            part = block.get(section)
+            if isinstance(part, Mapping) and key in part:
+                problem = seconds_problem(part[key])
+                if problem is not None:
+                    raise ConfigError(f"{source}: {where}.{section}.{key}: {problem}")

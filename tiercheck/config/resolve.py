@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -57,10 +58,7 @@ class Sourced(Generic[T]):
 
 
 def _seconds(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise ValueError(text)
-    return value
+    return parse_seconds(text)
 
 
 @dataclass(frozen=True)
@@ -299,6 +297,5 @@ def resolve(
 def _parse(spec: Field, text: str, where: str) -> Any:
     try:
         return spec.parse(text)
-    except ValueError:
-        msg = f"{where}: expected a positive number of seconds, got {text!r}"
-        raise ConfigError(msg) from None
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None

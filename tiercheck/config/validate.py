@@ -39,7 +39,10 @@ def dotted_path(parts: Iterable[object]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else str(part)
+            # A key holding a newline or a control character is shown quoted, so the
+            # message stays one line.
+            text = str(part) if str(part).isprintable() else repr(part)
+            out += f".{text}" if out else text
     return out or "(top level)"
 
 

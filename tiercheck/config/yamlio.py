@@ -3,6 +3,9 @@
 PyYAML's safe loader follows YAML 1.1: an unquoted `2025-11-25` becomes a `datetime.date` and
 `on`/`yes`/`off` become booleans. Revisions and refs must stay strings, so this loader drops the
 timestamp resolver and accepts only `true`/`false` as booleans (the YAML 1.2 core schema).
+
+Files are read, and the decoded document checked (depth, recursive aliases, alias expansion,
+text keys), by `config.safeload`, the one place every loader goes through.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from tiercheck.config.safeload import MAX_DEPTH, check_shape, read_text
 from tiercheck.errors import ConfigError
 
 __all__ = ["load_yaml", "loads_yaml"]
@@ -42,6 +46,13 @@ def _no_duplicate_keys(
     seen: set[object] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
+        try:
+            hash(key)
+        except TypeError:
+            # `? [a, b]` makes a list key; PyYAML's own check would say so, ours comes first.
+            mark = key_node.start_mark
+            msg = f"a {type(key).__name__} cannot be a key (line {mark.line + 1}); use text"
+            raise yaml.constructor.ConstructorError(None, None, msg, mark) from None
         if key in seen:
             mark = key_node.start_mark
             msg = f"duplicate key {key!r} (line {mark.line + 1})"
@@ -54,9 +65,17 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _n
 
 
 def loads_yaml(text: str, source: str) -> object:
-    """Parse YAML text; a syntax error becomes a one-line ConfigError naming `source` and line."""
+    """Parse YAML text; a syntax error becomes a one-line ConfigError naming `source` and line.
+
+    The document is then checked by `safeload.check_shape`: no recursive alias, no nesting
+    deeper than `safeload.MAX_DEPTH`, no alias bomb, and text keys only.
+    """
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:
+        # The parser recurses once per level: nesting this deep exhausts it before we can count.
+        msg = f"{source}: nested deeper than {MAX_DEPTH} levels"
+        raise ConfigError(msg) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{source}:{mark.line + 1}" if mark is not None else source
@@ -66,13 +85,10 @@ def loads_yaml(text: str, source: str) -> object:
     except yaml.YAMLError as exc:
         msg = f"{source}: invalid YAML: {exc}"
         raise ConfigError(msg) from exc
+    check_shape(data, source, text_keys=True)
+    return data
 
 
 def load_yaml(path: Path) -> object:
-    """Read and parse a YAML file; an unreadable file is a one-line ConfigError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        msg = f"{path}: cannot read: {exc.strerror or exc}"
-        raise ConfigError(msg) from exc
-    return loads_yaml(text, str(path))
+    """Read (through `safeload.read_text`) and parse a YAML file; any problem is one line."""
+    return loads_yaml(read_text(path), str(path))

@@ -5,17 +5,19 @@ the client leg `<out>/<scenario>-<ts>/{checks.json,stdout.txt,stderr.txt}`, and 
 with a slash nest (`<out>/auth/<name>-<ts>/`). An inapplicable scenario leaves an empty
 directory; a scenario that threw leaves no `checks.json`. Both read as zero checks here.
 
-Pure apart from reading the given directory: no scoring, no knowledge of requirement sets.
+Pure apart from reading the given directory (each file through `config.safeload`): no scoring,
+no knowledge of requirement sets.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tiercheck.config.safeload import load_json
+from tiercheck.errors import ConfigError
 from tiercheck.revisions import Leg
 
 __all__ = [
@@ -177,8 +179,12 @@ def _read_scenario(path: Path, name: str) -> ScenarioResult:
     if not checks_file.is_file():
         return ScenarioResult(name=name, path=path, raw_checks=())
     try:
-        checks = parse_checks(json.loads(checks_file.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        # Through the one safe loader: a checks.json that is not UTF-8, nests without end or
+        # is not JSON is this scenario's parse error, never a crash of the whole run.
+        checks = parse_checks(load_json(checks_file))
+    except ConfigError as exc:
+        return ScenarioResult(name=name, path=path, raw_checks=(), parse_error=exc.message)
+    except ValueError as exc:
         return ScenarioResult(name=name, path=path, raw_checks=(), parse_error=str(exc))
     return ScenarioResult(name=name, path=path, raw_checks=checks)
 

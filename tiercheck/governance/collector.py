@@ -11,14 +11,17 @@ themselves lazily (one extra GET per issue, PyGithub#2423), which would make 1,0
   only for issues whose `updated_at` changed since the cached timeline (labelling and commenting
   both bump it).
 
-A fact group that fails (rate limit beyond the wait bound, 5xx after retries, 403, network) is
-recorded as `Unavailable` with the reason; `collect` never raises for API errors. The token is
+A fact group that fails (rate limit beyond the wait bound, 5xx after retries, 403, network, an
+answer of the wrong shape, the total deadline passed) is recorded as `Unavailable` with the
+reason; `collect` never raises for API errors. The token is
 sent as a header only: it is never written to the snapshot or the cache, nor logged.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -135,6 +138,16 @@ class CollectStats:
     unavailable: list[str] = field(default_factory=list)
 
 
+#: What reading an answer of the wrong shape raises (a list where an object belongs, a null
+#: where a string does, a missing key, a timestamp that is not one).
+_MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _malformed(exc: BaseException) -> str:
+    detail = str(exc) if not isinstance(exc, KeyError) else f"no {exc}"
+    return f"GitHub answered in an unexpected shape ({type(exc).__name__}: {detail[:120]})"
+
+
 class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a program error
     """Raised inside a fact group's collection; becomes `Unavailable(reason)`."""
 
@@ -165,12 +178,24 @@ class _GitHub:
         authenticated: bool,
         max_wait: float,
         stats: CollectStats,
+        deadline_at: float | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.requester = requester
         self.cache = cache
         self.authenticated = authenticated
         self.max_wait = max_wait
         self.stats = stats
+        #: `time.monotonic()` past which no request is sent (and `deadline`, its length).
+        self.deadline_at = deadline_at
+        self.deadline = deadline
+
+    def past_deadline(self) -> bool:
+        """Whether the collection's total deadline has passed."""
+        return self.deadline_at is not None and time.monotonic() >= self.deadline_at
+
+    def _deadline_reason(self) -> str:
+        return f"no answer within the governance deadline ({self.deadline or 0:g}s)"
 
     def get(self, url: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
         """GET `url` → (JSON body, Link header), revalidating a cached copy with its ETag."""
@@ -207,7 +232,7 @@ class _GitHub:
                 return items, False
             body, link = self.get(next_url, next_params)
             if not isinstance(body, list):
-                msg = f"unexpected response from {url} (not a list)"
+                msg = f"GitHub answered {url} with something other than a list"
                 raise _Unavailable(msg)
             items.extend(body)
             # The next URL already carries the query string.
@@ -219,7 +244,9 @@ class _GitHub:
         self.stats.requests += 1
         self.stats.graphql += 1
         _, data = self._call(lambda: self.requester.graphql_query(query, variables))
-        result: dict[str, Any] = data.get("data") or {}
+        result = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(result, dict):
+            raise _Unavailable("GitHub answered GraphQL without a data object")
         return result
 
     def _call(self, call: Callable[[], _T]) -> _T:
@@ -230,8 +257,10 @@ class _GitHub:
             RateLimitExceededException,
         )
 
+        if self.past_deadline():
+            raise _Unavailable(self._deadline_reason())
         try:
-            return call()
+            return self._within_deadline(call)
         except RateLimitExceededExceedsMaxWait as exc:
             msg = (
                 f"rate limited (HTTP {exc.status}); the limit resets in {exc.wait:.0f}s, "
@@ -246,6 +275,16 @@ class _GitHub:
             raise _Unavailable("GitHub kept failing after retries (HTTP 5xx or 429)") from None
         except requests.exceptions.RequestException as exc:
             raise _Unavailable(f"network error: {type(exc).__name__}") from None
+
+    def _within_deadline(self, call: Callable[[], _T]) -> _T:
+        try:
+            return call()
+        except Exception:
+            # Whatever the request's own error (a read timeout, retries cut short), past the
+            # deadline the reason is the deadline.
+            if self.past_deadline():
+                raise _Unavailable(self._deadline_reason()) from None
+            raise
 
 
 def _http_reason(status: int, data: Any) -> str:
@@ -271,9 +310,20 @@ def _group(
     try:
         return build()
     except _Unavailable as exc:
-        stats.unavailable.append(name)
-        log(f"{name}: unavailable ({exc.reason})")
-        return Unavailable(exc.reason)
+        reason = exc.reason
+    except _MALFORMED as exc:
+        reason = _malformed(exc)
+    stats.unavailable.append(name)
+    log(f"{name}: unavailable ({reason})")
+    return Unavailable(reason)
+
+
+def _repository(gh: _GitHub, repo: str) -> dict[str, Any]:
+    body, _ = gh.get(f"/repos/{repo}")
+    if not isinstance(body, dict):
+        msg = "GitHub answered the repository request with something other than an object"
+        raise _Unavailable(msg)
+    return body
 
 
 # --- fact groups ---------------------------------------------------------------------------
@@ -290,7 +340,9 @@ def _labels(gh: _GitHub, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
         except _Unavailable:
             types = None
         uses_types = isinstance(types, list) and bool(types)
-    names = tuple(sorted({str(item["name"]) for item in items}, key=str.lower))
+    if not all(isinstance(item, dict) and isinstance(item.get("name"), str) for item in items):
+        raise _Unavailable("GitHub answered a label without a name")
+    names = tuple(sorted({item["name"] for item in items}, key=str.lower))
     return LabelFacts(names=names, uses_issue_types=uses_types)
 
 
@@ -337,6 +389,9 @@ def _issues(gh: _GitHub, repo: str, max_pages: int, log: Callable[[str], None]) 
         except _Unavailable as exc:
             reason = f"issue timelines: {exc.reason}"
             log(f"issue timelines unavailable ({exc.reason})")
+        except _MALFORMED as exc:
+            reason = f"issue timelines: {_malformed(exc)}"
+            log(f"issue timelines unavailable ({_malformed(exc)})")
     issues = tuple(
         Issue(
             number=int(item["number"]),
@@ -377,10 +432,16 @@ def _timelines(gh: _GitHub, repo: str, raw: list[dict[str, Any]]) -> dict[int, T
                 pass
         stale.append(item)
     authors = {int(item["number"]): (item.get("user") or {}).get("login") for item in raw}
-    for batch in _chunks(stale, 100):
+    # An issue without a node id cannot be asked about: it keeps no timeline, and the
+    # signals that need one are inconclusive for it.
+    askable = [item for item in stale if isinstance(item.get("node_id"), str)]
+    for batch in _chunks(askable, 100):
         data = gh.graphql(_TIMELINE_QUERY, {"ids": [item["node_id"] for item in batch]})
-        for node in data.get("nodes") or []:
-            if not node or "number" not in node:
+        nodes = data.get("nodes") or []
+        if not isinstance(nodes, list):
+            raise _Unavailable("GitHub answered the timeline query without a list of nodes")
+        for node in nodes:
+            if not isinstance(node, dict) or "number" not in node:
                 continue
             number = int(node["number"])
             result[number] = _timeline_from_graphql(node, authors.get(number))
@@ -484,7 +545,7 @@ def _policy_from_checkout(checkout: Path) -> PolicyFileFacts:
 def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
     body, _ = gh.get(f"/repos/{repo}/git/trees/{ref}", {"recursive": 1})
     if not isinstance(body, dict):
-        msg = "unexpected git tree response"
+        msg = "GitHub answered the git tree request with something other than an object"
         raise _Unavailable(msg)
     paths = sorted(
         str(entry["path"])
@@ -499,10 +560,17 @@ def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
 # --- the entry point -----------------------------------------------------------------------
 
 
-def _make_retry(max_wait: float, retries: int, backoff: float) -> Any:
-    """A `GithubRetry` whose every wait, `Retry-After` included, is bounded by `max_wait`."""
+def _make_retry(
+    max_wait: float, retries: int, backoff: float, deadline_at: float | None = None
+) -> Any:
+    """A `GithubRetry` whose every wait, `Retry-After` included, is bounded by `max_wait`.
+
+    With `deadline_at` (a `time.monotonic()` moment), no retry starts after it and no wait
+    between tries lasts beyond it.
+    """
     from github.GithubException import RateLimitExceededExceedsMaxWait
     from github.GithubRetry import GithubRetry
+    from urllib3.exceptions import MaxRetryError, ResponseError
 
     class BoundedRetry(GithubRetry):
         # GithubRetry bounds the rate-limit reset wait, but urllib3 sleeps `Retry-After`
@@ -515,6 +583,26 @@ def _make_retry(max_wait: float, retries: int, backoff: float) -> Any:
                     response.status, {"message": "Retry-After too long"}, {}, wait=value
                 )
             return value
+
+        def increment(self, *args: Any, **kwargs: Any) -> Any:
+            if deadline_at is not None and time.monotonic() >= deadline_at:
+                url = kwargs.get("url", args[1] if len(args) > 1 else None)
+                pool: Any = kwargs.get("_pool", args[4] if len(args) > 4 else None)
+                raise MaxRetryError(pool, url, ResponseError("governance deadline passed"))
+            return super().increment(*args, **kwargs)
+
+        def sleep(self, response: Any = None) -> None:
+            if deadline_at is None:
+                super().sleep(response)
+                return
+            wait = None
+            if response is not None and self.respect_retry_after_header:
+                wait = self.get_retry_after(response)
+            if wait is None:
+                wait = self.get_backoff_time()
+            wait = min(wait, deadline_at - time.monotonic())
+            if wait > 0:
+                time.sleep(wait)
 
     return BoundedRetry(
         total=retries,
@@ -541,6 +629,7 @@ def collect(
     max_release_pages: int = 3,
     stats: CollectStats | None = None,
     log: Callable[[str], None] | None = None,
+    deadline: float | None = None,
 ) -> Snapshot:
     """Collect a governance snapshot of `repo` (``owner/name``) as of `now`.
 
@@ -559,6 +648,10 @@ def collect(
         max_issue_pages / max_release_pages: pagination bounds (100 items a page).
         stats: filled with request counts, if given.
         log: receives one line per notable event (never a header or token).
+        deadline: seconds the whole collection may take (None: no bound). No request starts
+            after it, and each request's own timeout is shortened to fit, so the collection
+            ends within about `deadline` plus one request timeout; every group not collected
+            by then is `Unavailable` with the deadline as the reason.
 
     Never raises for API errors: a failing group becomes `Unavailable` with the reason.
     """
@@ -566,12 +659,16 @@ def collect(
 
     stats = stats if stats is not None else CollectStats()
     say = log or (lambda _line: None)
+    deadline_at = None if deadline is None else time.monotonic() + deadline
+    if deadline is not None:
+        # A request that hangs is cut at its own timeout: keep that within the deadline.
+        timeout = max(1, min(timeout, math.ceil(deadline)))
     client = Github(
         auth=Auth.Token(token) if token else None,
         base_url=api_url.rstrip("/"),
         timeout=timeout,
         per_page=100,
-        retry=_make_retry(max_rate_limit_wait, retries, backoff_factor),
+        retry=_make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
         seconds_between_requests=throttle,
         seconds_between_writes=throttle,
     )
@@ -582,9 +679,11 @@ def collect(
         authenticated=token is not None,
         max_wait=max_rate_limit_wait,
         stats=stats,
+        deadline_at=deadline_at,
+        deadline=deadline,
     )
     try:
-        repo_json = _group("repository", stats, lambda: gh.get(f"/repos/{repo}")[0], say)
+        repo_json = _group("repository", stats, lambda: _repository(gh, repo), say)
         if isinstance(repo_json, Unavailable):
             labels: LabelFacts | Unavailable = repo_json
             default_branch = "HEAD"

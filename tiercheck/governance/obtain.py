@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tiercheck.errors import UsageError
+from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.signals import (
     CHECK_NAMES,
     GovernanceSignals,
@@ -35,6 +35,11 @@ __all__ = [
 ]
 
 DEFAULT_API_URL = "https://api.github.com"
+#: `--as-of` bounds: windows are counted back from it (up to a century, `MAX_DAYS`), and
+#: dates far outside these have no GitHub history to judge anyway.
+EARLIEST_AS_OF = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_AS_OF = datetime(3000, 1, 1, tzinfo=UTC)
+MAX_DAYS = 36_500
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class GovernanceOptions:
     cache_dir: Path | None = None
     #: Seconds between GitHub requests (PyGithub's politeness delay); None for none.
     throttle: float | None = 0.25
+    #: Seconds the whole collection may take; what is missing then is unavailable (None: none).
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
@@ -100,8 +107,11 @@ class GovernanceRun:
 
 def parse_as_of(text: str | None) -> datetime | None:
     """`--as-of` as an aware UTC datetime (a date alone is its midnight UTC), or None."""
-    if not text:
+    if text is None:
         return None
+    if not text.strip():
+        msg = "--as-of: empty; give an ISO date or time (e.g. 2026-11-27) or drop the flag"
+        raise UsageError(msg)
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
@@ -109,13 +119,23 @@ def parse_as_of(text: str | None) -> datetime | None:
         raise UsageError(msg) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = EARLIEST_AS_OF - timedelta(days=1)  # 0001-01-01 with an offset: out of range
+    if not EARLIEST_AS_OF <= moment < LATEST_AS_OF:
+        msg = (
+            f"--as-of: {text!r} is out of range; give a moment between "
+            f"{EARLIEST_AS_OF.date()} and {LATEST_AS_OF.date()}"
+        )
+        raise UsageError(msg)
+    return moment
 
 
 def signal_config(entry: Any, days: int | None) -> SignalConfig:
     """Per-SDK knobs (label aliases, tag prefix) from a registry entry, and the triage window."""
-    if days is not None and days <= 0:
-        msg = f"--days: {days} is not a positive number of days"
+    if days is not None and not 0 < days <= MAX_DAYS:
+        msg = f"--days: {days} is not between 1 and {MAX_DAYS} days"
         raise UsageError(msg)
     if entry is None:
         return SignalConfig(days=days)
@@ -163,6 +183,12 @@ def _replay(repo: str, path: Path) -> Snapshot:
     from tiercheck.governance.snapshot import load_snapshot
 
     snapshot = load_snapshot(path)
+    if not EARLIEST_AS_OF <= snapshot.captured_at < LATEST_AS_OF:
+        msg = (
+            f"{path}: $.captured_at: {snapshot.captured_at.isoformat()} is out of range "
+            f"({EARLIEST_AS_OF.date()} to {LATEST_AS_OF.date()})"
+        )
+        raise ConfigError(msg)
     if snapshot.repo.lower() != repo.lower():
         msg = (
             f"--governance-snapshot: {path} is a snapshot of {snapshot.repo}, not {repo}; "
@@ -197,6 +223,7 @@ def _collect(
         checkout=checkout,
         now=now,
         throttle=options.throttle,
+        deadline=options.deadline,
         log=log,
     )
     if options.record is not None:

@@ -475,16 +475,13 @@ def validate_snapshot_data(data: Any, *, source: str) -> None:
 
 def load_snapshot(path: Path) -> Snapshot:
     """Read and validate a snapshot file; any problem is a one-line `ConfigError`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        msg = f"{path}: $: cannot read snapshot ({exc.strerror or exc})"
-        raise ConfigError(msg) from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        msg = f"{path}: $: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        raise ConfigError(msg) from exc
+    from tiercheck.config.safeload import load_json
+
+    # The one safe loader: UTF-8, nesting depth and size are checked before the schema.
+    data = load_json(path, what="snapshot")
+    if not isinstance(data, dict):
+        msg = f"{path}: $: expected a snapshot object, got {type(data).__name__}"
+        raise ConfigError(msg)
     validate_snapshot_data(data, source=str(path))
     return snapshot_from_dict(data)
 

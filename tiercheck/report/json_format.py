@@ -16,7 +16,7 @@ from tiercheck.errors import ConfigError
 from tiercheck.model import ModelError, from_json, to_json
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["parse_scorecard", "render_json", "validate_scorecard"]
+__all__ = ["parse_scorecard", "render_json", "scorecard_from_data", "validate_scorecard"]
 
 SCHEMA_NAME = "scorecard"
 
@@ -33,11 +33,15 @@ def validate_scorecard(doc: object, source: str = "scorecard") -> None:
 
 def parse_scorecard(text: str, source: str = "scorecard") -> Scorecard:
     """A scorecard from its JSON text, validated; one-line ConfigError otherwise."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        msg = f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise ConfigError(msg) from None
+    from tiercheck.config.safeload import parse_json
+
+    data = parse_json(text, source)
+    return scorecard_from_data(data, source)
+
+
+def scorecard_from_data(data: object, source: str = "scorecard") -> Scorecard:
+    """A scorecard from JSON data already read: the schema first (for a one-line error at the
+    first wrong path), then the model."""
     validate_scorecard(data, source)
     try:
         return from_json(Scorecard, data)

@@ -21,9 +21,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from tiercheck.errors import ConfigError
 from tiercheck.report.formats import SCORECARD_FORMATS
-from tiercheck.report.json_format import parse_scorecard
+from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["atomic_write_text", "load_scorecard", "read_text", "write_reports"]
@@ -39,13 +38,10 @@ def load_scorecard(path: Path) -> Scorecard:
 
     Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks the schema.
     """
-    try:
-        text = read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        msg = f"{path}: cannot read the scorecard: {reason}"
-        raise ConfigError(msg) from None
-    return parse_scorecard(text, str(path))
+    from tiercheck.config.safeload import load_json
+
+    # The one safe loader (UTF-8, nesting depth, size), then the schema and the model.
+    return scorecard_from_data(load_json(Path(path), what="the scorecard"), str(path))
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -1,0 +1,48 @@
+"""The fuzz test of issue 12: hostile inputs of every kind fed to the real CLI in a subprocess.
+
+Strategies and the runner are in `tests/hostile.py`. The promise: no traceback, an exit code in
+{0, 1, 2}, and 2 with a short error for input known to be bad. Bounded in examples
+(`TIERCHECK_FUZZ_EXAMPLES`, default 12 per kind) and in time (`TIERCHECK_FUZZ_BUDGET_S` per
+kind, default 60 s: past it the remaining examples pass without running), and derandomised so
+every CI run feeds the same inputs; set `TIERCHECK_FUZZ_RANDOM=1` to explore new ones.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from hostile import KINDS, Case, problems, run_case
+
+EXAMPLES = int(os.environ.get("TIERCHECK_FUZZ_EXAMPLES", "12"))
+BUDGET_S = float(os.environ.get("TIERCHECK_FUZZ_BUDGET_S", "60"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,  # each example is a whole process: its time says nothing
+    database=None,
+    derandomize=not os.environ.get("TIERCHECK_FUZZ_RANDOM"),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _check(case: Case, started: float) -> None:
+    if time.monotonic() - started > BUDGET_S:
+        return  # the time bound: CI's two cores are shared, so stop feeding, never fail
+    outcome = run_case(case)
+    found = problems(case, outcome)
+    assert not found, f"{found}: {list(case.argv)} {case.note}\n{outcome.stderr[-2000:]}"
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_hostile_inputs_never_crash_the_cli(kind: str) -> None:
+    started = time.monotonic()
+
+    @FUZZ
+    @given(KINDS[kind])
+    def fuzz(case: Case) -> None:
+        _check(case, started)
+
+    fuzz()
