@@ -42,8 +42,8 @@ class Recorder(NullProgress):
     def step(self, name: str, detail: str = "") -> None:
         self.events.append(("step", f"{name}: {detail}"))
 
-    def done(self, name: str, detail: str = "") -> None:
-        self.events.append(("done", f"{name}: {detail}"))
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        self.events.append(("done" if ok else "done-not-ok", f"{name}: {detail}"))
 
     def warn(self, text: str) -> None:
         self.events.append(("warn", text))
