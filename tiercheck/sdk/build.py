@@ -109,8 +109,9 @@ def failure_reason(summary: str, log_text: str) -> str:
         for line in log_text.splitlines()
         if line.strip() and not line.startswith("+ ") and not _NOISE.search(line)
     ]
-    errors = [line for line in lines if _ERRORISH.search(line)][:_ERROR_LINES]
-    tail = [line for line in lines[-_TAIL_LINES:] if line not in errors]
+    errors = list(dict.fromkeys(line for line in lines if _ERRORISH.search(line)))
+    errors = errors[:_ERROR_LINES]
+    tail = [line for line in dict.fromkeys(lines[-_TAIL_LINES:]) if line not in errors]
     kept = [*errors, *(["…"] if errors and tail else []), *tail]
     return "\n".join([summary, *kept]) if kept else summary
 
