@@ -270,3 +270,14 @@ def test_credentials_in_urls_never_reach_messages() -> None:
     )
     assert redact_url("https://github.com/a/b.git") == "https://github.com/a/b.git"
     assert redact_url("file:///srv/mirrors/a/b.git") == "file:///srv/mirrors/a/b.git"
+
+
+def test_no_ref_checks_out_and_names_origins_default_branch(tmp_path: Path, cache: Path) -> None:
+    # A default branch that is not main: nothing may assume the name.
+    origin = GitOrigin(tmp_path / "trunk-origin")
+    origin.commit({"README.md": "v1\n"}, "first")
+    origin.git("branch", "-m", "main", "trunk")
+    result = checkout(REPO, None, cache_dir=cache, git_url=origin.url)
+    assert (result.branch, result.commit_sha) == ("trunk", origin.head)
+    named = checkout(REPO, "trunk", cache_dir=cache, git_url=origin.url)
+    assert named.branch is None  # a named ref is reported as named, by the plan
