@@ -225,6 +225,7 @@ def test_missing_toolchain_makes_every_leg_unmeasured_before_any_clone(
           build: bundle install
           server: {command: "bundle exec server {port}", url: "http://127.0.0.1:{port}/mcp"}
           client: {command: bundle exec client}
+          expected_failures: conformance/expected_failures.yml
         """,
     )
     cache, out = tmp_path / "cache", tmp_path / "out"
@@ -240,6 +241,7 @@ def test_missing_toolchain_makes_every_leg_unmeasured_before_any_clone(
         f"{bin_dir / 'ruby'}; install Ruby (apt-get install ruby-full, or rbenv); "
         "bundle is required but not on PATH; install Bundler (gem install bundler)"
     )
+    # The only reason: no "baseline not found in the checkout" for a tree never checked out.
     assert doc["unmeasured"] == [{"what": "toolchain", "reason": reason}]
     for revision in ("2025-11-25", "2026-07-28"):
         for leg in ("server", "client"):
