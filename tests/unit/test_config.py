@@ -303,6 +303,9 @@ def test_client_block_replaces_wholesale(tmp_path: Path) -> None:
     assert (base.client_command, base.client_timeout) == ("./client", 9)
     assert replaced.client_command == "./other"
     assert replaced.client_timeout == 30.0  # the replacing block has no timeout: default again
+    # …and the source says what replaced the registry's 9 s.
+    where = f"{tmp_path / 'known_sdks.yaml'}: go-sdk.spec_overrides.2025-11-25"
+    assert replaced.values["client.timeout"].source == f"default (replaced by {where})"
 
 
 def test_bad_number_from_environment() -> None:
@@ -414,20 +417,6 @@ def test_an_entry_without_a_client_timeout_shows_it_as_plain_default() -> None:
     config = resolve(entry, "2025-11-25", environ={}, flags={})
     assert config.values["client.timeout"].source == "default"
     assert config.values["client.timeout"].layer is Layer.DEFAULT
-
-
-def test_an_override_that_drops_a_timeout_says_what_replaced_it(tmp_path: Path) -> None:
-    text = (
-        GOOD_ENTRY.replace(
-            "  client:\n    command: ./client\n",
-            "  client:\n    command: ./client\n    timeout: 9\n",
-        )
-        + '    "2025-11-25":\n      client:\n        command: ./other\n'
-    )
-    entry = load_registry(write_registry(tmp_path, text)).get("go-sdk")
-    replaced = resolve(entry, "2025-11-25", environ={}, flags={})
-    where = f"{tmp_path / 'known_sdks.yaml'}: go-sdk.spec_overrides.2025-11-25"
-    assert replaced.values["client.timeout"].source == f"default (replaced by {where})"
 
 
 _JAVA_LIKE = """\
