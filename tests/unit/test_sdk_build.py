@@ -270,3 +270,23 @@ def test_failure_reason_puts_the_error_lines_first(log: str, first_kept: str) ->
     assert reason[1] == first_kept
     assert not any(line.lstrip().startswith("at org.apache") for line in reason)
     assert len(reason) == len(set(reason))  # nothing twice
+
+
+def test_provisioned_tools_come_first_on_the_build_path_and_key_the_cache(
+    tmp_path: Path, sdk: GitOrigin
+) -> None:
+    tools = tmp_path / "tools" / "uv" / "0.13.8" / "bin"
+    tools.mkdir(parents=True)
+    (tools / "uv").write_text('#!/bin/sh\necho provisioned-uv "$@"\n')
+    (tools / "uv").chmod(0o755)
+    outcome = _build(sdk.path, "uv sync --frozen", tmp_path, sdk.head, path_prefix=[tools])
+    assert outcome.state == "built"
+    assert "provisioned-uv sync --frozen" in (tmp_path / "b.log").read_text()
+    again = _build(sdk.path, "uv sync --frozen", tmp_path, sdk.head, path_prefix=[tools])
+    assert again.state == "cached"
+    # Another tool version is another build.
+    assert build_key(sdk.head, "uv sync --frozen", {}, [str(tools)]) != build_key(
+        sdk.head, "uv sync --frozen", {}, [str(tools).replace("0.13.8", "0.14.0")]
+    )
+    # No tools: the key is what it always was (existing markers stay valid).
+    assert build_key(sdk.head, "make", {}) == build_key(sdk.head, "make", {}, [])
