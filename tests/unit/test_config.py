@@ -92,6 +92,10 @@ def test_shipped_registry_has_the_eight_official_lines() -> None:
             config = resolve(entry, revision, environ={}, flags={})
             for text in (config.server_command or "", config.server_url or ""):
                 assert "3000" not in text, f"{entry.name}: ports are allocated, never fixed"
+            if entry.name == "java-sdk":
+                # Its servlet hard-codes 8080 and accepts only a `localhost` Host header.
+                assert config.server_url == "http://localhost:8080/mcp"
+                continue
             assert config.server_url is None or "{port}" in config.server_url
 
 
@@ -299,6 +303,9 @@ def test_client_block_replaces_wholesale(tmp_path: Path) -> None:
     assert (base.client_command, base.client_timeout) == ("./client", 9)
     assert replaced.client_command == "./other"
     assert replaced.client_timeout == 30.0  # the replacing block has no timeout: default again
+    # …and the source says what replaced the registry's 9 s.
+    where = f"{tmp_path / 'known_sdks.yaml'}: go-sdk.spec_overrides.2025-11-25"
+    assert replaced.values["client.timeout"].source == f"default (replaced by {where})"
 
 
 def test_bad_number_from_environment() -> None:
@@ -398,3 +405,140 @@ def test_version_and_module_entry_point() -> None:
         timeout=60,
     )
     assert result.stdout.startswith("tiercheck ")
+
+
+# --- client timeouts' provenance, per-scenario client commands, show-config forms -----------
+
+
+def test_an_entry_without_a_client_timeout_shows_it_as_plain_default() -> None:
+    # go-sdk's client block sets only a command: its timeout was never set, so nothing was
+    # "replaced" (the source used to read "default (replaced by …: go-sdk)").
+    entry = load_registry().get("go-sdk")
+    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    assert config.values["client.timeout"].source == "default"
+    assert config.values["client.timeout"].layer is Layer.DEFAULT
+
+
+_JAVA_LIKE = """\
+java-like:
+  repo: o/java-like
+  revisions: ["2025-11-25"]
+  client:
+    command: ./jdk-client
+    commands:
+      "auth/*": ./spring-client
+      "sse-?etry": ./retry-client
+"""
+
+
+def test_client_commands_choose_per_scenario_pattern(tmp_path: Path) -> None:
+    entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
+    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    assert config.client_command_for("auth/metadata-default") == "./spring-client"
+    assert config.client_command_for("auth/2025-03-26-oauth-metadata-backcompat") == (
+        "./spring-client"
+    )
+    assert config.client_command_for("sse-retry") == "./retry-client"
+    assert config.client_command_for("tools_call") == "./jdk-client"
+    assert config.client_command_for("xauth/y") == "./jdk-client"
+
+
+def test_a_client_command_from_a_higher_layer_replaces_the_patterns(tmp_path: Path) -> None:
+    entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
+    flagged = resolve(entry, "2025-11-25", environ={}, flags={"--client-cmd": "./mine"})
+    assert flagged.client_commands == {}
+    assert flagged.client_command == "./mine"
+    assert flagged.client_command_for("auth/metadata-default") == "./mine"
+    from_env = resolve(entry, "2025-11-25", environ={"TIERCHECK_CLIENT_CMD": "./env"}, flags={})
+    assert from_env.client_command_for("auth/x") == "./env"
+
+
+def _fake_client(path: Path, label: str, record: Path) -> None:
+    path.write_text(f'#!/bin/sh\necho "{label} $MCP_CONFORMANCE_SCENARIO $*" >> {record}\n')
+    path.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    ["auth/metadata-default", "auth/x/y", "sse-retry", "sse-Xetry", "tools_call", "initialize"],
+)
+def test_the_dispatching_command_runs_what_command_for_chooses(
+    tmp_path: Path, scenario: str
+) -> None:
+    record = tmp_path / "ran.txt"
+    for name in ("jdk-client", "spring-client", "retry-client"):
+        _fake_client(tmp_path / name, name, record)
+    entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
+    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    command = config.client_command
+    assert command is not None
+    # As the harness runs it: through a shell, the mock server URL appended as text.
+    completed = subprocess.run(
+        ["/bin/sh", "-c", f"{command} http://localhost:1234/mcp"],
+        cwd=tmp_path,
+        env={"MCP_CONFORMANCE_SCENARIO": scenario, "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert completed.returncode == 0
+    chosen = config.client_command_for(scenario)
+    assert chosen is not None
+    label = chosen.removeprefix("./")
+    assert record.read_text() == f"{label} {scenario} http://localhost:1234/mcp\n"
+
+
+def test_the_dispatching_command_without_a_fallback_fails_unmatched_scenarios(
+    tmp_path: Path,
+) -> None:
+    from tiercheck.config.dispatch import dispatch_command
+
+    command = dispatch_command({"auth/*": "true"}, None)
+    completed = subprocess.run(
+        ["/bin/sh", "-c", f"{command} http://localhost:1/mcp"],
+        env={"MCP_CONFORMANCE_SCENARIO": "tools_call", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 127
+    assert "no client command for scenario tools_call" in completed.stderr
+
+
+def test_show_config_lists_client_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = write_registry(tmp_path, _JAVA_LIKE)
+    assert main(["show-config", "--sdk", "java-like", "--registry", str(registry), "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)["revisions"]["2025-11-25"]
+    assert values["client.commands"]["value"] == {
+        "auth/*": "./spring-client",
+        "sse-?etry": "./retry-client",
+    }
+    assert values["client.commands"]["source"].endswith("known_sdks.yaml: java-like")
+
+
+def test_show_config_accepts_owner_repo_as_the_assessment_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["show-config", "--sdk", "modelcontextprotocol/java-sdk", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["sdk"], shown["repo"]) == ("java-sdk", "modelcontextprotocol/java-sdk")
+    assert main(["show-config", "--sdk", "java-sdk@main", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sdk"] == "java-sdk"
+    assert main(["show-config", "--sdk", "someone/unknown-sdk"]) == 2
+    assert "no known_sdks.yaml entry is named 'unknown-sdk'" in capsys.readouterr().err
+
+
+def test_java_sdk_entry_uses_localhost_and_its_ci_commands() -> None:
+    entry = load_registry().get("java-sdk")
+    assert entry.revisions == ("2025-11-25",)
+    assert [str(r) for r in entry.requires] == ["java>=17", "mvn"]
+    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    assert config.server_url is not None
+    assert config.server_url.startswith("http://localhost:")
+    assert config.expected_failures == "conformance-tests/conformance-baseline.yml"
+    spring = config.client_command_for("auth/metadata-default")
+    jdk = config.client_command_for("tools_call")
+    assert spring is not None
+    assert "client-spring-http-client" in spring
+    assert jdk is not None
+    assert "client-jdk-http-client" in jdk

@@ -42,8 +42,8 @@ class Recorder(NullProgress):
     def step(self, name: str, detail: str = "") -> None:
         self.events.append(("step", f"{name}: {detail}"))
 
-    def done(self, name: str, detail: str = "") -> None:
-        self.events.append(("done", f"{name}: {detail}"))
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        self.events.append(("done" if ok else "done-not-ok", f"{name}: {detail}"))
 
     def warn(self, text: str) -> None:
         self.events.append(("warn", text))
@@ -304,3 +304,15 @@ def test_judge_after_an_interrupt_skips_governance_and_exits_130() -> None:
     stopped = judged(Baselines(), interrupted=True)
     assert stopped.governance_meta["source"] == "skipped"
     assert stopped.exit_code == 130
+
+
+def test_legs_get_the_provisioned_tools_first_on_path_and_the_scorecard_keeps_the_config() -> None:
+    from tiercheck.pipeline.provision import with_tool_path
+
+    plans = (_revision(OLD), _revision(NEW))
+    prefixed = with_tool_path(plans, [Path("/cache/tools/pnpm/10.26.1/node_modules/.bin")])
+    for original, plan in zip(plans, prefixed, strict=True):
+        path = plan.config.env["PATH"]
+        assert path.startswith("/cache/tools/pnpm/10.26.1/node_modules/.bin:")
+        assert "PATH" not in original.config.env  # the plan the scorecard records is unchanged
+    assert with_tool_path(plans, []) == plans

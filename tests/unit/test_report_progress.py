@@ -93,3 +93,14 @@ def test_null_progress_is_silent(capsys: pytest.CaptureFixture[str]) -> None:
         progress.warn("x")
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "")
+
+
+def test_the_mark_follows_the_outcome() -> None:
+    stream = io.StringIO()
+    progress = LineProgress(stream, clock=_fixed)
+    progress.done("client leg 2026-07-28", "32/32 scored passed (20.1 s)")
+    progress.done("client leg 2025-11-25", "0/18 scored passed (9.0 s)", ok=False)
+    assert stream.getvalue().splitlines() == [
+        "[09:15:03] ✓ client leg 2026-07-28: 32/32 scored passed (20.1 s)",
+        "[09:15:03] ✗ client leg 2025-11-25: 0/18 scored passed (9.0 s)",
+    ]

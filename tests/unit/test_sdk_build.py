@@ -197,3 +197,96 @@ def test_the_build_never_sees_the_github_token(
     assert "ghp_secret_value" not in dump.read_text()
     assert seen["NPM_TOKEN"] == "npm_secret_value"  # explicitly allowed by the SDK's config
     assert seen["UV_NO_DEV"] == "1"
+
+
+# --- failure reasons keep the error line ------------------------------------------------------
+
+# What rustup prints when a rust-toolchain.toml pin is not installed and RUST_BACKTRACE=1 is
+# set, as seen on a machine with Rust 1.95 and a 1.96 pin (frame lines shortened, ours).
+_RUSTUP_FAILURE = """\
+error: toolchain '1.96-x86_64-unknown-linux-gnu' is not installed
+help: run `rustup toolchain install` to install it
+
+Stack backtrace:
+""" + "".join(
+    f"  {i:>2}: rustup::frame_{i}::{{{{closure}}}}\n             at ./src/frame_{i}.rs:{i}:16\n"
+    for i in range(40)
+)
+
+
+def test_a_failed_build_under_rust_backtrace_keeps_the_rustup_error_line(
+    tmp_path: Path, sdk: GitOrigin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUST_BACKTRACE", "1")
+    fake = tmp_path / "bin" / "cargo"
+    fake.parent.mkdir()
+    # Prints the backtrace only when RUST_BACKTRACE reaches it, as rustup does.
+    head, frames = _RUSTUP_FAILURE.split("Stack", 1)
+    (tmp_path / "head.txt").write_text(head)
+    (tmp_path / "frames.txt").write_text("Stack" + frames)
+    fake.write_text(
+        "#!/bin/sh\n"
+        f"cat {tmp_path / 'head.txt'} >&2\n"
+        f'[ -n "$RUST_BACKTRACE" ] && cat {tmp_path / "frames.txt"} >&2\n'
+        "exit 1\n"
+    )
+    fake.chmod(0o755)
+    command = f"{shlex.quote(str(fake))} build -p mcp-conformance"
+    outcome = _build(sdk.path, command, tmp_path, sdk.head)
+    assert outcome.state == "failed"
+    lines = outcome.reason.splitlines()
+    assert lines[0] == f"build exited with code 1: {command}"
+    assert lines[1] == "error: toolchain '1.96-x86_64-unknown-linux-gnu' is not installed"
+    assert "help: run `rustup toolchain install` to install it" in lines
+    assert not any("rustup::frame_" in line or "at ./src/" in line for line in lines)
+    # The whole backtrace is still in the log for whoever wants it.
+    assert outcome.log_path is not None
+    assert "rustup::frame_39" in outcome.log_path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("log", "first_kept"),
+    [
+        # The error comes early and a long tail of progress follows it.
+        (
+            "Resolving...\nERR_PNPM_FETCH_404 GET https://x: Not Found - 404\n"
+            + "".join(f"progress {i}\n" for i in range(40)),
+            "ERR_PNPM_FETCH_404 GET https://x: Not Found - 404",
+        ),
+        ("/bin/sh: 1: uv: not found\n", "/bin/sh: 1: uv: not found"),
+        (
+            "[INFO] Scanning\n[ERROR] Failed to execute goal on project mcp-core\n"
+            "\tat org.apache.maven.Foo.bar(Foo.java:12)\n" * 3,
+            "[ERROR] Failed to execute goal on project mcp-core",
+        ),
+        ("go: cannot find main module\n", "go: cannot find main module"),
+    ],
+)
+def test_failure_reason_puts_the_error_lines_first(log: str, first_kept: str) -> None:
+    from tiercheck.sdk.build import failure_reason
+
+    reason = failure_reason("build exited with code 1: make", log).splitlines()
+    assert reason[0] == "build exited with code 1: make"
+    assert reason[1] == first_kept
+    assert not any(line.lstrip().startswith("at org.apache") for line in reason)
+    assert len(reason) == len(set(reason))  # nothing twice
+
+
+def test_provisioned_tools_come_first_on_the_build_path_and_key_the_cache(
+    tmp_path: Path, sdk: GitOrigin
+) -> None:
+    tools = tmp_path / "tools" / "uv" / "0.13.8" / "bin"
+    tools.mkdir(parents=True)
+    (tools / "uv").write_text('#!/bin/sh\necho provisioned-uv "$@"\n')
+    (tools / "uv").chmod(0o755)
+    outcome = _build(sdk.path, "uv sync --frozen", tmp_path, sdk.head, path_prefix=[tools])
+    assert outcome.state == "built"
+    assert "provisioned-uv sync --frozen" in (tmp_path / "b.log").read_text()
+    again = _build(sdk.path, "uv sync --frozen", tmp_path, sdk.head, path_prefix=[tools])
+    assert again.state == "cached"
+    # Another tool version is another build.
+    assert build_key(sdk.head, "uv sync --frozen", {}, [str(tools)]) != build_key(
+        sdk.head, "uv sync --frozen", {}, [str(tools).replace("0.13.8", "0.14.0")]
+    )
+    # No tools: the key is what it always was (existing markers stay valid).
+    assert build_key(sdk.head, "make", {}) == build_key(sdk.head, "make", {}, [])

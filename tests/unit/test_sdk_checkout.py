@@ -330,3 +330,14 @@ def test_a_lock_held_by_a_killed_run_is_released_by_the_kernel(tmp_path: Path) -
     holder.wait(timeout=30)
     with tree_lock(tree, lock_dir=locks, on_wait=lambda: pytest.fail("a stale lock")):
         pass
+
+
+def test_no_ref_checks_out_and_names_origins_default_branch(tmp_path: Path, cache: Path) -> None:
+    # A default branch that is not main: nothing may assume the name.
+    origin = GitOrigin(tmp_path / "trunk-origin")
+    origin.commit({"README.md": "v1\n"}, "first")
+    origin.git("branch", "-m", "main", "trunk")
+    result = checkout(REPO, None, cache_dir=cache, git_url=origin.url)
+    assert (result.branch, result.commit_sha) == ("trunk", origin.head)
+    named = checkout(REPO, "trunk", cache_dir=cache, git_url=origin.url)
+    assert named.branch is None  # a named ref is reported as named, by the plan

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import assess, config_verbs, governance, score
+from tiercheck.cli import assess, config_verbs, doctor, governance, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -64,9 +64,15 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "setup",
-        "provision the pinned conformance harness and Node 22 into the cache",
+        "provision the pinned conformance harness and Node 22 (and an SDK's uv/pnpm)",
         assess.setup_parser,
         assess.setup,
+    ),
+    Command(
+        "doctor",
+        "which SDK lines this machine can run: required tools, versions, provisioning",
+        doctor.doctor_parser,
+        doctor.doctor,
     ),
     Command(
         "score", "score raw harness results produced elsewhere", score.score_parser, score.score

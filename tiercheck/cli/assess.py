@@ -189,18 +189,26 @@ def assess(args: argparse.Namespace) -> int:
 
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:
-    """`tier-check setup [--cache-dir DIR] [--harness-version V]`."""
+    """`tier-check setup [--sdk NAME[@REF] [--git-url URL]] [--cache-dir DIR]`, and
+    `--harness-version V`."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Provision the pinned conformance harness and its Node 22 runtime.",
+        description=(
+            "Provision the pinned conformance harness and its Node 22 runtime; with --sdk, "
+            "also check that SDK's required tools, check it out and provision its uv/pnpm."
+        ),
     )
+    parser.add_argument("--sdk", metavar="NAME[@REF]", help="also get this SDK line ready")
+    parser.add_argument("--git-url", metavar="URL", help="clone the SDK from here")
+    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
     parser.add_argument("--cache-dir", metavar="DIR")
     parser.add_argument("--harness-version", metavar="V")
     return parser
 
 
 def setup(args: argparse.Namespace) -> int:
-    """`tier-check setup`: provision the pinned harness and Node 22 into the cache."""
+    """`tier-check setup`: provision the pinned harness and Node 22 into the cache, and with
+    `--sdk` the SDK's registry tools (exit 1 with the reason when the line cannot run here)."""
     from tiercheck.conformance.harness import provision
 
     harness = provision(
@@ -209,4 +217,33 @@ def setup(args: argparse.Namespace) -> int:
         progress=lambda text: print(text, file=sys.stderr),
     )
     emit(f"harness {harness.version} with node {harness.node_version} at {harness.root}")
+    if not args.sdk:
+        return 0
+    return _setup_sdk(args)
+
+
+def _setup_sdk(args: argparse.Namespace) -> int:
+    from tiercheck.pipeline import AssessOptions
+    from tiercheck.pipeline.doctor import prepare_sdk
+    from tiercheck.report.progress import make_progress
+    from tiercheck.target import resolve_target
+
+    target = resolve_target(known_sdks(args), sdk=args.sdk, sdk_path=None, repo=None)
+    options = AssessOptions(
+        target=target,
+        cache_dir=cache_dir(args),
+        out_dir=Path.cwd(),
+        environ=dict(os.environ),
+        git_url=args.git_url,
+    )
+    progress = make_progress()
+    try:
+        ready = prepare_sdk(options, progress)
+    finally:
+        progress.close()
+    if ready.halt is not None:
+        sys.stderr.write(f"{PROG}: {target.name} cannot run here: {ready.halt}\n")
+        return 1
+    for name, tool in ready.tools.items():
+        emit(f"{name} {tool['version']} ({tool['source']}) at {tool['path']}")
     return 0

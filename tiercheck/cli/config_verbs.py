@@ -121,9 +121,16 @@ def show_config(args: argparse.Namespace) -> int:
     from tiercheck.config.resolve import resolve
     from tiercheck.process import withheld as withheld_env
     from tiercheck.revisions import is_known_revision, unknown_revision
+    from tiercheck.target import resolve_target
 
     registry = known_sdks(args)
-    entry = registry.get(args.sdk)
+    # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like
+    # the repository), either with @REF.
+    target = resolve_target(registry, sdk=args.sdk, sdk_path=None, repo=None)
+    entry = target.entry
+    if entry is None:
+        msg = f"--sdk {args.sdk}: no known_sdks.yaml entry is named {target.name!r}"
+        raise UsageError(msg)
     revisions = list(entry.revisions)
     if args.revision:
         if not is_known_revision(args.revision):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiercheck.config.requires import Requirement, parse_requirements
 from tiercheck.config.seconds import seconds_problem
 from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
@@ -34,6 +35,8 @@ class SdkEntry:
     raw: Mapping[str, Any] = field(repr=False)
     #: Where it came from, e.g. "known_sdks.yaml".
     source: str = "known_sdks.yaml"
+    #: Tools the line needs on the machine (`requires`), checked before the checkout.
+    requires: tuple[Requirement, ...] = ()
 
     def override_for(self, revision: str) -> Mapping[str, Any]:
         """The `spec_overrides[revision]` block ({} when there is none)."""
@@ -106,6 +109,7 @@ def load_registry(path: Path | None = None) -> Registry:
             label_aliases=dict(body.get("label_aliases") or {}),
             raw=body,
             source=str(source),
+            requires=parse_requirements(body.get("requires"), f"{source}: {name}.requires"),
         )
     return Registry(path=source, entries=entries)
 

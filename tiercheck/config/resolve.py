@@ -127,6 +127,8 @@ FIELDS: tuple[Field, ...] = (
         metavar="CMD",
         help="client command",
     ),
+    # A command per scenario pattern; a higher layer's client.command replaces them all.
+    Field("client.commands", None, None, default={}),
     Field(
         "client.timeout",
         "TIERCHECK_CLIENT_TIMEOUT",
@@ -205,10 +207,37 @@ class RevisionConfig:
         return float(self._get("server.ready_timeout"))
 
     @property
+    def client_commands(self) -> dict[str, str]:
+        """The per-scenario-pattern client commands in force ({} when one command serves all).
+
+        They are in force unless a higher layer (the environment, a flag) set client.command.
+        """
+        commands: Mapping[str, str] = self._get("client.commands") or {}
+        if self.values["client.command"].layer > self.values["client.commands"].layer:
+            return {}
+        return dict(commands)
+
+    @property
     def client_command(self) -> str | None:
-        """The conformance client command, or None."""
+        """The conformance client command the harness runs, or None.
+
+        With `client.commands` in force this is one command that dispatches on the scenario
+        name (`config.dispatch`); `client.command` then serves the scenarios no pattern matches.
+        """
         value: str | None = self._get("client.command")
+        commands = self.client_commands
+        if commands:
+            from tiercheck.config.dispatch import dispatch_command
+
+            return dispatch_command(commands, value)
         return value
+
+    def client_command_for(self, scenario: str) -> str | None:
+        """The command the client of `scenario` runs (for show-config and tests)."""
+        from tiercheck.config.dispatch import command_for
+
+        value: str | None = self._get("client.command")
+        return command_for(scenario, self.client_commands, value)
 
     @property
     def client_timeout(self) -> float:
@@ -279,8 +308,10 @@ def resolve(
         for layer, where, block in layers:
             present, value = _lookup(block, spec.key)
             if present and value is None:
-                # A wholesale block (client) without this key resets it to the default.
-                chosen = Sourced(spec.default, Layer.DEFAULT, f"default (replaced by {where})")
+                # A wholesale block (client) without this key resets it to the default; it
+                # "replaces" something only when a lower layer had set the key.
+                if chosen.layer is not Layer.DEFAULT:
+                    chosen = Sourced(spec.default, Layer.DEFAULT, f"default (replaced by {where})")
             elif present:
                 chosen = Sourced(value, layer, where)
         if spec.env_var and environ.get(spec.env_var):

@@ -38,10 +38,18 @@ def assess(
     """Run a whole assessment and return its scorecard document (exit code inside)."""
     plan = plan_assessment(options)
     measured = measure(options, plan, progress)  # checkout → provision → build → legs
+    # Nothing checked out (a tool missing, the clone failed): there is no tree to find the
+    # SDK's baseline in, and "not found in the checkout" would be a second, false reason.
+    no_tree = measured.checkout_path is None and plan.origin != "url"
+    baselines = (
+        Baselines({})
+        if no_tree
+        else find_baselines(plan.revisions, measured.checkout_path, explicit=explicit_baseline)
+    )
     judged = judge(
         plan.revisions,
         measured.verdicts,
-        find_baselines(plan.revisions, measured.checkout_path, explicit=explicit_baseline),
+        baselines,
         repo=plan.target.repo,
         governance=governance,
         entry=plan.target.entry,

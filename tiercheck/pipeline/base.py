@@ -39,8 +39,8 @@ class ProgressSink(Protocol):
     def step(self, name: str, detail: str = "") -> None:
         """A step started."""
 
-    def done(self, name: str, detail: str = "") -> None:
-        """A step finished."""
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        """A step finished; `ok` False: it finished with a result that is not a pass."""
 
     def warn(self, text: str) -> None:
         """Something went wrong but the assessment goes on."""

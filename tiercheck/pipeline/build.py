@@ -40,6 +40,8 @@ def build_sdk(
     checkout_path: Path,
     commit: str | None,
     progress: ProgressSink,
+    *,
+    path_prefix: Sequence[Path] = (),
 ) -> BuildResult:
     """Build once per distinct (command, env) among `revisions`; a failure is an outcome."""
     from tiercheck.sdk.build import build
@@ -68,6 +70,7 @@ def build_sdk(
                 force=options.rebuild,
                 skip=options.skip_build,
                 allow_env=config.pass_env,
+                path_prefix=path_prefix,
             )
             seen.add(key)
             log = result.log_path if result.log_path and result.log_path.exists() else None

@@ -27,6 +27,8 @@ class CheckoutResult:
     path: Path | None
     commit: str | None
     unmeasured: tuple[Unmeasured, ...] = ()
+    #: The branch a clone without a named ref is on: origin's default branch.
+    branch: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     #: Why no leg can run after this step; None when they can.
     halt: str | None = None
@@ -50,8 +52,12 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
         cloned = checkout(
             target.repo, ref, cache_dir=options.cache_dir / "repos", git_url=options.git_url
         )
-        progress.done("checkout", f"{target.repo}@{ref} is {cloned.short_sha}")
-        return CheckoutResult(cloned.path, cloned.commit_sha, timings={"checkout": elapsed(began)})
+        branch = cloned.branch if ref is None else None
+        shown = ref or branch or "default branch"
+        progress.done("checkout", f"{target.repo}@{shown} is {cloned.short_sha}")
+        return CheckoutResult(
+            cloned.path, cloned.commit_sha, timings={"checkout": elapsed(began)}, branch=branch
+        )
     except TiercheckError as exc:
         reason = f"checkout failed: {exc.message}"
         return CheckoutResult(None, None, unmeasured=(Unmeasured("checkout", reason),), halt=reason)

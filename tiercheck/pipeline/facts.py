@@ -25,13 +25,20 @@ def run_id(moment: datetime) -> str:
 
 def harness_facts(outcome: Measurement, requested: str) -> dict[str, Any]:
     """The harness block of the scorecard (version recorded even when it never ran)."""
+    facts: dict[str, Any]
     if outcome.harness is None:
-        return {"package": PACKAGE, "version": requested, "node_version": None}
-    return {
-        "package": PACKAGE,
-        "version": outcome.harness.version,
-        "node_version": outcome.harness.node_version,
-    }
+        facts = {"package": PACKAGE, "version": requested, "node_version": None}
+    else:
+        facts = {
+            "package": PACKAGE,
+            "version": outcome.harness.version,
+            "node_version": outcome.harness.node_version,
+        }
+    if outcome.tools:
+        # Beside Node: the SDK's own tools (uv, pnpm, go, …), each with its version and
+        # whether it came from PATH or was provisioned into the cache.
+        facts["tools"] = {name: dict(tool) for name, tool in outcome.tools.items()}
+    return facts
 
 
 def tiercheck_facts(run: str) -> dict[str, Any]:

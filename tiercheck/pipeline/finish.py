@@ -40,14 +40,15 @@ def finish_scorecard(
     }
     sdk = {
         "name": target.name,
-        "ref": plan.ref.ref,
+        # Nothing named and no registry default: the branch the clone resolved to.
+        "ref": plan.ref.ref or measured.branch,
         "commit": measured.commit,
         "path": str(measured.checkout_path) if measured.checkout_path else None,
         "origin": plan.origin,
     }
     parts = ScorecardParts(
         repo=target.repo,
-        branch=plan.ref.branch,
+        branch=plan.ref.branch or measured.branch,
         finished_at=finished_at,
         revisions=[p.revision for p in revisions],
         sdk=sdk,

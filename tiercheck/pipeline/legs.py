@@ -231,6 +231,8 @@ def _scored(
         f"{verdict.passed}/{verdict.total} scored passed ({run.duration_s:.1f} s)"
         if verdict.state == "measured"
         else f"unmeasured: {(verdict.reason or '').splitlines()[0]}",
+        # The mark follows the verdict: ✓ only when every scored scenario passed.
+        ok=verdict.state == "measured" and verdict.status == "pass",
     )
     return verdict
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +28,15 @@ from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
 from tiercheck.pipeline.legs import LegsResult, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
-from tiercheck.pipeline.provision import ProvisionResult, provision_harness
+from tiercheck.pipeline.provision import (
+    ProvisionResult,
+    ToolchainResult,
+    ToolsResult,
+    check_toolchain,
+    provision_harness,
+    provision_tools,
+    with_tool_path,
+)
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scoring import LegVerdict, unmeasured_leg
 
@@ -55,6 +63,10 @@ class Measurement:
     unmeasured: tuple[Unmeasured, ...]
     timings: Mapping[str, float]
     interrupted: bool
+    #: The SDK's tools with their versions (the scorecard's `harness.tools`).
+    tools: Mapping[str, Mapping[str, str | None]] = field(default_factory=dict)
+    #: The branch a clone without a named ref resolved to (origin's default branch).
+    branch: str | None = None
 
     @classmethod
     def from_steps(
@@ -71,11 +83,14 @@ class Measurement:
         A leg that never ran is unmeasured with the first reason a step gave for stopping, else
         the interrupt's.
         """
+        toolchain = _first(done, ToolchainResult)
         checkout = _first(done, CheckoutResult)
+        tools = _first(done, ToolsResult)
         provisioned = _first(done, ProvisionResult)
         built = _first(done, BuildResult)
         legs = _first(done, LegsResult)
-        halts = [r.halt for r in (checkout, provisioned, built) if r is not None and r.halt]
+        steps = (toolchain, checkout, tools, provisioned, built)
+        halts = [r.halt for r in steps if r is not None and r.halt]
         reason = halts[0] if halts else stopped.reason if stopped else "not run"
         verdicts = {
             (p.revision, leg): (legs.verdicts.get((p.revision, leg)) if legs else None)
@@ -96,6 +111,8 @@ class Measurement:
             unmeasured=(*unmeasured, *([stopped] if stopped else [])),
             timings={**timings, "conformance": conformance_s},
             interrupted=stopped is not None or (legs is not None and legs.interrupted),
+            tools=_tools_of(toolchain, tools),
+            branch=checkout.branch if checkout else None,
         )
 
 
@@ -105,8 +122,15 @@ def _run_steps(
     """Run the steps in order, each result into `done` as soon as it exists (an interrupt may
     come at any moment); return as soon as a step says no leg can run."""
     workdir, commit = Path.cwd(), None
+    prefix: tuple[Path, ...] = ()
     with ExitStack() as held:
         if plan.origin != "url":
+            # What the machine lacks is said before anything is cloned or built.
+            requires = plan.target.entry.requires if plan.target.entry else ()
+            toolchain = check_toolchain(requires, plan.revisions, progress)
+            done.append(toolchain)
+            if toolchain.halt is not None:
+                return
             # Runs sharing a cache must not share a working tree while they use it.
             held.enter_context(working_tree_lock(options, plan, progress))
             checkout = check_out(options, plan, progress)
@@ -114,18 +138,26 @@ def _run_steps(
             if checkout.path is None:
                 return
             workdir, commit = checkout.path, checkout.commit
+            tools = provision_tools(options.cache_dir, toolchain, plan.revisions, workdir, progress)
+            done.append(tools)
+            if tools.halt is not None:
+                return
+            prefix = tools.path_prefix
         provisioned = provision_harness(options, progress)
         done.append(provisioned)
         if provisioned.harness is None:
             return
         if plan.origin != "url":
-            built = build_sdk(options, plan.revisions, workdir, commit, progress)
+            built = build_sdk(
+                options, plan.revisions, workdir, commit, progress, path_prefix=prefix
+            )
             done.append(built)
             if built.interrupted:
                 raise KeyboardInterrupt  # the builds that finished are kept in `done`
             if built.halt is not None:
                 return
-        done.append(run_legs(options, plan.revisions, workdir, provisioned.harness, progress))
+        revisions = with_tool_path(plan.revisions, prefix)
+        done.append(run_legs(options, revisions, workdir, provisioned.harness, progress))
 
 
 def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:
@@ -140,6 +172,18 @@ def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measu
         process.kill_all_children(term_grace_s=2.0)
         stopped = _STOPPED
     return Measurement.from_steps(plan.revisions, done, stopped, elapsed(began))
+
+
+def _tools_of(
+    toolchain: ToolchainResult | None, tools: ToolsResult | None
+) -> dict[str, Mapping[str, str | None]]:
+    """Every required tool with its version: as provisioned, else as found (or not) on PATH."""
+    recorded: dict[str, Mapping[str, str | None]] = {}
+    for status in toolchain.statuses if toolchain else ():
+        source = "path" if status.state == "found" else status.state
+        recorded[status.tool] = {"version": status.found, "source": source, "path": status.path}
+    recorded.update(tools.tools if tools else {})
+    return recorded
 
 
 def _first(done: Sequence[StepResult], kind: type[_R]) -> _R | None:

@@ -29,8 +29,9 @@ class NullProgress:
     def step(self, name: str, detail: str = "") -> None:
         """A step started (e.g. "build", "server leg 2025-11-25")."""
 
-    def done(self, name: str, detail: str = "") -> None:
-        """A step finished; `detail` says how (e.g. "cached (0.2 s)")."""
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        """A step finished; `detail` says how (e.g. "cached (0.2 s)"); `ok` False: it ended in
+        a result that is not a pass (a leg that scored below every scenario), marked ✗."""
 
     def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
         """`done` of `total` scenarios of one leg have finished."""
@@ -83,9 +84,9 @@ class LineProgress(NullProgress):
         """Write "name: detail"."""
         self._line(self._join(name, detail))
 
-    def done(self, name: str, detail: str = "") -> None:
-        """Write "✓ name: detail"."""
-        self._line("✓ " + self._join(name, detail))
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        """Write "✓ name: detail" ("✗ …" when not ok)."""
+        self._line(("✓ " if ok else "✗ ") + self._join(name, detail))
 
     def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
         """Write a line at each quarter of the leg, not per scenario (a log is not a bar)."""
@@ -150,15 +151,17 @@ class LiveProgress(NullProgress):
             task = self._task(name, description, None)
             self._progress.update(task, description=description)
 
-    def done(self, name: str, detail: str = "") -> None:
-        """Replace the spinner of `name` with a permanent "✓ name: detail" line."""
+    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
+        """Replace the spinner of `name` with a permanent "✓ name: detail" line (a red "✗ …"
+        when not ok)."""
         with self._lock:
             if self._closed:
                 return
             task = self._tasks.pop(name, None)
             if task is not None:
                 self._progress.remove_task(task)
-            self._print("✓ " + (f"{name}: {detail}" if detail else name), "green")
+            text = f"{name}: {detail}" if detail else name
+            self._print(("✓ " if ok else "✗ ") + text, "green" if ok else "red")
 
     def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
         """Advance the bar of one leg."""

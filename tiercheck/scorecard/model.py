@@ -40,6 +40,7 @@ __all__ = [
     "SepTierBlock",
     "SignalEntry",
     "ToolBlock",
+    "ToolEntry",
     "UnmeasuredEntry",
 ]
 
@@ -324,12 +325,24 @@ class SdkBlock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolEntry:
+    """A tool the SDK's build needs: its version, and whether it came from PATH or the cache."""
+
+    version: str | None
+    source: str | None
+    path: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class HarnessBlock:
-    """The pinned official harness that ran the legs, and its Node runtime."""
+    """The pinned official harness that ran the legs, its Node runtime and the SDK's tools."""
 
     package: str
     version: str | None
     node_version: str | None
+    tools: Mapping[str, ToolEntry] | None = doc_field(
+        default=None, omit_none=True, doc="uv, pnpm, go, …: version and source (path or cache)"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -32,11 +34,26 @@ __all__ = [
     "BuildState",
     "build",
     "build_key",
+    "failure_reason",
 ]
 
 BuildState = Literal["built", "cached", "skipped", "failed", "none"]
 
 _TAIL_LINES = 15
+#: Error lines kept ahead of the tail.
+_ERROR_LINES = 8
+#: Lines that say what went wrong, in any of the SDKs' build tools.
+_ERRORISH = re.compile(
+    r"(?i)(^|\s|\[)(error|fatal|err!)(\[\w+\])?[:\]]|^ERROR\b|\bnot found\b|"
+    r"No such file|command not found|\bcannot find\b|\bfailed to\b|BUILD FAILURE"
+)
+#: Stack frames and backtrace chatter (RUST_BACKTRACE, Java, Go panics) that would otherwise
+#: push the cause out of the reason.
+_NOISE = re.compile(
+    r"^\s*(\d+: \S|at \S+:\d+|at [\w.$<>]+\(|\.\.\. \d+ more$)|"
+    r"^\s*(Stack backtrace:|stack backtrace:|note: Some details are omitted|"
+    r"note: run with `RUST_BACKTRACE)|^goroutine \d+ \[|^\s+/\S+\.go:\d+"
+)
 
 
 @dataclass(frozen=True)
@@ -60,12 +77,16 @@ class BuildOutcome:
         return self.state != "failed"
 
 
-def build_key(commit_sha: str, command: str, env: Mapping[str, str]) -> str:
-    """sha256 over the commit, the build command and the configured environment, sorted."""
-    payload = json.dumps(
-        {"commit": commit_sha, "command": command, "env": sorted(env.items())},
-        separators=(",", ":"),
-    )
+def build_key(
+    commit_sha: str, command: str, env: Mapping[str, str], tools: Sequence[str] = ()
+) -> str:
+    """sha256 over the commit, the build command and the configured environment, sorted, and
+    the provisioned tools' directories (each names its version) when there are any."""
+    content: dict[str, object] = {"commit": commit_sha, "command": command}
+    content["env"] = sorted(env.items())
+    if tools:
+        content["tools"] = list(tools)
+    payload = json.dumps(content, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -77,9 +98,30 @@ def _write_marker(marker: Path, commit_sha: str, command: str, duration_s: float
     tmp.replace(marker)  # atomic: an interrupted write never looks like a finished build
 
 
+def failure_reason(summary: str, log_text: str) -> str:
+    """`summary`, then the first lines that read like errors, then the tail of the log.
+
+    Backtrace frames are dropped from both, and a line is never shown twice, so the line that
+    says what went wrong survives however long the stack trace after it.
+    """
+    lines = [
+        line.rstrip()
+        for line in log_text.splitlines()
+        if line.strip() and not line.startswith("+ ") and not _NOISE.search(line)
+    ]
+    errors = list(dict.fromkeys(line for line in lines if _ERRORISH.search(line)))
+    errors = errors[:_ERROR_LINES]
+    tail = [line for line in dict.fromkeys(lines[-_TAIL_LINES:]) if line not in errors]
+    kept = [*errors, *(["…"] if errors and tail else []), *tail]
+    return "\n".join([summary, *kept]) if kept else summary
+
+
 def _failure_reason(summary: str, log_path: Path) -> str:
-    tail = process.tail(log_path, max_lines=_TAIL_LINES)
-    return f"{summary}\n{tail}" if tail else summary
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return summary
+    return failure_reason(summary, text[-200_000:])
 
 
 def build(
@@ -94,6 +136,7 @@ def build(
     skip: bool = False,
     allow_env: Collection[str] = (),
     timeout_s: float | None = None,
+    path_prefix: Sequence[Path] = (),
 ) -> BuildOutcome:
     """Run the SDK's build command in `checkout_path`, unless a marker proves it already ran.
 
@@ -101,15 +144,17 @@ def build(
     environment minus every secret-named variable (`process.sdk_environment`; `allow_env` lets
     named ones through) and, being configuration, it is part of the cache key. `commit_sha` None
     (a directory that is not a git checkout) disables the cache. `force` rebuilds even when
-    cached; `skip` trusts the checkout as it is. Never raises for a failing build: the outcome
-    is "failed" with the command's last output lines as `reason`.
+    cached; `skip` trusts the checkout as it is. `path_prefix` (provisioned tools) goes first on
+    the build's PATH and into the cache key. Never raises for a failing build: the outcome is
+    "failed" with the log's error lines and its tail as `reason`.
     """
     if skip:
         return BuildOutcome("skipped", None, reason="build skipped on request")
     if not command or not command.strip():
         return BuildOutcome("none", None, reason="no build command configured")
 
-    key = build_key(commit_sha, command, env) if commit_sha else None
+    tools = [str(p) for p in path_prefix]
+    key = build_key(commit_sha, command, env, tools) if commit_sha else None
     marker = markers_dir(checkout_path, cache_dir) / f"{key}.json" if key else None
     if (
         marker is not None
@@ -125,11 +170,14 @@ def build(
     with log_path.open("a", encoding="utf-8") as log:
         log.write(f"+ {command}\n")  # the log shows what ran, like `set -x`
     began = time.monotonic()
+    run_env = process.sdk_environment(env, allow=allow_env)
+    if tools:
+        run_env["PATH"] = os.pathsep.join([*tools, run_env.get("PATH", "")])
     try:
         completed = process.run(
             command,
             cwd=checkout_path,
-            env=process.sdk_environment(env, allow=allow_env),
+            env=run_env,
             log_path=log_path,
             timeout_s=timeout_s,
         )

@@ -293,6 +293,7 @@ def checkout(
         repo=repo,
         ref=ref,
         commit_sha=sha,
+        branch=_default_branch(dest) if ref is None else None,
         url=redact_url(url),
         managed=True,
         cleaned=cleaned,
@@ -331,6 +332,17 @@ def tree_lock(
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def _default_branch(dest: Path) -> str | None:
+    """The branch origin's HEAD points at (what a clone without a ref is detached at)."""
+    from git.exc import GitCommandError
+
+    try:
+        name = _git(dest, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD")
+    except GitCommandError:
+        return None
+    return name.removeprefix("origin/") or None
 
 
 def _acquire(repo: str, ref: str | None, url: str, dest: Path) -> str:

@@ -1,0 +1,98 @@
+"""Which SDK lines can run on this machine (`tier-check doctor`), and getting one ready ahead of
+time (`tier-check setup --sdk NAME`).
+
+The doctor asks the same questions an assessment asks before its checkout (`check_toolchain`):
+each required tool with the version found or "missing", whether tiercheck would provision it,
+and so whether the line is runnable here. The matrix uses the same rows to decide, before
+starting, which lines to run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tiercheck.config.registry import SdkEntry
+from tiercheck.config.requires import TOOLS
+from tiercheck.config.resolve import resolve
+from tiercheck.pipeline.base import AssessOptions, ProgressSink
+from tiercheck.pipeline.plan import plan_assessment
+from tiercheck.pipeline.provision import ToolsResult, provision_tools, sdk_probe_env
+from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
+
+__all__ = ["DoctorRow", "diagnose", "prepare_sdk"]
+
+
+@dataclass(frozen=True)
+class DoctorRow:
+    """One SDK line as this machine can run it."""
+
+    sdk: str
+    statuses: tuple[ToolStatus, ...]
+    #: tool → the version that would be provisioned, and whether the cache already has it.
+    provision: dict[str, dict[str, Any]]
+
+    @property
+    def runnable(self) -> bool:
+        """Every required tool is on PATH and new enough, or can be provisioned."""
+        return all(status.ok for status in self.statuses)
+
+    @property
+    def reason(self) -> str:
+        """What is missing, one line ("" when runnable)."""
+        return "; ".join(status.reason for status in self.statuses if not status.ok)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--output json` form."""
+        tools = []
+        for status in self.statuses:
+            row: dict[str, Any] = status.to_dict()
+            row["provisioned"] = self.provision.get(status.tool)
+            tools.append(row)
+        return {
+            "sdk": self.sdk,
+            "runnable": self.runnable,
+            "reason": self.reason or None,
+            "tools": tools,
+        }
+
+
+def diagnose(
+    entries: Sequence[SdkEntry], cache_dir: Path, *, timeout_s: float = PROBE_TIMEOUT_S
+) -> list[DoctorRow]:
+    """One row per entry, in order, looked up with each entry's own environment."""
+    from tiercheck.sdk.tools import installed_tool
+
+    rows = []
+    for entry in entries:
+        config = resolve(entry, entry.revisions[0], environ={}, flags={})
+        env = sdk_probe_env(config)
+        statuses = tuple(check_tools(entry.requires, env, timeout_s=timeout_s))
+        provision: dict[str, dict[str, Any]] = {}
+        for status in statuses:
+            if status.state != "provision":
+                continue
+            version = TOOLS[status.tool].pinned or ""
+            cached = installed_tool(cache_dir, status.tool, version)
+            provision[status.tool] = {"version": version, "cached": cached is not None}
+        rows.append(DoctorRow(entry.name, statuses, provision))
+    return rows
+
+
+def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:
+    """What an assessment does before its build, without the build: check the required tools,
+    check out the code (the pins live there), provision uv/pnpm, check the toolchain pin."""
+    from tiercheck.pipeline.checkout import check_out
+    from tiercheck.pipeline.provision import check_toolchain
+
+    plan = plan_assessment(options)
+    requires = plan.target.entry.requires if plan.target.entry else ()
+    checked = check_toolchain(requires, plan.revisions, progress)
+    if checked.halt is not None:
+        return ToolsResult(unmeasured=checked.unmeasured, halt=checked.halt)
+    checkout = check_out(options, plan, progress)
+    if checkout.path is None:
+        return ToolsResult(unmeasured=checkout.unmeasured, halt=checkout.halt)
+    return provision_tools(options.cache_dir, checked, plan.revisions, checkout.path, progress)
