@@ -17,9 +17,9 @@ reported as "every scenario failed".
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tiercheck.config.requirements import RequirementSet
 from tiercheck.conformance.results import Check, ScenarioResult
@@ -35,6 +35,7 @@ __all__ = [
     "MergedState",
     "ScenarioVerdict",
     "Status",
+    "Totals",
     "judge_scenario",
     "merge_revisions",
     "score_leg",
@@ -161,40 +162,49 @@ def judge_scenario(
     )
 
 
-@dataclass(frozen=True)
-class _Totals:
-    passed: int
-    failed: int
-    total: int
-    pass_rate: float
-    not_scored_total: int
-    not_scored_failed: int
-    checks_passed: int
-    checks_failed: int
-    warnings: int
+@dataclass(frozen=True, kw_only=True)
+class Totals:
+    """The counts of a leg over its scored scenarios (not-scored ones counted apart).
+
+    Check counts cover scored scenarios only: they explain the pass rate.
+    """
+
+    passed: int = 0
+    failed: int = 0
+    total: int = 0
+    pass_rate: float = 0.0
+    not_scored_total: int = 0
+    not_scored_failed: int = 0
+    checks_passed: int = 0
+    checks_failed: int = 0
+    warnings: int = 0
 
 
-def _totals(details: Iterable[ScenarioVerdict]) -> _Totals:
+def _counts(totals: Totals) -> dict[str, Any]:
+    """The fields of `totals`, to build a verdict that carries them."""
+    return {f.name: getattr(totals, f.name) for f in fields(Totals)}
+
+
+def _totals(details: Iterable[ScenarioVerdict]) -> Totals:
     scored = [d for d in details if d.scored]
     unscored = [d for d in details if not d.scored]
     passed = sum(d.passed for d in scored)
     total = len(scored)
-    return _Totals(
+    return Totals(
         passed=passed,
         failed=total - passed,
         total=total,
         pass_rate=passed / total if total else 0.0,
         not_scored_total=len(unscored),
         not_scored_failed=sum(not d.passed for d in unscored),
-        # Check counts cover scored scenarios only: they explain the pass rate.
         checks_passed=sum(d.checks_passed for d in scored),
         checks_failed=sum(d.checks_failed for d in scored),
         warnings=sum(d.checks_warned for d in scored),
     )
 
 
-@dataclass(frozen=True)
-class LegVerdict:
+@dataclass(frozen=True, kw_only=True)
+class LegVerdict(Totals):
     """One leg (server or client) at one revision.
 
     `state` says whether it was measured; only a measured leg has meaningful numbers. An
@@ -206,16 +216,7 @@ class LegVerdict:
     state: LegState
     reason: str | None
     details: tuple[ScenarioVerdict, ...]
-    passed: int
-    failed: int
-    total: int
-    pass_rate: float
     status: Status
-    not_scored_total: int = 0
-    not_scored_failed: int = 0
-    checks_passed: int = 0
-    checks_failed: int = 0
-    warnings: int = 0
     results_dir: Path | None = None
 
     @property
@@ -261,17 +262,9 @@ def score_leg(
         state="measured",
         reason=None,
         details=tuple(details),
-        passed=t.passed,
-        failed=t.failed,
-        total=t.total,
-        pass_rate=t.pass_rate,
         status=status_for(t.pass_rate),
-        not_scored_total=t.not_scored_total,
-        not_scored_failed=t.not_scored_failed,
-        checks_passed=t.checks_passed,
-        checks_failed=t.checks_failed,
-        warnings=t.warnings,
         results_dir=results_dir,
+        **_counts(t),
     )
 
 
@@ -285,10 +278,6 @@ def unmeasured_leg(
         state="unmeasured",
         reason=reason,
         details=(),
-        passed=0,
-        failed=0,
-        total=0,
-        pass_rate=0.0,
         status="fail",
         results_dir=results_dir,
     )
@@ -302,16 +291,12 @@ def skipped_leg(leg: Leg, revision: str, reason: str) -> LegVerdict:
         state="skipped",
         reason=reason,
         details=(),
-        passed=0,
-        failed=0,
-        total=0,
-        pass_rate=0.0,
         status="skipped",
     )
 
 
-@dataclass(frozen=True)
-class MergedLeg:
+@dataclass(frozen=True, kw_only=True)
+class MergedLeg(Totals):
     """One leg across every revision assessed.
 
     The numbers span every *measured* revision (details are concatenated, never de-duplicated:
@@ -326,16 +311,7 @@ class MergedLeg:
     reason: str | None
     parts: tuple[LegVerdict, ...]
     details: tuple[ScenarioVerdict, ...]
-    passed: int
-    failed: int
-    total: int
-    pass_rate: float
     status: Status
-    not_scored_total: int = 0
-    not_scored_failed: int = 0
-    checks_passed: int = 0
-    checks_failed: int = 0
-    warnings: int = 0
 
     @property
     def conclusive(self) -> bool:
@@ -404,14 +380,6 @@ def merge_revisions(parts: Sequence[LegVerdict]) -> MergedLeg:
         reason=reason,
         parts=tuple(parts),
         details=details,
-        passed=t.passed,
-        failed=t.failed,
-        total=t.total,
-        pass_rate=t.pass_rate,
         status=status,
-        not_scored_total=t.not_scored_total,
-        not_scored_failed=t.not_scored_failed,
-        checks_passed=t.checks_passed,
-        checks_failed=t.checks_failed,
-        warnings=t.warnings,
+        **_counts(t),
     )

@@ -7,6 +7,7 @@ document, so `scoring` and `tier` stay free of JSON concerns.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -144,23 +145,12 @@ def leg_entry(
 ) -> LegEntry:
     """One leg at one revision: the official conformance-result keys, then ours."""
     summary = _leg_summary_entry(leg)
+    # Every field of the summary, plus the scenarios and the time: shallow, not `asdict`, so
+    # the nested models stay models.
+    shared = {f.name: getattr(summary, f.name) for f in dataclasses.fields(summary)}
     return LegEntry(
-        status=summary.status,
-        pass_rate=summary.pass_rate,
-        passed=summary.passed,
-        failed=summary.failed,
-        total=summary.total,
-        not_scored=summary.not_scored,
-        error=summary.error,
+        **shared,
         details=tuple(scenario_entry(d, outcomes or {}, leg.leg) for d in leg.details),
-        leg=summary.leg,
-        revision=summary.revision,
-        state=summary.state,
-        reason=summary.reason,
-        checks_passed=summary.checks_passed,
-        checks_failed=summary.checks_failed,
-        warnings=summary.warnings,
-        results_dir=summary.results_dir,
         duration_s=duration_s,
     )
 

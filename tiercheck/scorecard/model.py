@@ -27,6 +27,7 @@ __all__ = [
     "GovernanceBlock",
     "HarnessBlock",
     "ImpliedTierBlock",
+    "LegCounts",
     "LegEntry",
     "LegSummaryEntry",
     "MergedLegEntry",
@@ -103,8 +104,8 @@ class ScenarioEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LegSummaryEntry:
-    """One revision's part of a merged leg: its counts without the scenario list."""
+class LegCounts:
+    """The official conformance-result counts every leg object starts with."""
 
     status: LegStatus
     pass_rate: float
@@ -115,6 +116,12 @@ class LegSummaryEntry:
     error: str | None = doc_field(
         default=None, omit_none=True, doc="why it is not measured (official key)"
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegSummaryEntry(LegCounts):
+    """One revision's part of a merged leg: its counts without the scenario list."""
+
     leg: str
     revision: str
     state: LegStateName = "measured"
@@ -126,18 +133,9 @@ class LegSummaryEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LegEntry:
+class LegEntry(LegCounts):
     """One leg (server or client) at one revision: official conformance-result keys, then ours."""
 
-    status: LegStatus
-    pass_rate: float
-    passed: int
-    failed: int
-    total: int
-    not_scored: NotScored
-    error: str | None = doc_field(
-        default=None, omit_none=True, doc="why it is not measured (official key)"
-    )
     details: tuple[ScenarioEntry, ...] = ()
     leg: str
     revision: str
@@ -170,18 +168,9 @@ class MissingRevision:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MergedLegEntry:
+class MergedLegEntry(LegCounts):
     """One leg across every revision assessed (the official `conformance` keys, then ours)."""
 
-    status: LegStatus
-    pass_rate: float
-    passed: int
-    failed: int
-    total: int
-    not_scored: NotScored
-    error: str | None = doc_field(
-        default=None, omit_none=True, doc="why it is not measured (official key)"
-    )
     details: tuple[ScenarioEntry, ...] = ()
     leg: str
     state: MergedStateName = "measured"
