@@ -21,8 +21,29 @@ from tiercheck.errors import ConfigError
 __all__ = ["load_yaml", "loads_yaml"]
 
 
+class _TooDeep(Exception):
+    """Raised by the composer at the first node nested deeper than `MAX_DEPTH`."""
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader without YAML 1.1 timestamps and with YAML 1.2 booleans."""
+    """SafeLoader without YAML 1.1 timestamps and with YAML 1.2 booleans, that stops composing
+    at the first node nested deeper than `MAX_DEPTH`.
+
+    Counting while composing matters for time, not only for correctness: PyYAML parses the
+    rest of a hostile 5,000-deep document before `check_shape` could count it, which takes
+    seconds; the composer pulls events lazily, so stopping here skips the rest.
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH + 1:  # the document node itself is depth 1
+                raise _TooDeep
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 _StrictLoader.yaml_implicit_resolvers = {
@@ -72,8 +93,8 @@ def loads_yaml(text: str, source: str) -> object:
     """
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except RecursionError:
-        # The parser recurses once per level: nesting this deep exhausts it before we can count.
+    except (RecursionError, _TooDeep):
+        # The parser recurses once per level: nesting this deep would exhaust it.
         msg = f"{source}: nested deeper than {MAX_DEPTH} levels"
         raise ConfigError(msg) from None
     except yaml.MarkedYAMLError as exc:
