@@ -10,7 +10,15 @@ for a model library's import, and the few rules we need fit here:
 * `rest=True` on one `Mapping` field gathers every key no other field names (open objects
   whose extra keys another layer owns, such as a governance signal's numbers);
 * keys are written in declaration order, so a model that declares the official fields first
-  writes them first.
+  writes them first;
+* a class may carry a tag (``json_tag = ("available", True)``), written first and required on
+  read, which is how a union of models (`LabelFacts | Unavailable`) is told apart;
+* a class may list read-only properties (``json_computed = ("first_label_at",)``), written after
+  its fields for readers of the file and ignored when read back;
+* datetimes are written as ISO-8601 UTC with a ``Z`` and read back aware;
+* `schema=` adds JSON Schema keywords a type cannot say (a pattern, a minimum length);
+* `optional=True` lets a file leave the key out (its default is used): every key a model
+  writes is otherwise required of a file read back.
 
 `to_json` serialises, `from_json` reads back with a one-line error naming the path of the first
 wrong value, and `json_schema` derives the schema that `tiercheck/schemas/` ships.
@@ -22,23 +30,63 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import PurePath
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
-__all__ = ["ModelError", "doc_field", "from_json", "json_schema", "to_json"]
+__all__ = [
+    "ModelError",
+    "doc_field",
+    "format_time",
+    "from_json",
+    "json_schema",
+    "parse_time",
+    "schema_text",
+    "to_json",
+]
 
 T = TypeVar("T")
 
 _META = "tiercheck.model"
 
+#: What a written timestamp looks like (ISO-8601, seconds, optional fraction, a zone).
+TIME_PATTERN = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"
+)
+
+
+def _literal(value: object) -> str:
+    """A JSON value as it reads in a message (`true`, `null`, `"x"`)."""
+    import json
+
+    return json.dumps(value)
+
 
 class ModelError(ValueError):
-    """A JSON value that does not fit the model; `path` says where (``checks.triage.status``)."""
+    """A JSON value that does not fit the model; `path` says where (``checks.triage.status``).
 
-    def __init__(self, path: str, message: str) -> None:
+    `tag_mismatch` marks the error of a tagged model whose tag did not match: in a union, the
+    other options' errors say more.
+    """
+
+    def __init__(self, path: str, message: str, *, tag_mismatch: bool = False) -> None:
         super().__init__(f"{path or '(document)'}: {message}")
         self.path = path
+        self.tag_mismatch = tag_mismatch
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO-8601 timestamp (``2025-01-02T03:04:05Z``) as an aware UTC datetime."""
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def format_time(value: datetime) -> str:
+    """`value` as ISO-8601 UTC to the second, with a ``Z``."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def doc_field(
@@ -47,11 +95,22 @@ def doc_field(
     json: str | None = None,
     omit_none: bool = False,
     rest: bool = False,
+    schema: Mapping[str, Any] | None = None,
+    optional: bool = False,
     default: Any = dataclasses.MISSING,
     default_factory: Any = dataclasses.MISSING,
 ) -> Any:
     """A dataclass field with its JSON key, its description and how it is written."""
-    meta = {_META: {"doc": doc, "json": json, "omit_none": omit_none, "rest": rest}}
+    meta = {
+        _META: {
+            "doc": doc,
+            "json": json,
+            "omit_none": omit_none,
+            "rest": rest,
+            "schema": dict(schema or {}),
+            "optional": optional,
+        }
+    }
     if default_factory is not dataclasses.MISSING:
         return dataclasses.field(default_factory=default_factory, metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -66,6 +125,8 @@ class _Field:
     omit_none: bool
     rest: bool
     required: bool
+    schema: Mapping[str, Any]
+    optional: bool
 
 
 @cache
@@ -84,24 +145,43 @@ def _fields(cls: type) -> tuple[_Field, ...]:
                 omit_none=meta.get("omit_none", False),
                 rest=meta.get("rest", False),
                 required=no_default,
+                schema=meta.get("schema", {}),
+                optional=meta.get("optional", False),
             )
         )
     return tuple(out)
+
+
+def _tag(cls: type) -> tuple[str, Any] | None:
+    tag: tuple[str, Any] | None = getattr(cls, "json_tag", None)
+    return tag
+
+
+def _computed(cls: type) -> tuple[str, ...]:
+    names: tuple[str, ...] = getattr(cls, "json_computed", ())
+    return names
 
 
 def to_json(value: Any) -> Any:
     """`value` as JSON data: dataclasses by their fields, tuples as lists, paths as strings."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
+        tag = _tag(type(value))
+        if tag is not None:
+            out[tag[0]] = tag[1]
         for f in _fields(type(value)):
             item = getattr(value, f.name)
             if f.rest:
                 out |= {str(k): to_json(v) for k, v in item.items()}
             elif not (f.omit_none and item is None):
                 out[f.key] = to_json(item)
+        for name in _computed(type(value)):
+            out[name] = to_json(getattr(value, name))
         return out
     if isinstance(value, str | int | float | bool) or value is None:
         return value
+    if isinstance(value, datetime):
+        return format_time(value)
     if isinstance(value, PurePath):
         return str(value)
     if isinstance(value, Mapping):
@@ -152,6 +232,10 @@ def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
                 return _read(option, value, path)
             except ModelError as exc:
                 errors.append(exc)
+        # The option whose tag matched explains best; with no tags, a lone option's error.
+        telling = [e for e in errors if not e.tag_mismatch]
+        if len(telling) == 1:
+            raise telling[0]
         raise errors[0] if len(errors) == 1 else ModelError(path, f"unexpected {_describe(value)}")
     if origin is Literal:
         if value not in get_args(hint) or isinstance(value, bool) != any(
@@ -176,6 +260,13 @@ def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
         if not isinstance(value, str):
             raise ModelError(path, f"expected a string, got {_describe(value)}")
         return value
+    if hint is datetime:
+        if not isinstance(value, str):
+            raise ModelError(path, f"expected a timestamp, got {_describe(value)}")
+        try:
+            return parse_time(value)
+        except ValueError:
+            raise ModelError(path, f"not an ISO-8601 timestamp: {value!r:.60}") from None
     if origin is tuple:
         if not isinstance(value, list):
             raise ModelError(path, f"expected a list, got {_describe(value)}")
@@ -199,7 +290,14 @@ def from_json(cls: type[T], data: Any, path: str = "") -> T:
     if not isinstance(data, dict):
         raise ModelError(path, f"expected an object, got {_describe(data)}")
     fields = _fields(typing.cast(type, cls))
-    known = {f.key for f in fields if not f.rest}
+    known = {f.key for f in fields if not f.rest} | set(_computed(typing.cast(type, cls)))
+    tag = _tag(typing.cast(type, cls))
+    if tag is not None:
+        key, expected = tag
+        if data.get(key) != expected or type(data.get(key)) is not type(expected):
+            message = f"expected {_literal(expected)}, got {_literal(data.get(key))}"
+            raise ModelError(_join(path, key), message, tag_mismatch=True)
+        known.add(key)
     values: dict[str, Any] = {}
     for f in fields:
         if f.rest:
@@ -241,6 +339,8 @@ def _schema_of(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
     simple = {bool: "boolean", int: "integer", float: "number", str: "string"}
     if hint in simple:
         return {"type": simple[hint]}
+    if hint is datetime:
+        return {"type": "string", "pattern": TIME_PATTERN}
     if origin is tuple:
         (item,) = (a for a in get_args(hint) if a is not Ellipsis)
         return {"type": "array", "items": _schema_of(item, defs)}
@@ -264,16 +364,24 @@ def _define(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required = []
     rest = False
+    tag = _tag(cls)
+    if tag is not None:
+        properties[tag[0]] = {"const": tag[1]}
+        required.append(tag[0])
     for f in _fields(cls):
         if f.rest:
             rest = True
             continue
-        prop = _schema_of(f.hint, defs)
+        prop = _schema_of(f.hint, defs) | dict(f.schema)
         if f.doc:
             prop = {"description": f.doc, **prop}
         properties[f.key] = prop
-        if not f.omit_none:
+        if not (f.omit_none or f.optional):
             required.append(f.key)
+    hints = typing.get_type_hints
+    for name in _computed(cls):
+        getter = getattr(cls, name).fget
+        properties[name] = {"readOnly": True, **_schema_of(hints(getter)["return"], defs)}
     schema: dict[str, Any] = {"type": "object"}
     if _summary(cls):
         schema["description"] = _summary(cls)
@@ -294,3 +402,11 @@ def json_schema(root: type, *, schema_id: str, title: str) -> dict[str, Any]:
         **body,
         "$defs": dict(sorted(defs.items())),
     }
+
+
+def schema_text(root: type, *, schema_id: str, title: str) -> str:
+    """`json_schema` as a committed schema file holds it: indent 2, a trailing newline."""
+    import json
+
+    schema = json_schema(root, schema_id=schema_id, title=title)
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"

@@ -10,9 +10,11 @@ from typing import Literal
 
 import pytest
 
+from tiercheck.governance import schema as snapshot_schema
+from tiercheck.governance.snapshot import LabelFacts, Unavailable, dump_snapshot, load_snapshot
 from tiercheck.model import ModelError, doc_field, from_json, json_schema, to_json
+from tiercheck.scorecard import schema as scorecard_schema
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.schema import schema_text
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -92,12 +94,39 @@ def test_schema_follows_the_fields() -> None:
     assert grown != json_schema(Inner, schema_id="x", title="t")
 
 
-def test_the_shipped_scorecard_schema_is_generated_from_the_model() -> None:
-    shipped = (ROOT / "tiercheck" / "schemas" / "scorecard.schema.json").read_text("utf-8")
-    assert shipped == schema_text(), (
-        "tiercheck/schemas/scorecard.schema.json is stale: run "
-        "`python -m tiercheck.scorecard.schema > tiercheck/schemas/scorecard.schema.json`"
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("scorecard", scorecard_schema), ("governance_snapshot", snapshot_schema)],
+)
+def test_the_shipped_schemas_are_generated_from_the_models(name: str, module: object) -> None:
+    shipped = (ROOT / "tiercheck" / "schemas" / f"{name}.schema.json").read_text("utf-8")
+    assert shipped == module.schema_text(), (  # type: ignore[attr-defined]
+        f"tiercheck/schemas/{name}.schema.json is stale: run `python -m "
+        f"{module.__name__} > tiercheck/schemas/{name}.schema.json`"  # type: ignore[attr-defined]
     )
+
+
+def test_a_recorded_snapshot_reads_and_writes_back_byte_for_byte() -> None:
+    path = ROOT / "examples" / "sample-sdk" / "governance-snapshot.json"
+    assert dump_snapshot(load_snapshot(path)) == path.read_text("utf-8")
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A fact group that is there or says why not."""
+
+    group: LabelFacts | Unavailable
+
+
+def test_tagged_unions_explain_the_option_that_matched() -> None:
+    gone = {"group": {"available": False, "reason": "x"}}
+    assert from_json(Holder, gone) == Holder(Unavailable("x"))
+    assert to_json(Holder(Unavailable("x"))) == gone
+    bad = {"group": {"available": True, "names": 3, "uses_issue_types": True}}
+    with pytest.raises(ModelError, match=r"^group.names: expected a list"):
+        from_json(Holder, bad)
+    with pytest.raises(ModelError, match=r"^available: expected true, got false"):
+        from_json(LabelFacts, {"available": False, "names": [], "uses_issue_types": True})
 
 
 @pytest.mark.parametrize("name", ["mixed", "tier1"])

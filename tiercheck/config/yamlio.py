@@ -21,7 +21,7 @@ from tiercheck.errors import ConfigError
 __all__ = ["load_yaml", "loads_yaml"]
 
 
-class _TooDeep(Exception):
+class _TooDeepError(Exception):
     """Raised by the composer at the first node nested deeper than `MAX_DEPTH`."""
 
 
@@ -40,7 +40,7 @@ class _StrictLoader(yaml.SafeLoader):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH + 1:  # the document node itself is depth 1
-                raise _TooDeep
+                raise _TooDeepError
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -93,7 +93,7 @@ def loads_yaml(text: str, source: str) -> object:
     """
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except (RecursionError, _TooDeep):
+    except (RecursionError, _TooDeepError):
         # The parser recurses once per level: nesting this deep would exhaust it.
         msg = f"{source}: nested deeper than {MAX_DEPTH} levels"
         raise ConfigError(msg) from None

@@ -12,14 +12,13 @@ an unavailable group are then *inconclusive*, never failed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import cache
-from importlib import resources
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Final, Literal
 
 from tiercheck.errors import ConfigError
+from tiercheck.model import ModelError, doc_field, format_time, from_json, parse_time, to_json
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -44,40 +43,23 @@ __all__ = [
     "validate_snapshot_data",
 ]
 
-SCHEMA_VERSION = 1
-
-
-def parse_time(text: str) -> datetime:
-    """Parse a GitHub ISO-8601 timestamp (``2025-01-02T03:04:05Z``) into an aware UTC datetime."""
-    value = datetime.fromisoformat(text)
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def format_time(value: datetime) -> str:
-    """Format an aware datetime as GitHub does: UTC, second precision, a ``Z`` suffix."""
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _opt_time(text: str | None) -> datetime | None:
-    return None if text is None else parse_time(text)
-
-
-def _opt_format(value: datetime | None) -> str | None:
-    return None if value is None else format_time(value)
+SCHEMA_VERSION: Final = 1
 
 
 @dataclass(frozen=True)
 class Unavailable:
     """A fact group we tried and failed to collect; `reason` is one line for the report."""
 
-    reason: str
+    json_tag: ClassVar = ("available", False)
+
+    reason: str = doc_field(schema={"minLength": 1})
 
 
 @dataclass(frozen=True)
 class LabelFacts:
     """The repository's label names and whether it uses GitHub issue types."""
+
+    json_tag: ClassVar = ("available", True)
 
     names: tuple[str, ...]
     uses_issue_types: bool
@@ -101,7 +83,7 @@ class Author:
 class LabelEvent:
     """One ``labeled``/``unlabeled`` event from an issue's timeline."""
 
-    action: str  # "labeled" | "unlabeled"
+    action: Literal["labeled", "unlabeled"]
     label: str
     at: datetime
     actor: str | None  # None when the actor's account was deleted ("ghost")
@@ -129,18 +111,24 @@ class Timeline:
 
 @dataclass(frozen=True)
 class Issue:
-    """One issue (never a pull request) with its current state and, if collected, its timeline."""
+    """One issue (never a pull request) with its current state and, if collected, its timeline.
+
+    The file also shows `first_label_at`, derived from the timeline, for a person reading it.
+    """
+
+    json_computed: ClassVar = ("first_label_at",)
 
     number: int
     title: str
     created_at: datetime
     updated_at: datetime
     closed_at: datetime | None
-    state: str  # "open" | "closed"
-    state_reason: str | None  # "completed" | "not_planned" | "duplicate" | "reopened" | None
-    author: Author
-    labels: tuple[str, ...]
-    timeline: Timeline | None
+    state: str = doc_field(schema={"enum": ["open", "closed"]})
+    # "completed" | "not_planned" | "duplicate" | "reopened" | None
+    state_reason: str | None = doc_field()
+    author: Author = doc_field()
+    labels: tuple[str, ...] = doc_field()
+    timeline: Timeline | None = doc_field()
 
     @property
     def first_label_at(self) -> datetime | None:
@@ -162,9 +150,11 @@ class IssueFacts:
     at the page bound: the oldest issues are kept.
     """
 
-    issues: tuple[Issue, ...]
-    truncated: bool
-    timeline_reason: str | None
+    json_tag: ClassVar = ("available", True)
+
+    issues: tuple[Issue, ...] = doc_field(json="items")
+    truncated: bool = doc_field()
+    timeline_reason: str | None = doc_field()
 
 
 @dataclass(frozen=True)
@@ -183,8 +173,10 @@ class Release:
 class ReleaseFacts:
     """Releases in API order (newest created first); `truncated` if more pages existed."""
 
-    releases: tuple[Release, ...]
-    truncated: bool
+    json_tag: ClassVar = ("available", True)
+
+    releases: tuple[Release, ...] = doc_field(json="items")
+    truncated: bool = doc_field()
 
 
 @dataclass(frozen=True)
@@ -195,8 +187,10 @@ class PolicyFileFacts:
     request); `truncated` is GitHub's flag for a tree too large to list in one response.
     """
 
+    json_tag: ClassVar = ("available", True)
+
     paths: tuple[str, ...]
-    source: str
+    source: Literal["checkout", "git-tree"]
     truncated: bool
 
 
@@ -204,130 +198,26 @@ class PolicyFileFacts:
 class Snapshot:
     """Normalised governance facts about one repository, captured at one moment."""
 
-    repo: str
-    captured_at: datetime
-    api_base: str
-    authenticated: bool
-    labels: LabelFacts | Unavailable
-    issues: IssueFacts | Unavailable
-    releases: ReleaseFacts | Unavailable
-    spec_releases: ReleaseFacts | Unavailable
-    policy_files: PolicyFileFacts | Unavailable
-    schema_version: int = SCHEMA_VERSION
-    notes: tuple[str, ...] = field(default=())
+    repo: str = doc_field(schema={"pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$"})
+    captured_at: datetime = doc_field()
+    api_base: str = doc_field(schema={"minLength": 1})
+    authenticated: bool = doc_field()
+    labels: LabelFacts | Unavailable = doc_field()
+    issues: IssueFacts | Unavailable = doc_field()
+    releases: ReleaseFacts | Unavailable = doc_field()
+    spec_releases: ReleaseFacts | Unavailable = doc_field()
+    policy_files: PolicyFileFacts | Unavailable = doc_field()
+    schema_version: Literal[1] = SCHEMA_VERSION
+    notes: tuple[str, ...] = doc_field(default=(), optional=True)
 
 
-# --- serialisation -------------------------------------------------------------------------
-
-
-def _unavailable(group: Unavailable) -> dict[str, Any]:
-    return {"available": False, "reason": group.reason}
-
-
-def _release_to_dict(release: Release) -> dict[str, Any]:
-    return {
-        "tag": release.tag,
-        "name": release.name,
-        "draft": release.draft,
-        "prerelease": release.prerelease,
-        "created_at": format_time(release.created_at),
-        "published_at": _opt_format(release.published_at),
-    }
-
-
-def _releases_to_dict(group: ReleaseFacts | Unavailable) -> dict[str, Any]:
-    if isinstance(group, Unavailable):
-        return _unavailable(group)
-    return {
-        "available": True,
-        "truncated": group.truncated,
-        "items": [_release_to_dict(r) for r in group.releases],
-    }
-
-
-def _timeline_to_dict(timeline: Timeline | None) -> dict[str, Any] | None:
-    if timeline is None:
-        return None
-    return {
-        "label_events": [
-            {
-                "action": e.action,
-                "label": e.label,
-                "at": format_time(e.at),
-                "actor": e.actor,
-                "actor_type": e.actor_type,
-            }
-            for e in timeline.label_events
-        ],
-        "complete": timeline.complete,
-        "first_response_at": _opt_format(timeline.first_response_at),
-    }
-
-
-def _issue_to_dict(issue: Issue) -> dict[str, Any]:
-    return {
-        "number": issue.number,
-        "title": issue.title,
-        "created_at": format_time(issue.created_at),
-        "updated_at": format_time(issue.updated_at),
-        "closed_at": _opt_format(issue.closed_at),
-        "state": issue.state,
-        "state_reason": issue.state_reason,
-        "author": {
-            "login": issue.author.login,
-            "type": issue.author.type,
-            "association": issue.author.association,
-        },
-        "labels": list(issue.labels),
-        "first_label_at": _opt_format(issue.first_label_at),
-        "timeline": _timeline_to_dict(issue.timeline),
-    }
+# --- serialisation (the typed model: `tiercheck.model`) -------------------------------------
 
 
 def snapshot_to_dict(snapshot: Snapshot) -> dict[str, Any]:
-    """The JSON-ready form of a snapshot (validated by `governance_snapshot.schema.json`)."""
-    labels: dict[str, Any]
-    if isinstance(snapshot.labels, Unavailable):
-        labels = _unavailable(snapshot.labels)
-    else:
-        labels = {
-            "available": True,
-            "names": list(snapshot.labels.names),
-            "uses_issue_types": snapshot.labels.uses_issue_types,
-        }
-    issues: dict[str, Any]
-    if isinstance(snapshot.issues, Unavailable):
-        issues = _unavailable(snapshot.issues)
-    else:
-        issues = {
-            "available": True,
-            "truncated": snapshot.issues.truncated,
-            "timeline_reason": snapshot.issues.timeline_reason,
-            "items": [_issue_to_dict(i) for i in snapshot.issues.issues],
-        }
-    policy: dict[str, Any]
-    if isinstance(snapshot.policy_files, Unavailable):
-        policy = _unavailable(snapshot.policy_files)
-    else:
-        policy = {
-            "available": True,
-            "source": snapshot.policy_files.source,
-            "truncated": snapshot.policy_files.truncated,
-            "paths": list(snapshot.policy_files.paths),
-        }
-    return {
-        "schema_version": snapshot.schema_version,
-        "captured_at": format_time(snapshot.captured_at),
-        "api_base": snapshot.api_base,
-        "authenticated": snapshot.authenticated,
-        "repo": snapshot.repo,
-        "notes": list(snapshot.notes),
-        "labels": labels,
-        "issues": issues,
-        "releases": _releases_to_dict(snapshot.releases),
-        "spec_releases": _releases_to_dict(snapshot.spec_releases),
-        "policy_files": policy,
-    }
+    """The JSON-ready form of a snapshot (its schema is generated from these classes)."""
+    data: dict[str, Any] = to_json(snapshot)
+    return data
 
 
 def dump_snapshot(snapshot: Snapshot) -> str:
@@ -336,141 +226,28 @@ def dump_snapshot(snapshot: Snapshot) -> str:
     return text + "\n"
 
 
-def _release_from_dict(data: dict[str, Any]) -> Release:
-    return Release(
-        tag=data["tag"],
-        name=data["name"],
-        draft=data["draft"],
-        prerelease=data["prerelease"],
-        created_at=parse_time(data["created_at"]),
-        published_at=_opt_time(data["published_at"]),
-    )
-
-
-def _releases_from_dict(data: dict[str, Any]) -> ReleaseFacts | Unavailable:
-    if not data["available"]:
-        return Unavailable(data["reason"])
-    return ReleaseFacts(
-        releases=tuple(_release_from_dict(r) for r in data["items"]),
-        truncated=data["truncated"],
-    )
-
-
-def _timeline_from_dict(data: dict[str, Any] | None) -> Timeline | None:
-    if data is None:
-        return None
-    return Timeline(
-        label_events=tuple(
-            LabelEvent(
-                action=e["action"],
-                label=e["label"],
-                at=parse_time(e["at"]),
-                actor=e["actor"],
-                actor_type=e["actor_type"],
-            )
-            for e in data["label_events"]
-        ),
-        complete=data["complete"],
-        first_response_at=_opt_time(data["first_response_at"]),
-    )
-
-
-def _issue_from_dict(data: dict[str, Any]) -> Issue:
-    author = data["author"]
-    return Issue(
-        number=data["number"],
-        title=data["title"],
-        created_at=parse_time(data["created_at"]),
-        updated_at=parse_time(data["updated_at"]),
-        closed_at=_opt_time(data["closed_at"]),
-        state=data["state"],
-        state_reason=data["state_reason"],
-        author=Author(
-            login=author["login"], type=author["type"], association=author["association"]
-        ),
-        labels=tuple(data["labels"]),
-        timeline=_timeline_from_dict(data["timeline"]),
-    )
-
-
-def snapshot_from_dict(data: dict[str, Any]) -> Snapshot:
-    """Build a snapshot from its JSON form. The caller validates first (see `load_snapshot`)."""
-    labels_data = data["labels"]
-    labels: LabelFacts | Unavailable
-    if labels_data["available"]:
-        labels = LabelFacts(
-            names=tuple(labels_data["names"]), uses_issue_types=labels_data["uses_issue_types"]
-        )
-    else:
-        labels = Unavailable(labels_data["reason"])
-    issues_data = data["issues"]
-    issues: IssueFacts | Unavailable
-    if issues_data["available"]:
-        issues = IssueFacts(
-            issues=tuple(_issue_from_dict(i) for i in issues_data["items"]),
-            truncated=issues_data["truncated"],
-            timeline_reason=issues_data["timeline_reason"],
-        )
-    else:
-        issues = Unavailable(issues_data["reason"])
-    policy_data = data["policy_files"]
-    policy: PolicyFileFacts | Unavailable
-    if policy_data["available"]:
-        policy = PolicyFileFacts(
-            paths=tuple(policy_data["paths"]),
-            source=policy_data["source"],
-            truncated=policy_data["truncated"],
-        )
-    else:
-        policy = Unavailable(policy_data["reason"])
-    return Snapshot(
-        schema_version=data["schema_version"],
-        repo=data["repo"],
-        captured_at=parse_time(data["captured_at"]),
-        api_base=data["api_base"],
-        authenticated=data["authenticated"],
-        notes=tuple(data.get("notes", ())),
-        labels=labels,
-        issues=issues,
-        releases=_releases_from_dict(data["releases"]),
-        spec_releases=_releases_from_dict(data["spec_releases"]),
-        policy_files=policy,
-    )
-
-
-# --- files and validation ------------------------------------------------------------------
-
-
-@cache
-def _schema() -> dict[str, Any]:
-    text = (
-        resources.files("tiercheck")
-        .joinpath("schemas/governance_snapshot.schema.json")
-        .read_text(encoding="utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+def snapshot_from_dict(data: object, source: str = "snapshot") -> Snapshot:
+    """A snapshot from its JSON form; a one-line `ConfigError` naming `source` and the path."""
+    try:
+        return from_json(Snapshot, data)
+    except ModelError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
 
 
 def validate_snapshot_data(data: Any, *, source: str) -> None:
-    """Raise `ConfigError` naming `source`, the JSON path and the problem if `data` is invalid."""
+    """Raise `ConfigError` naming `source`, the JSON path and the problem if `data` is invalid:
+    the generated schema first (patterns, lengths and enums a type cannot say), then the model."""
     import jsonschema
     from jsonschema.exceptions import best_match
 
-    validator = jsonschema.Draft202012Validator(
-        _schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
+    from tiercheck.config.validate import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("governance_snapshot"))
     error = best_match(validator.iter_errors(data))
     if error is not None:
         msg = f"{source}: {error.json_path}: {error.message}"
         raise ConfigError(msg)
-    # The schema cannot say "a parseable timestamp" precisely enough across validators, so the
-    # timestamps are parsed here too and a bad one is reported like any other schema error.
-    try:
-        snapshot_from_dict(data)
-    except ValueError as exc:
-        msg = f"{source}: $: invalid timestamp ({exc})"
-        raise ConfigError(msg) from exc
+    snapshot_from_dict(data, source)
 
 
 def load_snapshot(path: Path) -> Snapshot:
@@ -479,11 +256,8 @@ def load_snapshot(path: Path) -> Snapshot:
 
     # The one safe loader: UTF-8, nesting depth and size are checked before the schema.
     data = load_json(path, what="snapshot")
-    if not isinstance(data, dict):
-        msg = f"{path}: $: expected a snapshot object, got {type(data).__name__}"
-        raise ConfigError(msg)
     validate_snapshot_data(data, source=str(path))
-    return snapshot_from_dict(data)
+    return snapshot_from_dict(data, str(path))
 
 
 def save_snapshot(snapshot: Snapshot, path: Path) -> None:
