@@ -310,16 +310,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         failure = self.fake._scripted(split.path)
         if failure is not None:
-            status = failure.status
-            self._send(status, failure.body, extra=failure.headers)
+            self._send(failure.status, failure.body, extra=failure.headers)
         else:
-            status = self._route(method, split.path, query, body)
-        with self.fake.lock:
-            self.fake.log.append(
-                LoggedRequest(
-                    method, split.path, split.query, status, self.headers.get("Authorization")
-                )
-            )
+            self._route(method, split.path, query, body)
 
     def _route(self, method: str, path: str, query: dict[str, str], body: bytes) -> int:
         data = self.fake.dataset
@@ -405,6 +398,19 @@ class _Handler(BaseHTTPRequestHandler):
             headers["ETag"] = etag
             if self.headers.get("If-None-Match") == etag:
                 status, body = 304, b""
+        # Logged before the answer leaves: a client that has its answer finds it in the log
+        # (logging after the write raced a test reading the log on a loaded machine).
+        split = urlsplit(self.path)
+        with self.fake.lock:
+            self.fake.log.append(
+                LoggedRequest(
+                    self.command,
+                    split.path,
+                    split.query,
+                    status,
+                    self.headers.get("Authorization"),
+                )
+            )
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
