@@ -17,7 +17,7 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tiercheck.cli.common import (
     add_governance_flags,
@@ -33,11 +33,14 @@ from tiercheck.report.formats import GOVERNANCE_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
+    from tiercheck.governance.signals import GovernanceSignals
 
 __all__ = [
     "evaluate",
     "governance",
+    "governance_document",
     "governance_parser",
+    "governance_tier",
     "labels",
     "labels_parser",
     "options_from_args",
@@ -119,9 +122,41 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
 
 
+def governance_tier(signals: GovernanceSignals) -> dict[str, Any]:
+    """The tier governance alone implies: the official tier rules with both legs at 100%.
+
+    Conformance is not measured by this command, so it is taken as passing; what remains are
+    exactly the governance blockers of Tier 1 and Tier 2 (the same `compute_tier` the
+    assessment uses), so another tool can compare them without importing tiercheck.
+    """
+    from tiercheck.tier import LegSummary, compute_tier
+
+    full = LegSummary("measured", pass_rate=1.0)
+    implied = compute_tier(full, full, signals)
+    return {
+        "tier": implied.tier,
+        "tier1_blockers": [str(b) for b in implied.tier1_blockers],
+        "tier2_met": implied.tier2_met,
+        "tier2_blockers": [str(b) for b in implied.tier2_blockers],
+        "assumes": "both conformance legs at 100% (governance alone)",
+        "sep1730": {
+            "tier": implied.sep1730.tier,
+            "tier1_blockers": [str(b) for b in implied.sep1730.blockers],
+            "tier2_met": implied.sep1730.tier2_met,
+            "tier2_blockers": [str(b) for b in implied.sep1730.tier2_blockers],
+        },
+    }
+
+
+def governance_document(args: argparse.Namespace) -> dict[str, Any]:
+    """What `tier-check governance` prints: the six checks and the implied governance tier."""
+    run = evaluate(args)
+    return {**run.to_dict(), "implied_tier": governance_tier(run.signals)}
+
+
 def governance(args: argparse.Namespace) -> int:
-    """`tier-check governance --repo OWNER/REPO`: the six checks, as a table or JSON."""
-    document = evaluate(args).to_dict()
+    """`tier-check governance --repo OWNER/REPO`: the six checks and the tier they imply."""
+    document = governance_document(args)
     emit(GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color()))
     return 0
 

@@ -196,3 +196,47 @@ def open_at(issue: Issue, as_of: datetime) -> bool:
 def field_values(instance: Any) -> dict[str, Any]:
     """A flat dataclass's fields by name, in declaration order (its JSON form)."""
     return {f.name: getattr(instance, f.name) for f in fields(instance)}
+
+
+# --- JavaScript's arithmetic, where the official reading depends on it ------------------------
+
+#: The characters JavaScript's `parseInt` skips before a number (StrWhiteSpaceChar).
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_round(value: float) -> int:
+    """JavaScript's `Math.round`: the nearest integer, halves towards +∞ (2.5 → 3, -0.5 → 0).
+
+    Python's `round` rounds halves to even, which the official code does not.
+    """
+    whole = math.floor(value)
+    # value - floor(value) is exact for every double, so this has no rounding error of its own.
+    return int(whole + 1) if value - whole >= 0.5 else int(whole)
+
+
+def js_round_tenths(value: float) -> float:
+    """``Math.round(value * 10) / 10``, the official one-decimal rounding of hours."""
+    return js_round(value * 10) / 10
+
+
+def js_parse_int(text: str) -> int | None:
+    """JavaScript's ``parseInt(text, 10)``: leading ASCII digits after JS white space, else NaN.
+
+    Python's `int` and `\\d` accept any Unicode digit (``٣``); JavaScript's do not.
+    """
+    rest = text.lstrip(_JS_SPACE)
+    sign = -1 if rest[:1] == "-" else 1
+    rest = rest[1:] if rest[:1] in {"-", "+"} else rest
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    return sign * int(rest[:digits]) if digits else None
+
+
+def millis(moment: datetime) -> int:
+    """A moment as JavaScript's `getTime()`: whole milliseconds since the epoch."""
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

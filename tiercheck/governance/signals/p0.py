@@ -16,11 +16,15 @@ from tiercheck.governance.signals.base import (
     alias_map,
     canonical,
     in_days,
+    js_round,
+    millis,
     open_at,
 )
 from tiercheck.governance.snapshot import Issue, IssueFacts, Snapshot, Unavailable
 
 __all__ = ["CHECK", "OpenP0", "P0Signal", "SepP0", "p0_signal"]
+
+_DAY_MS = 86_400_000
 
 CHECK = CheckInfo(
     name="p0_resolution",
@@ -31,7 +35,7 @@ CHECK = CheckInfo(
 
 @dataclass(frozen=True)
 class OpenP0:
-    """An open P0: its number, title and age in whole days at as_of."""
+    """An open P0: its number, title and age in days at as_of (officially `Math.round`ed)."""
 
     number: int
     title: str
@@ -230,8 +234,10 @@ def _sep_p0(facts: IssueFacts, as_of: datetime, config: SignalConfig) -> SepP0:
 def p0_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> P0Signal:
     """P0 resolution, officially and per SEP-1730.
 
-    Official (`tier-check` p0.ts): every issue labelled ``P0`` now, whole history; days =
-    closed − created; "within 7 d" means no open P0 *and* every closed one ≤ 7 d (14 d likewise).
+    Official (`tier-check` p0.ts of the pinned bundle): every issue labelled ``P0`` now, whole
+    history, in the API's order (newest created first); days = closed − created; an open P0's
+    `age_days` is `Math.round`ed; "within 7 d" means no open P0 *and* every closed one ≤ 7 d
+    (14 d likewise).
     SEP-1730: see `SepP0`.
     """
     group = snapshot.issues
@@ -248,18 +254,24 @@ def p0_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> P0Si
             all_p0s_resolved_within_14d=False,
             sep1730=_inconclusive_sep_p0(group.reason, config.p0_window_days),
         )
-    p0s = [
-        issue
-        for issue in group.issues
-        if issue.created_at <= as_of and any(label.lower() == "p0" for label in issue.labels)
-    ]
+    # The API's order for the official query (`labels=P0`, default sort): newest created first.
+    p0s = sorted(
+        (
+            issue
+            for issue in group.issues
+            if issue.created_at <= as_of and any(label.lower() == "p0" for label in issue.labels)
+        ),
+        key=lambda issue: (issue.created_at, issue.number),
+        reverse=True,
+    )
+    now = millis(as_of)
     open_details = tuple(
-        OpenP0(issue.number, issue.title, math.floor(in_days(as_of - issue.created_at)))
+        OpenP0(issue.number, issue.title, js_round((now - millis(issue.created_at)) / _DAY_MS))
         for issue in p0s
         if open_at(issue, as_of)
     )
     closed_days = [
-        in_days(issue.closed_at - issue.created_at)
+        (millis(issue.closed_at) - millis(issue.created_at)) / _DAY_MS
         for issue in p0s
         if issue.closed_at is not None and issue.closed_at <= as_of
     ]
