@@ -11,7 +11,8 @@ Our side is ``tier-check governance --repo R --as-of T --output json`` on the sa
 
 `compare` lists every disagreement: a check's status, any official field, the implied tier with
 the legs skipped and with both legs at 100%. Run this file as a script to print the agreement
-table over every case (``.venv/bin/python tests/official_governance.py``).
+table over every case (``PYTHONPATH=tests .venv/bin/python tests/official_governance.py``), or
+with ``--dump KEY…`` to print the bundle's own answers for those cases.
 """
 
 from __future__ import annotations
@@ -197,6 +198,11 @@ def compare(outcome: Outcome) -> list[str]:
                 problems.append(
                     f"{key}: {check}.{name}: official {theirs.get(name)!r}, ours {ours.get(name)!r}"
                 )
+    printed = {k: outcome.ours["implied_tier"][k] for k in ("tier", "tier1_blockers", "tier2_met")}
+    if printed != outcome.official_full:
+        problems.append(
+            f"{key}: printed implied_tier: official {outcome.official_full}, ours {printed}"
+        )
     official_tier = {
         k: outcome.official["implied_tier"][k] for k in ("tier", "tier1_blockers", "tier2_met")
     }
@@ -243,7 +249,7 @@ def agreement_table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
-def _main() -> int:
+def _main(argv: Sequence[str]) -> int:
     import tempfile
 
     from tiercheck.conformance.harness import provision
@@ -251,8 +257,18 @@ def _main() -> int:
 
     cache = Path(os.environ.get("TIERCHECK_CACHE") or default_cache_dir())
     harness = provision(cache)
+    cases = all_cases()
+    if argv[:1] == ["--dump"]:
+        # The bundle's own answers for the named cases, for unit tests' expected values.
+        cases = [case for case in cases if case.key in argv[1:]]
     with tempfile.TemporaryDirectory() as scratch:
-        outcomes = run_all(harness, all_cases(), Path(scratch))
+        outcomes = run_all(harness, cases, Path(scratch))
+    if argv[:1] == ["--dump"]:
+        dump = {
+            o.case.key: {**o.official["checks"], "tier_at_100": o.official_full} for o in outcomes
+        }
+        print(json.dumps(dump, indent=1))
+        return 0
     print(agreement_table(outcomes))
     for outcome in outcomes:
         for line in compare(outcome):
@@ -261,4 +277,4 @@ def _main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_main())
+    sys.exit(_main(sys.argv[1:]))
