@@ -238,9 +238,13 @@ BUNDLE: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
+#: Cases the SEP-1730 tests below read too (their expectations are hand work from the text).
+SEP_CASES = {"release-build", "spec-prerelease-answers"}
+
+
 @pytest.fixture(scope="module")
 def judged() -> Iterator[dict[str, GovernanceSignals]]:
-    wanted = sorted({key for key, _ in BUNDLE})
+    wanted = sorted({key for key, _ in BUNDLE} | SEP_CASES)
     fake = FakeGitHub().start()
     try:
         yield {key: _judge(fake, CASES[key]) for key in wanted}
@@ -289,3 +293,46 @@ def test_unrounded_compliance_keeps_the_tier1_blocker(
 def test_every_literal_names_an_edge_case() -> None:
     # The literals above belong to these datasets: a renamed or removed case must be dumped again.
     assert {key for key, _ in BUNDLE} <= set(CASES)
+
+
+def test_sep1730_a_stable_release_shortly_before_the_spec_supports_it(
+    judged: dict[str, GovernanceSignals],
+) -> None:
+    # v1.1.0 came 30 hours before the spec release: officially too early (more than 24 h), so
+    # the days since the spec decide (50 → fail). SEP-1730's Tier 1 wants support *before* the
+    # spec release: it passes, 1.25 days early → gap Math.round(-1.25) = -1.
+    spec = judged["spec-sdk-30h-before"].spec_tracking
+    assert spec.status == "fail"
+    assert (spec.sep1730.status, spec.sep1730.latest_sdk_release, spec.sep1730.days_gap) == (
+        "pass",
+        "v1.1.0",
+        -1,
+    )
+    assert spec.disagrees_with_official
+
+
+def test_sep1730_only_stable_releases_answer_a_spec(judged: dict[str, GovernanceSignals]) -> None:
+    # v1.1.0-rc.1 (10 days after the spec, which is 90 days old) answers officially (pass); the
+    # only stable release, v1.0.0, came 110 days before the spec → none in the window, and the
+    # spec is 90 days old → fail, within six months.
+    spec = judged["spec-prerelease-answers"].spec_tracking
+    assert (spec.status, spec.days_gap) == ("pass", 10)
+    sep = spec.sep1730
+    assert (sep.status, sep.latest_sdk_release, sep.days_gap, sep.within_180d) == (
+        "fail",
+        None,
+        90,
+        True,
+    )
+
+
+def test_sep1730_build_metadata_is_not_a_plain_release(
+    judged: dict[str, GovernanceSignals],
+) -> None:
+    # 1.4.0+build.9: officially stable (version "1.4.0+build.9", major 1). SEP-1730's pattern
+    # ^[0-9]+\\.[0-9]+\\.[0-9]+$ ends at the patch number: not a stable release.
+    release = judged["release-build"].stable_release
+    assert (release.version, release.is_stable) == ("1.4.0+build.9", True)
+    assert (release.sep1730.is_stable, release.sep1730.newest_release) == (False, "1.4.0+build.9")
+    assert release.disagrees_with_official
+    assert "build metadata" in release.to_dict()["sep1730"]["departures"].lower()

@@ -390,6 +390,38 @@ def test_sample_snapshot_through_the_cli_with_sdk_config(
     assert checks == {name: expected[name] for name in CHECK_NAMES}
 
 
+def test_governance_prints_the_tier_governance_alone_implies(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The sample snapshot's tiers with both legs at 100%, as make_governance_snapshot.py works
+    # them out: officially Tier 3 (Tier 1: triage, p0_resolution, stable_release, labels; Tier
+    # 2: stable_release); SEP-1730 Tier 2 (#66 was closed unlabelled, so triage blocks Tier 1).
+    _forbid_gh(monkeypatch)
+    argv = ["governance", "--repo", "tiercheck/sample-sdk"]
+    argv += ["--governance-snapshot", str(SAMPLE_SNAPSHOT)]
+    code, out, _ = _run(capsys, *argv, "--output", "json")
+    assert code == 0
+    implied = json.loads(out)["implied_tier"]
+    assert implied == {
+        "tier": 3,
+        "tier1_blockers": ["triage", "p0_resolution", "stable_release", "labels"],
+        "tier2_met": False,
+        "tier2_blockers": ["stable_release"],
+        "assumes": "both conformance legs at 100% (governance alone)",
+        "sep1730": {
+            "tier": 2,
+            "tier1_blockers": ["triage", "p0_resolution", "labels"],
+            "tier2_met": True,
+            "tier2_blockers": [],
+        },
+    }
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    assert "Implied governance tier: Tier 3 (conformance taken as 100%)" in out
+    assert "  Tier 1 blockers: triage, p0_resolution, stable_release, labels" in out
+    assert "  Tier 2 blockers: stable_release" in out
+
+
 # --- bad input: exit 2, one line -----------------------------------------------------------
 
 

@@ -154,10 +154,32 @@ def governance_document(args: argparse.Namespace) -> dict[str, Any]:
     return {**run.to_dict(), "implied_tier": governance_tier(run.signals)}
 
 
+def _tier_lines(implied: dict[str, Any]) -> str:
+    """The implied governance tier under the terminal table (the table's formatter predates it)."""
+    sep = implied["sep1730"]
+
+    def names(blockers: list[str]) -> str:
+        return ", ".join(blockers) or "none"
+
+    return "\n".join(
+        [
+            f"Implied governance tier: Tier {implied['tier']} (conformance taken as 100%)",
+            f"  Tier 1 blockers: {names(implied['tier1_blockers'])}",
+            f"  Tier 2 blockers: {names(implied['tier2_blockers'])}",
+            f"  SEP-1730 as written: Tier {sep['tier']}; Tier 1 blockers: "
+            f"{names(sep['tier1_blockers'])}; Tier 2 blockers: {names(sep['tier2_blockers'])}",
+        ]
+    )
+
+
 def governance(args: argparse.Namespace) -> int:
     """`tier-check governance --repo OWNER/REPO`: the six checks and the tier they imply."""
     document = governance_document(args)
-    emit(GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color()))
+    rendered = GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color())
+    if args.output == "terminal":
+        emit(rendered, _tier_lines(document["implied_tier"]))
+    else:
+        emit(rendered)
     return 0
 
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from tiercheck.governance.snapshot import Issue
 
@@ -42,11 +42,14 @@ class CheckInfo:
         rank: the order in which remediation proposes fixing it among actions that clear as
             many blockers (lower first: the quickest fixes come first).
         remediation: what to do when the check blocks a tier, in one imperative sentence.
+        departures: where our SEP-1730 reading deliberately differs from the text (or reads
+            what the text leaves open), in words; the scorecard prints it beside the reading.
     """
 
     name: str
     rank: int
     remediation: str
+    departures: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,9 @@ class Signal:
     Subclasses add their official fields (in the official JSON's order) and their SEP-1730
     reading, and say how each reading's verdict is read (`_verdicts`).
     """
+
+    #: The check's static description (each subclass sets its module's `CHECK`).
+    info: ClassVar[CheckInfo]
 
     status: Status
     reason: str | None
@@ -111,7 +117,7 @@ class Signal:
             "status": self.status,
             "reason": self.reason,
             **self.official_fields(),
-            "sep1730": self.sep1730_dict(),
+            "sep1730": {**self.sep1730_dict(), "departures": self.info.departures},
             "disagrees_with_official": self.disagrees_with_official,
         }
 

@@ -29,6 +29,11 @@ CHECK = CheckInfo(
     name="labels",
     rank=2,
     remediation="Create the missing triage labels (type, status and priority)",
+    departures=(
+        "Label aliases from known_sdks.yaml count as the official label they stand for: the text "
+        "asks for the labels, not for one spelling. Issue types are read as the official code "
+        "reads them (the repository's issue_types field)."
+    ),
 )
 
 #: The official label taxonomy (SEP-1730 and `tier-check` labels.ts), compared case-insensitively.
@@ -46,6 +51,8 @@ PRIORITY_LABELS = ("P0", "P1", "P2", "P3")
 @dataclass(frozen=True)
 class LabelsSignal(Signal):
     """The label taxonomy: official field names plus an alias-aware SEP-1730 reading."""
+
+    info = CHECK
 
     present: int
     required: int

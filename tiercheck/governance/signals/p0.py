@@ -30,6 +30,11 @@ CHECK = CheckInfo(
     name="p0_resolution",
     rank=5,
     remediation="Resolve the open P0 issues; Tier 1 needs every P0 closed within 7 days",
+    departures=(
+        "Clocked from the P0 label to the close, as the text says, over P0 episodes of the last "
+        "365 days; a P0 label removed before the close is a downgrade, not a resolution, and an "
+        "open P0 younger than the limit is not late yet."
+    ),
 )
 
 
@@ -93,6 +98,8 @@ class SepP0:
 @dataclass(frozen=True)
 class P0Signal(Signal):
     """Critical-bug resolution: official created→closed, and SEP-1730's label→closed."""
+
+    info = CHECK
 
     open_p0s: int
     open_p0_details: tuple[OpenP0, ...]

@@ -17,6 +17,11 @@ CHECK = CheckInfo(
     remediation=(
         "Publish CHANGELOG, SECURITY, CONTRIBUTING, dependency, roadmap and versioning policies"
     ),
+    departures=(
+        "Informational, as officially. Each policy is looked for case-insensitively, with any "
+        "extension, at the root, in .github/ or in docs/, and one file per category is enough "
+        "(not all 13 official paths)."
+    ),
 )
 
 #: The 13 paths `tier-check` files.ts requests, exactly (case-sensitive, root-relative).
@@ -58,6 +63,8 @@ _POLICY_DIRS = ("", ".github/", "docs/")
 @dataclass(frozen=True)
 class PolicySignal(Signal):
     """Policy documents: the official 13 exact paths, and our case-insensitive search."""
+
+    info = CHECK
 
     files: Mapping[str, bool]
     categories: Mapping[str, tuple[str, ...]]

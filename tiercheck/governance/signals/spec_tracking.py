@@ -37,6 +37,12 @@ CHECK = CheckInfo(
     name="spec_tracking",
     rank=4,
     remediation="Release an SDK version that tracks the latest spec release",
+    departures=(
+        "The text asks for support before the spec release, on a timeline agreed per release, "
+        "which is not public: a stable release from 30 days before the spec release on answers "
+        "it, and the official 30 days after stand in for the agreed timeline. Only stable "
+        "releases count; Tier 2 has six months."
+    ),
 )
 
 #: Official threshold (tier-check spec-tracking.ts).
@@ -72,6 +78,8 @@ class SepSpecTracking:
 @dataclass(frozen=True)
 class SpecTrackingSignal(Signal):
     """Days from the latest spec release to the first SDK release on or after it."""
+
+    info = CHECK
 
     latest_spec_release: str | None
     latest_sdk_release: str | None

@@ -31,6 +31,12 @@ CHECK = CheckInfo(
     name="stable_release",
     rank=3,
     remediation="Cut a stable release (1.0.0 or later, no pre-release suffix)",
+    departures=(
+        "The highest non-draft release whose version (after the SDK's tag prefix, or the tag's "
+        "trailing X.Y.Z) matches the text's ^[0-9]+\\.[0-9]+\\.[0-9]+$ with major >= 1. Build "
+        "metadata (1.4.0+build.9) does not count: the text's pattern ends at the patch number, "
+        "although SemVer would call it a release."
+    ),
 )
 
 #: Suffixes the official release check treats as prerelease markers. JavaScript's `/i` (without
@@ -126,6 +132,8 @@ class StableRelease:
 @dataclass(frozen=True)
 class StableReleaseSignal(Signal):
     """Stable release: the official first-non-draft rule and SEP-1730's newest stable semver."""
+
+    info = CHECK
 
     version: str | None
     is_stable: bool

@@ -41,6 +41,12 @@ CHECK = CheckInfo(
     name="triage",
     rank=6,
     remediation="Label the unlabelled open issues, and label new ones within 2 business days",
+    departures=(
+        "The text says when an issue is triaged (its first label) but not which issues count: we "
+        "judge issues opened in the last 90 days, open or closed, leave bot-opened issues out "
+        "and do not count a label applied by the issue's author or a bot. Business days are "
+        "Monday to Friday, UTC; public holidays count as business days."
+    ),
 )
 
 #: Official thresholds (tier-check triage.ts).
@@ -106,6 +112,8 @@ class SepTriage:
 @dataclass(frozen=True)
 class TriageSignal(Signal):
     """Issue triage: the official "open issues labelled now" rate, and SEP-1730's time to label."""
+
+    info = CHECK
 
     compliance_rate: float
     total_issues: int
