@@ -104,12 +104,22 @@ class Signal:
         raise NotImplementedError
 
     def official_fields(self) -> dict[str, Any]:
-        """The official fields after `status`, in the official JSON's order."""
-        raise NotImplementedError
+        """The official fields after `reason`, in the official JSON's order.
+
+        By default every field declared before the first SEP-1730 one (``sep…``), in JSON form.
+        """
+        result: dict[str, Any] = {}
+        for item in fields(self)[2:]:
+            if item.name.startswith("sep"):
+                break
+            result[item.name] = _json_value(getattr(self, item.name))
+        return result
 
     def sep1730_dict(self) -> dict[str, Any]:
-        """The SEP-1730 reading's JSON form."""
-        raise NotImplementedError
+        """The SEP-1730 reading's JSON form (by default its `sep1730` object's)."""
+        reading: Any = getattr(self, "sep1730")  # noqa: B009 - declared by each subclass
+        result: dict[str, Any] = reading.to_dict()
+        return result
 
     def to_dict(self) -> dict[str, Any]:
         """Official fields first, then `sep1730` and the disagreement flag."""
@@ -199,9 +209,18 @@ def open_at(issue: Issue, as_of: datetime) -> bool:
     return issue.closed_at is None or issue.closed_at > as_of
 
 
+def _json_value(value: Any) -> Any:
+    """A field's JSON form: a tuple becomes a list (of its items' dicts where they have one)."""
+    if isinstance(value, tuple):
+        return [item.to_dict() if hasattr(item, "to_dict") else item for item in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
 def field_values(instance: Any) -> dict[str, Any]:
-    """A flat dataclass's fields by name, in declaration order (its JSON form)."""
-    return {f.name: getattr(instance, f.name) for f in fields(instance)}
+    """A dataclass's fields by name, in declaration order, in JSON form."""
+    return {f.name: _json_value(getattr(instance, f.name)) for f in fields(instance)}
 
 
 # --- JavaScript's arithmetic, where the official reading depends on it ------------------------

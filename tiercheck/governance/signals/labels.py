@@ -67,16 +67,6 @@ class LabelsSignal(Signal):
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep_status
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `LabelsResult` fields."""
-        return {
-            "present": self.present,
-            "required": self.required,
-            "missing": list(self.missing),
-            "found": list(self.found),
-            "uses_issue_types": self.uses_issue_types,
-        }
-
     def sep1730_dict(self) -> dict[str, Any]:
         """The alias-aware reading."""
         return {

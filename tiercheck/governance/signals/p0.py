@@ -15,6 +15,7 @@ from tiercheck.governance.signals.base import (
     Status,
     alias_map,
     canonical,
+    field_values,
     in_days,
     js_round,
     millis,
@@ -76,23 +77,11 @@ class SepP0:
     within_14d: bool
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form of the SEP-1730 P0 reading."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "window_days": self.window_days,
-            "episodes": self.episodes,
-            "open_p0s": self.open_p0s,
-            "open_p0_details": [p.to_dict() for p in self.open_p0_details],
-            "resolved_within_7d": self.resolved_within_7d,
-            "resolved_within_14d": self.resolved_within_14d,
-            "resolved_total": self.resolved_total,
-            "downgraded": self.downgraded,
-            "closed_not_planned": self.closed_not_planned,
-            "label_time_unknown": self.label_time_unknown,
-            "all_p0s_resolved_within_7d": self.within_7d,
-            "all_p0s_resolved_within_14d": self.within_14d,
-        }
+        """JSON form of the SEP-1730 P0 reading (the last two under the official names)."""
+        values = field_values(self)
+        values["all_p0s_resolved_within_7d"] = values.pop("within_7d")
+        values["all_p0s_resolved_within_14d"] = values.pop("within_14d")
+        return values
 
 
 @dataclass(frozen=True)
@@ -112,22 +101,6 @@ class P0Signal(Signal):
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
-
-    def official_fields(self) -> dict[str, Any]:
-        """Official `P0Result` fields."""
-        return {
-            "open_p0s": self.open_p0s,
-            "open_p0_details": [p.to_dict() for p in self.open_p0_details],
-            "closed_within_7d": self.closed_within_7d,
-            "closed_within_14d": self.closed_within_14d,
-            "closed_total": self.closed_total,
-            "all_p0s_resolved_within_7d": self.all_p0s_resolved_within_7d,
-            "all_p0s_resolved_within_14d": self.all_p0s_resolved_within_14d,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The label-clocked reading."""
-        return self.sep1730.to_dict()
 
 
 def _p0_status(within_7d: bool, within_14d: bool) -> Status:

@@ -90,19 +90,6 @@ class SpecTrackingSignal(Signal):
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `SpecTrackingResult` fields."""
-        return {
-            "latest_spec_release": self.latest_spec_release,
-            "latest_sdk_release": self.latest_sdk_release,
-            "sdk_release_within_30d": self.sdk_release_within_30d,
-            "days_gap": self.days_gap,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The stable-releases-only reading."""
-        return self.sep1730.to_dict()
-
 
 def _released(release: Release) -> datetime:
     return release.published_at or release.created_at

@@ -144,18 +144,6 @@ class StableReleaseSignal(Signal):
         # The readings are compared on stability, the fact the tier uses.
         return self.is_stable, self.sep1730.is_stable
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `ReleaseResult` fields."""
-        return {
-            "version": self.version,
-            "is_stable": self.is_stable,
-            "is_prerelease": self.is_prerelease,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The newest-stable-semver reading."""
-        return self.sep1730.to_dict()
-
 
 def _official_release(releases: tuple[Release, ...]) -> tuple[str | None, bool, bool]:
     """(version, is_stable, is_prerelease) as the pinned `tier-check` release.ts decides them."""

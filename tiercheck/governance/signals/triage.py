@@ -127,22 +127,6 @@ class TriageSignal(Signal):
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `TriageResult` fields."""
-        return {
-            "compliance_rate": self.compliance_rate,
-            "total_issues": self.total_issues,
-            "triaged_within_sla": self.triaged_within_sla,
-            "exceeding_sla": self.exceeding_sla,
-            "median_hours": self.median_hours,
-            "p95_hours": self.p95_hours,
-            "days_analyzed": self.days_analyzed,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The time-to-first-label reading."""
-        return self.sep1730.to_dict()
-
 
 def _inconclusive_sep_triage(reason: str, window: int) -> SepTriage:
     return SepTriage(
