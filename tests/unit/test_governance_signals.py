@@ -19,6 +19,7 @@ from tiercheck.governance.signals import (
     compute_signals,
     parse_release_version,
 )
+from tiercheck.governance.signals.base import js_parse_int, js_round
 from tiercheck.governance.snapshot import Snapshot, dump_snapshot, load_snapshot, save_snapshot
 
 CONFIG = SignalConfig(label_aliases=LABEL_ALIASES)
@@ -292,3 +293,38 @@ def test_business_seconds(start: str, end: str, hours: int) -> None:
 def test_parse_release_version(tag: str, prefix: str | None, expected: str | None) -> None:
     parsed = parse_release_version(tag, prefix)
     assert (parsed.text if parsed else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        # ECMAScript Math.round: the nearest integer, a half rounds towards +∞.
+        (4.5, 5),
+        (2.5, 3),  # Python's round gives 2
+        (-0.5, 0),
+        (-1.25, -1),
+        (-1.5, -1),
+        (0.49999999999999994, 0),  # floor(x + 0.5) would say 1
+        (30.4, 30),
+        (30.6, 31),
+    ],
+)
+def test_js_round(value: float, expected: int) -> None:
+    assert js_round(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # ECMAScript parseInt(text, 10): white space, a sign, then ASCII digits; else NaN.
+        ("1", 1),
+        ("12abc", 12),
+        (" \u00a0-3", -3),
+        ("+7", 7),
+        ("\u0663", None),  # ARABIC-INDIC DIGIT THREE is no JavaScript digit
+        ("v1", None),
+        ("", None),
+    ],
+)
+def test_js_parse_int(text: str, expected: int | None) -> None:
+    assert js_parse_int(text) == expected
