@@ -2,10 +2,15 @@
 
 stdlib `ThreadingHTTPServer` on 127.0.0.1, port 0. It serves a dataset defined by the test:
 repository, labels, issue types, issues with pull requests mixed in (REST), issue timelines
-(GraphQL `nodes(ids:)`), releases, the spec repository's releases and a git tree. It paginates
-with `Link rel="next"` exactly as GitHub does, answers `If-None-Match` with 304, can be scripted
-to fail (403 rate limit, 429, 5xx), to answer in the wrong shape (`reshape`) or never
-(`hang`), and logs every request so tests can count them.
+(GraphQL `nodes(ids:)`), releases, the spec repository's releases, a git tree and the contents
+API. It filters issues as GitHub does (`state`, `labels`, `since`, `sort`, `direction`), lists
+releases newest-created first, paginates with `Link rel="next"` (and `page=`) exactly as GitHub
+does, answers `If-None-Match` with 304, can be scripted to fail (403 rate limit, 429, 5xx), to
+answer in the wrong shape (`reshape`) or never (`hang`), and logs every request so tests can
+count them.
+
+One server can serve many datasets: `add(key, dataset)` mounts one under ``/d/<key>`` and
+returns its API base, so a differential test reuses a single server for all of them.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 RATE_RESET = 4102444800  # 2100-01-01: far enough that a primary rate limit is never waited out
 
@@ -82,6 +88,9 @@ class Dataset:
     spec_releases: list[FakeRelease] = field(default_factory=list)
     tree: list[str] = field(default_factory=list)
     default_branch: str = "main"
+    #: The repository object's `issue_types` field, served as given when present is True.
+    repo_issue_types: Any = None
+    repo_issue_types_present: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,9 +121,10 @@ SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
 class FakeGitHub:
     """The server, its dataset, its scripted failures and its request log."""
 
-    def __init__(self, dataset: Dataset) -> None:
+    def __init__(self, dataset: Dataset | None = None) -> None:
         """Bind 127.0.0.1 on a free port; call `start()` to serve."""
-        self.dataset = dataset
+        self.dataset = dataset or Dataset(repo="none/none")
+        self.mounted: dict[str, Dataset] = {}
         self.log: list[LoggedRequest] = []
         self.failures: list[Failure] = []
         #: (path regex, payload → payload) applied to what a route would answer.
@@ -133,6 +143,12 @@ class FakeGitHub:
         """The API base URL (GraphQL is at ``/graphql`` under it)."""
         host, port = self.server.server_address[:2]
         return f"http://{host!s}:{port}"
+
+    def add(self, key: str, dataset: Dataset) -> str:
+        """Serve `dataset` under ``/d/<key>`` as well; returns that API base URL."""
+        with self.lock:
+            self.mounted[key] = dataset
+        return f"{self.url}/d/{key}"
 
     def start(self) -> FakeGitHub:
         """Serve in a background thread."""
@@ -250,6 +266,16 @@ def _release_json(release: FakeRelease) -> dict[str, Any]:
     }
 
 
+def _parse(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _releases_json(releases: list[FakeRelease]) -> list[dict[str, Any]]:
+    """Releases as GitHub lists them: newest created first."""
+    ordered = sorted(releases, key=lambda r: _parse(r.created_at), reverse=True)
+    return [_release_json(r) for r in ordered]
+
+
 def _actor(login: str, kind: str) -> dict[str, Any]:
     return {"__typename": "Bot" if kind == "Bot" else "User", "login": login}
 
@@ -314,22 +340,37 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._route(method, split.path, query, body)
 
-    def _route(self, method: str, path: str, query: dict[str, str], body: bytes) -> int:
-        data = self.fake.dataset
+    def _mount(self, path: str) -> tuple[Dataset, str, str]:
+        """(dataset, API base, path below it) for a request path."""
+        match = re.match(r"/d/([^/]+)(/.*)?$", path)
+        if match and match.group(1) in self.fake.mounted:
+            base = f"{self.fake.url}/d/{match.group(1)}"
+            return self.fake.mounted[match.group(1)], base, match.group(2) or "/"
+        return self.fake.dataset, self.fake.url, path
+
+    def _route(self, method: str, full_path: str, query: dict[str, str], body: bytes) -> int:
+        data, base, path = self._mount(full_path)
+        self.data, self.base = data, base
         repo = data.repo
         if method == "POST" and path == "/graphql":
             return self._graphql(body)
+        repository: dict[str, Any] = {
+            "full_name": repo,
+            "url": f"{base}/repos/{repo}",
+            "default_branch": data.default_branch,
+        }
+        if data.repo_issue_types_present:
+            repository["issue_types"] = data.repo_issue_types
+        contents = f"/repos/{repo}/contents/"
+        if method == "GET" and path.startswith(contents):
+            return self._contents(unquote(path[len(contents) :]))
         routes: dict[str, Any] = {
-            f"/repos/{repo}": lambda: {
-                "full_name": repo,
-                "url": f"{self.fake.url}/repos/{repo}",
-                "default_branch": data.default_branch,
-            },
+            f"/repos/{repo}": lambda: repository,
             f"/repos/{repo}/labels": lambda: [{"name": name} for name in data.labels],
             f"/repos/{repo}/issue-types": lambda: [{"name": name} for name in data.issue_types],
             f"/repos/{repo}/issues": lambda: self._issues(query),
-            f"/repos/{repo}/releases": lambda: [_release_json(r) for r in data.releases],
-            f"/repos/{SPEC_REPO}/releases": lambda: [_release_json(r) for r in data.spec_releases],
+            f"/repos/{repo}/releases": lambda: _releases_json(data.releases),
+            f"/repos/{SPEC_REPO}/releases": lambda: _releases_json(data.spec_releases),
             f"/repos/{repo}/git/trees/{data.default_branch}": lambda: {
                 "sha": "abc",
                 "truncated": False,
@@ -341,14 +382,37 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(404, {"message": "Not Found"})
         payload = self.fake._reshaped(path, routes[path]())
         if isinstance(payload, list):
-            return self._paginated(path, query, payload)
+            return self._paginated(full_path, query, payload)
         return self._send(200, payload)
 
+    def _contents(self, path: str) -> int:
+        tree = self.data.tree
+        if path in tree:
+            return self._send(200, {"type": "file", "path": path, "encoding": "base64"})
+        if any(p.startswith(f"{path}/") for p in tree):
+            return self._send(
+                200, [{"type": "file", "path": p} for p in tree if p.startswith(path)]
+            )
+        return self._send(404, {"message": "Not Found"})
+
     def _issues(self, query: dict[str, str]) -> list[dict[str, Any]]:
-        issues = sorted(self.fake.dataset.issues, key=lambda i: i.created_at)
+        """GitHub's issue listing: `state` (default open), `labels` (all of them, any case),
+        `since` (updated at or after), `sort` (created or updated) and `direction`."""
+        state = query.get("state", "open")
+        wanted = [name.strip().lower() for name in query.get("labels", "").split(",") if name]
+        since = _parse(query["since"]) if "since" in query else None
+        sort = "updated_at" if query.get("sort") == "updated" else "created_at"
+        issues = [
+            i
+            for i in self.data.issues
+            if state in {"all", "closed" if i.closed_at else "open"}
+            and all(name in {label.lower() for label in i.labels} for name in wanted)
+            and (since is None or _parse(i.updated_at) >= since)
+        ]
+        issues.sort(key=lambda i: (_parse(getattr(i, sort)), i.number))
         if query.get("direction", "desc") == "desc":
             issues.reverse()
-        return [_issue_json(i, self.fake.url, self.fake.dataset.repo) for i in issues]
+        return [_issue_json(i, self.base, self.data.repo) for i in issues]
 
     def _paginated(self, path: str, query: dict[str, str], items: list[Any]) -> int:
         per_page = int(query.get("per_page", "30"))
@@ -370,7 +434,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(401, {"message": "This endpoint requires you to be authenticated."})
         request = json.loads(body)
         ids = request.get("variables", {}).get("ids", [])
-        by_id = {f"I_{i.number}": i for i in self.fake.dataset.issues}
+        by_id = {f"I_{i.number}": i for i in self.data.issues}
         nodes = [_timeline_node(by_id[i]) if i in by_id else None for i in ids]
         payload = self.fake._reshaped("/graphql", {"data": {"nodes": nodes}})
         return self._send(200, payload, conditional=False)

@@ -14,23 +14,25 @@ both conformance legs measured at 100%:
 - labels: 11 of the 12 official labels; ``needs repro`` is missing (the team says ``needs
   confirmation``), so both readings fail.
 - triage: officially *partial*: 6 of the 7 open issues carry a label (0.857), the odd one out a
-  Python 3.14 request opened 18 hours earlier. SEP-1730 *passes*: of the 13 human issues of the
-  last 90 days, 11 were labelled (or closed) within 2 business days, 1 took 77 business hours
-  (#55) and 1 is still inside its SLA (#69): 11/12 = 0.917. The bot-opened nightly report (#44)
-  is left out, and a maintainer labelling his own issue (#47) and an issue-template bot's
-  label (#49) do not count as triage.
+  Python 3.14 request opened 18 hours earlier. SEP-1730 is *partial*: of the 13 human issues
+  of the last 90 days, 10 were labelled within 2 business days, 1 took 77 business hours (#55),
+  1 was closed without ever being labelled (#66: closing is not triage) and 1 is still inside
+  its SLA (#69): 10/12 = 0.833. The bot-opened nightly report (#44) is left out, and a
+  maintainer labelling his own issue (#47) and an issue-template bot's label (#49) do not count
+  as triage.
 - p0_resolution: *partial* in both readings: #57 was fixed in 3 days, but #18 (March 2026)
   took 10 days, inside both readings' windows.
 - stable_release: officially *fail*: the newest release, ``v1.1.0-rc.1``, is a prerelease and
   hides ``v1.0.0``. SEP-1730 *passes* with ``v1.0.0``.
-- spec_tracking: *pass*: spec ``2026-07-28`` was answered by ``v1.0.0`` 14 days later
-  (``2025-11-25`` by ``v0.9.0`` 13 days later).
-- policy_signals: *partial* (informational): CHANGELOG, SECURITY, CONTRIBUTING, a dependency
-  policy (``.github/dependabot.yml``) and VERSIONING, but no roadmap.
+- spec_tracking: *pass*: spec ``2026-07-28`` was answered by ``v1.0.0`` 15 days later (14.9
+  days, rounded as the official code rounds) (``2025-11-25`` by ``v0.9.0`` 13 days later).
+- policy_signals: *partial* (informational) in both readings: officially 5 of the 13 paths;
+  SEP-1730 finds CHANGELOG, SECURITY, CONTRIBUTING, a dependency policy
+  (``.github/dependabot.yml``) and VERSIONING, but no roadmap.
 
 Implied tier: officially **Tier 3**, Tier 1 blockers ``triage``, ``p0_resolution``,
 ``stable_release``, ``labels``; Tier 2 blocked by ``stable_release``. SEP-1730 as written:
-**Tier 2**, Tier 1 blockers ``p0_resolution``, ``labels``; Tier 2 met.
+**Tier 2**, Tier 1 blockers ``triage``, ``p0_resolution``, ``labels``; Tier 2 met.
 
 The release history (``v0.9.0``, ``v1.0.0``, ``v1.1.0-rc.1``) is illustrative; the policy
 paths are the files that `examples/sample-sdk/` really contains at its root and in `.github/`.

@@ -44,8 +44,8 @@ def test_one_request_per_listing_page_and_one_graphql_query() -> None:
     with running() as fake:
         stats = CollectStats()
         _collect(fake, stats=stats)
-        # repo, labels, issue-types, issues (1 page), GraphQL, releases, spec releases, tree.
-        assert fake.requests() == 8 == stats.requests
+        # repo, labels, issues (1 page), GraphQL, releases, spec releases, tree.
+        assert fake.requests() == 7 == stats.requests
         assert fake.requests("POST") == 1
         assert all(r.authorization for r in fake.log)
 
@@ -56,11 +56,11 @@ def test_second_collection_with_a_warm_cache_is_all_304s(tmp_path: Path) -> None
         fake.reset_log()
         stats = CollectStats()
         second = _collect(fake, cache_dir=tmp_path, stats=stats)
-        # Seven REST requests, each answered 304; timelines unchanged → no GraphQL at all.
-        assert fake.requests() == 7
-        assert fake.requests(status=304) == 7
+        # Six REST requests, each answered 304; timelines unchanged → no GraphQL at all.
+        assert fake.requests() == 6
+        assert fake.requests(status=304) == 6
         assert fake.requests("POST") == 0
-        assert stats.not_modified == 7
+        assert stats.not_modified == 6
         assert dump_snapshot(first) == dump_snapshot(second)  # type: ignore[arg-type]
 
 
@@ -87,7 +87,7 @@ def test_a_thousand_issues_cost_pages_not_issues() -> None:
         issue_pages = sum(1 for r in fake.log if r.path.endswith("/issues"))
         assert issue_pages == 13  # 1,250 items at 100 a page
         assert fake.requests("POST") == 10  # 1,000 issues, 100 timelines a query
-        assert fake.requests() == issue_pages + 10 + 6  # + repo, labels, types, 2×releases, tree
+        assert fake.requests() == issue_pages + 10 + 5  # + repo, labels, 2×releases, tree
         issues = snapshot.issues  # type: ignore[attr-defined]
         assert len(issues.issues) == 1000
         assert all(i.timeline is not None for i in issues.issues)

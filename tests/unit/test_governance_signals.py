@@ -19,6 +19,7 @@ from tiercheck.governance.signals import (
     compute_signals,
     parse_release_version,
 )
+from tiercheck.governance.signals.base import js_parse_int, js_round
 from tiercheck.governance.snapshot import Snapshot, dump_snapshot, load_snapshot, save_snapshot
 
 CONFIG = SignalConfig(label_aliases=LABEL_ALIASES)
@@ -69,11 +70,12 @@ def test_labels(signals: GovernanceSignals) -> None:
 
 def test_triage_official(signals: GovernanceSignals) -> None:
     triage = signals.triage
-    # Open at as_of: #3 #4 #5 #6 #9 #11 (6); labelled now: all but #5 → 5/6 = 0.8333 → partial.
+    # Open at as_of: #3 #4 #5 #6 #9 #11 (6); labelled now: all but #5 → 5/6 → partial, and the
+    # rate is reported unrounded, as the official JSON has it.
     # Unlabelled ages: #5 only, Fri 12:00 → Mon 12:00 = 72 h (> 48 h → exceeding).
     assert triage.total_issues == 6
     assert triage.triaged_within_sla == 5
-    assert triage.compliance_rate == 0.8333
+    assert triage.compliance_rate == 5 / 6
     assert triage.status == "partial"
     assert (triage.exceeding_sla, triage.median_hours, triage.p95_hours) == (1, 72.0, 72.0)
     assert triage.days_analyzed is None
@@ -83,15 +85,15 @@ def test_triage_sep1730(signals: GovernanceSignals) -> None:
     sep = signals.triage.sep1730
     # Window since 03-18: #1 #3 #4 #5 #7 #8 #9 #11 considered (8); #6 bot-opened excluded.
     # Business hours to first human non-author label: #1 24, #3 40, #4 72, #8 6, #9 2, #11 1;
-    # #7 never (bot label only; closed after 168 business hours); #5 pending (24 h so far).
+    # #7 never (bot label only; closed unlabelled, which is not triage); #5 pending (24 h so far).
     # Within 2 BD: #1 #3 #8 #9 #11 = 5; breached: #4 #7 = 2 → 5/7 = 0.7143 → fail.
-    # Within a month: all 7 decided (#7 closed after 9 days) → 1.0.
+    # Within a month: #7 breached too (never labelled, 76 days old) → 6/7 = 0.8571.
     assert (sep.issues_considered, sep.bot_issues_excluded) == (8, 1)
     assert (sep.within_2_business_days, sep.breached_2_business_days) == (5, 2)
     assert sep.pending_2_business_days == 1
     assert sep.rate_2_business_days == 0.7143
     assert sep.status == "fail"
-    assert (sep.within_1_month, sep.breached_1_month, sep.rate_1_month) == (7, 0, 1.0)
+    assert (sep.within_1_month, sep.breached_1_month, sep.rate_1_month) == (6, 1, 0.8571)
     assert sep.labelled == 6
     assert sep.self_or_bot_labels_ignored == 2  # alice on #4, github-actions[bot] on #7
     # Sorted [1, 2, 6, 24, 40, 72]: median (6 + 24) / 2 = 15; p95 nearest rank 6 → 72.
@@ -105,10 +107,11 @@ def test_triage_sep1730(signals: GovernanceSignals) -> None:
 
 def test_p0_official(signals: GovernanceSignals) -> None:
     p0 = signals.p0_resolution
-    # Labelled P0 now: #8 (closed after 8 d), #9 (open, 4.5 d → 4), #10 (closed after 31 d).
+    # Labelled P0 now: #8 (closed after 8 d), #9 (open, 4.5 d → Math.round → 5), #10 (closed
+    # after 31 d).
     assert p0.open_p0s == 1
     assert [d.to_dict() for d in p0.open_p0_details] == [
-        {"number": 9, "title": "security hole", "age_days": 4}
+        {"number": 9, "title": "security hole", "age_days": 5}
     ]
     assert (p0.closed_total, p0.closed_within_7d, p0.closed_within_14d) == (2, 0, 1)
     assert not p0.all_p0s_resolved_within_7d
@@ -151,10 +154,11 @@ def test_stable_release(signals: GovernanceSignals) -> None:
 def test_spec_tracking(signals: GovernanceSignals) -> None:
     spec = signals.spec_tracking
     # Spec releases: 2025-06-18 is after as_of, draft-x is a prerelease → 2025-03-26.
-    # Official: first SDK release on/after it is v1.8.0-beta.1 (04-01) → 6 days → pass.
+    # Official: the oldest-listed SDK release published no earlier than a day before it is
+    # v1.8.0-beta.1 (04-01) → 6 days → pass; both are reported by `published_at`.
     assert (spec.latest_spec_release, spec.latest_sdk_release, spec.days_gap) == (
-        "2025-03-26",
-        "v1.8.0-beta.1",
+        "2025-03-26T00:00:00Z",
+        "2025-04-01T00:00:00Z",
         6,
     )
     assert spec.status == "pass"
@@ -249,9 +253,9 @@ def test_same_snapshot_and_as_of_give_byte_identical_json(
 
 def test_ages_follow_as_of_not_the_clock(snapshot: Snapshot) -> None:
     later = compute_signals(snapshot, datetime(2025, 6, 21, 12, tzinfo=UTC), CONFIG)
-    # Five days later #9 is 9.5 days old (official age 9); 9.4 days since its P0 label is
-    # over SEP's 7 days but within 14 → partial.
-    assert later.p0_resolution.open_p0_details[0].age_days == 9
+    # Five days later #9 is 9.5 days old (official age Math.round(9.5) = 10); 9.4 days since its
+    # P0 label is over SEP's 7 days but within 14 → partial.
+    assert later.p0_resolution.open_p0_details[0].age_days == 10
     assert later.p0_resolution.sep1730.status == "partial"
     # And #12 (created 06-16 13:00) is now an open unlabelled issue: 7 open, 5 labelled.
     assert (later.triage.total_issues, later.triage.triaged_within_sla) == (7, 5)
@@ -281,7 +285,7 @@ def test_business_seconds(start: str, end: str, hours: int) -> None:
         ("rmcp-v3.1.4", "rmcp-v", "3.1.4"),
         ("rmcp-macros-v0.1.0", "rmcp-v", None),
         ("pkg@1.2.0-rc.1", None, "1.2.0-rc.1"),
-        ("server/v2.0.0+build.5", None, "2.0.0"),
+        ("server/v2.0.0+build.5", None, "2.0.0+build.5"),
         ("release-2024", None, None),
         ("v1.2", None, None),
     ],
@@ -289,3 +293,38 @@ def test_business_seconds(start: str, end: str, hours: int) -> None:
 def test_parse_release_version(tag: str, prefix: str | None, expected: str | None) -> None:
     parsed = parse_release_version(tag, prefix)
     assert (parsed.text if parsed else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        # ECMAScript Math.round: the nearest integer, a half rounds towards +∞.
+        (4.5, 5),
+        (2.5, 3),  # Python's round gives 2
+        (-0.5, 0),
+        (-1.25, -1),
+        (-1.5, -1),
+        (0.49999999999999994, 0),  # floor(x + 0.5) would say 1
+        (30.4, 30),
+        (30.6, 31),
+    ],
+)
+def test_js_round(value: float, expected: int) -> None:
+    assert js_round(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # ECMAScript parseInt(text, 10): white space, a sign, then ASCII digits; else NaN.
+        ("1", 1),
+        ("12abc", 12),
+        (" \u00a0-3", -3),
+        ("+7", 7),
+        ("\u0663", None),  # ARABIC-INDIC DIGIT THREE is no JavaScript digit
+        ("v1", None),
+        ("", None),
+    ],
+)
+def test_js_parse_int(text: str, expected: int | None) -> None:
+    assert js_parse_int(text) == expected

@@ -104,13 +104,13 @@ def test_governance_json_has_the_six_official_checks(
     assert code == 0
     assert TOKEN not in out + err
     doc = json.loads(out)
-    assert list(doc) == ["repo", "as_of", "captured_at", "source", "checks"]
+    assert list(doc) == ["repo", "as_of", "captured_at", "source", "checks", "implied_tier"]
     assert (doc["repo"], doc["as_of"], doc["source"]) == (REPO, AS_OF_TEXT, "github")
     assert list(doc["checks"]) == list(CHECK_NAMES)
     checks = doc["checks"]
     # Official fields, then ours (`reason`, `sep1730`, `disagrees_with_official`).
     assert checks["labels"]["missing"] == ["P3"]
-    assert checks["triage"]["compliance_rate"] == 0.8333
+    assert checks["triage"]["compliance_rate"] == 5 / 6
     assert checks["triage"]["sep1730"]["rate_2_business_days"] == 0.7143
     assert checks["p0_resolution"]["status"] == "fail"
     assert checks["stable_release"]["version"] == "2.0.0-rc.1"
@@ -331,7 +331,8 @@ def test_sample_snapshot_yields_the_documented_tier() -> None:
     assert names == ["triage", "p0_resolution", "stable_release", "labels"]
     assert [str(b) for b in tier.tier2_blockers] == ["stable_release"]
     assert tier.sep1730.tier == 2
-    assert [str(b) for b in tier.sep1730.blockers] == ["p0_resolution", "labels"]
+    # #66 was closed without ever being labelled: not triage, so SEP-1730 triage is partial.
+    assert [str(b) for b in tier.sep1730.blockers] == ["triage", "p0_resolution", "labels"]
     assert tier.sep1730.tier2_met
     # The numbers the generator's docstring states.
     assert signals.labels.missing == ("needs repro",)
@@ -339,12 +340,12 @@ def test_sample_snapshot_yields_the_documented_tier() -> None:
     assert (triage.total_issues, triage.triaged_within_sla, triage.compliance_rate) == (
         7,
         6,
-        0.8571,
+        6 / 7,
     )
     sep = triage.sep1730
     assert (sep.issues_considered, sep.bot_issues_excluded) == (13, 1)
-    assert (sep.within_2_business_days, sep.breached_2_business_days) == (11, 1)
-    assert (sep.pending_2_business_days, sep.rate_2_business_days) == (1, 0.9167)
+    assert (sep.within_2_business_days, sep.breached_2_business_days) == (10, 2)
+    assert (sep.pending_2_business_days, sep.rate_2_business_days) == (1, 0.8333)
     assert sep.self_or_bot_labels_ignored == 2
     p0 = signals.p0_resolution
     assert (p0.closed_total, p0.closed_within_7d, p0.closed_within_14d) == (2, 1, 2)
@@ -356,10 +357,11 @@ def test_sample_snapshot_yields_the_documented_tier() -> None:
         "v1.0.0",
     )
     spec = signals.spec_tracking
+    # 2026-07-28 17:00 → 2026-08-12 14:20 is 14.9 days: Math.round → 15 (the bundle's figure).
     assert (spec.latest_spec_release, spec.latest_sdk_release, spec.days_gap) == (
-        "2026-07-28",
-        "v1.0.0",
-        14,
+        "2026-07-28T17:00:00Z",
+        "2026-08-12T14:20:00Z",
+        15,
     )
     assert signals.policy_signals.categories["roadmap"] == ()
 
@@ -387,6 +389,38 @@ def test_sample_snapshot_through_the_cli_with_sdk_config(
     ).to_dict()
     checks = json.loads(out)["checks"]
     assert checks == {name: expected[name] for name in CHECK_NAMES}
+
+
+def test_governance_prints_the_tier_governance_alone_implies(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The sample snapshot's tiers with both legs at 100%, as make_governance_snapshot.py works
+    # them out: officially Tier 3 (Tier 1: triage, p0_resolution, stable_release, labels; Tier
+    # 2: stable_release); SEP-1730 Tier 2 (#66 was closed unlabelled, so triage blocks Tier 1).
+    _forbid_gh(monkeypatch)
+    argv = ["governance", "--repo", "tiercheck/sample-sdk"]
+    argv += ["--governance-snapshot", str(SAMPLE_SNAPSHOT)]
+    code, out, _ = _run(capsys, *argv, "--output", "json")
+    assert code == 0
+    implied = json.loads(out)["implied_tier"]
+    assert implied == {
+        "tier": 3,
+        "tier1_blockers": ["triage", "p0_resolution", "stable_release", "labels"],
+        "tier2_met": False,
+        "tier2_blockers": ["stable_release"],
+        "assumes": "both conformance legs at 100% (governance alone)",
+        "sep1730": {
+            "tier": 2,
+            "tier1_blockers": ["triage", "p0_resolution", "labels"],
+            "tier2_met": True,
+            "tier2_blockers": [],
+        },
+    }
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    assert "Implied governance tier: Tier 3 (conformance taken as 100%)" in out
+    assert "  Tier 1 blockers: triage, p0_resolution, stable_release, labels" in out
+    assert "  Tier 2 blockers: stable_release" in out
 
 
 # --- bad input: exit 2, one line -----------------------------------------------------------

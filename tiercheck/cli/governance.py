@@ -17,7 +17,7 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tiercheck.cli.common import (
     DEFAULT_GOVERNANCE_DEADLINE_S,
@@ -36,12 +36,15 @@ from tiercheck.report.formats import GOVERNANCE_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
+    from tiercheck.governance.signals import GovernanceSignals
 
 __all__ = [
     "check_api_url",
     "evaluate",
     "governance",
+    "governance_document",
     "governance_parser",
+    "governance_tier",
     "labels",
     "labels_parser",
     "options_from_args",
@@ -175,10 +178,64 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
 
 
+def governance_tier(signals: GovernanceSignals) -> dict[str, Any]:
+    """The tier governance alone implies: the official tier rules with both legs at 100%.
+
+    Conformance is not measured by this command, so it is taken as passing; what remains are
+    exactly the governance blockers of Tier 1 and Tier 2 (the same `compute_tier` the
+    assessment uses), so another tool can compare them without importing tiercheck.
+    """
+    from tiercheck.tier import LegSummary, compute_tier
+
+    full = LegSummary("measured", pass_rate=1.0)
+    implied = compute_tier(full, full, signals)
+    return {
+        "tier": implied.tier,
+        "tier1_blockers": [str(b) for b in implied.tier1_blockers],
+        "tier2_met": implied.tier2_met,
+        "tier2_blockers": [str(b) for b in implied.tier2_blockers],
+        "assumes": "both conformance legs at 100% (governance alone)",
+        "sep1730": {
+            "tier": implied.sep1730.tier,
+            "tier1_blockers": [str(b) for b in implied.sep1730.blockers],
+            "tier2_met": implied.sep1730.tier2_met,
+            "tier2_blockers": [str(b) for b in implied.sep1730.tier2_blockers],
+        },
+    }
+
+
+def governance_document(args: argparse.Namespace) -> dict[str, Any]:
+    """What `tier-check governance` prints: the six checks and the implied governance tier."""
+    run = evaluate(args)
+    return {**run.to_dict(), "implied_tier": governance_tier(run.signals)}
+
+
+def _tier_lines(implied: dict[str, Any]) -> str:
+    """The implied governance tier under the terminal table (the table's formatter predates it)."""
+    sep = implied["sep1730"]
+
+    def names(blockers: list[str]) -> str:
+        return ", ".join(blockers) or "none"
+
+    return "\n".join(
+        [
+            f"Implied governance tier: Tier {implied['tier']} (conformance taken as 100%)",
+            f"  Tier 1 blockers: {names(implied['tier1_blockers'])}",
+            f"  Tier 2 blockers: {names(implied['tier2_blockers'])}",
+            f"  SEP-1730 as written: Tier {sep['tier']}; Tier 1 blockers: "
+            f"{names(sep['tier1_blockers'])}; Tier 2 blockers: {names(sep['tier2_blockers'])}",
+        ]
+    )
+
+
 def governance(args: argparse.Namespace) -> int:
-    """`tier-check governance --repo OWNER/REPO`: the six checks, as a table or JSON."""
-    document = evaluate(args).to_dict()
-    emit(GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color()))
+    """`tier-check governance --repo OWNER/REPO`: the six checks and the tier they imply."""
+    document = governance_document(args)
+    rendered = GOVERNANCE_FORMATS.get(args.output).render(document, stdout_color())
+    if args.output == "terminal":
+        emit(rendered, _tier_lines(document["implied_tier"]))
+    else:
+        emit(rendered)
     return 0
 
 

@@ -331,19 +331,25 @@ def _repository(gh: _GitHub, repo: str) -> dict[str, Any]:
 
 def _labels(gh: _GitHub, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
     items, _ = gh.pages(f"/repos/{repo}/labels", {"per_page": 100}, max_pages=20)
-    uses_types = bool(repo_json.get("issue_types"))
-    if not uses_types:
-        # The official check reads a repository field GitHub does not document; the documented
-        # signal is the repository's issue-types list. Failing to read it is not fatal.
-        try:
-            types, _ = gh.get(f"/repos/{repo}/issue-types")
-        except _Unavailable:
-            types = None
-        uses_types = isinstance(types, list) and bool(types)
+    # As the official check reads it: the repository object's `issue_types` field, with
+    # JavaScript's truthiness (`!!value`: an empty list is true). The `/issue-types` endpoint is
+    # not consulted, as the official code does not consult it.
+    uses_types = _js_truthy(repo_json.get("issue_types"))
     if not all(isinstance(item, dict) and isinstance(item.get("name"), str) for item in items):
         raise _Unavailable("GitHub answered a label without a name")
     names = tuple(sorted({item["name"] for item in items}, key=str.lower))
     return LabelFacts(names=names, uses_issue_types=uses_types)
+
+
+def _js_truthy(value: Any) -> bool:
+    """JavaScript's `!!value` for a JSON value: false only for null, false, 0 and ""."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int | float):
+        return value != 0 and not math.isnan(value)  # NaN is falsy too
+    if isinstance(value, str):
+        return value != ""
+    return True
 
 
 def _release(item: dict[str, Any]) -> Release:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from tiercheck.governance.snapshot import Issue
 
@@ -42,11 +42,14 @@ class CheckInfo:
         rank: the order in which remediation proposes fixing it among actions that clear as
             many blockers (lower first: the quickest fixes come first).
         remediation: what to do when the check blocks a tier, in one imperative sentence.
+        departures: where our SEP-1730 reading deliberately differs from the text (or reads
+            what the text leaves open), in words; the scorecard prints it beside the reading.
     """
 
     name: str
     rank: int
     remediation: str
+    departures: str = ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class Signal:
     reading, and say how each reading's verdict is read (`_verdicts`).
     """
 
+    #: The check's static description (each subclass sets its module's `CHECK`).
+    info: ClassVar[CheckInfo]
+
     status: Status
     reason: str | None
 
@@ -98,12 +104,22 @@ class Signal:
         raise NotImplementedError
 
     def official_fields(self) -> dict[str, Any]:
-        """The official fields after `status`, in the official JSON's order."""
-        raise NotImplementedError
+        """The official fields after `reason`, in the official JSON's order.
+
+        By default every field declared before the first SEP-1730 one (``sep…``), in JSON form.
+        """
+        result: dict[str, Any] = {}
+        for item in fields(self)[2:]:
+            if item.name.startswith("sep"):
+                break
+            result[item.name] = _json_value(getattr(self, item.name))
+        return result
 
     def sep1730_dict(self) -> dict[str, Any]:
-        """The SEP-1730 reading's JSON form."""
-        raise NotImplementedError
+        """The SEP-1730 reading's JSON form (by default its `sep1730` object's)."""
+        reading: Any = getattr(self, "sep1730")  # noqa: B009 - declared by each subclass
+        result: dict[str, Any] = reading.to_dict()
+        return result
 
     def to_dict(self) -> dict[str, Any]:
         """Official fields first, then `sep1730` and the disagreement flag."""
@@ -111,7 +127,7 @@ class Signal:
             "status": self.status,
             "reason": self.reason,
             **self.official_fields(),
-            "sep1730": self.sep1730_dict(),
+            "sep1730": {**self.sep1730_dict(), "departures": self.info.departures},
             "disagrees_with_official": self.disagrees_with_official,
         }
 
@@ -193,6 +209,59 @@ def open_at(issue: Issue, as_of: datetime) -> bool:
     return issue.closed_at is None or issue.closed_at > as_of
 
 
+def _json_value(value: Any) -> Any:
+    """A field's JSON form: a tuple becomes a list (of its items' dicts where they have one)."""
+    if isinstance(value, tuple):
+        return [item.to_dict() if hasattr(item, "to_dict") else item for item in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
 def field_values(instance: Any) -> dict[str, Any]:
-    """A flat dataclass's fields by name, in declaration order (its JSON form)."""
-    return {f.name: getattr(instance, f.name) for f in fields(instance)}
+    """A dataclass's fields by name, in declaration order, in JSON form."""
+    return {f.name: _json_value(getattr(instance, f.name)) for f in fields(instance)}
+
+
+# --- JavaScript's arithmetic, where the official reading depends on it ------------------------
+
+#: The characters JavaScript's `parseInt` skips before a number (StrWhiteSpaceChar).
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_round(value: float) -> int:
+    """JavaScript's `Math.round`: the nearest integer, halves towards +∞ (2.5 → 3, -0.5 → 0).
+
+    Python's `round` rounds halves to even, which the official code does not.
+    """
+    whole = math.floor(value)
+    # value - floor(value) is exact for every double, so this has no rounding error of its own.
+    return int(whole + 1) if value - whole >= 0.5 else int(whole)
+
+
+def js_round_tenths(value: float) -> float:
+    """``Math.round(value * 10) / 10``, the official one-decimal rounding of hours."""
+    return js_round(value * 10) / 10
+
+
+def js_parse_int(text: str) -> int | None:
+    """JavaScript's ``parseInt(text, 10)``: leading ASCII digits after JS white space, else NaN.
+
+    Python's `int` and `\\d` accept any Unicode digit (``٣``); JavaScript's do not.
+    """
+    rest = text.lstrip(_JS_SPACE)
+    sign = -1 if rest[:1] == "-" else 1
+    rest = rest[1:] if rest[:1] in {"-", "+"} else rest
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    return sign * int(rest[:digits]) if digits else None
+
+
+def millis(moment: datetime) -> int:
+    """A moment as JavaScript's `getTime()`: whole milliseconds since the epoch."""
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -29,6 +29,11 @@ CHECK = CheckInfo(
     name="labels",
     rank=2,
     remediation="Create the missing triage labels (type, status and priority)",
+    departures=(
+        "Label aliases from known_sdks.yaml count as the official label they stand for: the text "
+        "asks for the labels, not for one spelling. Issue types are read as the official code "
+        "reads them (the repository's issue_types field)."
+    ),
 )
 
 #: The official label taxonomy (SEP-1730 and `tier-check` labels.ts), compared case-insensitively.
@@ -47,6 +52,8 @@ PRIORITY_LABELS = ("P0", "P1", "P2", "P3")
 class LabelsSignal(Signal):
     """The label taxonomy: official field names plus an alias-aware SEP-1730 reading."""
 
+    info = CHECK
+
     present: int
     required: int
     missing: tuple[str, ...]
@@ -59,16 +66,6 @@ class LabelsSignal(Signal):
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep_status
-
-    def official_fields(self) -> dict[str, Any]:
-        """Official `LabelsResult` fields."""
-        return {
-            "present": self.present,
-            "required": self.required,
-            "missing": list(self.missing),
-            "found": list(self.found),
-            "uses_issue_types": self.uses_issue_types,
-        }
 
     def sep1730_dict(self) -> dict[str, Any]:
         """The alias-aware reading."""

@@ -15,23 +15,33 @@ from tiercheck.governance.signals.base import (
     Status,
     alias_map,
     canonical,
+    field_values,
     in_days,
+    js_round,
+    millis,
     open_at,
 )
 from tiercheck.governance.snapshot import Issue, IssueFacts, Snapshot, Unavailable
 
 __all__ = ["CHECK", "OpenP0", "P0Signal", "SepP0", "p0_signal"]
 
+_DAY_MS = 86_400_000
+
 CHECK = CheckInfo(
     name="p0_resolution",
     rank=5,
     remediation="Resolve the open P0 issues; Tier 1 needs every P0 closed within 7 days",
+    departures=(
+        "Clocked from the P0 label to the close, as the text says, over P0 episodes of the last "
+        "365 days; a P0 label removed before the close is a downgrade, not a resolution, and an "
+        "open P0 younger than the limit is not late yet."
+    ),
 )
 
 
 @dataclass(frozen=True)
 class OpenP0:
-    """An open P0: its number, title and age in whole days at as_of."""
+    """An open P0: its number, title and age in days at as_of (officially `Math.round`ed)."""
 
     number: int
     title: str
@@ -67,28 +77,18 @@ class SepP0:
     within_14d: bool
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form of the SEP-1730 P0 reading."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "window_days": self.window_days,
-            "episodes": self.episodes,
-            "open_p0s": self.open_p0s,
-            "open_p0_details": [p.to_dict() for p in self.open_p0_details],
-            "resolved_within_7d": self.resolved_within_7d,
-            "resolved_within_14d": self.resolved_within_14d,
-            "resolved_total": self.resolved_total,
-            "downgraded": self.downgraded,
-            "closed_not_planned": self.closed_not_planned,
-            "label_time_unknown": self.label_time_unknown,
-            "all_p0s_resolved_within_7d": self.within_7d,
-            "all_p0s_resolved_within_14d": self.within_14d,
-        }
+        """JSON form of the SEP-1730 P0 reading (the last two under the official names)."""
+        values = field_values(self)
+        values["all_p0s_resolved_within_7d"] = values.pop("within_7d")
+        values["all_p0s_resolved_within_14d"] = values.pop("within_14d")
+        return values
 
 
 @dataclass(frozen=True)
 class P0Signal(Signal):
     """Critical-bug resolution: official created→closed, and SEP-1730's label→closed."""
+
+    info = CHECK
 
     open_p0s: int
     open_p0_details: tuple[OpenP0, ...]
@@ -101,22 +101,6 @@ class P0Signal(Signal):
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
-
-    def official_fields(self) -> dict[str, Any]:
-        """Official `P0Result` fields."""
-        return {
-            "open_p0s": self.open_p0s,
-            "open_p0_details": [p.to_dict() for p in self.open_p0_details],
-            "closed_within_7d": self.closed_within_7d,
-            "closed_within_14d": self.closed_within_14d,
-            "closed_total": self.closed_total,
-            "all_p0s_resolved_within_7d": self.all_p0s_resolved_within_7d,
-            "all_p0s_resolved_within_14d": self.all_p0s_resolved_within_14d,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The label-clocked reading."""
-        return self.sep1730.to_dict()
 
 
 def _p0_status(within_7d: bool, within_14d: bool) -> Status:
@@ -230,8 +214,10 @@ def _sep_p0(facts: IssueFacts, as_of: datetime, config: SignalConfig) -> SepP0:
 def p0_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> P0Signal:
     """P0 resolution, officially and per SEP-1730.
 
-    Official (`tier-check` p0.ts): every issue labelled ``P0`` now, whole history; days =
-    closed − created; "within 7 d" means no open P0 *and* every closed one ≤ 7 d (14 d likewise).
+    Official (`tier-check` p0.ts of the pinned bundle): every issue labelled ``P0`` now, whole
+    history, in the API's order (newest created first); days = closed − created; an open P0's
+    `age_days` is `Math.round`ed; "within 7 d" means no open P0 *and* every closed one ≤ 7 d
+    (14 d likewise).
     SEP-1730: see `SepP0`.
     """
     group = snapshot.issues
@@ -248,18 +234,24 @@ def p0_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> P0Si
             all_p0s_resolved_within_14d=False,
             sep1730=_inconclusive_sep_p0(group.reason, config.p0_window_days),
         )
-    p0s = [
-        issue
-        for issue in group.issues
-        if issue.created_at <= as_of and any(label.lower() == "p0" for label in issue.labels)
-    ]
+    # The API's order for the official query (`labels=P0`, default sort): newest created first.
+    p0s = sorted(
+        (
+            issue
+            for issue in group.issues
+            if issue.created_at <= as_of and any(label.lower() == "p0" for label in issue.labels)
+        ),
+        key=lambda issue: (issue.created_at, issue.number),
+        reverse=True,
+    )
+    now = millis(as_of)
     open_details = tuple(
-        OpenP0(issue.number, issue.title, math.floor(in_days(as_of - issue.created_at)))
+        OpenP0(issue.number, issue.title, js_round((now - millis(issue.created_at)) / _DAY_MS))
         for issue in p0s
         if open_at(issue, as_of)
     )
     closed_days = [
-        in_days(issue.closed_at - issue.created_at)
+        (millis(issue.closed_at) - millis(issue.created_at)) / _DAY_MS
         for issue in p0s
         if issue.closed_at is not None and issue.closed_at <= as_of
     ]

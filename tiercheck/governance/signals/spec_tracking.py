@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from tiercheck.governance.signals.base import CheckInfo, Signal, SignalConfig, Status, in_days
+from tiercheck.governance.signals.base import (
+    CheckInfo,
+    Signal,
+    SignalConfig,
+    Status,
+    in_days,
+    js_round,
+    millis,
+)
 from tiercheck.governance.signals.stable_release import parse_release_version
-from tiercheck.governance.snapshot import Release, ReleaseFacts, Snapshot, Unavailable
+from tiercheck.governance.snapshot import (
+    Release,
+    ReleaseFacts,
+    Snapshot,
+    Unavailable,
+    format_time,
+)
 
 __all__ = [
     "CHECK",
@@ -25,12 +37,21 @@ CHECK = CheckInfo(
     name="spec_tracking",
     rank=4,
     remediation="Release an SDK version that tracks the latest spec release",
+    departures=(
+        "The text asks for support before the spec release, on a timeline agreed per release, "
+        "which is not public: a stable release from 30 days before the spec release on answers "
+        "it, and the official 30 days after stand in for the agreed timeline. Only stable "
+        "releases count; Tier 2 has six months."
+    ),
 )
 
 #: Official threshold (tier-check spec-tracking.ts).
 SPEC_TRACKING_DAYS = 30
 #: SEP-1730: Tier 2 may adopt new protocol features within six months of a spec release.
 SEP_TIER2_SPEC_DAYS = 180
+#: Ours: how long before the spec release an SDK release can be the one that supports it.
+SEP_BEFORE_DAYS = 30
+_DAY_MS = 86_400_000
 
 
 @dataclass(frozen=True)
@@ -58,41 +79,72 @@ class SepSpecTracking:
 class SpecTrackingSignal(Signal):
     """Days from the latest spec release to the first SDK release on or after it."""
 
+    info = CHECK
+
     latest_spec_release: str | None
     latest_sdk_release: str | None
-    sdk_release_within_30d: bool
+    sdk_release_within_30d: bool | None
     days_gap: int | None
     sep1730: SepSpecTracking
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `SpecTrackingResult` fields."""
-        return {
-            "latest_spec_release": self.latest_spec_release,
-            "latest_sdk_release": self.latest_sdk_release,
-            "sdk_release_within_30d": self.sdk_release_within_30d,
-            "days_gap": self.days_gap,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The stable-releases-only reading."""
-        return self.sep1730.to_dict()
-
 
 def _released(release: Release) -> datetime:
     return release.published_at or release.created_at
 
 
-def _gap(
-    spec: Release, candidates: Iterable[Release], as_of: datetime
-) -> tuple[Release | None, int]:
+def _published_ms(release: Release) -> int:
+    # `new Date(null).getTime()` is 0: a release without `published_at` sorts before everything.
+    return millis(release.published_at) if release.published_at else 0
+
+
+def _published_text(release: Release | None) -> str | None:
+    return format_time(release.published_at) if release and release.published_at else None
+
+
+def _official(
+    spec: Release | None, sdk: list[Release], as_of: datetime
+) -> tuple[Status, str | None, bool | None, int | None]:
+    """(status, latest_sdk_release, sdk_release_within_30d, days_gap) as alpha.12 computes them.
+
+    `sdk` is the SDK's non-draft releases in the API's order (newest created first). The answer
+    is the oldest-listed one published no earlier than 24 hours before the spec; days are
+    `Math.round`ed; with no answer, the days since the spec and the newest release's date.
+    """
+    if spec is None or not sdk:
+        return "skipped", _published_text(sdk[0] if sdk else None), None, None
+    spec_ms = _published_ms(spec)
+    answer = next((r for r in reversed(sdk) if _published_ms(r) >= spec_ms - _DAY_MS), None)
+    end = _published_ms(answer) if answer else millis(as_of)
+    gap = js_round((end - spec_ms) / _DAY_MS)
+    ok = gap <= SPEC_TRACKING_DAYS
+    return "pass" if ok else "fail", _published_text(answer or sdk[0]), ok, gap
+
+
+def _sep(spec: Release, stable: list[Release], as_of: datetime) -> SepSpecTracking:
+    """SEP-1730: Tier 1 supports a spec *before* its release ("timeline agreed per release").
+
+    The first stable release published from `SEP_BEFORE_DAYS` before the spec on answers it
+    (a negative gap is a release before the spec). The agreed timeline is not public, so the
+    official 30 days after the spec stand in for it; Tier 2 has six months.
+    """
     spec_at = _released(spec)
-    after = sorted((r for r in candidates if spec_at <= _released(r) <= as_of), key=_released)
-    first = after[0] if after else None
+    window = [
+        r for r in stable if spec_at - timedelta(days=SEP_BEFORE_DAYS) <= _released(r) <= as_of
+    ]
+    first = min(window, key=_released) if window else None
     end = _released(first) if first else as_of
-    return first, math.floor(in_days(end - spec_at))
+    gap = js_round(in_days(end - spec_at))
+    ok = gap <= SPEC_TRACKING_DAYS
+    return SepSpecTracking(
+        status="pass" if ok else "fail",
+        latest_sdk_release=first.tag if first else None,
+        days_gap=gap,
+        within_30d=ok,
+        within_180d=gap <= SEP_TIER2_SPEC_DAYS,
+    )
 
 
 def spec_tracking_signal(
@@ -100,11 +152,12 @@ def spec_tracking_signal(
 ) -> SpecTrackingSignal:
     """How quickly the SDK released after the latest spec release.
 
-    Official (`tier-check` spec-tracking.ts): the latest non-draft, non-prerelease of the spec
-    repository's 5 newest releases, against the earliest non-draft of the SDK's 50 newest
-    published on or after it; without one, the days since the spec. Pass if ≤ 30 days.
-    Ours: the same spec release, but only stable SDK releases (and the tag prefix) count, and the
-    SEP's Tier 2 window (six months) is reported too.
+    Official (the pinned `tier-check` spec-tracking.ts): the first non-draft, non-prerelease of
+    the spec repository's 5 newest releases, against the SDK's non-draft releases among its 50
+    newest: the oldest-listed one published at most 24 hours before the spec or later answers
+    it. Days are `Math.round`ed; pass if ≤ 30, and without an answer the days since the spec
+    decide. No spec release, or no non-draft SDK release at all: `skipped`. Both dates are
+    `published_at` timestamps. Ours (SEP-1730): see `_sep`.
     """
     unavailable = next(
         (g for g in (snapshot.spec_releases, snapshot.releases) if isinstance(g, Unavailable)),
@@ -116,12 +169,14 @@ def spec_tracking_signal(
             reason=unavailable.reason,
             latest_spec_release=None,
             latest_sdk_release=None,
-            sdk_release_within_30d=False,
+            sdk_release_within_30d=None,
             days_gap=None,
             sep1730=SepSpecTracking("inconclusive", None, None, False, False),
         )
     assert isinstance(snapshot.spec_releases, ReleaseFacts)
     assert isinstance(snapshot.releases, ReleaseFacts)
+    # Releases dated after as_of did not exist yet (a snapshot may be judged at an earlier
+    # moment than it was captured).
     spec = next(
         (
             r
@@ -130,44 +185,25 @@ def spec_tracking_signal(
         ),
         None,
     )
+    sdk = [r for r in snapshot.releases.releases[:50] if not r.draft and _released(r) <= as_of]
+    status, latest_sdk, within, gap = _official(spec, sdk, as_of)
     if spec is None:
-        return SpecTrackingSignal(
-            status="skipped",
-            reason="no published spec release",
-            latest_spec_release=None,
-            latest_sdk_release=None,
-            sdk_release_within_30d=False,
-            days_gap=None,
-            sep1730=SepSpecTracking("skipped", None, None, False, False),
-        )
-    official_first, official_gap = _gap(
-        spec, (r for r in snapshot.releases.releases[:50] if not r.draft), as_of
-    )
-    official_ok = official_gap <= SPEC_TRACKING_DAYS
+        sep = SepSpecTracking("skipped", None, None, False, False)
+    else:
 
-    def stable(release: Release) -> bool:
-        version = parse_release_version(release.tag, config.tag_prefix)
-        return (
-            not release.draft
-            and not release.prerelease
-            and version is not None
-            and version.prerelease is None
-        )
+        def stable(release: Release) -> bool:
+            version = parse_release_version(release.tag, config.tag_prefix)
+            return (
+                not release.draft and not release.prerelease and bool(version and version.is_plain)
+            )
 
-    sep_first, sep_gap = _gap(spec, filter(stable, snapshot.releases.releases), as_of)
-    sep_ok = sep_gap <= SPEC_TRACKING_DAYS
+        sep = _sep(spec, list(filter(stable, snapshot.releases.releases)), as_of)
     return SpecTrackingSignal(
-        status="pass" if official_ok else "fail",
-        reason=None,
-        latest_spec_release=spec.tag,
-        latest_sdk_release=official_first.tag if official_first else None,
-        sdk_release_within_30d=official_ok,
-        days_gap=official_gap,
-        sep1730=SepSpecTracking(
-            status="pass" if sep_ok else "fail",
-            latest_sdk_release=sep_first.tag if sep_first else None,
-            days_gap=sep_gap,
-            within_30d=sep_ok,
-            within_180d=sep_gap <= SEP_TIER2_SPEC_DAYS,
-        ),
+        status=status,
+        reason="no published spec release" if spec is None else None,
+        latest_spec_release=_published_text(spec),
+        latest_sdk_release=latest_sdk,
+        sdk_release_within_30d=within,
+        days_gap=gap,
+        sep1730=sep,
     )

@@ -13,6 +13,7 @@ from tiercheck.governance.signals.base import (
     SignalConfig,
     Status,
     field_values,
+    js_parse_int,
 )
 from tiercheck.governance.snapshot import Release, ReleaseFacts, Snapshot, Unavailable
 
@@ -21,6 +22,7 @@ __all__ = [
     "ParsedVersion",
     "StableRelease",
     "StableReleaseSignal",
+    "official_version",
     "parse_release_version",
     "stable_release_signal",
 ]
@@ -29,14 +31,29 @@ CHECK = CheckInfo(
     name="stable_release",
     rank=3,
     remediation="Cut a stable release (1.0.0 or later, no pre-release suffix)",
+    departures=(
+        "The highest non-draft release whose version (after the SDK's tag prefix, or the tag's "
+        "trailing X.Y.Z) matches the text's ^[0-9]+\\.[0-9]+\\.[0-9]+$ with major >= 1. Build "
+        "metadata (1.4.0+build.9) does not count: the text's pattern ends at the patch number, "
+        "although SemVer would call it a release."
+    ),
 )
 
-#: Suffixes the official release check treats as prerelease markers.
-_OFFICIAL_PRERELEASE = re.compile(r"-(alpha|beta|rc|dev|preview|snapshot)", re.IGNORECASE)
-#: A semantic version at the end of a tag (`v1.2.3`, `rmcp-v3.1.4`, `pkg@1.2.0-rc.1`).
+#: Suffixes the official release check treats as prerelease markers. JavaScript's `/i` (without
+#: `u`) folds only ASCII here, so Python's Unicode folding (``ſ`` as ``s``) is turned off.
+_OFFICIAL_PRERELEASE = re.compile(
+    r"-(alpha|beta|rc|dev|preview|snapshot)", re.IGNORECASE | re.ASCII
+)
+#: The official version-from-tag rule (alpha.12 `release.ts`):
+#: ``/(?:^|-)v?(\d+(?:\.\d+)*(?:[-+].*)?)$/``. JavaScript's `\d` is ASCII, its `.` stops at
+#: any line terminator and its `$` (no `m` flag) only matches at the very end.
+_OFFICIAL_VERSION = re.compile(r"(?:^|-)v?(\d+(?:\.\d+)*(?:[-+][^\n\r\u2028\u2029]*)?)\Z", re.ASCII)
+#: A semantic version at the end of a tag (`v1.2.3`, `rmcp-v3.1.4`, `pkg@1.2.0-rc.1`), in ASCII
+#: digits (SEP-1730's ``[0-9]``).
 _TRAILING_SEMVER = re.compile(
     r"(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"
-    r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?$"
+    r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?\Z",
+    re.ASCII,
 )
 
 
@@ -48,12 +65,19 @@ class ParsedVersion:
     minor: int
     patch: int
     prerelease: str | None
+    build: str | None = None
 
     @property
     def text(self) -> str:
-        """The version as written (``1.2.3`` or ``1.2.3-rc.1``)."""
+        """The version as written (``1.2.3``, ``1.2.3-rc.1`` or ``1.2.3+build.5``)."""
         base = f"{self.major}.{self.minor}.{self.patch}"
-        return f"{base}-{self.prerelease}" if self.prerelease else base
+        base = f"{base}-{self.prerelease}" if self.prerelease else base
+        return f"{base}+{self.build}" if self.build else base
+
+    @property
+    def is_plain(self) -> bool:
+        """SEP-1730's ``^[0-9]+\\.[0-9]+\\.[0-9]+$``: no pre-release and no build metadata."""
+        return self.prerelease is None and self.build is None
 
 
 def parse_release_version(tag: str, tag_prefix: str | None = None) -> ParsedVersion | None:
@@ -74,14 +98,19 @@ def parse_release_version(tag: str, tag_prefix: str | None = None) -> ParsedVers
     if match is None:
         return None
     return ParsedVersion(
-        int(match["major"]), int(match["minor"]), int(match["patch"]), match["pre"] or None
+        int(match["major"]),
+        int(match["minor"]),
+        int(match["patch"]),
+        match["pre"] or None,
+        match["build"] or None,
     )
 
 
-def _js_parse_int(text: str) -> int | None:
-    """JavaScript's `parseInt(text, 10)`: leading digits, else NaN (None)."""
-    digits = re.match(r"\s*([+-]?\d+)", text)
-    return int(digits.group(1)) if digits else None
+def official_version(tag: str) -> str:
+    """The version the official check reads from a tag: ``rmcp-v1.2.3`` → ``1.2.3``,
+    ``release-1.0`` → ``1.0``, ``sdk-beta-1.0.0`` → ``1.0.0``; ``vNext`` stays ``vNext``."""
+    match = _OFFICIAL_VERSION.search(tag)
+    return match.group(1) if match else tag
 
 
 @dataclass(frozen=True)
@@ -104,6 +133,8 @@ class StableRelease:
 class StableReleaseSignal(Signal):
     """Stable release: the official first-non-draft rule and SEP-1730's newest stable semver."""
 
+    info = CHECK
+
     version: str | None
     is_stable: bool
     is_prerelease: bool
@@ -113,28 +144,16 @@ class StableReleaseSignal(Signal):
         # The readings are compared on stability, the fact the tier uses.
         return self.is_stable, self.sep1730.is_stable
 
-    def official_fields(self) -> dict[str, Any]:
-        """Official `ReleaseResult` fields."""
-        return {
-            "version": self.version,
-            "is_stable": self.is_stable,
-            "is_prerelease": self.is_prerelease,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The newest-stable-semver reading."""
-        return self.sep1730.to_dict()
-
 
 def _official_release(releases: tuple[Release, ...]) -> tuple[str | None, bool, bool]:
-    """(version, is_stable, is_prerelease) as `tier-check` release.ts decides them."""
+    """(version, is_stable, is_prerelease) as the pinned `tier-check` release.ts decides them."""
     candidate = next((r for r in releases[:20] if not r.draft), None)
     if candidate is None:
         return None, False, False
-    version = candidate.tag.removeprefix("v")
+    version = official_version(candidate.tag)
     prerelease = candidate.prerelease or bool(_OFFICIAL_PRERELEASE.search(version))
     parts = version.split(".")
-    major = _js_parse_int(parts[0])
+    major = js_parse_int(parts[0])
     stable = not prerelease and len(parts) >= 2 and major is not None and major >= 1
     return version, stable, prerelease
 
@@ -144,9 +163,10 @@ def _sep_release(releases: tuple[Release, ...], tag_prefix: str | None) -> Stabl
     parsed = [(r, parse_release_version(r.tag, tag_prefix)) for r in published]
     versioned = [(r, v) for r, v in parsed if v is not None]
     newest = versioned[0] if versioned else None
-    stable = [
-        (r, v) for r, v in versioned if not r.prerelease and v.prerelease is None and v.major >= 1
-    ]
+    # SEP-1730: "version matching ^[0-9]+\.[0-9]+\.[0-9]+$ where major >= 1". The pattern ends
+    # at the patch number, so build metadata (1.4.0+build.9) does not count, although SemVer
+    # would call it a release: the reading follows the text, and says so (`docs/governance.md`).
+    stable = [(r, v) for r, v in versioned if not r.prerelease and v.is_plain and v.major >= 1]
 
     def key(item: tuple[Release, ParsedVersion]) -> tuple[int, int, int, str]:
         release, version = item
@@ -167,10 +187,14 @@ def _sep_release(releases: tuple[Release, ...], tag_prefix: str | None) -> Stabl
 def stable_release_signal(snapshot: Snapshot, config: SignalConfig) -> StableReleaseSignal:
     """Whether the SDK has a stable release.
 
-    Official (`tier-check` release.ts): the first non-draft of the 20 newest releases; a newer
-    prerelease therefore hides an older stable one, and prefixed tags parse as unstable.
-    SEP-1730 (ours): the highest plain ``X.Y.Z`` (X ≥ 1) among all non-draft releases whose tag
-    matches `config.tag_prefix` (or ends in a semver when no prefix is configured).
+    Official (the pinned `tier-check` release.ts): the first non-draft of the 20 newest
+    releases, its version read from the tag by `official_version`; a prerelease if flagged or
+    suffixed ``-alpha/-beta/-rc/-dev/-preview/-snapshot``; stable if not a prerelease, with at
+    least two dot-separated parts and a major ≥ 1 (`parseInt`). A newer prerelease therefore
+    hides an older stable one.
+    SEP-1730 (ours): the highest plain ``X.Y.Z`` (X ≥ 1, no pre-release, no build metadata)
+    among all non-draft releases whose tag matches `config.tag_prefix` (or ends in a semver when
+    no prefix is configured).
     """
     group = snapshot.releases
     if isinstance(group, Unavailable):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +16,9 @@ from tiercheck.governance.signals.base import (
     Status,
     business_seconds,
     field_values,
+    js_round_tenths,
     median,
+    millis,
     open_at,
     percentile,
     round_to,
@@ -38,6 +41,12 @@ CHECK = CheckInfo(
     name="triage",
     rank=6,
     remediation="Label the unlabelled open issues, and label new ones within 2 business days",
+    departures=(
+        "The text says when an issue is triaged (its first label) but not which issues count: we "
+        "judge issues opened in the last 90 days, open or closed, leave bot-opened issues out "
+        "and do not count a label applied by the issue's author or a bot. Business days are "
+        "Monday to Friday, UTC; public holidays count as business days."
+    ),
 )
 
 #: Official thresholds (tier-check triage.ts).
@@ -62,7 +71,8 @@ class SepTriage:
     """SEP-1730 triage: creation → first label by someone other than the author and not a bot.
 
     Business time (Mon–Fri) for the 2-business-day Tier 1 SLA, calendar time for Tier 2's month.
-    Issues still unlabelled but younger than the SLA are `pending` and not counted either way.
+    Issues still unlabelled but younger than the SLA are `pending` and not counted either way;
+    an issue closed without ever being labelled was never triaged, so it counts as unlabelled.
     """
 
     status: Status
@@ -103,6 +113,8 @@ class SepTriage:
 class TriageSignal(Signal):
     """Issue triage: the official "open issues labelled now" rate, and SEP-1730's time to label."""
 
+    info = CHECK
+
     compliance_rate: float
     total_issues: int
     triaged_within_sla: int
@@ -114,22 +126,6 @@ class TriageSignal(Signal):
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
-
-    def official_fields(self) -> dict[str, Any]:
-        """Official `TriageResult` fields."""
-        return {
-            "compliance_rate": self.compliance_rate,
-            "total_issues": self.total_issues,
-            "triaged_within_sla": self.triaged_within_sla,
-            "exceeding_sla": self.exceeding_sla,
-            "median_hours": self.median_hours,
-            "p95_hours": self.p95_hours,
-            "days_analyzed": self.days_analyzed,
-        }
-
-    def sep1730_dict(self) -> dict[str, Any]:
-        """The time-to-first-label reading."""
-        return self.sep1730.to_dict()
 
 
 def _inconclusive_sep_triage(reason: str, window: int) -> SepTriage:
@@ -196,10 +192,10 @@ def _sep_triage(facts: IssueFacts, as_of: datetime, config: SignalConfig) -> Sep
         if labelled_at is not None:
             labelled += 1
             label_hours.append(business_seconds(issue.created_at, labelled_at) / HOUR)
-        # An issue closed without a label was dealt with when it closed (a maintainer decided,
-        # or the author withdrew it); an open unlabelled one is still waiting at as_of.
-        closed = issue.closed_at if issue.closed_at and issue.closed_at <= as_of else None
-        end = labelled_at or closed
+        # SEP-1730: "an issue is considered triaged when it receives its first label". Closing
+        # an issue without ever labelling it is not triage: it stays untriaged, and breaches the
+        # SLA once the SLA has passed (until then it is pending).
+        end = labelled_at
         business = business_seconds(issue.created_at, end or as_of)
         calendar = ((end or as_of) - issue.created_at).total_seconds()
         if business > sla:
@@ -250,10 +246,11 @@ def _first_response(issue: Issue, as_of: datetime, sink: list[float]) -> None:
 def triage_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> TriageSignal:
     """Issue triage, officially and per SEP-1730.
 
-    Official (`tier-check` triage.ts): over *open* issues (created in the last `config.days`
-    days if set), the share that carries any label now; pass ≥ 0.9, partial ≥ 0.8.
-    `exceeding_sla` counts unlabelled issues older than 48 calendar hours, and median/p95 are the
-    ages of the unlabelled ones. SEP-1730: see `SepTriage`.
+    Official (`tier-check` triage.ts of the pinned bundle): over *open* issues (created in the
+    last `config.days` days if set), the share that carries any label now, unrounded; pass
+    ≥ 0.9, partial ≥ 0.8. `exceeding_sla` counts unlabelled issues older than 48 calendar hours;
+    median/p95 are the ages of the unlabelled ones at sorted index ⌊n/2⌋ and ⌊0.95·n⌋, in hours
+    rounded to one decimal (`Math.round`). SEP-1730: see `SepTriage`.
     """
     group = snapshot.issues
     if isinstance(group, Unavailable):
@@ -276,22 +273,25 @@ def triage_signal(snapshot: Snapshot, as_of: datetime, config: SignalConfig) -> 
         if open_at(issue, as_of) and (since is None or issue.created_at >= since)
     ]
     labelled = [issue for issue in open_issues if issue.labels]
-    unlabelled_ages = [
-        (as_of - issue.created_at).total_seconds() / HOUR
-        for issue in open_issues
-        if not issue.labels
-    ]
+    # Ages as the official code computes them: whole milliseconds to hours, sorted, then the
+    # element at floor(n/2) and floor(0.95·n) (not an interpolated median), to one decimal.
+    now = millis(as_of)
+    ages = sorted(
+        (now - millis(issue.created_at)) / 3_600_000 for issue in open_issues if not issue.labels
+    )
     total = len(open_issues)
     rate = len(labelled) / total if total else 1.0
     return TriageSignal(
         status=_status_from_rate(rate),
         reason=None,
-        compliance_rate=round_to(rate, 4),
+        # Unrounded, as the official JSON has it: the tier compares it with 0.9, and 0.89995
+        # rounded to 0.9 would hide a real Tier 1 blocker.
+        compliance_rate=rate,
         total_issues=total,
         triaged_within_sla=len(labelled),
-        exceeding_sla=sum(1 for age in unlabelled_ages if age > OFFICIAL_TRIAGE_SLA_HOURS),
-        median_hours=round_to(median(unlabelled_ages)),
-        p95_hours=round_to(percentile(unlabelled_ages, 0.95)),
+        exceeding_sla=sum(1 for age in ages if age > OFFICIAL_TRIAGE_SLA_HOURS),
+        median_hours=js_round_tenths(ages[len(ages) // 2]) if ages else 0.0,
+        p95_hours=js_round_tenths(ages[math.floor(len(ages) * 0.95)]) if ages else 0.0,
         days_analyzed=config.days,
         sep1730=_sep_triage(group, as_of, config),
     )
