@@ -31,6 +31,7 @@ __all__ = [
     "LegSummary",
     "SepTier",
     "compute_tier",
+    "governance_tier",
 ]
 
 LegState = Literal["measured", "skipped", "unmeasured"]
@@ -288,3 +289,13 @@ def compute_tier(server: LegSummary, client: LegSummary, signals: GovernanceSign
         tier2_blockers=tier2_blockers,
         sep1730=sep,
     )
+
+
+def governance_tier(signals: GovernanceSignals) -> ImpliedTier:
+    """The tier governance alone implies: the same rules with both conformance legs at 100%.
+
+    What remains are exactly the governance blockers of Tier 1 and Tier 2, for a command that
+    measures no conformance (`tier-check governance`).
+    """
+    full = LegSummary("measured", pass_rate=1.0)
+    return compute_tier(full, full, signals)

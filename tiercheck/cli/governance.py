@@ -185,10 +185,9 @@ def governance_tier(signals: GovernanceSignals) -> dict[str, Any]:
     exactly the governance blockers of Tier 1 and Tier 2 (the same `compute_tier` the
     assessment uses), so another tool can compare them without importing tiercheck.
     """
-    from tiercheck.tier import LegSummary, compute_tier
+    from tiercheck.tier import governance_tier as tier_of
 
-    full = LegSummary("measured", pass_rate=1.0)
-    implied = compute_tier(full, full, signals)
+    implied = tier_of(signals)
     return {
         "tier": implied.tier,
         "tier1_blockers": [str(b) for b in implied.tier1_blockers],
