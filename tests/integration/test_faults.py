@@ -35,7 +35,7 @@ from test_e2e import (
     Session,
     assert_nothing_left,
     copy_sample,
-    git,
+    origin,
     session,
     tier_check,
 )
@@ -45,11 +45,7 @@ from tiercheck.report import validate_scorecard
 
 pytestmark = pytest.mark.integration
 
-__all__ = ["session"]  # the shared session fixture (cache, harness), re-used from test_e2e
-
-SIMPLE_TEXT = 'text("This is a simple text response for testing.")'
-BROKEN_TEXT = 'text("")'
-
+__all__ = ["origin", "session"]  # shared fixtures of test_e2e: the cache, the sample's origin
 
 # --- shared set-up --------------------------------------------------------------------------
 
@@ -60,26 +56,6 @@ def built(session: Session, tmp_path_factory: pytest.TempPathFactory) -> Path:
     sdk = copy_sample(tmp_path_factory.mktemp("faults-built") / "sample-sdk")
     subprocess.run(["sh", "-c", SAMPLE_BUILD], cwd=sdk, env=session.env(), check=True, timeout=900)
     return sdk
-
-
-@pytest.fixture(scope="module")
-def origin(session: Session, tmp_path_factory: pytest.TempPathFactory) -> Origin:
-    """A git repository of the sample: v1.0.0 as shipped, v1.0.1 breaking one server scenario."""
-    path = copy_sample(tmp_path_factory.mktemp("faults-origin") / "sample-sdk")
-    env = session.env()
-    git(path, "init", "-q", "-b", "main", env=env)
-    git(path, "add", ".", env=env)
-    git(path, "commit", "-q", "-m", "sample SDK", env=env)
-    git(path, "tag", "v1.0.0", env=env)
-    server = path / "server.py"
-    server.write_text(server.read_text().replace(SIMPLE_TEXT, BROKEN_TEXT))
-    git(path, "commit", "-q", "-am", "test_simple_text answers empty text", env=env)
-    git(path, "tag", "v1.0.1", env=env)
-    return Origin(
-        path,
-        v1=git(path, "rev-parse", "v1.0.0^{commit}", env=env),
-        broken=git(path, "rev-parse", "v1.0.1^{commit}", env=env),
-    )
 
 
 def assess_built(
