@@ -197,13 +197,10 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 progress.warn(f"{revision}: {fate.splitlines()[0]}")
                 progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
                 return unmeasured_leg("server", revision, fate, results_dir=raw)
-    except ServerStartError as exc:
-        reason = f"the server did not become ready: {exc.message}"
-        record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
-        progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
-        return unmeasured_leg("server", revision, reason, results_dir=raw)
     except TiercheckError as exc:
-        reason = exc.message
+        # Only a start-up failure is the server's; the harness refusing its folder is not.
+        ready = isinstance(exc, ServerStartError)
+        reason = f"the server did not become ready: {exc.message}" if ready else exc.message
         record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
         progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
         return unmeasured_leg("server", revision, reason, results_dir=raw)
