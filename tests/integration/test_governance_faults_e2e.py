@@ -10,29 +10,22 @@ with nulls, and never to answer the releases; `--governance-deadline` bounds the
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-from test_e2e import base_env, copy_sample, tier_check
+
+# `session`: the e2e suite's cache with the pinned harness provisioned once.
+from test_e2e import Session, copy_sample, session, tier_check  # noqa: F401 - a fixture
 
 from governance_fixtures import REPO, TOKEN, running
-from tiercheck.conformance.harness import provision
 
 pytestmark = pytest.mark.integration
 
 
 def test_a_broken_github_leaves_the_scorecard_written_and_governance_inconclusive(
     tmp_path: Path,
+    session: Session,  # noqa: F811 - the fixture imported above
 ) -> None:
-    cache, home = tmp_path / "cache", tmp_path / "home"
-    cache.mkdir()
-    home.mkdir()
-    explicit = os.environ.get("TIERCHECK_CACHE")
-    if explicit:
-        provision(Path(explicit))
-        (cache / "harness").symlink_to((Path(explicit) / "harness").resolve())
-    provision(cache)
     sdk = copy_sample(tmp_path / "sample-sdk")
     out = tmp_path / "out"
     with running() as fake:
@@ -43,7 +36,7 @@ def test_a_broken_github_leaves_the_scorecard_written_and_governance_inconclusiv
             "--sdk-path", str(sdk), "--sdk", "sample-sdk", "--repo", REPO,
             "--revision", "2025-11-25", "--token", TOKEN, "--github-api-url", fake.url,
             "--governance-deadline", "5", "--out", str(out), "--output", "json",
-            env=base_env(cache, home),
+            env=session.env(),
         )  # fmt: skip
     assert run.returncode in (0, 1), run.explain()
     assert "Traceback" not in run.stderr

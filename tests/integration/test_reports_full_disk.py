@@ -10,32 +10,27 @@ temporary file beside them), and still print the scorecard on stdout.
 from __future__ import annotations
 
 import json
-import os
 from contextlib import suppress
 from pathlib import Path
 
 import pytest
-from test_e2e import base_env, tier_check
+
+# `session`: the e2e suite's cache with the pinned harness provisioned once.
+from test_e2e import Session, session, tier_check  # noqa: F401 - a fixture
 
 from mounts import small_file_system
-from tiercheck.conformance.harness import provision
 
 pytestmark = pytest.mark.integration
 
 
-def test_a_full_disk_while_writing_reports_keeps_the_old_ones(tmp_path: Path) -> None:
-    cache, home = tmp_path / "cache", tmp_path / "home"
-    cache.mkdir()
-    home.mkdir()
-    explicit = os.environ.get("TIERCHECK_CACHE")
-    if explicit:
-        provision(Path(explicit))
-        (cache / "harness").symlink_to((Path(explicit) / "harness").resolve())
-    provision(cache)
+def test_a_full_disk_while_writing_reports_keeps_the_old_ones(
+    tmp_path: Path,
+    session: Session,  # noqa: F811 - the fixture imported above
+) -> None:
     sdk = tmp_path / "empty-sdk"
     sdk.mkdir()
     argv = ("--sdk-path", str(sdk), "--skip-governance", "--skip-build", "--output", "json")
-    env = base_env(cache, home)
+    env = session.env()
     with small_file_system(tmp_path / "small", "size=256k") as mount:
         out = mount / "reports"
         first = tier_check(*argv, "--out", str(out), env=env)
