@@ -123,7 +123,7 @@ def _environment(base: Path) -> dict[str, str]:
         "npm_config_fetch_retries": "0",
         "NO_COLOR": "1",
         "PYTHONPATH": str(ROOT),
-        # A hang in governance ends at this deadline (unknown variables are harmless).
+        # Should a command line reach GitHub (closed port here), it gives up within seconds.
         "TIERCHECK_GOVERNANCE_DEADLINE": "10",
     }
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from checks_builder import TS, check, write_scenario
+from mounts import small_file_system
 from tiercheck.cli import main
 from tiercheck.config.baseline import load_baseline
 from tiercheck.config.registry import load_registry
@@ -315,28 +316,13 @@ def test_15_out_is_a_file(isolated: Path, capsys: pytest.CaptureFixture[str]) ->
     assert not (isolated / "cache").exists()  # refused before any work
 
 
-def _read_only_mount() -> Path | None:
-    """A directory on a file system mounted read-only, if this machine has one."""
-    try:
-        mounts = Path("/proc/mounts").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
-    for line in mounts:
-        fields = line.split()
-        if len(fields) > 3 and "ro" in fields[3].split(",") and Path(fields[1]).is_dir():
-            return Path(fields[1])
-    return None
-
-
 def test_15_out_on_a_read_only_file_system(
     isolated: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    mount = _read_only_mount()
-    if mount is None:
-        pytest.skip("no read-only file system is mounted here")
-    out = mount / "tiercheck-reports"
-    result = run(capsys, "--sdk", "sample-sdk", "--skip-governance", "--out", str(out))
-    assert_one_line_exit_2(result, "is on a read-only file system")
+    with small_file_system(isolated / "ro", "ro,size=64k") as mount:
+        out = mount / "reports"
+        result = run(capsys, "--sdk", "sample-sdk", "--skip-governance", "--out", str(out))
+    assert_one_line_exit_2(result, f"--out {out}: {mount} is on a read-only file system")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any directory")

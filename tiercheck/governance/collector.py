@@ -145,7 +145,8 @@ _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 def _malformed(exc: BaseException) -> str:
     detail = str(exc) if not isinstance(exc, KeyError) else f"no {exc}"
-    return f"GitHub answered in an unexpected shape ({type(exc).__name__}: {detail[:120]})"
+    detail = " ".join(detail.split())[:120]  # GitHub's text inside: keep the reason one line
+    return f"GitHub answered in an unexpected shape ({type(exc).__name__}: {detail})"
 
 
 class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a program error
