@@ -290,3 +290,10 @@ def test_provisioned_tools_come_first_on_the_build_path_and_key_the_cache(
     )
     # No tools: the key is what it always was (existing markers stay valid).
     assert build_key(sdk.head, "make", {}) == build_key(sdk.head, "make", {}, [])
+
+
+def test_failure_reason_drops_colour_codes() -> None:
+    from tiercheck.sdk.build import failure_reason
+
+    log = "\x1b[0m\x1b[0m[\x1b[1;31mERROR\x1b[m] Failed to execute goal\n"
+    assert failure_reason("s", log).splitlines() == ["s", "[ERROR] Failed to execute goal"]

@@ -40,6 +40,7 @@ __all__ = [
 BuildState = Literal["built", "cached", "skipped", "failed", "none"]
 
 _TAIL_LINES = 15
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 #: Error lines kept ahead of the tail.
 _ERROR_LINES = 8
 #: Lines that say what went wrong, in any of the SDKs' build tools.
@@ -104,9 +105,10 @@ def failure_reason(summary: str, log_text: str) -> str:
     Backtrace frames are dropped from both, and a line is never shown twice, so the line that
     says what went wrong survives however long the stack trace after it.
     """
+    plain = _ANSI.sub("", log_text)  # Maven and others colour their output even in logs
     lines = [
         line.rstrip()
-        for line in log_text.splitlines()
+        for line in plain.splitlines()
         if line.strip() and not line.startswith("+ ") and not _NOISE.search(line)
     ]
     errors = list(dict.fromkeys(line for line in lines if _ERRORISH.search(line)))
