@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import NoReturn
 
-from tiercheck.cli import assess, config_verbs, governance, score
+from tiercheck.cli import assess, config_verbs, governance, history, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -79,6 +79,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("labels", _SINGLE_CHECK, governance.labels_parser, governance.labels),
     Command("triage", _SINGLE_CHECK, governance.triage_parser, governance.triage),
+    Command(
+        "history",
+        "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
+        history.history_parser,
+        history.history,
+    ),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

@@ -21,6 +21,7 @@ from tiercheck.cli.common import (
     pinned_harness_version,
 )
 from tiercheck.cli.governance import options_from_args
+from tiercheck.cli.history import add_history_flags, history_hook
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
@@ -78,6 +79,7 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
     gov = parser.add_argument_group("governance")
     gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
     add_governance_flags(parser)
+    add_history_flags(parser)
     out = parser.add_argument_group("reports")
     add_output_flag(out, SCORECARD_FORMATS, repeat=True)
     out.add_argument(
@@ -147,6 +149,7 @@ def assess(args: argparse.Namespace) -> int:
         sequential=args.sequential,
     )
     governance = options_from_args(args)
+    recorder = history_hook(args)
     progress = make_progress()
     try:
         doc = run_assessment(
@@ -155,10 +158,15 @@ def assess(args: argparse.Namespace) -> int:
             progress,
             started_at=started,
             explicit_baseline=args.expected_failures is not None,
+            reuse=recorder.lookup if recorder and args.reuse else None,
         )
     finally:
         progress.close()
+    if recorder:
+        doc = recorder.with_section(doc)
     written = write_reports(doc, options.out_dir)
+    if recorder:
+        recorder.append(doc)  # after the reports: a broken history cannot cost the scorecard
     if doc.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
     emit_scorecard(doc, args.output)
