@@ -477,3 +477,82 @@ def test_history_command_on_a_garbage_file_is_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "not a database" in err
+
+
+# --- --reuse: what a stored run must match ------------------------------------------------
+
+
+def _stored(tmp_path: Path, doc: Scorecard, *, digest: str = "req-1") -> HistoryStore:
+    store = HistoryStore(tmp_path / "reuse.sqlite")
+    files = {
+        (rev, leg): {"s-2026-10-01T03-00-00Z/checks.json": "[]"}
+        for rev, entry in doc.revisions.items()
+        for leg in ("server", "client")
+        if (entry.server if leg == "server" else entry.client).state == "measured"
+    }
+    store.append(record_of(doc), requirements_digest=digest, leg_results=files)
+    return store
+
+
+def _key(doc: Scorecard, **change: Any) -> Any:
+    from tiercheck.history.store import ReuseKey
+
+    record = record_of(doc)
+    assert record.commit is not None
+    assert record.harness_version is not None
+    key = ReuseKey(
+        sdk=record.sdk,
+        commit=record.commit,
+        config_digest=record.config_digest,
+        harness_version=record.harness_version,
+        requirements_digest="req-1",
+        revisions=record.revisions,
+    )
+    return dataclasses.replace(key, **change)
+
+
+def test_reuse_finds_the_run_of_the_same_commit_config_harness_and_requirements(
+    tmp_path: Path,
+) -> None:
+    doc = alpha(5)
+    store = _stored(tmp_path, doc)
+    found = store.reusable(_key(doc))
+    assert found is not None
+    record, files = found
+    assert record.run_id == doc.tiercheck.run_id
+    assert set(files) == {(R1, "server"), (R1, "client")}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"harness_version": "0.2.0-alpha.13"},
+        {"config_digest": "another-config"},
+        {"commit": "ff" * 20},
+        {"requirements_digest": "req-2"},
+        {"revisions": (R1, "2026-07-28")},
+        {"sdk": "other-sdk"},
+    ],
+)
+def test_reuse_refuses_any_difference(tmp_path: Path, change: dict[str, Any]) -> None:
+    doc = alpha(5)
+    assert _stored(tmp_path, doc).reusable(_key(doc, **change)) is None
+
+
+def test_reuse_never_takes_an_unmeasured_or_interrupted_run(tmp_path: Path) -> None:
+    unmeasured = alpha(12)  # its server leg is unmeasured
+    assert _stored(tmp_path / "u", unmeasured).reusable(_key(unmeasured)) is None
+    interrupted = dataclasses.replace(alpha(6), interrupted=True)
+    assert _stored(tmp_path / "i", interrupted).reusable(_key(interrupted)) is None
+
+
+def test_the_config_digest_follows_the_resolved_values_not_their_sources() -> None:
+    from tiercheck.history.record import config_digest
+
+    base = {R1: {"server.command": "python server.py", "client.timeout": 30}}
+    assert config_digest(base) == config_digest(
+        {R1: {"client.timeout": 30, "server.command": "python server.py"}}
+    )
+    assert config_digest(base) != config_digest(
+        {R1: {"server.command": "python server.py", "client.timeout": 31}}
+    )
