@@ -67,7 +67,7 @@ def history_report(
     return HistoryReport(
         sdk=sdk,
         database=database,
-        as_of=as_of.isoformat().replace("+00:00", "Z"),
+        as_of=as_of.replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         since=since.isoformat().replace("+00:00", "Z") if since else None,
         revisions=revisions,
         runs=len(window),
@@ -113,8 +113,10 @@ def render_terminal(report: HistoryReport) -> str:
     widths = [
         max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
     ]
-    lines += ["", "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    table = [header, *rows]
+    lines += [""] + [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in table
+    ]
     lines += ["(* the tier changed)", "", "failing now:"]
     lines += [f"  {streak_line(s)}" for s in report.streaks] or ["  nothing"]
     lines += ["", "relegation (SEP-1730):"]
