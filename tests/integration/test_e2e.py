@@ -903,13 +903,14 @@ def test_reuse_takes_the_stored_verdicts_of_the_same_commit(
     doc = run.doc
     validate_scorecard(doc)
     assert doc["history"]["reused_from"] == clone_v1_broken.doc["tiercheck"]["run_id"]
+    assert doc["history"]["reused_timestamp"] == clone_v1_broken.doc["timestamp"]
     assert doc["build"]["state"] == "reused"
     assert _verdicts(doc) == _verdicts(clone_v1_broken.doc)
     assert doc["implied_tier"]["tier"] == clone_v1_broken.doc["implied_tier"]["tier"]
     # Governance was judged again, from the snapshot, not copied.
     assert doc["governance"]["source"] == clone_v1_broken.doc["governance"]["source"]
     assert any((out / "raw" / CHEAP / "server").rglob("checks.json"))
-    assert "verdicts re-used from run" in run.report("scorecard.txt").read_text()
+    assert "verdicts re-used from run" in run.report("scorecard.md").read_text()
 
 
 def test_reuse_runs_again_when_the_configuration_changed(

@@ -101,8 +101,13 @@ class HistoryHook:
         except HistoryError as exc:
             self._failed(exc)
             return doc
-        reused = doc.history.reused_from if doc.history else None
-        block = history_block(before, current, database=str(self.store.path), reused_from=reused)
+        block = history_block(before, current, database=str(self.store.path))
+        if doc.history:  # what --reuse recorded
+            block = dataclasses.replace(
+                block,
+                reused_from=doc.history.reused_from,
+                reused_timestamp=doc.history.reused_timestamp,
+            )
         return dataclasses.replace(doc, history=block)
 
     def append(self, doc: Scorecard) -> None:

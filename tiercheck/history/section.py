@@ -71,7 +71,6 @@ def history_block(
     current: RunRecord,
     *,
     database: str | None,
-    reused_from: str | None = None,
 ) -> HistoryBlock:
     """The section for `current`, given the same SDK line's runs stored `before` it."""
     earlier = [r for r in before if r.run_id != current.run_id and r.timestamp <= current.timestamp]
@@ -96,7 +95,6 @@ def history_block(
     ]
     return HistoryBlock(
         database=database,
-        reused_from=reused_from,
         previous=run_entry(previous) if previous else None,
         changes=tuple(changed),
         streaks=tuple(streak_entry(s) for s in current_streaks(runs)),

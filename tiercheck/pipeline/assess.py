@@ -78,7 +78,12 @@ def assess(
     )
     if reused:
         doc = dataclasses.replace(
-            doc, history=HistoryBlock(database=None, reused_from=reused.run.run_id)
+            doc,
+            history=HistoryBlock(
+                database=None,
+                reused_from=reused.run.run_id,
+                reused_timestamp=reused.run.timestamp.isoformat().replace("+00:00", "Z"),
+            ),
         )
     return doc
 

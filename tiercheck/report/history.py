@@ -44,7 +44,10 @@ def history_lines(block: HistoryBlock) -> list[str]:
     """The section as lines: re-use, previous run, changes, streaks, relegation, flaky."""
     lines: list[str] = []
     if block.reused_from:
-        lines.append(f"verdicts re-used from run {block.reused_from} (governance judged fresh)")
+        when = f" of {block.reused_timestamp}" if block.reused_timestamp else ""
+        lines.append(
+            f"verdicts re-used from run {block.reused_from}{when} (governance judged fresh)"
+        )
     if block.previous:
         p = block.previous
         lines.append(

@@ -489,6 +489,9 @@ class HistoryBlock:
     reused_from: str | None = doc_field(
         default=None, doc="the run whose verdicts this run re-used (--reuse), if any"
     )
+    reused_timestamp: str | None = doc_field(
+        default=None, doc="when that run finished (a run id is its folder's name)"
+    )
     previous: HistoryRun | None = doc_field(default=None, doc="the previous stored run")
     changes: tuple[HistoryChange, ...] = ()
     streaks: tuple[HistoryStreak, ...] = ()
