@@ -312,6 +312,12 @@ class SecondRun:
     marker_after: int
 
 
+def pair_history(session: Session) -> tuple[str, str]:
+    """The history of the clean/broken pair of runs alone (the session's other runs of the
+    sample land in the default `$TIERCHECK_CACHE/history.sqlite`)."""
+    return ("--history", str(session.cache / "pair-history.sqlite"))
+
+
 @pytest.fixture(scope="module")
 def clone_v1_again(
     session: Session, origin: Origin, clone_v1: Run, tmp_path_factory: pytest.TempPathFactory
@@ -319,7 +325,7 @@ def clone_v1_again(
     assert clone_v1.returncode == 0, clone_v1.explain()
     before = session.harness_marker.stat().st_mtime_ns
     out = tmp_path_factory.mktemp("clone-v1-again") / "report"
-    run = clone_run(session, origin, "v1.0.0", out, revisions=(CHEAP,))
+    run = clone_run(session, origin, "v1.0.0", out, *pair_history(session), revisions=(CHEAP,))
     return SecondRun(run, before, session.harness_marker.stat().st_mtime_ns)
 
 
@@ -331,7 +337,7 @@ def clone_v1_broken(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Run:
     out = tmp_path_factory.mktemp("clone-v1-broken") / "report"
-    return clone_run(session, origin, "v1.0.1", out, revisions=(CHEAP,))
+    return clone_run(session, origin, "v1.0.1", out, *pair_history(session), revisions=(CHEAP,))
 
 
 @pytest.fixture(scope="module")
@@ -832,3 +838,137 @@ def test_one_client_at_a_time_gives_the_same_verdicts(
     assert {revision for _, revision, _ in default} == set(BOTH)
     assert len(default) > 50
     assert sequential == default
+
+
+# --- run history ----------------------------------------------------------------------------
+
+SIMPLE = (CHEAP, "server", "tools-call-simple-text")
+
+
+def test_history_shows_the_change_and_a_one_night_streak(
+    session: Session, origin: Origin, clone_v1_again: SecondRun, clone_v1_broken: Run
+) -> None:
+    clean, broken = clone_v1_again.run, clone_v1_broken
+    assert clean.returncode == 0, clean.explain()
+    assert clean.doc["history"]["previous"] is None
+    section = broken.doc["history"]
+    assert section["previous"]["run_id"] == clean.doc["tiercheck"]["run_id"]
+    assert section["previous"]["commit"] == origin.v1
+    assert [
+        (c["revision"], c["leg"], c["scenario"], c["before"], c["after"])
+        for c in section["changes"]
+    ] == [(*SIMPLE, "pass", "fail")]
+    (streak,) = section["streaks"]
+    assert (streak["revision"], streak["leg"], streak["scenario"]) == SIMPLE
+    assert streak["since"] == broken.doc["timestamp"]
+    assert (streak["since_commit"], streak["runs"], streak["days"]) == (origin.broken, 1, 0)
+    tier1 = [r for r in section["relegation"] if r["rule"] == "tier1-to-tier2"]
+    assert [r["status"] for r in tier1] == ["at-risk"]
+    assert "tools-call-simple-text: failing since" in broken.report("scorecard.md").read_text()
+
+    shown = tier_check(
+        "history",
+        "--sdk",
+        "sample-sdk",
+        *pair_history(session),
+        "--output",
+        "json",
+        env=session.env(),
+    )
+    assert shown.returncode == 0, shown.explain()
+    data = single_json(shown.stdout)
+    assert [p["commit"] for p in data["series"]] == [origin.v1, origin.broken]
+    assert [(s["scenario"], s["since_commit"], s["runs"]) for s in data["streaks"]] == [
+        ("tools-call-simple-text", origin.broken, 1)
+    ]
+
+
+def _verdicts(doc: Mapping[str, Any]) -> dict[tuple[str, str, str], bool]:
+    return {
+        (rev, leg, d["scenario"]): d["passed"]
+        for rev, entry in doc["revisions"].items()
+        for leg in LEGS
+        for d in entry[leg]["details"]
+    }
+
+
+def test_reuse_takes_the_stored_verdicts_of_the_same_commit(
+    session: Session, origin: Origin, clone_v1_broken: Run, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    run = clone_run(
+        session, origin, "v1.0.1", out, "--reuse", *pair_history(session), revisions=(CHEAP,)
+    )
+    assert run.returncode == 1, run.explain()
+    doc = run.doc
+    validate_scorecard(doc)
+    assert doc["history"]["reused_from"] == clone_v1_broken.doc["tiercheck"]["run_id"]
+    assert doc["history"]["reused_timestamp"] == clone_v1_broken.doc["timestamp"]
+    assert doc["build"]["state"] == "reused"
+    assert _verdicts(doc) == _verdicts(clone_v1_broken.doc)
+    assert doc["implied_tier"]["tier"] == clone_v1_broken.doc["implied_tier"]["tier"]
+    # Governance was judged again, from the snapshot, not copied.
+    assert doc["governance"]["source"] == clone_v1_broken.doc["governance"]["source"]
+    assert any((out / "raw" / CHEAP / "server").rglob("checks.json"))
+    assert "verdicts re-used from run" in run.report("scorecard.md").read_text()
+
+
+def test_reuse_runs_again_when_the_configuration_changed(
+    session: Session, origin: Origin, clone_v1_broken: Run, tmp_path: Path
+) -> None:
+    # Another server and client command is another configuration: nothing to re-use, so it
+    # runs (quickly: this server never serves, so its leg is unmeasured, and no client runs).
+    out = tmp_path / "report"
+    run = clone_run(
+        session,
+        origin,
+        "v1.0.1",
+        out,
+        "--reuse",
+        *pair_history(session),
+        "--server-cmd",
+        "python3 -c 'import sys; sys.exit(4)'",
+        "--client-cmd",
+        "",
+        revisions=(CHEAP,),
+    )
+    assert run.returncode == 1, run.explain()
+    doc = run.doc
+    assert doc["history"]["reused_from"] is None
+    assert doc["build"]["state"] != "reused"
+    assert doc["revisions"][CHEAP]["server"]["state"] == "unmeasured"
+
+
+def test_a_garbage_history_is_a_warning_and_the_scorecard_is_written(
+    session: Session, tmp_path: Path
+) -> None:
+    garbage = tmp_path / "history.sqlite"
+    garbage.write_bytes(b"not a database " * 300)
+    sdk = copy_sample(tmp_path / "sample-sdk")
+    out = tmp_path / "report"
+    run = tier_check(
+        "--sdk",
+        "sample-sdk",
+        "--sdk-path",
+        str(sdk),
+        "--skip-governance",
+        "--skip-build",
+        "--revision",
+        CHEAP,
+        "--server-cmd",
+        "python3 -c 'import sys; sys.exit(4)'",
+        "--client-cmd",
+        "",
+        "--history",
+        str(garbage),
+        "--out",
+        str(out),
+        env=session.env(),
+    )
+    assert run.returncode == 1, run.explain()
+    assert (out / "scorecard.json").is_file()
+    assert "history" not in run.doc
+    warnings = [line for line in run.stderr.splitlines() if "warning: history" in line]
+    assert len(warnings) == 1, run.stderr
+    assert "file is not a database" in warnings[0]
+    assert garbage.read_bytes().startswith(b"not a database")

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import assess, config_verbs, doctor, governance, score
+from tiercheck.cli import assess, config_verbs, doctor, governance, history, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -86,6 +86,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("labels", _SINGLE_CHECK, governance.labels_parser, governance.labels),
     Command("triage", _SINGLE_CHECK, governance.triage_parser, governance.triage),
+    Command(
+        "history",
+        "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
+        history.history_parser,
+        history.history,
+    ),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

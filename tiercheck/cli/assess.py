@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tiercheck import __version__
 from tiercheck.cli.common import (
@@ -22,8 +24,12 @@ from tiercheck.cli.common import (
     writable_dir,
 )
 from tiercheck.cli.governance import options_from_args
+from tiercheck.cli.history import add_history_flags, history_hook
 from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
+
+if TYPE_CHECKING:
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["OutputError", "assess", "assess_parser", "setup", "setup_parser"]
 
@@ -89,6 +95,7 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
     gov = parser.add_argument_group("governance")
     gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
     add_governance_flags(parser)
+    add_history_flags(parser)
     out = parser.add_argument_group("reports")
     add_output_flag(out, SCORECARD_FORMATS, repeat=True)
     out.add_argument(
@@ -102,7 +109,6 @@ def assess(args: argparse.Namespace) -> int:
     from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
     from tiercheck.pipeline.assess import assess as run_assessment
     from tiercheck.report.progress import make_progress
-    from tiercheck.report.writer import write_reports
     from tiercheck.target import Target, resolve_target
 
     registry = known_sdks(args)
@@ -160,6 +166,7 @@ def assess(args: argparse.Namespace) -> int:
         sequential=args.sequential,
     )
     governance = options_from_args(args)
+    recorder = history_hook(args)
     progress = make_progress()
     try:
         doc = run_assessment(
@@ -168,17 +175,15 @@ def assess(args: argparse.Namespace) -> int:
             progress,
             started_at=started,
             explicit_baseline=args.expected_failures is not None,
+            reuse=recorder.lookup if recorder and args.reuse else None,
         )
     finally:
         progress.close()
-    try:
-        written = write_reports(doc, options.out_dir)
-    except OSError as exc:
-        # A full disk or a folder gone read-only: each report is written atomically, so the
-        # previous one is intact; the scorecard still reaches stdout.
-        emit_scorecard(doc, args.output)
-        msg = f"cannot write the reports to {options.out_dir}: {exc.strerror or exc}"
-        raise OutputError(msg) from None
+    if recorder:
+        doc = recorder.with_section(doc)
+    written = _write(doc, options.out_dir, args.output)
+    if recorder:
+        recorder.append(doc)  # after the reports: a broken history cannot cost the scorecard
     if doc.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
     emit_scorecard(doc, args.output)
@@ -186,6 +191,20 @@ def assess(args: argparse.Namespace) -> int:
         f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
     )
     return doc.exit_code
+
+
+def _write(doc: Scorecard, out_dir: Path, output: Sequence[str] | None) -> dict[str, Path]:
+    """Every report into `out_dir`; a failure to write is one line, with the scorecard on stdout."""
+    from tiercheck.report.writer import write_reports
+
+    try:
+        return write_reports(doc, out_dir)
+    except OSError as exc:
+        # A full disk or a folder gone read-only: each report is written atomically, so the
+        # previous one is intact; the scorecard still reaches stdout.
+        emit_scorecard(doc, output)
+        msg = f"cannot write the reports to {out_dir}: {exc.strerror or exc}"
+        raise OutputError(msg) from None
 
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:

@@ -7,6 +7,7 @@ same judge and scorecard steps, so both produce the same document.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +20,9 @@ from tiercheck.pipeline.finish import finish_scorecard
 from tiercheck.pipeline.judge import Baselines, find_baselines, judge
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
+from tiercheck.pipeline.reuse import ReuseLookup, reused_measurement
 from tiercheck.revisions import Leg
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import HistoryBlock, Scorecard
 from tiercheck.scoring import LegVerdict
 from tiercheck.target import Target
 
@@ -34,10 +36,17 @@ def assess(
     *,
     started_at: datetime,
     explicit_baseline: bool = False,
+    reuse: ReuseLookup | None = None,
 ) -> Scorecard:
-    """Run a whole assessment and return its scorecard document (exit code inside)."""
+    """Run a whole assessment and return its scorecard document (exit code inside).
+
+    With `reuse`, a stored run of the same commit and configuration stands in for the
+    conformance half (see `pipeline.reuse`); the scorecard's `history.reused_from` names it.
+    """
     plan = plan_assessment(options)
-    measured = measure(options, plan, progress)  # checkout → provision → build → legs
+    reused = reused_measurement(options, plan, progress, reuse) if reuse else None
+    # checkout → provision → build → legs
+    measured = reused.measurement if reused else measure(options, plan, progress)
     # Nothing checked out (a tool missing, the clone failed): there is no tree to find the
     # SDK's baseline in, and "not found in the checkout" would be a second, false reason.
     no_tree = measured.checkout_path is None and plan.origin != "url"
@@ -63,15 +72,28 @@ def assess(
         "raw": str(options.out_dir / "raw"),
         "logs": dict(measured.logs),
     }
-    return finish_scorecard(
+    harness = harness_facts(measured, options.harness_version)
+    if reused:
+        harness = {**harness, "node_version": reused.run.node_version}
+    doc = finish_scorecard(
         plan,
         measured,
         judged,
-        harness=harness_facts(measured, options.harness_version),
+        harness=harness,
         run=options.out_dir.name,
         artifacts=artifacts,
         finished_at=now_utc(),
     )
+    if reused:
+        doc = dataclasses.replace(
+            doc,
+            history=HistoryBlock(
+                database=None,
+                reused_from=reused.run.run_id,
+                reused_timestamp=reused.run.timestamp.isoformat().replace("+00:00", "Z"),
+            ),
+        )
+    return doc
 
 
 def score_results(

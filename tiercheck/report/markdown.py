@@ -216,6 +216,14 @@ def _evidence(doc: Scorecard) -> list[str]:
     return ["## Evidence", "", *lines] if lines else []
 
 
+def _history(doc: Scorecard) -> list[str]:
+    from tiercheck.report.history import history_lines
+
+    if doc.history is None:
+        return []
+    return ["## History", "", *(f"- {inline(line)}" for line in history_lines(doc.history))]
+
+
 def render_markdown(doc: Scorecard) -> str:
     """The scorecard as GitHub-flavoured Markdown (ends with a newline).
 
@@ -230,6 +238,7 @@ def render_markdown(doc: Scorecard) -> str:
         ["## Check Results", "", *_conformance(doc), "", *_governance(doc)],
         _blockers(doc),
         _remediation(doc),
+        _history(doc),
         _evidence(doc),
         [f"> {html.escape(one_line(doc.implied_tier.note), quote=False)}"],
     ]

@@ -260,6 +260,17 @@ def _evidence(doc: Scorecard) -> list[RenderableType]:
     return [_list(Text("Evidence", style="bold"), rows)] if rows else []
 
 
+def _history(doc: Scorecard) -> list[RenderableType]:
+    from rich.text import Text
+
+    from tiercheck.report.history import history_lines
+
+    if doc.history is None:
+        return []
+    rows: list[tuple[Any, Any]] = [(Text("-"), Text(line)) for line in history_lines(doc.history)]
+    return [_list(Text("History", style="bold"), rows)]
+
+
 def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
     from rich.console import Console
 
@@ -294,7 +305,13 @@ def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     parts: list[RenderableType] = [_tier_panel(doc)]
     parts += _conformance(doc)
     parts += _governance(doc)
-    parts += [Rule(style="dim"), *_blockers(doc), *_remediation(doc), *_evidence(doc)]
+    parts += [
+        Rule(style="dim"),
+        *_blockers(doc),
+        *_remediation(doc),
+        *_history(doc),
+        *_evidence(doc),
+    ]
     note = one_line(doc.implied_tier.note)
     if note:
         parts.append(Text(note, style="dim italic"))

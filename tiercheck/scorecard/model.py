@@ -26,6 +26,12 @@ __all__ = [
     "ConfigEntry",
     "GovernanceBlock",
     "HarnessBlock",
+    "HistoryBlock",
+    "HistoryChange",
+    "HistoryFlaky",
+    "HistoryRelegation",
+    "HistoryRun",
+    "HistoryStreak",
     "ImpliedTierBlock",
     "LegCounts",
     "LegEntry",
@@ -51,6 +57,7 @@ MergedStateName = Literal["measured", "partially-measured", "unmeasured", "skipp
 SignalStatus = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
 BaselineOutcomeName = Literal["expected-failure", "unexpected-failure", "stale", "not-run"]
 BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
+RelegationStatus = Literal["clear", "at-risk", "relegation-due"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -416,6 +423,85 @@ class Artifacts:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HistoryRun:
+    """A stored run the history section refers to."""
+
+    run_id: str
+    timestamp: str
+    commit: str | None
+    tier: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryChange:
+    """A scenario whose verdict differs from the previous run's (measured on both sides)."""
+
+    revision: str
+    leg: str
+    scenario: str
+    before: str = doc_field(doc="pass or fail in the previous run")
+    after: str = doc_field(doc="pass or fail in this run")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryStreak:
+    """A scored scenario failing now: since when (the first failing run of the streak)."""
+
+    revision: str
+    leg: str
+    scenario: str
+    since: str = doc_field(doc="time of the first failing run of the current streak")
+    since_run: str
+    since_commit: str | None
+    runs: int = doc_field(doc="measured failing runs in the streak (gaps not counted)")
+    days: float = doc_field(doc="first to last measured failure, in days")
+    check: str | None = doc_field(doc="the first failing check of the latest failure")
+    flaky: bool = doc_field(default=False, doc="its verdict flipped on one commit and config")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryRelegation:
+    """One SEP-1730 relegation rule at one claimed revision, judged over the history."""
+
+    revision: str
+    rule: str = doc_field(doc="tier1-to-tier2 (any required test) or tier2-to-tier3 (> 20%)")
+    status: RelegationStatus
+    since: str | None = doc_field(doc="first failing run of the streak the rule watches")
+    since_commit: str | None
+    due_on: str | None = doc_field(doc="the date relegation happens if the streak goes on")
+    scenarios: tuple[str, ...] = doc_field(default=(), doc="the scenarios behind it")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryFlaky:
+    """A scenario whose verdict changed between runs of one commit and configuration."""
+
+    revision: str
+    leg: str
+    scenario: str
+    commit: str | None
+    flips: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryBlock:
+    """This run against the stored history: previous run, changes, streaks, relegation."""
+
+    database: str | None = doc_field(doc="the history database read")
+    reused_from: str | None = doc_field(
+        default=None, doc="the run whose verdicts this run re-used (--reuse), if any"
+    )
+    reused_timestamp: str | None = doc_field(
+        default=None, doc="when that run finished (a run id is its folder's name)"
+    )
+    previous: HistoryRun | None = doc_field(default=None, doc="the previous stored run")
+    changes: tuple[HistoryChange, ...] = ()
+    streaks: tuple[HistoryStreak, ...] = ()
+    relegation: tuple[HistoryRelegation, ...] = ()
+    flaky: tuple[HistoryFlaky, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scorecard:
     """A tiercheck scorecard: a superset of the official `tier-check --output json`.
 
@@ -442,3 +528,6 @@ class Scorecard:
     artifacts: Artifacts = doc_field(doc="where the run's files are")
     interrupted: bool = doc_field(doc="whether the run was interrupted")
     exit_code: int = doc_field(doc="the documented exit code of the run")
+    history: HistoryBlock | None = doc_field(
+        default=None, omit_none=True, doc="this run against the run history, when one is kept"
+    )

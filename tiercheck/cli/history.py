@@ -1,0 +1,285 @@
+"""The run history at the command line: the flags of the assessment (`--history`,
+`--no-history`, `--reuse`), its hook around each run, and `tier-check history [import]`.
+
+Everything the history database does here is wrapped so that its failure is one warning line
+on stderr and nothing else: history is never the reason a run fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from tiercheck.cli.common import PROG, cache_dir, emit, print_json
+from tiercheck.errors import UsageError
+from tiercheck.history.record import RunRecord
+from tiercheck.history.store import HistoryError, HistoryStore, ReuseKey, StoredLegResults
+from tiercheck.scorecard.model import Scorecard
+
+__all__ = [
+    "HistoryHook",
+    "add_history_flags",
+    "history",
+    "history_hook",
+    "history_parser",
+]
+
+#: The database file under the cache directory when `--history` is not given.
+DEFAULT_FILE = "history.sqlite"
+_SINCE = re.compile(r"^(\d+)([hdw])$")
+_UNITS = {"h": "hours", "d": "days", "w": "weeks"}
+
+
+def _warn(text: str) -> None:
+    sys.stderr.write(f"{PROG}: warning: {text}; the run goes on without history\n")
+
+
+def add_history_flags(parser: argparse.ArgumentParser) -> None:
+    """`--history PATH`, `--no-history` and `--reuse` on the assessment's parser."""
+    group = parser.add_argument_group("run history")
+    group.add_argument(
+        "--history",
+        metavar="PATH",
+        help=f"the run history database (default $TIERCHECK_CACHE/{DEFAULT_FILE})",
+    )
+    group.add_argument("--no-history", action="store_true", help="do not read or add to it")
+    group.add_argument(
+        "--reuse",
+        action="store_true",
+        help="take the verdicts of a stored run of the same commit, configuration, harness "
+        "version and requirement sets instead of running again (governance stays fresh)",
+    )
+
+
+def _store_path(args: argparse.Namespace) -> Path:
+    given = getattr(args, "history", None)
+    return Path(given).expanduser() if given else cache_dir(args) / DEFAULT_FILE
+
+
+class HistoryHook:
+    """The history around one assessment: the reuse lookup, the scorecard section, the append.
+
+    After the first failure of the database it warns once and stays out of the way.
+    """
+
+    def __init__(self, store: HistoryStore) -> None:
+        self.store = store
+        self.broken = False
+
+    def _failed(self, exc: HistoryError) -> None:
+        if not self.broken:
+            _warn(str(exc))
+        self.broken = True
+
+    def lookup(
+        self, key: ReuseKey
+    ) -> tuple[RunRecord, Mapping[tuple[str, str], StoredLegResults]] | None:
+        """A stored run to re-use for `key`, or None (also when the database is broken)."""
+        if self.broken:
+            return None
+        try:
+            return self.store.reusable(key)
+        except HistoryError as exc:
+            self._failed(exc)
+            return None
+
+    def with_section(self, doc: Scorecard) -> Scorecard:
+        """`doc` with its `history` section (unchanged when the database cannot be read)."""
+        from tiercheck.history.record import record_of
+        from tiercheck.history.section import history_block
+
+        if self.broken:
+            return doc
+        current = record_of(doc)
+        try:
+            before = self.store.runs(current.sdk)
+        except HistoryError as exc:
+            self._failed(exc)
+            return doc
+        block = history_block(before, current, database=str(self.store.path))
+        if doc.history:  # what --reuse recorded
+            block = dataclasses.replace(
+                block,
+                reused_from=doc.history.reused_from,
+                reused_timestamp=doc.history.reused_timestamp,
+            )
+        return dataclasses.replace(doc, history=block)
+
+    def append(self, doc: Scorecard) -> None:
+        """Add the run of `doc` to the database (with its legs' raw results, for --reuse)."""
+        from tiercheck.history.files import leg_results_of, requirements_digest
+        from tiercheck.history.record import record_of
+
+        if self.broken:
+            return
+        try:
+            self.store.append(
+                record_of(doc),
+                requirements_digest=requirements_digest(doc.requirements_revisions),
+                leg_results=leg_results_of(doc),
+            )
+        except HistoryError as exc:
+            self._failed(exc)
+
+
+def history_hook(args: argparse.Namespace) -> HistoryHook | None:
+    """The history of this assessment, or None with `--no-history`."""
+    if args.no_history:
+        if args.history or args.reuse:
+            msg = "--no-history cannot be combined with --history or --reuse"
+            raise UsageError(msg)
+        return None
+    return HistoryHook(HistoryStore(_store_path(args)))
+
+
+# --- tier-check history ------------------------------------------------------------------
+
+
+def history_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check history --sdk NAME [--since 8w] [--output …]` and `history import DIR…`."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "Show an SDK line's run history: the tier and the scored pass rate per revision and "
+            "leg over time, the scenarios failing now and since when, SEP-1730 relegation per "
+            "claimed revision, and flaky scenarios. `history import DIR…` adds saved scorecard "
+            "folders (single runs or a matrix of them) to the history."
+        ),
+    )
+    parser.add_argument("action", nargs="*", metavar="import DIR", help="import DIR… instead")
+    parser.add_argument("--sdk", metavar="NAME", help="the SDK line to show")
+    parser.add_argument("--since", metavar="AGE|DATE", help="e.g. 8w, 30d, 2026-10-01")
+    parser.add_argument(
+        "--as-of", metavar="DATE", help="judge the history as it stood then (default: now)"
+    )
+    parser.add_argument(
+        "--output", choices=("terminal", "json", "markdown", "svg"), default="terminal"
+    )
+    parser.add_argument(
+        "--history", metavar="PATH", help=f"default $TIERCHECK_CACHE/{DEFAULT_FILE}"
+    )
+    parser.add_argument("--cache-dir", metavar="DIR")
+    return parser
+
+
+def _moment(text: str, flag: str) -> datetime:
+    from tiercheck.history.record import parse_time
+
+    try:
+        return parse_time(text if "T" in text else f"{text}T23:59:59Z")
+    except ValueError:
+        msg = f"{flag} {text!r}: expected a date (2026-10-01) or a time (2026-10-01T07:00:00Z)"
+        raise UsageError(msg) from None
+
+
+def _since(text: str | None, as_of: datetime) -> datetime | None:
+    if text is None:
+        return None
+    matched = _SINCE.match(text.strip())
+    if matched:
+        return as_of - timedelta(**{_UNITS[matched.group(2)]: int(matched.group(1))})
+    moment = _moment(text, "--since")
+    return moment.replace(hour=0, minute=0, second=0) if "T" not in text else moment
+
+
+def history(args: argparse.Namespace) -> int:
+    """`tier-check history`: show one SDK line's history, or import scorecard folders."""
+    from tiercheck.pipeline import now_utc
+
+    store = HistoryStore(_store_path(args))
+    if args.action:
+        if args.action[0] != "import":
+            msg = f"history: unknown action {args.action[0]!r}; did you mean `history import DIR…`?"
+            raise UsageError(msg)
+        return _import(store, args.action[1:])
+    as_of = _moment(args.as_of, "--as-of") if args.as_of else now_utc()
+    since = _since(args.since, as_of)
+    try:
+        if not args.sdk:
+            known = ", ".join(store.sdks()) or "none yet"
+            msg = f"history: --sdk NAME is required (lines in {store.path}: {known})"
+            raise UsageError(msg)
+        runs = store.runs(args.sdk)
+    except HistoryError as exc:
+        # Here the history is the whole point of the command: a usage-level failure.
+        raise UsageError(str(exc)) from None
+    from tiercheck.history import view
+
+    report = view.history_report(
+        runs, sdk=args.sdk, database=str(store.path), as_of=as_of, since=since
+    )
+    if args.output == "json":
+        data = report.to_json()
+        data["trend_svg"] = view.trend_svg(report)
+        print_json(data)
+    elif args.output == "markdown":
+        emit(view.render_markdown(report))
+    elif args.output == "svg":
+        emit(view.trend_svg(report))
+    else:
+        emit(view.render_terminal(report))
+    return 0
+
+
+def _scorecards(folders: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
+    for folder in folders:
+        root = Path(folder)
+        if not root.is_dir():
+            msg = f"history import: {folder} is not a directory"
+            raise UsageError(msg)
+        found += sorted(root.rglob("scorecard.json"))
+    return found
+
+
+def _rebase(doc: Scorecard, folder: Path) -> Scorecard:
+    """Point the legs' results folders of a saved scorecard at where the folder is now (CI
+    artifacts are downloaded somewhere else than they were written)."""
+    old = doc.artifacts.out_dir
+    if not old:
+        return doc
+
+    def moved(path: str | None) -> str | None:
+        if not path or not path.startswith(old.rstrip("/") + "/"):
+            return path
+        return str(folder / Path(path).relative_to(old))
+
+    revisions = {
+        rev: dataclasses.replace(
+            entry,
+            server=dataclasses.replace(entry.server, results_dir=moved(entry.server.results_dir)),
+            client=dataclasses.replace(entry.client, results_dir=moved(entry.client.results_dir)),
+        )
+        for rev, entry in doc.revisions.items()
+    }
+    return dataclasses.replace(doc, revisions=revisions)
+
+
+def _import(store: HistoryStore, folders: Sequence[str]) -> int:
+    from tiercheck.history.files import leg_results_of
+    from tiercheck.history.record import record_of
+    from tiercheck.report.writer import load_scorecard
+
+    if not folders:
+        msg = "history import: give at least one folder of saved scorecards"
+        raise UsageError(msg)
+    paths = _scorecards(folders)
+    added = known = 0
+    try:
+        for path in paths:
+            doc = _rebase(load_scorecard(path), path.parent)
+            # The requirement sets of a saved run are not known for sure: an imported run is
+            # history, never a source for --reuse (no requirements digest).
+            if store.append(record_of(doc), leg_results=leg_results_of(doc)):
+                added += 1
+            else:
+                known += 1
+    except HistoryError as exc:
+        raise UsageError(str(exc)) from None
+    emit(f"imported {added} run(s) into {store.path} ({known} already there, {len(paths)} found)")
+    return 0

@@ -1,0 +1,247 @@
+"""What the history says (pure): failing streaks, SEP-1730 relegation, flaky scenarios, changes
+and the score series, from stored runs.
+
+How gaps count (decided here, documented in docs/history.md):
+
+* Only a measured leg gives a verdict. A night without a run, an unmeasured or skipped leg, or
+  a scenario the run did not report is a *gap*: it neither breaks a streak nor extends it.
+* A streak starts at the first measured failure after the last measured pass and lasts until
+  its latest measured failure. Its length is counted in calendar days (UTC) from the first to
+  the latest measured failure, so gaps *inside* a streak are bridged (no pass was seen), but
+  nights after the latest failure without a measurement never lengthen it.
+* "Relegation due" needs a measured failure on or after the date four weeks (28 days) after
+  the streak began; "at risk" holds from the streak's first day, with that date.
+* The Tier 2 → 3 rule ("more than 20% fail") judges a run at a revision only when every leg it
+  planned at that revision was measured (skipped legs aside): a fraction of half the legs is a
+  gap, not a verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Literal
+
+from tiercheck.history.record import RunRecord, ScenarioRow
+
+__all__ = [
+    "RELEGATION_DAYS",
+    "TIER2_FAIL_SHARE",
+    "Flaky",
+    "Relegation",
+    "Streak",
+    "changes",
+    "current_streaks",
+    "flaky_scenarios",
+    "relegation",
+    "series",
+]
+
+#: SEP-1730: a streak of four weeks relegates.
+RELEGATION_DAYS = 28
+#: SEP-1730: Tier 2 → 3 when more than this share of required tests fail.
+TIER2_FAIL_SHARE = 0.20
+
+ScenarioKey = tuple[str, str, str]  # (revision, leg, scenario)
+RuleName = Literal["tier1-to-tier2", "tier2-to-tier3"]
+Status = Literal["clear", "at-risk", "relegation-due"]
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of measured failures with no measured pass between them."""
+
+    revision: str
+    leg: str
+    scenario: str
+    first: RunRecord
+    last: RunRecord
+    runs: int
+    check: str | None
+    flaky: bool = False
+
+    @property
+    def days(self) -> float:
+        """First to latest measured failure, in days."""
+        return (self.last.timestamp - self.first.timestamp).total_seconds() / 86400
+
+
+@dataclass(frozen=True)
+class Relegation:
+    """One SEP-1730 relegation rule at one claimed revision."""
+
+    revision: str
+    rule: RuleName
+    status: Status
+    first: RunRecord | None = None
+    due_on: date | None = None
+    scenarios: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Flaky:
+    """A scenario whose verdict changed between runs of one commit and configuration."""
+
+    revision: str
+    leg: str
+    scenario: str
+    commit: str | None
+    flips: int
+
+
+def _verdicts(run: RunRecord, *, scored_only: bool) -> dict[ScenarioKey, ScenarioRow]:
+    measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+    return {
+        (s.revision, s.leg, s.scenario): s
+        for s in run.scenarios
+        if (s.revision, s.leg) in measured and (s.scored or not scored_only)
+    }
+
+
+def _upto(runs: Iterable[RunRecord], as_of: datetime | None) -> list[RunRecord]:
+    ordered = sorted(runs, key=lambda r: (r.timestamp, r.run_id))
+    return [r for r in ordered if as_of is None or r.timestamp <= as_of]
+
+
+def due_date(first: RunRecord) -> date:
+    """The day a streak that began with `first` reaches four weeks."""
+    return first.timestamp.date() + timedelta(days=RELEGATION_DAYS)
+
+
+def current_streaks(runs: Iterable[RunRecord], as_of: datetime | None = None) -> list[Streak]:
+    """Every scored scenario whose latest measured verdict (up to `as_of`) is a failure, with
+    the streak it is in; oldest streak first."""
+    open_streaks: dict[ScenarioKey, Streak] = {}
+    ordered = _upto(runs, as_of)
+    for run in ordered:
+        for key, row in _verdicts(run, scored_only=True).items():
+            if row.passed:
+                open_streaks.pop(key, None)
+                continue
+            before = open_streaks.get(key)
+            open_streaks[key] = Streak(
+                *key,
+                first=before.first if before else run,
+                last=run,
+                runs=(before.runs if before else 0) + 1,
+                check=row.check,
+            )
+    flaky = {(f.revision, f.leg, f.scenario) for f in flaky_scenarios(ordered)}
+    streaks = [Streak(**{**s.__dict__, "flaky": key in flaky}) for key, s in open_streaks.items()]
+    return sorted(streaks, key=lambda s: (s.first.timestamp, s.revision, s.leg, s.scenario))
+
+
+def _judge(
+    revision: str,
+    rule: RuleName,
+    first: RunRecord | None,
+    last: RunRecord | None,
+    scenarios: Sequence[str],
+) -> Relegation:
+    if first is None or last is None:
+        return Relegation(revision, rule, "clear")
+    due = due_date(first)
+    status: Status = "relegation-due" if last.timestamp.date() >= due else "at-risk"
+    return Relegation(revision, rule, status, first, due, tuple(scenarios))
+
+
+def _share_failing(run: RunRecord, revision: str) -> tuple[float, tuple[str, ...]] | None:
+    """The share of scored scenarios failing at `revision`, or None when it is a gap."""
+    legs = [x for x in run.legs if x.revision == revision and x.state != "skipped"]
+    if not legs or any(x.state != "measured" for x in legs):
+        return None
+    rows = [r for k, r in _verdicts(run, scored_only=True).items() if k[0] == revision]
+    if not rows:
+        return None
+    failing = tuple(sorted(f"{r.leg}/{r.scenario}" for r in rows if not r.passed))
+    return len(failing) / len(rows), failing
+
+
+def relegation(
+    runs: Iterable[RunRecord], revisions: Sequence[str], as_of: datetime | None = None
+) -> list[Relegation]:
+    """Both SEP-1730 relegation rules at each claimed revision, judged up to `as_of`."""
+    ordered = _upto(runs, as_of)
+    streaks = current_streaks(ordered)
+    out: list[Relegation] = []
+    for revision in revisions:
+        mine = [s for s in streaks if s.revision == revision]
+        if mine:
+            # The rule fires on the oldest streak, judged by that streak's own latest failure.
+            oldest = min(mine, key=lambda s: s.first.timestamp)
+            names = [f"{s.leg}/{s.scenario}" for s in mine if s.first is oldest.first]
+            out.append(_judge(revision, "tier1-to-tier2", oldest.first, oldest.last, names))
+        else:
+            out.append(_judge(revision, "tier1-to-tier2", None, None, ()))
+        first: RunRecord | None = None
+        latest: RunRecord | None = None
+        failing: tuple[str, ...] = ()
+        for run in ordered:
+            share = _share_failing(run, revision)
+            if share is None:
+                continue  # a gap: neither breaks nor extends
+            if share[0] > TIER2_FAIL_SHARE:
+                first = first or run
+                latest, failing = run, share[1]
+            else:
+                first = latest = None
+                failing = ()
+        out.append(_judge(revision, "tier2-to-tier3", first, latest, failing))
+    return out
+
+
+def flaky_scenarios(runs: Iterable[RunRecord]) -> list[Flaky]:
+    """Scenarios whose measured verdict changed between runs of one commit and configuration,
+    with the number of changes (flips)."""
+    seen: dict[tuple[str | None, str, ScenarioKey], tuple[bool, int]] = {}
+    for run in _upto(runs, None):
+        if run.commit is None:
+            continue  # without a commit "the same code" cannot be established
+        for key, row in _verdicts(run, scored_only=False).items():
+            group = (run.commit, run.config_digest, key)
+            before = seen.get(group)
+            flips = 0 if before is None else before[1] + (before[0] != row.passed)
+            seen[group] = (row.passed, flips)
+    return sorted(
+        (
+            Flaky(*key, commit=commit, flips=flips)
+            for (commit, _, key), (_, flips) in seen.items()
+            if flips > 0
+        ),
+        key=lambda f: (f.revision, f.leg, f.scenario, f.commit or ""),
+    )
+
+
+def changes(previous: RunRecord, current: RunRecord) -> list[tuple[ScenarioKey, bool, bool]]:
+    """Scenarios measured in both runs whose verdict differs: (key, passed before, now)."""
+    before = _verdicts(previous, scored_only=False)
+    now = _verdicts(current, scored_only=False)
+    return [
+        (key, before[key].passed, row.passed)
+        for key, row in now.items()
+        if key in before and before[key].passed != row.passed
+    ]
+
+
+def series(runs: Iterable[RunRecord]) -> list[dict[str, object]]:
+    """The score series: per run, the tier (and whether it changed) and the scored pass rate
+    per revision and leg (None where the leg was not measured)."""
+    out: list[dict[str, object]] = []
+    previous_tier: int | None = None
+    for run in _upto(runs, None):
+        rates: dict[str, dict[str, float | None]] = {}
+        for x in run.legs:
+            rates.setdefault(x.revision, {})[x.leg] = x.pass_rate if x.state == "measured" else None
+        out.append(
+            {
+                "run_id": run.run_id,
+                "timestamp": run.timestamp.isoformat().replace("+00:00", "Z"),
+                "commit": run.commit,
+                "tier": run.tier,
+                "tier_changed": previous_tier is not None and previous_tier != run.tier,
+                "pass_rate": rates,
+            }
+        )
+        previous_tier = run.tier
+    return out

@@ -1,0 +1,391 @@
+"""The history database: SQLite (stdlib), WAL, schema versions migrated forward.
+
+Every failure of the database (corrupt file, locked past the busy timeout, a schema written by
+a newer tiercheck, a full disk) is raised as one `HistoryError` with a one-line message; the
+command layer turns it into a warning, so history is never the reason a run fails.
+
+Why SQLite in WAL mode: a nightly matrix runs several assessments at once on one machine, and
+WAL lets each append in its own short transaction while readers go on; `busy_timeout` makes a
+writer wait for another's commit instead of failing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "HistoryError",
+    "HistoryStore",
+    "ReuseKey",
+    "StoredLegResults",
+]
+
+#: Each entry takes the schema from version i to i + 1; a new version is a new entry, appended.
+_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        run_id TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        sdk TEXT NOT NULL,
+        repo TEXT NOT NULL,
+        ref TEXT,
+        commit_sha TEXT,
+        tiercheck_version TEXT NOT NULL,
+        harness_version TEXT,
+        node_version TEXT,
+        revisions TEXT NOT NULL,
+        config_digest TEXT NOT NULL,
+        tier INTEGER NOT NULL,
+        blockers TEXT NOT NULL,
+        governance_digest TEXT NOT NULL,
+        signals TEXT NOT NULL,
+        interrupted INTEGER NOT NULL
+    );
+    CREATE INDEX runs_by_sdk ON runs (sdk, timestamp);
+    CREATE TABLE legs (
+        run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        revision TEXT NOT NULL,
+        leg TEXT NOT NULL,
+        state TEXT NOT NULL,
+        reason TEXT,
+        pass_rate REAL NOT NULL,
+        passed INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        PRIMARY KEY (run, revision, leg)
+    );
+    CREATE TABLE scenarios (
+        run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        revision TEXT NOT NULL,
+        leg TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        passed INTEGER NOT NULL,
+        scored INTEGER NOT NULL,
+        check_id TEXT,
+        message TEXT,
+        PRIMARY KEY (run, revision, leg, scenario)
+    );
+    """,
+    """
+    CREATE TABLE leg_results (
+        run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        revision TEXT NOT NULL,
+        leg TEXT NOT NULL,
+        files TEXT NOT NULL,
+        PRIMARY KEY (run, revision, leg)
+    );
+    ALTER TABLE runs ADD COLUMN requirements_digest TEXT;
+    CREATE INDEX runs_by_key ON runs (commit_sha, config_digest, harness_version);
+    """,
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+class HistoryError(Exception):
+    """The history database cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ReuseKey:
+    """What must be equal for a stored run's verdicts to stand for a new run."""
+
+    sdk: str
+    commit: str
+    config_digest: str
+    harness_version: str
+    requirements_digest: str
+    revisions: tuple[str, ...]
+
+
+#: Relative path of each checks.json under the leg's results folder → its text.
+StoredLegResults = Mapping[str, str]
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class HistoryStore:
+    """One history database file. Each method opens, works and closes its own connection."""
+
+    def __init__(self, path: Path, *, busy_timeout_s: float = 30.0) -> None:
+        self.path = Path(path)
+        self._busy_timeout_s = busy_timeout_s
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=self._busy_timeout_s, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            msg = f"history {self.path}: cannot open: {_one_line(exc)}"
+            raise HistoryError(msg) from None
+        with closing(conn):
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA foreign_keys=ON")
+                self._migrate(conn)
+                yield conn
+            except sqlite3.Error as exc:
+                msg = f"history {self.path}: {_one_line(exc)}"
+                raise HistoryError(msg) from None
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            # Never written down to, never dropped: a newer tiercheck owns this file.
+            msg = (
+                f"history {self.path}: schema version {version} is newer than this tiercheck's "
+                f"({SCHEMA_VERSION}); upgrade tiercheck or use --history with another file"
+            )
+            raise HistoryError(msg)
+        if version == SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again under the write lock: another writer may have migrated meanwhile.
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def schema_version(self) -> int:
+        """The schema version of the file (migrating it forward first)."""
+        with self._connect() as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def append(
+        self,
+        record: RunRecord,
+        *,
+        requirements_digest: str | None = None,
+        leg_results: Mapping[tuple[str, str], StoredLegResults] | None = None,
+    ) -> bool:
+        """Add one run in one transaction; False when a run of that id is already stored."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                added = self._insert(conn, record, requirements_digest, leg_results or {})
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return added
+
+    @staticmethod
+    def _insert(
+        conn: sqlite3.Connection,
+        r: RunRecord,
+        requirements_digest: str | None,
+        leg_results: Mapping[tuple[str, str], StoredLegResults],
+    ) -> bool:
+        key = _key(r)
+        known = conn.execute("SELECT 1 FROM runs WHERE key = ?", (key,)).fetchone()
+        if known:
+            return False
+        cursor = conn.execute(
+            "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
+            " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
+            " blockers, governance_digest, signals, interrupted, requirements_digest)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                r.run_id,
+                r.timestamp.isoformat(),
+                r.sdk,
+                r.repo,
+                r.ref,
+                r.commit,
+                r.tiercheck_version,
+                r.harness_version,
+                r.node_version,
+                json.dumps(list(r.revisions)),
+                r.config_digest,
+                r.tier,
+                json.dumps(list(r.blockers)),
+                r.governance_digest,
+                json.dumps(dict(r.signals)),
+                int(r.interrupted),
+                requirements_digest,
+            ),
+        )
+        run = cursor.lastrowid
+        conn.executemany(
+            "INSERT INTO legs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (run, x.revision, x.leg, x.state, x.reason, x.pass_rate, x.passed, x.total)
+                for x in r.legs
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    run,
+                    s.revision,
+                    s.leg,
+                    s.scenario,
+                    int(s.passed),
+                    int(s.scored),
+                    s.check,
+                    s.message,
+                )
+                for s in r.scenarios
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO leg_results VALUES (?, ?, ?, ?)",
+            [
+                (run, rev, leg, json.dumps(dict(files), sort_keys=True))
+                for (rev, leg), files in leg_results.items()
+            ],
+        )
+        return True
+
+    def runs(
+        self,
+        sdk: str | None = None,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[RunRecord]:
+        """Stored runs (of one SDK line), oldest first."""
+        where, params = ("WHERE sdk = ?", [sdk]) if sdk is not None else ("", [])
+        with self._connect() as conn:
+            conn.row_factory = sqlite3.Row
+            rows = conn.execute(
+                f"SELECT * FROM runs {where} ORDER BY timestamp, run_id",  # noqa: S608 (fixed)
+                params,
+            ).fetchall()
+            legs = _grouped(conn, "legs", where, params)
+            scenarios = _grouped(conn, "scenarios", where, params)
+        records = [
+            _record(row, legs.get(row["id"], []), scenarios.get(row["id"], [])) for row in rows
+        ]
+        return [
+            r
+            for r in records
+            if (since is None or r.timestamp >= since) and (until is None or r.timestamp <= until)
+        ]
+
+    def sdks(self) -> list[str]:
+        """The SDK lines with stored runs."""
+        with self._connect() as conn:
+            return [row[0] for row in conn.execute("SELECT DISTINCT sdk FROM runs ORDER BY sdk")]
+
+    def reusable(
+        self, key: ReuseKey
+    ) -> tuple[RunRecord, dict[tuple[str, str], StoredLegResults]] | None:
+        """The newest stored run whose verdicts may stand for a run of `key`, with the raw
+        results of its measured legs; None if there is none.
+
+        Only a run that was not interrupted, measured every leg it planned (skipped legs aside)
+        and kept the raw results of each is taken: an unmeasured leg is never re-used.
+        """
+        for record in reversed(self.runs(key.sdk)):  # newest first
+            if (
+                record.commit != key.commit
+                or record.config_digest != key.config_digest
+                or record.harness_version != key.harness_version
+                or record.revisions != key.revisions
+                or not record.all_measured
+            ):
+                continue
+            with self._connect() as conn:
+                run, digest = conn.execute(
+                    "SELECT id, requirements_digest FROM runs WHERE key = ?", (_key(record),)
+                ).fetchone()
+                if digest != key.requirements_digest:
+                    continue
+                stored = {
+                    (rev, leg): json.loads(files)
+                    for rev, leg, files in conn.execute(
+                        "SELECT revision, leg, files FROM leg_results WHERE run = ?",
+                        (run,),
+                    )
+                }
+            measured = {(x.revision, x.leg) for x in record.legs if x.state == "measured"}
+            if measured and measured <= stored.keys():
+                return record, {k: stored[k] for k in measured}
+        return None
+
+
+def _grouped(
+    conn: sqlite3.Connection, table: str, where: str, params: Sequence[object]
+) -> dict[int, list[sqlite3.Row]]:
+    # One query per table, not per run: a year of nightly runs is a few hundred ids.
+    out: dict[int, list[sqlite3.Row]] = {}
+    query = f"SELECT t.* FROM {table} t JOIN runs ON runs.id = t.run {where} ORDER BY t.rowid"  # noqa: S608
+    for row in conn.execute(query, params):
+        out.setdefault(row["run"], []).append(row)
+    return out
+
+
+def _key(r: RunRecord) -> str:
+    """What makes a run itself: a run id is only a folder name, unique per SDK line at most."""
+    text = "\x1f".join((r.sdk, r.run_id, r.timestamp.isoformat(), r.commit or "", r.ref or ""))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _record(
+    row: sqlite3.Row, legs: Sequence[sqlite3.Row], scenarios: Sequence[sqlite3.Row]
+) -> RunRecord:
+    return RunRecord(
+        run_id=row["run_id"],
+        timestamp=parse_time(row["timestamp"]),
+        sdk=row["sdk"],
+        repo=row["repo"],
+        ref=row["ref"],
+        commit=row["commit_sha"],
+        tiercheck_version=row["tiercheck_version"],
+        harness_version=row["harness_version"],
+        node_version=row["node_version"],
+        revisions=tuple(json.loads(row["revisions"])),
+        config_digest=row["config_digest"],
+        tier=int(row["tier"]),
+        blockers=tuple(json.loads(row["blockers"])),
+        governance_digest=row["governance_digest"],
+        signals=json.loads(row["signals"]),
+        interrupted=bool(row["interrupted"]),
+        legs=tuple(
+            LegRow(
+                x["revision"],
+                x["leg"],
+                x["state"],
+                x["reason"],
+                x["pass_rate"],
+                x["passed"],
+                x["total"],
+            )
+            for x in legs
+        ),
+        scenarios=tuple(
+            ScenarioRow(
+                s["revision"],
+                s["leg"],
+                s["scenario"],
+                bool(s["passed"]),
+                bool(s["scored"]),
+                s["check_id"],
+                s["message"],
+            )
+            for s in scenarios
+        ),
+    )

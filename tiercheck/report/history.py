@@ -1,0 +1,68 @@
+"""The scorecard's history section as plain lines, shared by the terminal and Markdown
+reports and by `tier-check history` (pure)."""
+
+from __future__ import annotations
+
+from tiercheck.scorecard.model import HistoryBlock, HistoryRelegation, HistoryStreak
+
+__all__ = ["history_lines", "relegation_line", "short_commit", "streak_line"]
+
+RULE_TEXT = {
+    "tier1-to-tier2": "Tier 1 → 2 (any required test failing 4 weeks)",
+    "tier2-to-tier3": "Tier 2 → 3 (more than 20% failing 4 weeks)",
+}
+
+
+def short_commit(commit: object) -> str:
+    """The first 12 characters of a commit, or a dash."""
+    return str(commit)[:12] if commit else "—"
+
+
+def streak_line(s: HistoryStreak) -> str:
+    """`REV LEG SCENARIO [flaky]: failing since TIME (commit C, N failing run(s) over D days)`."""
+    flaky = " [flaky]" if s.flaky else ""
+    return (
+        f"{s.revision} {s.leg} {s.scenario}{flaky}: failing since {s.since} "
+        f"(commit {short_commit(s.since_commit)}, {s.runs} failing run(s) over {s.days:g} days)"
+        + (f", {s.check}" if s.check else "")
+    )
+
+
+def relegation_line(r: HistoryRelegation) -> str:
+    """One relegation rule at one revision: clear, at risk or due, with the dates."""
+    if r.status == "clear":
+        return f"{r.revision} {RULE_TEXT.get(r.rule, r.rule)}: clear"
+    what = "RELEGATION DUE" if r.status == "relegation-due" else "at risk"
+    return (
+        f"{r.revision} {RULE_TEXT.get(r.rule, r.rule)}: {what} since {r.since} "
+        f"(commit {short_commit(r.since_commit)}), relegation on {r.due_on}"
+        + (f" — {', '.join(r.scenarios)}" if r.scenarios else "")
+    )
+
+
+def history_lines(block: HistoryBlock) -> list[str]:
+    """The section as lines: re-use, previous run, changes, streaks, relegation, flaky."""
+    lines: list[str] = []
+    if block.reused_from:
+        when = f" of {block.reused_timestamp}" if block.reused_timestamp else ""
+        lines.append(
+            f"verdicts re-used from run {block.reused_from}{when} (governance judged fresh)"
+        )
+    if block.previous:
+        p = block.previous
+        lines.append(
+            f"previous run {p.run_id} at {p.timestamp} (commit {short_commit(p.commit)}, "
+            f"Tier {p.tier})"
+        )
+    else:
+        lines.append("first run in the history")
+    lines += [
+        f"changed: {c.revision} {c.leg} {c.scenario}: {c.before} → {c.after}" for c in block.changes
+    ]
+    lines += [streak_line(s) for s in block.streaks]
+    lines += [relegation_line(r) for r in block.relegation if r.status != "clear"]
+    lines += [
+        f"flaky: {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
+        for f in block.flaky
+    ]
+    return lines
