@@ -60,6 +60,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "governance",
         "labels",
         "triage",
+        "probe",
     ]
 
 

@@ -21,6 +21,7 @@ from tiercheck.cli.common import (
     pinned_harness_version,
 )
 from tiercheck.cli.governance import options_from_args
+from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
@@ -78,6 +79,7 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
     gov = parser.add_argument_group("governance")
     gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
     add_governance_flags(parser)
+    add_probe_flags(parser)
     out = parser.add_argument_group("reports")
     add_output_flag(out, SCORECARD_FORMATS, repeat=True)
     out.add_argument(
@@ -145,6 +147,7 @@ def assess(args: argparse.Namespace) -> int:
         harness_version=args.harness_version or pinned_harness_version(),
         concurrency=concurrency,
         sequential=args.sequential,
+        probes=probe_selection(args.probes),
     )
     governance = options_from_args(args)
     progress = make_progress()
@@ -165,6 +168,9 @@ def assess(args: argparse.Namespace) -> int:
     sys.stderr.write(
         f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
     )
+    if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
+        sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
+        return 1
     return doc.exit_code
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,6 +54,8 @@ class Measurement:
     unmeasured: tuple[Unmeasured, ...]
     timings: Mapping[str, float]
     interrupted: bool
+    #: Revision → the advisory probes' report (never part of a verdict).
+    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_steps(
@@ -95,6 +97,7 @@ class Measurement:
             unmeasured=(*unmeasured, *([stopped] if stopped else [])),
             timings={**timings, "conformance": conformance_s},
             interrupted=stopped is not None or (legs is not None and legs.interrupted),
+            probes=dict(legs.probes) if legs else {},
         )
 
 
