@@ -55,8 +55,16 @@ def probe_failed(doc: object) -> bool:
 
 def probe_parser(prog: str) -> argparse.ArgumentParser:
     """`tier-check probe URL [--revision REV] [--probe NAME…] [--output terminal|json]`."""
+    from tiercheck.probes import PROBES
+
+    lines = ["probes (level; revisions):"]
+    for p in PROBES:
+        where = "both" if len(p.revisions) > 1 else p.revisions[0]
+        lines.append(f"  {p.name:<20} {p.title} ({p.level}; {where})")
     parser = argparse.ArgumentParser(
         prog=prog,
+        epilog="\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
             "Run the advisory behaviour probes against a running MCP server on 127.0.0.1 or "
             "localhost. Exits 1 only when a probe fails (a MUST broken); warnings and skips pass."
