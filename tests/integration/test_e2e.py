@@ -325,7 +325,16 @@ def clone_v1_again(
     assert clone_v1.returncode == 0, clone_v1.explain()
     before = session.harness_marker.stat().st_mtime_ns
     out = tmp_path_factory.mktemp("clone-v1-again") / "report"
-    run = clone_run(session, origin, "v1.0.0", out, *pair_history(session), revisions=(CHEAP,))
+    run = clone_run(
+        session,
+        origin,
+        "v1.0.0",
+        out,
+        *pair_history(session),
+        "--probes",
+        "none",
+        revisions=(CHEAP,),
+    )
     return SecondRun(run, before, session.harness_marker.stat().st_mtime_ns)
 
 
@@ -454,6 +463,34 @@ def test_clone_path_measures_the_tagged_commit(
         merged = doc["checks"][key]
         assert merged["passed"] == sum(doc["revisions"][r][leg]["passed"] for r in BOTH)
         assert merged["total"] == sum(doc["revisions"][r][leg]["total"] for r in BOTH)
+
+
+def test_advisory_probes_pass_or_skip_with_a_reason_on_the_sample_at_both_revisions(
+    clone_v1: Run, clone_v1_again: SecondRun
+) -> None:
+    """Every probe that applies, against the real sample server while it was up; they show in
+    the JSON, Markdown and JUnit reports and change nothing (`--probes none` runs none)."""
+    from tiercheck.probes import PROBES
+
+    assert clone_v1.returncode == 0, clone_v1.explain()
+    doc = clone_v1.doc
+    for revision in BOTH:
+        block = doc["revisions"][revision]["probes"]
+        assert block["url"] == doc["revisions"][revision]["server_url"]
+        got = {r["probe"]: r for r in block["results"]}
+        assert list(got) == [p.name for p in PROBES if p.applies_to(revision)]
+        for name, result in got.items():
+            assert result["outcome"] in ("pass", "skip"), f"{revision} {name}: {result}"
+            if result["outcome"] == "skip":
+                assert result["summary"], f"{revision} {name} skipped without a reason"
+        assert f"### Probes at {revision}" in clone_v1.report("scorecard.md").read_text()
+        xml = JUnitXml.fromfile(str(clone_v1.report("junit.xml")))
+        suite = next(s for s in xml if s.name == f"advisory probes {revision}")
+        assert suite.tests == len(got)
+    again = clone_v1_again.run
+    assert again.returncode == 0, again.explain()
+    assert "probes" not in again.doc["revisions"][CHEAP]
+    assert "Advisory" not in again.report("scorecard.md").read_text()
 
 
 def test_second_run_on_the_same_commit_skips_build_and_provisioning(

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import assess, config_verbs, doctor, governance, history, score
+from tiercheck.cli import assess, config_verbs, doctor, governance, history, probe, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -91,6 +91,12 @@ COMMANDS: tuple[Command, ...] = (
         "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
         history.history_parser,
         history.history,
+    ),
+    Command(
+        "probe",
+        "the advisory behaviour probes against a running server (exit 1 only on FAIL)",
+        probe.probe_parser,
+        probe.probe,
     ),
 )
 

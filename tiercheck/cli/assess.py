@@ -25,6 +25,7 @@ from tiercheck.cli.common import (
 )
 from tiercheck.cli.governance import options_from_args
 from tiercheck.cli.history import add_history_flags, history_hook
+from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
 from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
@@ -96,6 +97,7 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
     gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
     add_governance_flags(parser)
     add_history_flags(parser)
+    add_probe_flags(parser)
     out = parser.add_argument_group("reports")
     add_output_flag(out, SCORECARD_FORMATS, repeat=True)
     out.add_argument(
@@ -164,6 +166,7 @@ def assess(args: argparse.Namespace) -> int:
         harness_version=args.harness_version or pinned_harness_version(),
         concurrency=concurrency,
         sequential=args.sequential,
+        probes=probe_selection(args.probes),
     )
     governance = options_from_args(args)
     recorder = history_hook(args)
@@ -190,6 +193,9 @@ def assess(args: argparse.Namespace) -> int:
     sys.stderr.write(
         f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
     )
+    if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
+        sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
+        return 1
     return doc.exit_code
 
 

@@ -69,6 +69,9 @@ class AssessOptions:
     #: own behaviour).
     concurrency: int = 0
     sequential: bool = False
+    #: The advisory probes to run against each revision's server while it is up (`--probes`):
+    #: None means every probe, () none.
+    probes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,7 @@ def finish_scorecard(
         artifacts=artifacts,
         interrupted=measured.interrupted,
         exit_code=judged.exit_code,
+        probes=measured.probes,
     )
     doc = build_scorecard(parts)
     return dataclasses.replace(doc, remediation=remediation(doc))

@@ -13,11 +13,13 @@ import os
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
@@ -49,6 +51,8 @@ class LegsResult:
     unmeasured: tuple[Unmeasured, ...] = ()
     timings: Mapping[str, float] = field(default_factory=dict)
     interrupted: bool = False
+    #: Revision → the advisory probes' report, for each server they ran against.
+    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -63,6 +67,7 @@ class _Record:
     logs: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     unmeasured: list[Unmeasured] = field(default_factory=list)
+    probes: dict[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -197,6 +202,7 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 progress.warn(f"{revision}: {fate.splitlines()[0]}")
                 progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
                 return unmeasured_leg("server", revision, fate, results_dir=raw)
+            _run_probes(ctx, plan, server.url)
     except TiercheckError as exc:
         # Only a start-up failure is the server's; the harness refusing its folder is not.
         ready = isinstance(exc, ServerStartError)
@@ -207,6 +213,28 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     finally:
         record.timings[f"server {revision}"] = elapsed(began)
     return _scored(record, run, plan, stop, progress)
+
+
+def _run_probes(ctx: _LegContext, plan: RevisionPlan, url: str) -> None:
+    """The advisory probes, while the server is still up; they never touch the leg's verdict."""
+    from tiercheck.probes import run_probes
+
+    names = ctx.options.probes
+    if names == () or ctx.stop.is_set():
+        return
+    began = time.monotonic()
+    ctx.progress.step(f"probes {plan.revision}")
+    try:
+        report = run_probes(url, plan.revision, names)
+    except ValueError as exc:  # a configured URL that is not loopback http
+        ctx.progress.warn(f"probes {plan.revision}: {exc}")
+        return
+    ctx.record.probes[plan.revision] = report.to_dict()
+    ctx.record.timings[f"probes {plan.revision}"] = elapsed(began)
+    counts = Counter(r.outcome for r in report.results)
+    ctx.progress.done(
+        f"probes {plan.revision}", ", ".join(f"{n} {o}" for o, n in sorted(counts.items()))
+    )
 
 
 def _scored(
@@ -368,6 +396,7 @@ def run_legs(
         unmeasured=tuple(record.unmeasured),
         timings=dict(record.timings),
         interrupted=interrupted,
+        probes=dict(record.probes),
     )
 
 

@@ -18,7 +18,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from tiercheck.report._view import LegView, failure_message, legs, one_line, short_sha
-from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 
 __all__ = ["render_junit"]
 
@@ -129,6 +129,38 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
     return counts
 
 
+def _probe_suite(root: ET.Element, doc: Scorecard, revision: str, block: ProbesBlock) -> None:
+    """The advisory probes of one revision as their own suite: WARN passes (its warning in
+    system-out), FAIL is a failure, SKIP is skipped with its reason."""
+    suite = ET.SubElement(root, "testsuite")
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    classname = f"tiercheck.probes.{revision.replace('-', '_')}"
+    for entry in block.results:
+        case = ET.SubElement(suite, "testcase")
+        _attr(case, name=entry.probe, classname=classname, time=_seconds(entry.duration_s))
+        counts["tests"] += 1
+        body = "\n".join([entry.summary, *entry.evidence, f"rule: {entry.spec}"])
+        if entry.fix:
+            body += f"\nfix: {entry.fix}"
+        if entry.outcome == "fail":
+            failure = ET.SubElement(case, "failure")
+            _attr(failure, message=one_line(entry.summary), type=f"probe-{entry.level.lower()}")
+            failure.text = xml_text(body)
+            counts["failures"] += 1
+        elif entry.outcome == "skip":
+            _attr(ET.SubElement(case, "skipped"), message=one_line(entry.summary))
+            counts["skipped"] += 1
+        elif entry.outcome == "warn":
+            ET.SubElement(case, "system-out").text = xml_text(f"WARN: {body}")
+    _attr(
+        suite,
+        name=f"advisory probes {revision}",
+        **{k: str(v) for k, v in counts.items()},
+        time=_seconds(block.duration_s),
+        timestamp=doc.timestamp or "",
+    )
+
+
 def render_junit(doc: Scorecard) -> str:
     """The scorecard's conformance results as JUnit XML (UTF-8 declaration, trailing newline).
 
@@ -143,6 +175,10 @@ def render_junit(doc: Scorecard) -> str:
         for key, value in _suite(root, doc, view).items():
             totals[key] += value
         time += view.duration_s or 0.0
+    # Advisory suites come last and stay out of the root totals: they change no verdict.
+    for revision, entry in doc.revisions.items():
+        if entry.probes is not None:
+            _probe_suite(root, doc, revision, entry.probes)
     name = f"tiercheck {doc.repo} @ {short_sha(doc.sdk.commit)}"
     _attr(root, name=name, **{k: str(v) for k, v in totals.items()}, time=_seconds(time))
     ET.indent(root, space="  ")

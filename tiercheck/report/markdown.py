@@ -23,6 +23,7 @@ from tiercheck.report._view import (
     signal_detail,
     signal_disagreement,
 )
+from tiercheck.report.probes import probe_blocks, probes_markdown
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["render_markdown"]
@@ -242,4 +243,7 @@ def render_markdown(doc: Scorecard) -> str:
         _evidence(doc),
         [f"> {html.escape(one_line(doc.implied_tier.note), quote=False)}"],
     ]
+    blocks = probe_blocks(doc)
+    if blocks:
+        sections.append(probes_markdown(blocks).rstrip("\n").split("\n"))
     return "\n\n".join("\n".join(s) for s in sections if s) + "\n"

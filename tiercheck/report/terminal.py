@@ -22,6 +22,7 @@ from tiercheck.report._view import (
     signal_detail,
     signal_disagreement,
 )
+from tiercheck.report.probes import probe_blocks, probes_text
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -315,6 +316,10 @@ def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     note = one_line(doc.implied_tier.note)
     if note:
         parts.append(Text(note, style="dim italic"))
+    blocks = probe_blocks(doc)
+    if blocks:
+        # After the note on purpose: nothing in this section bears on the tier above it.
+        parts += [Rule(style="dim"), Text(probes_text(blocks).rstrip("\n"))]
     for index, part in enumerate(parts):
         if index and not isinstance(part, Rule):
             console.line()

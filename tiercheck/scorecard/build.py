@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ from tiercheck.scorecard.model import (
     MergedLegEntry,
     MissingRevision,
     NotScored,
+    ProbesBlock,
     RevisionEntry,
     ScenarioEntry,
     Scorecard,
@@ -252,6 +253,8 @@ class ScorecardParts:
     artifacts: Mapping[str, Any]
     interrupted: bool
     exit_code: int
+    #: Revision → the advisory probes' report (`tiercheck.probes.ProbeReport.to_dict()`).
+    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def _baseline_by_scenario(baseline: BaselineVerdict | None) -> dict[tuple[str, str, str], str]:
@@ -300,7 +303,15 @@ def _revision_entry(parts: ScorecardParts, revision: str, outcomes: Outcomes) ->
             key: from_json(ConfigEntry, dict(item), f"config.{key}")
             for key, item in parts.configs.get(revision, {}).items()
         },
+        probes=_probes_block(parts, revision),
     )
+
+
+def _probes_block(parts: ScorecardParts, revision: str) -> ProbesBlock | None:
+    found = parts.probes.get(revision)
+    if found is None:
+        return None
+    return from_json(ProbesBlock, dict(found), f"revisions.{revision}.probes")
 
 
 def build_scorecard(parts: ScorecardParts) -> Scorecard:

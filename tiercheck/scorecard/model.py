@@ -39,6 +39,8 @@ __all__ = [
     "MergedLegEntry",
     "MissingRevision",
     "NotScored",
+    "ProbeEntry",
+    "ProbesBlock",
     "RemediationStep",
     "RevisionEntry",
     "ScenarioEntry",
@@ -58,6 +60,8 @@ SignalStatus = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
 BaselineOutcomeName = Literal["expected-failure", "unexpected-failure", "stale", "not-run"]
 BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
 RelegationStatus = Literal["clear", "at-risk", "relegation-due"]
+ProbeOutcome = Literal["pass", "warn", "fail", "skip"]
+ProbeLevel = Literal["MUST", "SHOULD"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -350,6 +354,37 @@ class ConfigEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProbeEntry:
+    """One advisory probe's verdict: pass, warn (a SHOULD broken), fail (a MUST broken), skip."""
+
+    probe: str
+    outcome: ProbeOutcome
+    level: ProbeLevel = doc_field(doc="the strength of the rule the verdict rests on")
+    summary: str = doc_field(doc="what was observed, or why it was skipped")
+    evidence: tuple[str, ...] = doc_field(doc="the requests sent and what came back, trimmed")
+    spec: str = doc_field(doc="the spec sentence the probe rests on")
+    fix: str | None = doc_field(doc="what to change, when it warned or failed")
+    duration_s: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProbesBlock:
+    """The advisory probes run against one revision's server while it was up.
+
+    Advisory: they change no score, tier or exit code (unless `--fail-on-probe`).
+    """
+
+    url: str
+    revision: str
+    duration_s: float
+    results: tuple[ProbeEntry, ...]
+
+    def of(self, outcome: str) -> tuple[ProbeEntry, ...]:
+        """The results with `outcome`."""
+        return tuple(r for r in self.results if r.outcome == outcome)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RevisionEntry:
     """Both legs at one spec revision, the server's URL and the configuration used."""
 
@@ -357,6 +392,9 @@ class RevisionEntry:
     client: LegEntry
     server_url: str | None = None
     config: Mapping[str, ConfigEntry] = doc_field(default_factory=dict)
+    probes: ProbesBlock | None = doc_field(
+        default=None, omit_none=True, doc="advisory probes against this revision's server"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

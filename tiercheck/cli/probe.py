@@ -1,0 +1,112 @@
+"""`tier-check probe URL`: the advisory probes against any running MCP server, and the probe
+flags of the assessment (`--probes`, `--fail-on-probe`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tiercheck.cli.common import emit
+from tiercheck.errors import UsageError
+
+__all__ = [
+    "add_probe_flags",
+    "probe",
+    "probe_failed",
+    "probe_parser",
+    "probe_selection",
+]
+
+_REVISIONS = ("2025-11-25", "2026-07-28")
+
+
+def add_probe_flags(parser: argparse.ArgumentParser) -> None:
+    """The assessment's probe flags."""
+    group = parser.add_argument_group("advisory probes (never change the score or the tier)")
+    group.add_argument(
+        "--probes",
+        metavar="all|none|NAME,…",
+        default="all",
+        help="probes to run against each revision's server while it is up (default all)",
+    )
+    group.add_argument(
+        "--fail-on-probe",
+        action="store_true",
+        help="exit 1 when a probe fails (a MUST broken), for teams that gate CI on them",
+    )
+
+
+def probe_selection(spec: str) -> tuple[str, ...] | None:
+    """`--probes` as the pipeline takes it: None for all, () for none."""
+    from tiercheck.probes import select
+
+    try:
+        chosen = select(spec)
+    except ValueError as exc:
+        raise UsageError(f"--probes: {exc}") from exc
+    return None if spec.strip() in ("", "all") else chosen
+
+
+def probe_failed(doc: object) -> bool:
+    """Whether any revision's probes failed in the scorecard `doc`."""
+    revisions = getattr(doc, "revisions", {})
+    return any(entry.probes is not None and entry.probes.of("fail") for entry in revisions.values())
+
+
+def probe_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check probe URL [--revision REV] [--probe NAME…] [--output terminal|json]`."""
+    from tiercheck.probes import PROBES
+
+    lines = ["probes (level; revisions):"]
+    for p in PROBES:
+        where = "both" if len(p.revisions) > 1 else p.revisions[0]
+        lines.append(f"  {p.name:<20} {p.title} ({p.level}; {where})")
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        epilog="\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Run the advisory behaviour probes against a running MCP server on 127.0.0.1 or "
+            "localhost. Exits 1 only when a probe fails (a MUST broken); warnings and skips pass."
+        ),
+    )
+    parser.add_argument("url", metavar="URL", help="the server's MCP endpoint (loopback only)")
+    parser.add_argument("--revision", choices=_REVISIONS, default=_REVISIONS[-1])
+    parser.add_argument(
+        "--probe", action="append", metavar="NAME", help="run only this probe (repeatable)"
+    )
+    parser.add_argument("--output", choices=("terminal", "markdown", "json"), default="terminal")
+    parser.add_argument(
+        "--timeout", type=float, default=5.0, metavar="S", help="seconds per request (default 5)"
+    )
+    return parser
+
+
+def probe(args: argparse.Namespace) -> int:
+    """`tier-check probe URL`: 0 unless a probe failed (1); 2 for a URL nothing answers at."""
+    from tiercheck.model import from_json
+    from tiercheck.probes import run_probes
+    from tiercheck.probes.client import ProbeClient, ProbeTransportError, check_loopback
+    from tiercheck.report.probes import probes_markdown, probes_text
+    from tiercheck.scorecard.model import ProbesBlock
+
+    refused = check_loopback(args.url)
+    if refused:
+        raise UsageError(refused)
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    names = probe_selection(",".join(args.probe)) if args.probe else None
+    with ProbeClient(args.url, timeout_s=args.timeout) as client:
+        try:
+            client.send("GET", headers_only=True)
+        except ProbeTransportError as exc:
+            msg = f"nothing answers at {args.url}: {exc}"
+            raise UsageError(msg) from exc
+    report = run_probes(args.url, args.revision, names, timeout_s=args.timeout)
+    if args.output == "json":
+        emit(json.dumps(report.to_dict(), indent=2))
+    else:
+        block = from_json(ProbesBlock, report.to_dict(), "probes")
+        render = probes_markdown if args.output == "markdown" else probes_text
+        emit(render({args.revision: block}).rstrip("\n"))
+    return 1 if report.failed else 0

@@ -1,0 +1,41 @@
+"""Small helpers the probe modules share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tiercheck.probes.base import request_line
+from tiercheck.probes.client import Reply
+from tiercheck.probes.wire import Wire
+
+__all__ = ["FOREIGN", "answered", "listing", "served", "shown"]
+
+#: A host no test or user server is ever named: the attacker's page in a rebinding attack.
+FOREIGN = "evil.example"
+
+
+def served(reply: Reply, body: dict[str, Any]) -> bool:
+    """Whether `reply` is a 2xx that carries a successful result for `body`."""
+    answer = reply.response(body.get("id"))
+    return 200 <= reply.status < 300 and answer is not None and "result" in answer
+
+
+def answered(reply: Reply) -> bool:
+    """Whether the request got through the transport (2xx)."""
+    return 200 <= reply.status < 300
+
+
+def shown(method: str, headers: dict[str, str], keys: tuple[str, ...], reply: Reply) -> str:
+    """`POST tools/list [Origin: …] → HTTP 403 …`."""
+    return f"{request_line(method, headers, keys)} → {reply.evidence()}"
+
+
+def listing(
+    wire: Wire, extra: dict[str, str], drop: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], dict[str, str], Reply]:
+    """A `tools/list` on `wire` with `extra` headers: (body, headers sent, reply)."""
+    headers = {**wire.headers("tools/list", None), **extra}
+    for key in drop:
+        headers.pop(key, None)
+    body, reply = wire.request("tools/list", extra=extra, drop=drop)
+    return body, headers, reply

@@ -1,0 +1,60 @@
+"""base64-header: a Base64-sentinel `Mcp-Name` (`=?base64?…?=`) is decoded before comparing.
+
+The right name encoded must be served; another name encoded must get -32020 with HTTP 400.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from tiercheck.probes._common import served
+from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
+from tiercheck.probes.wire import MODERN
+
+__all__ = ["PROBE", "sentinel"]
+
+_OTHER = "tiercheck_probe_other_tool"
+
+
+def sentinel(value: str) -> str:
+    """`value` in SEP-2243's Base64 sentinel form."""
+    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
+
+
+def check(ctx: ProbeContext) -> Finding:
+    """`tools/call` twice: Mcp-Name = the tool's name encoded, then another name encoded."""
+    tools = ctx.plain_tools()
+    if not tools:
+        raise Skip("no tool that takes no arguments to call")
+    name = str(tools[0]["name"])
+    wire = ctx.wire()
+    params = {"name": name, "arguments": {}}
+    body, right = wire.request("tools/call", params, extra={"Mcp-Name": sentinel(name)})
+    _, wrong = wire.request("tools/call", params, extra={"Mcp-Name": sentinel(_OTHER)})
+    evidence = (
+        f"POST tools/call {name} [Mcp-Name: {sentinel(name)}] → {right.evidence()}",
+        f"POST tools/call {name} [Mcp-Name: {sentinel(_OTHER)}] → {wrong.evidence()}",
+    )
+    problems = []
+    if not served(right, body):
+        problems.append("the encoded matching name was refused (not decoded)")
+    if not (wrong.status == 400 and wrong.error_code == -32020):
+        problems.append(f"the encoded other name got HTTP {wrong.status}, code {wrong.error_code}")
+    if problems:
+        return broken("; ".join(problems), *evidence)
+    return ok("decoded before comparing: the match served, the mismatch -32020", *evidence)
+
+
+PROBE = Probe(
+    name="base64-header",
+    title="Base64-sentinel header values are decoded before comparing",
+    level="MUST",
+    spec=(
+        "Values may arrive Base64-sentinel-encoded as =?base64?…?=, and servers MUST decode "
+        "before comparing; a mismatch is -32020 HeaderMismatch, HTTP 400. (SEP-2243)"
+    ),
+    fix="Decode =?base64?…?= header values (strict Base64) before comparing with the body.",
+    check=check,
+    revisions=(MODERN,),
+    needs=("http-url", "a tool that takes no arguments"),
+)

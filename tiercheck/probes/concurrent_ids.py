@@ -1,0 +1,110 @@
+"""concurrent-ids: N concurrent `tools/call`s, with unique and with duplicate JSON-RPC ids,
+never get each other's responses.
+
+The cross-wiring class of bug: a transport that routes responses by id alone hands one
+caller's result to another (CVE-2026-25536; a python-sdk issue saw one user's tool response
+delivered to another conversation). Duplicate ids MAY be refused; they must never be
+answered with another request's result.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
+from tiercheck.probes.client import ProbeTransportError
+from tiercheck.probes.wire import Wire
+
+__all__ = ["CONCURRENCY", "PROBE", "fingerprint"]
+
+#: Requests in flight at once, per round.
+CONCURRENCY = 8
+
+
+def fingerprint(result: Any) -> str:
+    """A tool result without its `_meta` (which may stamp per-request data), as canonical JSON."""
+    if not isinstance(result, dict):
+        return json.dumps(result, sort_keys=True)
+    return json.dumps({k: v for k, v in result.items() if k != "_meta"}, sort_keys=True)
+
+
+def _distinct_tools(ctx: ProbeContext, wire: Wire) -> dict[str, str]:
+    """Up to four plain tools whose results differ from each other: name → fingerprint."""
+    seen: dict[str, str] = {}
+    for tool in ctx.plain_tools():
+        name = str(tool["name"])
+        result = wire.call("tools/call", {"name": name, "arguments": {}})
+        if result is None:
+            continue
+        mark = fingerprint(result)
+        if mark not in seen.values():
+            seen[name] = mark
+        if len(seen) == 4:
+            break
+    return seen
+
+
+def _round(wire: Wire, names: list[str], ids: list[Any]) -> list[tuple[str, Any, Any]]:
+    """Send one call per (name, id) at once: [(name, id, the response that came back)]."""
+
+    def one(i: int) -> tuple[str, Any, Any]:
+        params = {"name": names[i], "arguments": {}}
+        try:
+            _, reply = wire.request("tools/call", params, request_id=ids[i])
+        except ProbeTransportError:
+            return names[i], ids[i], None  # counted as "no result" below
+        return names[i], ids[i], reply.response(ids[i])
+
+    with ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="probe-call") as pool:
+        return list(pool.map(one, range(len(names))))
+
+
+def check(ctx: ProbeContext) -> Finding:
+    """A round with unique ids, then a round where every request has the same id."""
+    wire = ctx.wire()
+    marks = _distinct_tools(ctx, wire)
+    if len(marks) < 2:
+        raise Skip("fewer than two argument-free tools with different results to tell apart")
+    tools = list(marks)
+    names = [tools[i % len(tools)] for i in range(CONCURRENCY)]
+    by_mark = {mark: name for name, mark in marks.items()}
+    problems: list[str] = []
+    base = 7_000_000
+    for label, ids in (
+        ("unique ids", [base + i for i in range(CONCURRENCY)]),
+        ("duplicate ids", [base + 100] * CONCURRENCY),
+    ):
+        for name, rid, answer in _round(wire, names, ids):
+            if answer is None or "error" in answer:
+                if label == "unique ids":
+                    problems.append(f"{label}: {name} (id {rid}) got no result")
+                continue  # a duplicate id may be refused
+            got = fingerprint(answer.get("result"))
+            if got != marks[name]:
+                other = by_mark.get(got, "an unknown result")
+                problems.append(f"{label}: the call to {name} (id {rid}) got {other}'s result")
+    summary = f"{CONCURRENCY} concurrent calls over {len(tools)} tools, unique then duplicate ids"
+    if problems:
+        return broken(f"cross-wired responses: {len(problems)} of {2 * CONCURRENCY}", *problems[:5])
+    return ok(f"{summary}: every response reached its own request")
+
+
+PROBE = Probe(
+    name="concurrent-ids",
+    title="concurrent calls are never cross-wired",
+    level="MUST",
+    spec=(
+        "Responses MUST include the same ID as the request they correspond to (basic, "
+        "Responses); a response delivered to a request it does not answer breaks it, "
+        "whatever the ids the client chose."
+    ),
+    fix=(
+        "Route each response to the HTTP request (or stream) that carried the call, keyed by "
+        "connection and id, never by id alone; refuse a duplicate in-flight id rather than "
+        "sharing a slot."
+    ),
+    check=check,
+    needs=("http-url", "two argument-free tools with different results"),
+)

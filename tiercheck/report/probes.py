@@ -1,0 +1,78 @@
+"""The advisory probes, rendered: plain text (terminal, `tier-check probe`) and Markdown.
+
+Advisory means apart: the section comes after everything that decides the tier, and says
+that it changes nothing. WARN is a SHOULD broken and passes; FAIL is a MUST broken and is
+listed with its evidence, spec sentence and fix; SKIP carries its reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from tiercheck.report._view import one_line
+from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
+
+__all__ = ["ADVISORY_NOTE", "probe_blocks", "probes_markdown", "probes_text"]
+
+ADVISORY_NOTE = "Advisory: these probes change no score, tier or exit code."
+_MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "skip": "SKIP"}
+
+
+def probe_blocks(doc: Scorecard) -> dict[str, ProbesBlock]:
+    """Revision → its probes, for the revisions that ran any."""
+    return {rev: entry.probes for rev, entry in doc.revisions.items() if entry.probes is not None}
+
+
+def _counts(block: ProbesBlock) -> str:
+    counts = Counter(r.outcome for r in block.results)
+    return ", ".join(f"{counts[o]} {o}" for o in ("pass", "warn", "fail", "skip") if counts[o])
+
+
+def _needs_detail(entry: ProbeEntry) -> bool:
+    return entry.outcome in ("warn", "fail")
+
+
+def probes_text(blocks: Mapping[str, ProbesBlock]) -> str:
+    """One line per probe per revision, then the warnings and failures with evidence and fix."""
+    lines = [f"Advisory probes  ({ADVISORY_NOTE})"]
+    for revision, block in blocks.items():
+        lines.append(f"  {revision}  {one_line(block.url)}  {_counts(block) or 'none run'}")
+        for entry in block.results:
+            lines.append(f"    {_MARK[entry.outcome]}  {entry.probe:<20} {one_line(entry.summary)}")
+    flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
+    for revision, entry in flagged:
+        lines.append("")
+        lines.append(f"  {_MARK[entry.outcome]} {entry.probe} at {revision} ({entry.level})")
+        lines += [f"    sent/got: {one_line(e)}" for e in entry.evidence]
+        lines.append(f"    rule: {one_line(entry.spec)}")
+        if entry.fix:
+            lines.append(f"    fix: {one_line(entry.fix)}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: object) -> str:
+    return one_line(text).replace("|", "\\|")
+
+
+def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
+    """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
+    lines = ["## Advisory", "", f"_{ADVISORY_NOTE}_ WARN is a SHOULD broken, FAIL a MUST broken."]
+    for revision, block in blocks.items():
+        lines += ["", f"### Probes at {revision} ({_counts(block) or 'none run'})", ""]
+        lines += ["| Probe | Result | Observed |", "| --- | --- | --- |"]
+        for entry in block.results:
+            lines.append(f"| `{entry.probe}` | {_MARK[entry.outcome]} | {_cell(entry.summary)} |")
+    flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
+    if flagged:
+        lines += ["", "### Probe failures and warnings", ""]
+        for revision, entry in flagged:
+            lines.append(
+                f"- **{_MARK[entry.outcome]} `{entry.probe}`** at {revision} ({entry.level}): "
+                f"{_cell(entry.summary)}"
+            )
+            lines += [f"  - sent/got: `{_cell(e).replace('`', chr(39))}`" for e in entry.evidence]
+            lines.append(f"  - rule: {_cell(entry.spec)}")
+            if entry.fix:
+                lines.append(f"  - fix: {_cell(entry.fix)}")
+    return "\n".join(lines) + "\n"
