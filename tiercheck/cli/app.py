@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import NoReturn
 
-from tiercheck.cli import assess, config_verbs, governance, score
+from tiercheck.cli import assess, claim, config_verbs, governance, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -79,6 +79,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("labels", _SINGLE_CHECK, governance.labels_parser, governance.labels),
     Command("triage", _SINGLE_CHECK, governance.triage_parser, governance.triage),
+    Command(
+        "claim",
+        "the evidence pack for a tier claim (assessment.md, remediation.md, claim.html)",
+        claim.claim_parser,
+        claim.claim,
+    ),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tiercheck import __version__
 from tiercheck.cli.common import (
@@ -24,7 +25,10 @@ from tiercheck.cli.governance import options_from_args
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
-__all__ = ["assess", "assess_parser", "setup", "setup_parser"]
+if TYPE_CHECKING:
+    from tiercheck.scorecard.model import Scorecard
+
+__all__ = ["assess", "assess_parser", "measure", "setup", "setup_parser"]
 
 
 def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
@@ -88,6 +92,19 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
 
 def assess(args: argparse.Namespace) -> int:
     """`tier-check --sdk NAME[@REF]`: the whole assessment."""
+    doc, out_dir, written = measure(args)
+    if doc.interrupted:
+        sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
+    emit_scorecard(doc, args.output)
+    sys.stderr.write(f"reports: {out_dir} ({', '.join(p.name for p in written.values())})\n")
+    return doc.exit_code
+
+
+def measure(args: argparse.Namespace) -> tuple[Scorecard, Path, dict[str, Path]]:
+    """The assessment the flags in `args` ask for, its reports written: (scorecard, folder, files).
+
+    Shared by the assessment and `claim`, which builds its pack on the same run.
+    """
     from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
     from tiercheck.pipeline.assess import assess as run_assessment
     from tiercheck.report.progress import make_progress
@@ -159,13 +176,7 @@ def assess(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     written = write_reports(doc, options.out_dir)
-    if doc.interrupted:
-        sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
-    emit_scorecard(doc, args.output)
-    sys.stderr.write(
-        f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
-    )
-    return doc.exit_code
+    return doc, options.out_dir, written
 
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:
