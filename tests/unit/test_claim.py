@@ -8,10 +8,11 @@ from the official rules (a configured Dependabot counts; a placeholder does not)
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from scorecards import mixed_scorecard, tier1_scorecard
+from scorecards import edited, mixed_scorecard, tier1_scorecard
 from tiercheck.claim.docs import docs_coverage
 from tiercheck.claim.features import FEATURES, scored_features
 from tiercheck.claim.pack import build_claim, claim_to_dict
@@ -158,7 +159,9 @@ def test_mixed_scorecard_rows_read_the_hand_worked_blockers() -> None:
     # SEP-1730 sees the same Tier 1 blockers and no Tier 2 blocker.
     assert got["1a"] == (("fail", "pass"), ("fail", "pass"))
     assert got["1b"] == (("unmeasured", "unmeasured"), ("unmeasured", "pass"))
-    assert got["2"] == (("inconclusive", "n/a"), ("inconclusive", "pass"))
+    # The hand-made SEP-1730 reading lists no Tier 2 blocker, but an inconclusive triage signal
+    # cannot pass any tier: the table says so.
+    assert got["2"] == (("inconclusive", "n/a"), ("inconclusive", "inconclusive"))
     assert got["2b"] == (("fail", "n/a"), ("fail", "n/a"))
     assert got["3"] == (("fail", "fail"), ("fail", "pass"))
     assert got["4"] == (("pass", "pass"), ("pass", "pass"))
@@ -187,3 +190,19 @@ def test_a_tier1_scorecard_with_the_sample_files_needs_review_not_a_pass() -> No
     urls = [w["url"] for f in data["documentation"]["features"] for w in f["where"]]
     assert urls
     assert all(f"/blob/{doc.sdk.commit}/" in u for u in urls)
+
+
+def test_a_governance_signal_that_was_not_measured_never_passes() -> None:
+    # Officially "labels" is met when nothing is missing, which an unread label list also says.
+    def skip(data: dict[str, Any]) -> None:
+        for key in ("labels", "spec_tracking"):
+            data["checks"][key]["status"] = "skipped"
+            data["checks"][key]["reason"] = "skipped (--skip-governance)"
+
+    rows = build_rows(
+        edited(tier1_scorecard(), skip), tiers=(1, 2), evidence=None, coverage=None, policies=None
+    )
+    got = _verdicts(rows)
+    assert got["2b"] == (("skipped", "n/a"), ("skipped", "n/a"))
+    assert got["4b"] == (("skipped", "n/a"), ("skipped", "skipped"))
+    assert rows[ROW_IDS.index("2b")].current == "skipped (--skip-governance)"

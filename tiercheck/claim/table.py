@@ -182,6 +182,11 @@ def _standard(key: str, tiers: tuple[int, int]) -> tuple[str, str]:
     return texts[tiers[0] - 1], texts[tiers[1] - 1]
 
 
+def _unmeasured(verdicts: tuple[Verdict, Verdict], status: Verdict) -> tuple[Verdict, Verdict]:
+    first, second = (status if v == "pass" else v for v in verdicts)
+    return first, second
+
+
 def _signal_row(
     doc: Scorecard,
     *,
@@ -196,7 +201,12 @@ def _signal_row(
     official, sep = _tier_verdicts(doc, check, tiers)
     signal = doc.checks.signal(check)
     if signal.status in ("skipped", "inconclusive"):
-        current = f"{signal.status} ({signal.reason or 'no reason recorded'})"
+        reason = signal.reason or "no reason recorded"
+        current = reason if reason.startswith(signal.status) else f"{signal.status} ({reason})"
+        # Some official rules are met by an empty answer (no label missing when none was read):
+        # a signal that was not measured never shows as passed.
+        official = _unmeasured(official, signal.status)
+        sep = _unmeasured(sep, signal.status)
     return Row(
         id=row_id,
         requirement=requirement,
