@@ -33,8 +33,8 @@ assess() {
   if [[ -n "${TIERCHECK_INPUT_REPO:-}" ]]; then
     args+=(--repo "$TIERCHECK_INPUT_REPO")
   fi
-  local revision
-  for revision in ${TIERCHECK_INPUT_REVISIONS//,/ }; do
+  local revisions="${TIERCHECK_INPUT_REVISIONS:-}" revision
+  for revision in ${revisions//,/ }; do
     args+=(--revision "$revision")
   done
   if [[ -n "${TIERCHECK_INPUT_EXPECTED_FAILURES:-}" ]]; then
@@ -45,8 +45,8 @@ assess() {
   elif [[ "${TIERCHECK_INPUT_GOVERNANCE:-true}" != "true" ]]; then
     args+=(--skip-governance)
   fi
-  local format
-  for format in ${TIERCHECK_INPUT_FORMATS//,/ }; do
+  local formats="${TIERCHECK_INPUT_FORMATS:-}" format
+  for format in ${formats//,/ }; do
     args+=(--output "$format")
   done
 
