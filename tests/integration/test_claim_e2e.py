@@ -130,7 +130,8 @@ def test_claim_documentation_and_judgment_rows(claim_run) -> None:
     # grep -n 'sampling/createMessage' README.md → line 45 (hand check).
     assert [(w["path"], w["line"]) for w in features[23]["where"]] == [("README.md", 45)]
     assert features[36]["finding"] == "no hit"  # no line of the sample's docs says ping
-    assert "| 23 | Sampling: creating messages | core | docs only | 1 | 0 | [README.md:45]" in text
+    # The copy is not a git checkout: no commit to link at, so the hit is named, not linked.
+    assert "| 23 | Sampling: creating messages | core | docs only | 1 | 0 | README.md:45 |" in text
     assert "No hit: 1 Tools: listing" in text
     # Each judgment row has a checkbox saying what to check.
     for row in ("5 Documentation", "6 Dependency policy", "7 Roadmap", "8 Versioning policy"):

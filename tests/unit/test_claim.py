@@ -206,3 +206,12 @@ def test_a_governance_signal_that_was_not_measured_never_passes() -> None:
     assert got["2b"] == (("skipped", "n/a"), ("skipped", "n/a"))
     assert got["4b"] == (("skipped", "n/a"), ("skipped", "skipped"))
     assert rows[ROW_IDS.index("2b")].current == "skipped (--skip-governance)"
+
+
+def test_some_terms_count_only_on_a_page_about_the_feature() -> None:
+    feature = _feature(20)
+    line = "* Wrap an `EmbeddedResource` in a `UserMessage` to attach a document."
+    assert not feature.seen_in(line)
+    assert feature.applies_in("docs/servers/prompts.md")
+    assert feature.seen_in(line, in_context=True)
+    assert not feature.applies_in("docs/servers/tools.md")

@@ -95,8 +95,9 @@ def _scan(feature: Feature, files: list[tuple[str, list[str]]]) -> tuple[tuple[H
     hits: list[Hit] = []
     count = 0
     for path, lines in files:
+        in_context = feature.applies_in(path)
         for number, line in enumerate(lines, start=1):
-            if feature.seen_in(line):
+            if feature.seen_in(line, in_context=in_context):
                 count += 1
                 if len(hits) < MAX_HITS:
                     hits.append(Hit(path, number, line.strip()[:160]))

@@ -51,6 +51,10 @@ class Feature:
     group: FeatureGroup
     methods: tuple[str, ...] = ()
     terms: tuple[str, ...] = field(default=())
+    #: Terms that count only in a file whose path contains one of `in_files` (a page about
+    #: prompts that says "embedded resource" is about prompts' embedded resources).
+    in_files: tuple[str, ...] = ()
+    file_terms: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -63,9 +67,24 @@ class Feature:
         parts = [_method_pattern(m) for m in self.methods] + [_term_pattern(t) for t in self.terms]
         return re.compile("|".join(parts))
 
-    def seen_in(self, line: str) -> bool:
-        """Whether `line` names this feature."""
-        return self.pattern.search(line) is not None
+    @cached_property
+    def file_pattern(self) -> re.Pattern[str] | None:
+        """The terms that count only in the files `in_files` names."""
+        if not self.file_terms:
+            return None
+        return re.compile("|".join(_term_pattern(t) for t in self.file_terms))
+
+    def applies_in(self, path: str) -> bool:
+        """Whether `file_terms` count in the file at `path`."""
+        lowered = path.lower()
+        return any(part in lowered for part in self.in_files)
+
+    def seen_in(self, line: str, *, in_context: bool = False) -> bool:
+        """Whether `line` names this feature (`in_context`: it is in one of `in_files`)."""
+        if self.pattern.search(line) is not None:
+            return True
+        pattern = self.file_pattern
+        return in_context and pattern is not None and pattern.search(line) is not None
 
 
 def _f(
@@ -74,8 +93,11 @@ def _f(
     group: FeatureGroup,
     methods: tuple[str, ...] = (),
     terms: tuple[str, ...] = (),
+    *,
+    in_files: tuple[str, ...] = (),
+    file_terms: tuple[str, ...] = (),
 ) -> Feature:
-    return Feature(number, name, group, methods, terms)
+    return Feature(number, name, group, methods, terms, in_files, file_terms)
 
 
 _SAME_LINE = "re:{a}.*{b}|{b}.*{a}"
@@ -133,7 +155,8 @@ FEATURES: tuple[Feature, ...] = (
         "Resources: unsubscribing",
         "core",
         ("resources/unsubscribe",),
-        ("unsubscribe resources?", "resources? unsubscri\\w*"),
+        # "unsubscribe" alone: the protocol has nothing else to unsubscribe from.
+        ("unsubscribe", "resources? unsubscri\\w*"),
     ),
     _f(
         16,
@@ -145,8 +168,24 @@ FEATURES: tuple[Feature, ...] = (
     _f(17, "Prompts: listing", "core", ("prompts/list",), ("list prompts",)),
     _f(18, "Prompts: getting a simple prompt", "core", ("prompts/get",), ("get prompt",)),
     _f(19, "Prompts: getting with arguments", "core", (), ("prompt arguments?",)),
-    _f(20, "Prompts: embedded resources", "core", (), (_both("prompt", "embedded"),)),
-    _f(21, "Prompts: image content", "core", (), (_both("prompt", "image"),)),
+    _f(
+        20,
+        "Prompts: embedded resources",
+        "core",
+        (),
+        (_both("prompt", "embedded"),),
+        in_files=("prompt",),
+        file_terms=("embedded resources?",),
+    ),
+    _f(
+        21,
+        "Prompts: image content",
+        "core",
+        (),
+        (_both("prompt", "image"),),
+        in_files=("prompt",),
+        file_terms=("image content", "images?"),
+    ),
     _f(
         22,
         "Prompts: list-changed notifications",

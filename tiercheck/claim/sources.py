@@ -33,14 +33,22 @@ _SKIP_DIRS = frozenset(
         ".tox",
         ".nox",
         "conformance",
+        # The conformance "everything" server is a fixture even where it sits under examples/.
+        "everything-server",
+        "everything-client",
         "testdata",
+        # Translations repeat the documentation; the reviewer reads the original.
+        "i18n",
+        "translations",
         "tests",
         "test",
         "__tests__",
     }
 )
-#: Files that record history or process rather than explain the SDK.
-_NOT_DOCS = frozenset({"changelog", "changes", "history", "news", "license", "security", "notice"})
+#: Files that record history or process, or instruct coding agents, rather than explain the SDK.
+_NOT_DOCS = frozenset(
+    {"changelog", "changes", "history", "news", "license", "security", "notice", "agents", "claude"}
+)
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample"})
 _MAX_BYTES = 512 * 1024
 _MAX_FILES = 20000
