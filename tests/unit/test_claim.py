@@ -7,6 +7,7 @@ from the official rules (a configured Dependabot counts; a placeholder does not)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +216,60 @@ def test_some_terms_count_only_on_a_page_about_the_feature() -> None:
     assert feature.applies_in("docs/servers/prompts.md")
     assert feature.seen_in(line, in_context=True)
     assert not feature.applies_in("docs/servers/tools.md")
+
+
+def test_claim_from_a_saved_scorecard_writes_the_folder(tmp_path: Path, capsys) -> None:
+    from tiercheck.cli.app import main
+    from tiercheck.report.json_format import render_json
+    from tiercheck.report.writer import atomic_write_text
+
+    saved = atomic_write_text(tmp_path / "scorecard.json", render_json(tier1_scorecard()))
+    out = tmp_path / "claim"
+    code = main(["claim", "--from", str(saved), "--sdk-path", str(SAMPLE), "--out", str(out)])
+    assert code == 1  # no ROADMAP.md in the sample: row 7 blocks the claim
+    names = {p.name for p in out.iterdir()}
+    assert names == {
+        "assessment.md",
+        "remediation.md",
+        "claim.html",
+        "claim.json",
+        "badge.svg",
+        "badge.json",
+    }
+    assert "blocked by 7" in capsys.readouterr().out
+    data = json.loads((out / "claim.json").read_text("utf-8"))
+    assert data["scorecard"] == str(saved)
+    assert data["tiers"] == [1, 2]
+
+
+def test_claim_for_tier_2_judges_tier_2_and_3(tmp_path: Path) -> None:
+    from tiercheck.cli.app import main
+    from tiercheck.report.json_format import render_json
+    from tiercheck.report.writer import atomic_write_text
+
+    saved = atomic_write_text(tmp_path / "scorecard.json", render_json(tier1_scorecard()))
+    out = tmp_path / "claim"
+    main(
+        ["claim", "--from", str(saved), "--sdk-path", str(SAMPLE), "--tier", "2", "--out", str(out)]
+    )
+    data = json.loads((out / "claim.json").read_text("utf-8"))
+    assert data["tiers"] == [2, 3]
+    assert all(r["verdicts"]["tier3"] == "n/a" for r in data["rows"])
+    assert "## Path to Tier 2" in (out / "remediation.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["claim"], "claim needs --sdk NAME, --sdk-path DIR or --from SCORECARD"),
+        (["claim", "--from", "/nonexistent.json"], "cannot read the scorecard"),
+        (["claim", "--from", "x.json", "--sdk", "go-sdk"], "--from reuses a finished assessment"),
+    ],
+)
+def test_claim_bad_input_is_one_line_and_exit_2(argv: list[str], message: str, capsys) -> None:
+    from tiercheck.cli.app import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck.cli.assess import assess_parser, measure
-from tiercheck.cli.common import PROG, emit
+from tiercheck.cli.common import PROG, emit, emit_scorecard
 from tiercheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -142,6 +142,8 @@ def claim(args: argparse.Namespace) -> int:
             args.record_governance = str(out_dir / "scorecard" / "governance-snapshot.json")
         doc, report_dir, _ = measure(args)
         source = report_dir / "scorecard.json"
+        if args.output:
+            emit_scorecard(doc, args.output)
     snapshot = _snapshot(args, doc)
     checkout = _checkout(args, doc)
     tree = read_tree(checkout, POLICY_PATHS) if checkout is not None else None
