@@ -63,6 +63,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "triage",
         "history",
         "probe",
+        "claim",
     ]
 
 
@@ -172,7 +173,7 @@ def test_every_config_flag_and_env_var_reaches_show_config(
 
 
 def test_output_choices_come_from_the_registries() -> None:
-    assert SCORECARD_FORMATS.choices() == ["terminal", "json", "markdown", "junit"]
+    assert SCORECARD_FORMATS.choices() == ["terminal", "json", "markdown", "junit", "html"]
     assert DIFF_FORMATS.choices() == ["terminal", "markdown", "json"]
     assert GOVERNANCE_FORMATS.choices() == ["terminal", "json"]
 
@@ -184,6 +185,7 @@ def test_output_choices_come_from_the_registries() -> None:
         ("markdown", "scorecard.md"),
         ("junit", "junit.xml"),
         ("terminal", "scorecard.txt"),
+        ("html", "scorecard.html"),
     ],
 )
 def test_every_scorecard_format_is_offered_and_written(

@@ -36,9 +36,15 @@ def test_writes_every_format_with_the_documented_names(tmp_path: Path) -> None:
         "markdown": "scorecard.md",
         "junit": "junit.xml",
         "terminal": "scorecard.txt",
+        "html": "scorecard.html",
+        "badge": "badge.svg",
+        "badge-json": "badge.json",
     }
     assert _names(tmp_path / "out") == [
+        "badge.json",
+        "badge.svg",
         "junit.xml",
+        "scorecard.html",
         "scorecard.json",
         "scorecard.md",
         "scorecard.txt",

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import assess, config_verbs, doctor, governance, history, probe, score
+from tiercheck.cli import assess, claim, config_verbs, doctor, governance, history, probe, score
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -97,6 +97,12 @@ COMMANDS: tuple[Command, ...] = (
         "the advisory behaviour probes against a running server (exit 1 only on FAIL)",
         probe.probe_parser,
         probe.probe,
+    ),
+    Command(
+        "claim",
+        "the evidence pack for a tier claim (assessment.md, remediation.md, claim.html)",
+        claim.claim_parser,
+        claim.claim,
     ),
 )
 

@@ -32,7 +32,7 @@ from tiercheck.report.formats import SCORECARD_FORMATS
 if TYPE_CHECKING:
     from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["OutputError", "assess", "assess_parser", "setup", "setup_parser"]
+__all__ = ["OutputError", "assess", "assess_parser", "measure", "setup", "setup_parser"]
 
 
 class OutputError(TiercheckError):
@@ -108,6 +108,22 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
 
 def assess(args: argparse.Namespace) -> int:
     """`tier-check --sdk NAME[@REF]`: the whole assessment."""
+    doc, out_dir, written = measure(args)
+    if doc.interrupted:
+        sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
+    emit_scorecard(doc, args.output)
+    sys.stderr.write(f"reports: {out_dir} ({', '.join(p.name for p in written.values())})\n")
+    if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
+        sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
+        return 1
+    return doc.exit_code
+
+
+def measure(args: argparse.Namespace) -> tuple[Scorecard, Path, dict[str, Path]]:
+    """The assessment the flags in `args` ask for, its reports written: (scorecard, folder, files).
+
+    Shared by the assessment and `claim`, which builds its pack on the same run.
+    """
     from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
     from tiercheck.pipeline.assess import assess as run_assessment
     from tiercheck.report.progress import make_progress
@@ -187,16 +203,7 @@ def assess(args: argparse.Namespace) -> int:
     written = _write(doc, options.out_dir, args.output)
     if recorder:
         recorder.append(doc)  # after the reports: a broken history cannot cost the scorecard
-    if doc.interrupted:
-        sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
-    emit_scorecard(doc, args.output)
-    sys.stderr.write(
-        f"reports: {options.out_dir} ({', '.join(p.name for p in written.values())})\n"
-    )
-    if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
-        sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
-        return 1
-    return doc.exit_code
+    return doc, options.out_dir, written
 
 
 def _write(doc: Scorecard, out_dir: Path, output: Sequence[str] | None) -> dict[str, Path]:

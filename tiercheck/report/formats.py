@@ -109,6 +109,24 @@ def _scorecard_junit(doc: Scorecard, color: bool) -> str:
     return render_junit(doc)
 
 
+def _scorecard_html(doc: Scorecard, color: bool) -> str:
+    from tiercheck.report.html import render_html
+
+    return render_html(doc)
+
+
+def _badge_svg(doc: Scorecard, color: bool) -> str:
+    from tiercheck.report.badge import render_badge_svg
+
+    return render_badge_svg(doc)
+
+
+def _badge_json(doc: Scorecard, color: bool) -> str:
+    from tiercheck.report.badge import render_badge_json
+
+    return render_badge_json(doc)
+
+
 def _scorecard_terminal(doc: Scorecard, color: bool) -> str:
     from tiercheck.report.terminal import render_terminal
 
@@ -123,6 +141,9 @@ SCORECARD_FORMATS: FormatRegistry[Scorecard] = FormatRegistry(
         Format("markdown", _scorecard_markdown, "scorecard.md"),
         Format("junit", _scorecard_junit, "junit.xml"),
         Format("terminal", _scorecard_terminal, "scorecard.txt"),
+        Format("html", _scorecard_html, "scorecard.html"),
+        Format("badge", _badge_svg, "badge.svg", stdout=False),
+        Format("badge-json", _badge_json, "badge.json", stdout=False),
     ),
     default="terminal",
 )

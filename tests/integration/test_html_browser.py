@@ -1,0 +1,192 @@
+"""The HTML reports in a real headless Chromium: they render, and fetch nothing at view time.
+
+`scorecard.html` (the mixed scorecard: failures, an unmeasured leg, an inconclusive signal) and
+`claim.html` (a Tier 1 scorecard with the sample SDK's files and governance snapshot) are
+written to a temporary folder and opened from `file://`. Chromium's DOM after load must hold
+what the page is for (the tier, the blockers, each revision × leg with failures first, every
+claim row), and its network log must show no request to anything but the page itself. The
+badge is opened on its own and rendered to a PNG.
+
+Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests skip, saying so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import uuid
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from scorecards import mixed_scorecard, tier1_scorecard
+from tiercheck.claim.html import render_claim_html
+from tiercheck.claim.pack import build_claim
+from tiercheck.claim.policies import POLICY_PATHS
+from tiercheck.claim.sources import read_tree
+from tiercheck.governance.snapshot import load_snapshot
+from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.html import render_html
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "examples" / "sample-sdk"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: The flags that work on this kind of machine (closed network, running as root).
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+)
+TIMEOUT_S = 180.0
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run does)"
+)
+
+
+def _chromium(tmp_path: Path, *args: str) -> str:
+    """Run Chromium in its own process group to the end; its stdout. The group is killed on
+    any way out, so no renderer or GPU helper outlives the test."""
+    assert CHROMIUM is not None
+    profile = tmp_path / f"profile-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    proc = subprocess.Popen(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=TIMEOUT_S)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == 0, f"chromium exited {proc.returncode}"
+    return out
+
+
+def _requests(net_log: Path) -> list[str]:
+    """Every URL the page asked for, from Chromium's network log.
+
+    Chromium fetches things of its own too (time, updates, accounts: refused on a closed
+    network); those start with the initiator "not an origin", while a page opened from
+    file:// initiates with its opaque origin, "null".
+    """
+    data = json.loads(net_log.read_text("utf-8"))
+    start_job = data["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    urls = []
+    for event in data.get("events", []):
+        params = event.get("params") or {}
+        if event.get("type") != start_job or "url" not in params:
+            continue  # the end of a job repeats its type without the request
+        if params.get("initiator") != "not an origin":
+            urls.append(str(params["url"]))
+    return urls
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _open(tmp_path: Path, page: Path) -> tuple[_Text, list[str]]:
+    net_log = tmp_path / f"{page.stem}.netlog.json"
+    dom = _chromium(tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri())
+    parsed = _Text()
+    parsed.feed(dom)
+    return parsed, _requests(net_log)
+
+
+def _assert_nothing_fetched(requests: list[str], page: Path) -> None:
+    others = [u for u in requests if u != page.as_uri() and not u.startswith("data:")]
+    assert others == [], f"{page.name} fetched {others}"
+
+
+def test_the_network_check_sees_what_a_page_fetches(tmp_path: Path) -> None:
+    # The control: a page that does load external assets is caught by the same check.
+    page = tmp_path / "control.html"
+    page.write_text(
+        '<html><body><img src="http://192.0.2.1/x.png">'
+        '<link rel="stylesheet" href="https://example.invalid/a.css"></body></html>',
+        encoding="utf-8",
+    )
+    _, requests = _open(tmp_path, page)
+    assert "http://192.0.2.1/x.png" in requests
+    assert "https://example.invalid/a.css" in requests
+
+
+def test_scorecard_html_renders_everything_with_no_network(tmp_path: Path) -> None:
+    doc = mixed_scorecard()
+    page = tmp_path / "scorecard.html"
+    page.write_text(render_html(doc), encoding="utf-8")
+    parsed, requests = _open(tmp_path, page)
+    _assert_nothing_fetched(requests, page)
+    text = " ".join(" ".join(parsed.text).split())
+    assert "script" not in parsed.tags
+    assert f"Tier {doc.implied_tier.tier}" in text
+    for blocker in doc.implied_tier.tier1_blockers:
+        assert blocker in text
+    # Each revision × leg is a section; the failing scenario is listed before the passing ones.
+    for revision in doc.revisions:
+        for leg in ("server", "client"):
+            assert f"{revision} · {leg}" in text
+    failing = next(d for d in doc.checks.conformance.details if d.scored and not d.passed)
+    passing = next(
+        d for d in doc.checks.conformance.details if d.revision == failing.revision and d.passed
+    )
+    section = text[text.index(f"{failing.revision} · server") :]
+    assert section.index(failing.scenario) < section.index(passing.scenario)
+    assert failing.failures[0].message.split()[0] in text  # the message is shown
+    assert "svg" in parsed.tags  # the badge, inline
+
+
+def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:
+    claim = build_claim(
+        tier1_scorecard(),
+        target_tier=1,
+        snapshot=load_snapshot(SAMPLE / "governance-snapshot.json"),
+        tree=read_tree(SAMPLE, POLICY_PATHS),
+    )
+    page = tmp_path / "claim.html"
+    page.write_text(render_claim_html(claim), encoding="utf-8")
+    parsed, requests = _open(tmp_path, page)
+    _assert_nothing_fetched(requests, page)
+    text = " ".join(" ".join(parsed.text).split())
+    for row in claim.rows:
+        assert row.requirement in text
+    assert "Reviewer checklist" in text
+    assert "README.md:45" in text  # a documentation hit, by file and line
+    assert parsed.tags.count("tr") >= 11 + 53  # the requirements and the feature table
+
+
+def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:
+    badge = tmp_path / "badge.svg"
+    badge.write_text(render_badge_svg(tier1_scorecard()), encoding="utf-8")
+    shot = tmp_path / "badge.png"
+    _chromium(tmp_path, f"--screenshot={shot}", "--window-size=200,40", badge.as_uri())
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 200

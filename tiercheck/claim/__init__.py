@@ -1,0 +1,6 @@
+"""The tier claim pack: the requirements table of the official audit, with its evidence.
+
+`sources` reads the assessed checkout (the only I/O here); `features`, `docs`, `policies`,
+`evidence` and `table` are pure rules; `pack` assembles a `Claim`; `markdown` and `html` render
+it. The command is `tier-check claim` (`tiercheck/cli/claim.py`).
+"""

@@ -1,0 +1,136 @@
+"""`claim.html`: the claim as one self-contained page, in the scorecard page's visual language."""
+
+from __future__ import annotations
+
+from tiercheck.claim.pack import Claim
+from tiercheck.claim.table import Row
+from tiercheck.report._view import short_sha
+from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.html import chip, esc, link, page, table
+
+__all__ = ["render_claim_html"]
+
+_STATUS = {
+    "ready": ("pass", "ready to file"),
+    "needs review": ("needs review", "ready once reviewed"),
+    "blocked": ("fail", "blocked"),
+}
+
+
+def _verdict(row: Row, column: int) -> str:
+    verdict = row.verdicts[column]
+    text = chip(verdict)
+    if row.sep1730 is not None and row.sep1730[column] != verdict:
+        text += f' <span class="msg">SEP-1730:</span> {chip(row.sep1730[column])}'
+    return text
+
+
+def _requirements(claim: Claim) -> str:
+    t1, t2 = claim.tiers
+    rows = [
+        [
+            esc(row.id),
+            esc(row.requirement),
+            esc(row.standards[0]),
+            esc(row.standards[1]),
+            esc(row.current),
+            _verdict(row, 0),
+            _verdict(row, 1),
+            esc(row.gap),
+        ]
+        for row in claim.rows
+    ]
+    header = [
+        "#",
+        "Requirement",
+        f"Tier {t1} standard",
+        f"Tier {t2} standard",
+        "Found",
+        f"Tier {t1}",
+        f"Tier {t2}",
+        "Gap",
+    ]
+    return "<h2>Requirements</h2>" + table(header, rows)
+
+
+def _checklist(claim: Claim) -> str:
+    items = []
+    for row in claim.rows:
+        if row.kind == "judgment":
+            items.append(
+                '<li><input type="checkbox" disabled> '
+                f"<strong>{esc(row.id)} {esc(row.requirement)}</strong>: "
+                f"check that {esc(row.review)}</li>"
+            )
+    return "<h2>Reviewer checklist</h2><ul>" + "".join(items) + "</ul>"
+
+
+def _documentation(claim: Claim) -> str:
+    coverage = claim.coverage
+    if coverage is None:
+        return "<h3>5 Documentation</h3><p>Not read: the assessed checkout was not available.</p>"
+    rows = []
+    for f in coverage.features:
+        hits = [*f.doc_hits[:2], *f.example_hits[:1]]
+        where = (
+            ", ".join(link(f"{h.path}:{h.line}", claim.commit_url(h.path, h.line)) for h in hits)
+            or "—"
+        )
+        verdict = {
+            "docs and example": "pass",
+            "docs only": "needs review",
+            "example only": "needs review",
+            "no hit": "fail",
+        }[f.finding]
+        rows.append(
+            [
+                esc(f.feature.number if f.feature.number is not None else "—"),
+                esc(f.feature.name),
+                esc(f.feature.group),
+                chip(verdict, f.finding),
+                str(f.doc_count),
+                str(f.example_count),
+                where,
+            ]
+        )
+    summary = (
+        f"{len(coverage.covered)}/{len(coverage.scored)} features named in the documentation "
+        "or examples."
+    )
+    return f"<h3>5 Documentation</h3><p>{esc(summary)}</p>" + table(
+        ["#", "Feature", "Group", "Found", "Docs", "Examples", "Where"], rows, numeric=(4, 5)
+    )
+
+
+def _evidence(claim: Claim) -> str:
+    parts = ["<h2>Evidence</h2>"]
+    for row in claim.rows:
+        if row.id == "5":
+            parts.append(_documentation(claim))
+            continue
+        parts.append(f"<h3>{esc(row.id)} {esc(row.requirement)}</h3>")
+        items = [f"<li>{link(e.text, e.url)}</li>" for e in row.evidence] or [
+            "<li>no further evidence recorded</li>"
+        ]
+        parts.append("<ul>" + "".join(items) + "</ul>")
+    return "\n".join(parts)
+
+
+def render_claim_html(claim: Claim) -> str:
+    """The whole claim page."""
+    doc = claim.scorecard
+    badge = render_badge_svg(doc)
+    kind, text = _STATUS[claim.status]
+    heading = (
+        f"{badge}<span>Tier {claim.target_tier} claim: {esc(doc.repo)}</span> {chip(kind, text)}"
+    )
+    commit = link(short_sha(doc.sdk.commit), claim.commit_url())
+    meta = (
+        f"{esc(doc.sdk.name)} at {commit} · revisions "
+        f"{esc(', '.join(doc.requirements_revisions) or 'none')} · "
+        f"implied Tier {doc.implied_tier.tier} (official), "
+        f"Tier {doc.implied_tier.sep1730.tier} (SEP-1730) · "
+        f"{esc(doc.timestamp)}"
+    )
+    body = "\n".join([_requirements(claim), _checklist(claim), _evidence(claim)])
+    return page(f"Tier {claim.target_tier} claim: {doc.repo}", heading, meta, body)

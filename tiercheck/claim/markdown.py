@@ -1,0 +1,285 @@
+"""`assessment.md` and `remediation.md`: a claim as GitHub-flavoured Markdown, ready to paste.
+
+Links point at the assessed commit (`blob/<sha>/…`), never at a branch, so the evidence a
+reviewer follows is the evidence that was judged. Untrusted text (scenario messages, issue
+titles, file lines) is flattened to one line and its table-breaking characters escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tiercheck.claim.docs import FeatureCoverage
+from tiercheck.claim.pack import Claim
+from tiercheck.claim.table import EvidenceLine, Row, Verdict
+from tiercheck.report._view import one_line, short_sha
+
+__all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
+
+_LABEL: dict[str, str] = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "needs review": "NEEDS REVIEW",
+    "unmeasured": "UNMEASURED",
+    "inconclusive": "INCONCLUSIVE",
+    "skipped": "SKIPPED",
+    "n/a": "N/A",
+}
+
+#: Effort per row (the official guide's scale: Small < 1 day, Medium 1–3 days, Large > 3 days).
+EFFORT: dict[str, str] = {
+    "1a": "Medium",
+    "1b": "Medium",
+    "2": "Medium",
+    "2b": "Small",
+    "3": "Medium",
+    "4": "Small",
+    "4b": "Medium",
+    "5": "Large",
+    "6": "Small",
+    "7": "Small",
+    "8": "Small",
+}
+
+
+def _cell(text: object) -> str:
+    return one_line(text).replace("|", "\\|").replace("<", "&lt;")
+
+
+def _linked(line: EvidenceLine) -> str:
+    text = _cell(line.text)
+    return f"[{text}]({line.url})" if line.url else text
+
+
+def verdict_text(row: Row, column: int) -> str:
+    """One tier's verdict, with SEP-1730's beside it when it differs."""
+    official = _LABEL[row.verdicts[column]]
+    if row.sep1730 is not None and row.sep1730[column] != row.verdicts[column]:
+        return f"{official} (SEP-1730: {_LABEL[row.sep1730[column]]})"
+    return official
+
+
+def _count(rows: Sequence[Row], column: int, verdict: Verdict) -> int:
+    return sum(1 for row in rows if row.verdicts[column] == verdict)
+
+
+def _summary(claim: Claim) -> list[str]:
+    lines = []
+    for column, tier in enumerate(claim.tiers):
+        if tier > 3:
+            continue
+        rows = [r for r in claim.rows if r.verdicts[column] != "n/a"]
+        passing = _count(rows, column, "pass")
+        review = _count(rows, column, "needs review")
+        blocked = [r.id for r in rows if r.verdicts[column] not in ("pass", "needs review")]
+        text = f"- Tier {tier}: {passing}/{len(rows)} rows pass, {review} need review"
+        text += f", blocked by {', '.join(blocked)}" if blocked else ", nothing blocks"
+        lines.append(text)
+    return lines
+
+
+def _header(claim: Claim) -> list[str]:
+    doc = claim.scorecard
+    commit = doc.sdk.commit
+    commit_text = (
+        f"[`{short_sha(commit)}`]({claim.commit_url()})" if claim.commit_url() else "`unknown`"
+    )
+    implied = doc.implied_tier
+    status = {"ready": "ready to file", "needs review": "ready once reviewed", "blocked": "blocked"}
+    return [
+        f"# Tier {claim.target_tier} claim: {_cell(doc.repo)}",
+        "",
+        f"**SDK**: {_cell(doc.sdk.name)} · **Commit**: {commit_text} · "
+        f"**Revisions**: {', '.join(doc.requirements_revisions) or 'none'} · "
+        f"**Assessed**: {doc.timestamp}  ",
+        f"**Harness**: {_cell(doc.harness.package)} {_cell(doc.harness.version or '?')} · "
+        f"**Governance**: {_cell(doc.governance.source)}"
+        + (f" as of {doc.governance.as_of}" if doc.governance.as_of else "")
+        + f" · **tiercheck** {doc.tiercheck.version}  ",
+        f"**Implied tier**: Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
+        "(SEP-1730 as written)  ",
+        f"**Claim for Tier {claim.target_tier}**: {status[claim.status]}",
+        "",
+    ]
+
+
+def _table(claim: Claim) -> list[str]:
+    t1, t2 = claim.tiers
+    lines = [
+        "## Requirements",
+        "",
+        f"| # | Requirement | Tier {t1} standard | Tier {t2} standard | Found | Tier {t1} "
+        f"| Tier {t2} | Gap |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in claim.rows:
+        lines.append(
+            f"| {row.id} | {row.requirement} | {_cell(row.standards[0])} | "
+            f"{_cell(row.standards[1])} | {_cell(row.current)} | {verdict_text(row, 0)} | "
+            f"{verdict_text(row, 1)} | {_cell(row.gap)} |"
+        )
+    lines += [
+        "",
+        "Rows 1a–4b are measured and read from the scorecard; the official reading comes "
+        "first, SEP-1730's in brackets where it differs. Rows 5–8 are judged by fixed rules "
+        "where a rule can decide, otherwise NEEDS REVIEW: never passed on a guess.",
+        "",
+        *_summary(claim),
+        "",
+    ]
+    return lines
+
+
+def _checklist(claim: Claim) -> list[str]:
+    lines = ["## Reviewer checklist", ""]
+    for row in claim.rows:
+        if row.kind != "judgment":
+            continue
+        if all(v in ("fail", "n/a") for v in row.verdicts):
+            what = f"fix first ({_cell(row.gap)}), then check that {row.review}"
+        else:
+            what = f"check that {row.review}"
+        lines.append(f"- [ ] **{row.id} {row.requirement}**: {_cell(what)}")
+    return [*lines, ""]
+
+
+def _where(claim: Claim, feature: FeatureCoverage) -> str:
+    hits = [*feature.doc_hits[:2], *feature.example_hits[:1]]
+    if not hits:
+        return "—"
+    parts = []
+    for hit in hits:
+        url = claim.commit_url(hit.path, hit.line)
+        label = f"{hit.path}:{hit.line}"
+        parts.append(f"[{_cell(label)}]({url})" if url else _cell(label))
+    return ", ".join(parts)
+
+
+def _documentation(claim: Claim) -> list[str]:
+    coverage = claim.coverage
+    if coverage is None:
+        return ["### 5 Documentation", "", "Not read: the assessed checkout was not available.", ""]
+    lines = [
+        "### 5 Documentation",
+        "",
+        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the documentation "
+        f"or examples ({len(coverage.doc_files)} documentation files, "
+        f"{len(coverage.example_files)} example files). A hit is a line naming the feature's "
+        "method or terms; the reviewer confirms it documents the feature.",
+        "",
+        "| # | Feature | Group | Found | Docs hits | Example hits | Where |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for f in coverage.features:
+        number = str(f.feature.number) if f.feature.number is not None else "—"
+        lines.append(
+            f"| {number} | {_cell(f.feature.name)} | {f.feature.group} | {f.finding} | "
+            f"{f.doc_count} | {f.example_count} | {_where(claim, f)} |"
+        )
+    if coverage.missing:
+        lines += [
+            "",
+            "No hit: "
+            + ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
+            + ".",
+        ]
+    return [*lines, ""]
+
+
+def _evidence(claim: Claim) -> list[str]:
+    lines = ["## Evidence", ""]
+    for row in claim.rows:
+        if row.id == "5":
+            lines += _documentation(claim)
+            continue
+        lines += [f"### {row.id} {row.requirement}", ""]
+        items = row.evidence or (EvidenceLine("no further evidence recorded"),)
+        lines += [f"- {_linked(item)}" for item in items]
+        lines.append("")
+    return lines
+
+
+def render_assessment(claim: Claim) -> str:
+    """`assessment.md`: header, the requirements table, the checklist and every row's evidence."""
+    return (
+        "\n".join([*_header(claim), *_table(claim), *_checklist(claim), *_evidence(claim)]).rstrip()
+        + "\n"
+    )
+
+
+def _actions(claim: Claim, column: int) -> list[tuple[Row, str]]:
+    steps = {step.blocker.split(" ")[0]: step for step in claim.scorecard.remediation}
+    check_of = {
+        "1a": "server_conformance",
+        "1b": "client_conformance",
+        "2": "triage",
+        "2b": "labels",
+        "3": "p0_resolution",
+        "4": "stable_release",
+        "4b": "spec_tracking",
+    }
+    out = []
+    for row in claim.rows:
+        verdict = row.verdicts[column]
+        if verdict in ("pass", "n/a"):
+            continue
+        step = steps.get(check_of.get(row.id, ""))
+        if verdict == "needs review":
+            action = f"Review: {row.review}"
+        elif step is not None:
+            action = step.action
+        elif row.kind == "judgment":
+            action = f"Publish it: {row.review}"
+        else:
+            action = f"Measure it again ({row.current})"
+        out.append((row, action))
+    return out
+
+
+def _where_cell(claim: Claim, row: Row) -> str:
+    if row.id == "5" and claim.coverage is not None:
+        return _cell(
+            ", ".join(str(f.feature.number) for f in claim.coverage.missing) or "the hits listed"
+        )
+    links = [e for e in row.evidence if e.url][:3]
+    if links:
+        return ", ".join(_linked(e) for e in links)
+    return _cell(row.gap)
+
+
+def _path(claim: Claim, column: int) -> list[str]:
+    tier = claim.tiers[column]
+    actions = _actions(claim, column)
+    lines = [f"## Path to Tier {tier}", ""]
+    if not actions:
+        return [*lines, "Every row passes.", ""]
+    lines += ["| # | Action | Requirement | Effort | Where |", "|---|---|---|---|---|"]
+    # Blocking rows first (they decide the tier), then the reviews.
+    ordered = sorted(actions, key=lambda pair: pair[0].verdicts[column] == "needs review")
+    for n, (row, action) in enumerate(ordered, start=1):
+        effort = "Small" if row.verdicts[column] == "needs review" else EFFORT[row.id]
+        lines.append(
+            f"| {n} | {_cell(action)} | {row.id} {row.requirement} | {effort} | "
+            f"{_where_cell(claim, row)} |"
+        )
+    return [*lines, ""]
+
+
+def render_remediation(claim: Claim) -> str:
+    """`remediation.md`: the path to the tier below (if not reached yet), then to the target."""
+    doc = claim.scorecard
+    lines = [
+        f"# Remediation: {_cell(doc.repo)}",
+        "",
+        f"**Commit**: `{short_sha(doc.sdk.commit)}` · "
+        f"**Implied tier**: Tier {doc.implied_tier.tier} · "
+        f"**Target**: Tier {claim.target_tier}",
+        "",
+        "Effort: Small (under a day), Medium (1–3 days), Large (more than 3 days).",
+        "",
+    ]
+    lower = claim.tiers[1]
+    if lower <= 3 and doc.implied_tier.tier > lower:
+        lines += _path(claim, 1)
+    lines += _path(claim, 0)
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,169 @@
+"""A claim: the scorecard's verdicts, the evidence behind them and the judgment rows, as one value.
+
+`build_claim` is pure: the scorecard, the governance snapshot it was judged from (when one was
+recorded) and the SDK's files as read by `sources.read_tree` go in, a `Claim` comes out. The
+Markdown, HTML and JSON renderings are functions of the `Claim` alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tiercheck.claim.docs import DocsCoverage, docs_coverage
+from tiercheck.claim.evidence import Evidence, gather_evidence
+from tiercheck.claim.policies import PolicyFinding, find_policies
+from tiercheck.claim.sources import SourceTree
+from tiercheck.claim.table import ClaimStatus, Row, build_rows, claim_status
+from tiercheck.governance.snapshot import Snapshot
+from tiercheck.scorecard.model import Scorecard
+
+__all__ = ["CLAIM_SCHEMA_VERSION", "Claim", "build_claim", "claim_to_dict"]
+
+CLAIM_SCHEMA_VERSION = 1
+#: The official triage window when the scorecard does not say (tier-check's default).
+DEFAULT_WINDOW_DAYS = 90
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Everything a claim folder says."""
+
+    scorecard: Scorecard
+    target_tier: int
+    tiers: tuple[int, int]
+    rows: tuple[Row, ...]
+    status: ClaimStatus
+    coverage: DocsCoverage | None
+    policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
+    evidence: Evidence | None
+    source: str | None
+
+    @property
+    def repo(self) -> str:
+        """The repository the claim is for."""
+        return self.scorecard.repo
+
+    def commit_url(self, path: str | None = None, line: int | None = None) -> str | None:
+        """A link at the assessed commit: the tree, or one file (and line)."""
+        commit = self.scorecard.sdk.commit
+        if not commit:
+            return None
+        if path is None:
+            return f"https://github.com/{self.repo}/tree/{commit}"
+        anchor = f"#L{line}" if line else ""
+        return f"https://github.com/{self.repo}/blob/{commit}/{path}{anchor}"
+
+
+def _as_of(doc: Scorecard) -> datetime | None:
+    stamp = doc.governance.as_of
+    if not stamp:
+        return None
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def build_claim(
+    doc: Scorecard,
+    *,
+    target_tier: int,
+    snapshot: Snapshot | None,
+    tree: SourceTree | None,
+    source: str | None = None,
+) -> Claim:
+    """The claim for `target_tier`, judged for it and the tier below."""
+    tiers = (target_tier, target_tier + 1)
+    as_of = _as_of(doc)
+    evidence = None
+    if snapshot is not None and as_of is not None:
+        # SEP-1730's reading has a window even when the official one reads every open issue.
+        sep = doc.checks.triage.get("sep1730")
+        days = doc.checks.triage.get("days_analyzed") or (
+            sep.get("window_days") if isinstance(sep, dict) else None
+        )
+        days = days or DEFAULT_WINDOW_DAYS
+        evidence = gather_evidence(snapshot, as_of, int(days))
+    coverage = docs_coverage(tree) if tree is not None else None
+    policies = find_policies(tree) if tree is not None else None
+    rows = build_rows(doc, tiers=tiers, evidence=evidence, coverage=coverage, policies=policies)
+    return Claim(
+        scorecard=doc,
+        target_tier=target_tier,
+        tiers=tiers,
+        rows=rows,
+        status=claim_status(rows),
+        coverage=coverage,
+        policies=policies,
+        evidence=evidence,
+        source=source,
+    )
+
+
+def _row_dict(row: Row, tiers: tuple[int, int]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "requirement": row.requirement,
+        "kind": row.kind,
+        "standards": {f"tier{t}": s for t, s in zip(tiers, row.standards, strict=True)},
+        "current": row.current,
+        "verdicts": {f"tier{t}": v for t, v in zip(tiers, row.verdicts, strict=True)},
+        "sep1730": (
+            {f"tier{t}": v for t, v in zip(tiers, row.sep1730, strict=True)}
+            if row.sep1730 is not None
+            else None
+        ),
+        "gap": row.gap,
+        "evidence": [{"text": e.text, "url": e.url} for e in row.evidence],
+    }
+    if row.review is not None:
+        out["review"] = row.review
+    return out
+
+
+def _coverage_dict(claim: Claim) -> dict[str, Any] | None:
+    coverage = claim.coverage
+    if coverage is None:
+        return None
+    return {
+        "covered": len(coverage.covered),
+        "total": len(coverage.scored),
+        "core_missing": [f.feature.number for f in coverage.core_missing],
+        "doc_files": len(coverage.doc_files),
+        "example_files": len(coverage.example_files),
+        "features": [
+            {
+                "number": f.feature.number,
+                "name": f.feature.name,
+                "group": f.feature.group,
+                "finding": f.finding,
+                "doc_hits": f.doc_count,
+                "example_hits": f.example_count,
+                "where": [
+                    {"path": h.path, "line": h.line, "url": claim.commit_url(h.path, h.line)}
+                    for h in (*f.doc_hits, *f.example_hits)
+                ],
+            }
+            for f in coverage.features
+        ],
+    }
+
+
+def claim_to_dict(claim: Claim) -> dict[str, Any]:
+    """`claim.json`: the table, the claim's status and the documentation coverage."""
+    doc = claim.scorecard
+    return {
+        "schema_version": CLAIM_SCHEMA_VERSION,
+        "repo": doc.repo,
+        "sdk": doc.sdk.name,
+        "commit": doc.sdk.commit,
+        "timestamp": doc.timestamp,
+        "requirements_revisions": list(doc.requirements_revisions),
+        "target_tier": claim.target_tier,
+        "tiers": list(claim.tiers),
+        "status": claim.status,
+        "implied_tier": doc.implied_tier.tier,
+        "sep1730_tier": doc.implied_tier.sep1730.tier,
+        "scorecard": claim.source,
+        "rows": [_row_dict(row, claim.tiers) for row in claim.rows],
+        "documentation": _coverage_dict(claim),
+    }

@@ -1,0 +1,581 @@
+"""The requirements table of a claim: every row of the official audit, each with its evidence.
+
+Rows 1a–4b are measured: their verdicts are read from the scorecard's blockers (the official
+reading, and SEP-1730's beside it where the two differ), never recomputed, so the table always
+equals the scorecard it came from. Rows 5–8 are judgment rows: a deterministic rule decides
+what it can (no documentation, no policy file, only placeholders: fail; a configured Dependabot
+or Renovate: pass), and everything else is **needs review** with what to check. A judgment row is
+never passed on a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tiercheck.claim.docs import DocsCoverage
+from tiercheck.claim.evidence import Evidence
+from tiercheck.claim.policies import PolicyFinding
+from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
+
+__all__ = [
+    "ROW_IDS",
+    "EvidenceLine",
+    "Row",
+    "Verdict",
+    "build_rows",
+    "claim_status",
+]
+
+Verdict = Literal["pass", "fail", "needs review", "unmeasured", "inconclusive", "skipped", "n/a"]
+RowKind = Literal["measured", "judgment"]
+
+#: Every row of the official audit template, in its order.
+ROW_IDS = ("1a", "1b", "2", "2b", "3", "4", "4b", "5", "6", "7", "8")
+
+#: Rows the official Tier 2 rule does not judge (the official computeTier ignores them).
+_OFFICIAL_TIER2_UNJUDGED = frozenset({"triage", "labels", "spec_tracking"})
+#: Rows SEP-1730's Tier 2 does not judge.
+_SEP_TIER2_UNJUDGED = frozenset({"labels"})
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    """One line of evidence: what it says, and a link when there is one."""
+
+    text: str
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One requirement row: standards, what was found, verdicts per tier, evidence, review."""
+
+    id: str
+    requirement: str
+    kind: RowKind
+    standards: tuple[str, str]
+    current: str
+    verdicts: tuple[Verdict, Verdict]
+    sep1730: tuple[Verdict, Verdict] | None
+    gap: str
+    evidence: tuple[EvidenceLine, ...] = ()
+    review: str | None = None
+
+    @property
+    def differs(self) -> bool:
+        """Whether SEP-1730 as written reaches another verdict than the official reading."""
+        return self.sep1730 is not None and self.sep1730 != self.verdicts
+
+
+# --- measured rows ---------------------------------------------------------------------------
+
+
+def _from_blockers(blockers: Sequence[BlockerEntry], check: str, tier: int) -> Verdict:
+    for blocker in blockers:
+        if blocker.check == check and blocker.tier == tier:
+            kind: Verdict = "fail" if blocker.kind == "failed" else blocker.kind
+            return kind
+    return "pass"
+
+
+def _tier_verdicts(
+    doc: Scorecard, check: str, tiers: tuple[int, int]
+) -> tuple[tuple[Verdict, Verdict], tuple[Verdict, Verdict]]:
+    implied = doc.implied_tier
+    official: list[Verdict] = []
+    sep: list[Verdict] = []
+    for tier in tiers:
+        if tier >= 3:
+            official.append("n/a")
+            sep.append("n/a")
+            continue
+        if tier == 2 and check in _OFFICIAL_TIER2_UNJUDGED:
+            official.append("n/a")
+        else:
+            official.append(_from_blockers(implied.blocker_details, check, tier))
+        if tier == 2 and check in _SEP_TIER2_UNJUDGED:
+            sep.append("n/a")
+        else:
+            sep.append(_from_blockers(implied.sep1730.blocker_details, check, tier))
+    return (official[0], official[1]), (sep[0], sep[1])
+
+
+def _pct(rate: float) -> str:
+    return f"{rate * 100:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def _leg_current(leg: MergedLegEntry) -> str:
+    if leg.state == "skipped":
+        return f"skipped ({leg.reason or 'not configured'})"
+    if leg.state == "unmeasured":
+        return f"unmeasured ({leg.reason or leg.error or 'no reason recorded'})"
+    return f"{_pct(leg.pass_rate)} ({leg.passed}/{leg.total} scored scenarios)"
+
+
+def _leg_evidence(leg: MergedLegEntry) -> tuple[EvidenceLine, ...]:
+    lines: list[EvidenceLine] = []
+    scored = [d for d in leg.details if d.scored]
+    # Failures first, each with the message of its first failing check.
+    for entry in sorted(scored, key=lambda d: (d.passed, d.revision, d.scenario)):
+        mark = "pass" if entry.passed else "FAIL"
+        detail = f"{entry.checks_passed} checks passed, {entry.checks_failed} failed"
+        if not entry.passed:
+            why = entry.failures[0].message if entry.failures else entry.reason
+            if why:
+                detail += f": {why}"
+            if entry.expected_failure:
+                detail += " (expected by the baseline)"
+        lines.append(EvidenceLine(f"{mark} {entry.scenario} [{entry.revision}] ({detail})"))
+    for missing in leg.missing_revisions:
+        lines.append(EvidenceLine(f"{missing.revision}: {missing.state} ({missing.reason})"))
+    return tuple(lines)
+
+
+def _gap(verdicts: tuple[Verdict, Verdict], detail: str) -> str:
+    return "None" if all(v in ("pass", "n/a") for v in verdicts) else detail
+
+
+def _conformance_row(
+    doc: Scorecard, row_id: str, leg: MergedLegEntry, tiers: tuple[int, int]
+) -> Row:
+    check = "server_conformance" if leg.leg == "server" else "client_conformance"
+    official, sep = _tier_verdicts(doc, check, tiers)
+    failing = len(leg.failing)
+    if leg.state in ("skipped", "unmeasured"):
+        detail = _leg_current(leg)
+    else:
+        detail = f"{failing} scored scenario{'s' if failing != 1 else ''} failing"
+    if leg.state == "skipped":
+        # SEP-1730 does not count a skipped leg against a tier, but nothing was measured either.
+        sep = ("skipped" if sep[0] == "pass" else sep[0], "skipped" if sep[1] == "pass" else sep[1])
+    return Row(
+        id=row_id,
+        requirement=f"{leg.leg.capitalize()} conformance",
+        kind="measured",
+        standards=_standard("conformance", tiers),
+        current=_leg_current(leg),
+        verdicts=official,
+        sep1730=sep,
+        gap=_gap(official, detail),
+        evidence=_leg_evidence(leg),
+    )
+
+
+_STANDARDS: dict[str, tuple[str, str, str]] = {
+    "conformance": ("100% of scored scenarios", "at least 80%", "no minimum"),
+    "triage": ("≥ 90% labelled within 2 business days", "≥ 80% within a month", "none"),
+    "labels": ("the 12 official labels", "the 12 official labels", "none"),
+    "p0": ("every P0 resolved within 7 days", "within 14 days", "none"),
+    "release": ("a stable release, clear versioning", "at least one stable release", "none"),
+    "spec": ("timeline agreed per spec release", "within 6 months", "none"),
+    "docs": ("every feature documented, with examples", "core features documented", "none"),
+    "dependency": ("a published update policy", "a published update policy", "not required"),
+    "roadmap": ("a published roadmap", "a plan toward Tier 1", "not required"),
+    "versioning": ("a documented breaking-change policy", "not required", "not required"),
+}
+
+
+def _standard(key: str, tiers: tuple[int, int]) -> tuple[str, str]:
+    texts = _STANDARDS[key]
+    return texts[tiers[0] - 1], texts[tiers[1] - 1]
+
+
+def _unmeasured(verdicts: tuple[Verdict, Verdict], status: Verdict) -> tuple[Verdict, Verdict]:
+    first, second = (status if v == "pass" else v for v in verdicts)
+    return first, second
+
+
+def _signal_row(
+    doc: Scorecard,
+    *,
+    row_id: str,
+    requirement: str,
+    check: str,
+    standard: str,
+    current: str,
+    evidence: tuple[EvidenceLine, ...],
+    tiers: tuple[int, int],
+) -> Row:
+    official, sep = _tier_verdicts(doc, check, tiers)
+    signal = doc.checks.signal(check)
+    if signal.status in ("skipped", "inconclusive"):
+        reason = signal.reason or "no reason recorded"
+        current = reason if reason.startswith(signal.status) else f"{signal.status} ({reason})"
+        # Some official rules are met by an empty answer (no label missing when none was read):
+        # a signal that was not measured never shows as passed.
+        official = _unmeasured(official, signal.status)
+        sep = _unmeasured(sep, signal.status)
+    return Row(
+        id=row_id,
+        requirement=requirement,
+        kind="measured",
+        standards=_standard(standard, tiers),
+        current=current,
+        verdicts=official,
+        sep1730=sep,
+        gap=_gap(official, current),
+        evidence=evidence,
+    )
+
+
+def _triage_current(signal: SignalEntry) -> str:
+    rate = signal.get("compliance_rate")
+    if rate is None:
+        return "not measured"
+    text = (
+        f"{_pct(float(rate))} of open issues labelled "
+        f"({signal.get('triaged_within_sla')}/{signal.get('total_issues')})"
+    )
+    sep = signal.get("sep1730")
+    if isinstance(sep, dict) and sep.get("rate_2_business_days") is not None:
+        text += f"; SEP-1730: {_pct(float(sep['rate_2_business_days']))} within 2 business days"
+        if sep.get("rate_1_month") is not None:
+            text += f", {_pct(float(sep['rate_1_month']))} within a month"
+    return text
+
+
+def _triage_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[EvidenceLine, ...]:
+    days = signal.get("days_analyzed")
+    window = f"the last {days} days" if days else "every open issue"
+    lines = [
+        EvidenceLine(
+            f"official: median {signal.get('median_hours')} h, p95 {signal.get('p95_hours')} h "
+            f"age of the unlabelled open issues, over {window}"
+        )
+    ]
+    if evidence is not None:
+        lines.append(
+            EvidenceLine(
+                f"{evidence.triage_issues} issues opened in the last {evidence.window_days} days; "
+                "the slowest to get a first label:"
+            )
+        )
+    if evidence is None:
+        lines.append(EvidenceLine("per-issue evidence: no governance snapshot recorded"))
+        return tuple(lines)
+    for item in evidence.slowest:
+        if item.hours_to_label is None:
+            when = f"no label yet after {item.waiting_hours} h"
+        else:
+            when = f"first label after {item.hours_to_label} h"
+        lines.append(EvidenceLine(f"#{item.number} {item.title}: {when}", item.url))
+    return tuple(lines)
+
+
+def _labels_current(signal: SignalEntry) -> str:
+    present, required = signal.get("present"), signal.get("required")
+    missing = signal.get("missing") or []
+    text = f"{present}/{required} present"
+    if missing:
+        text += f"; missing: {', '.join(str(m) for m in missing)}"
+    return text
+
+
+def _p0_current(signal: SignalEntry) -> str:
+    return (
+        f"{signal.get('open_p0s')} open; {signal.get('closed_within_7d')}/"
+        f"{signal.get('closed_total')} closed within 7 days, {signal.get('closed_within_14d')} "
+        "within 14 (official: created → closed)"
+    )
+
+
+def _p0_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[EvidenceLine, ...]:
+    if evidence is None:
+        opened = signal.get("open_p0_details") or []
+        lines = [
+            EvidenceLine(f"open P0 #{p.get('number')} {p.get('title')}: {p.get('age_days')} days")
+            for p in opened
+            if isinstance(p, dict)
+        ]
+        lines.append(EvidenceLine("per-issue evidence: no governance snapshot recorded"))
+        return tuple(lines)
+    if not evidence.p0s:
+        return (EvidenceLine("no issue has ever carried the P0 label"),)
+    lines = []
+    for p0 in evidence.p0s:
+        if p0.open:
+            when = "still open"
+        elif p0.days_label_to_close is not None:
+            when = f"label → close {p0.days_label_to_close} d"
+        else:
+            when = "label time unknown"
+        if p0.days_created_to_close is not None:
+            when += f" (created → close {p0.days_created_to_close} d)"
+        lines.append(EvidenceLine(f"#{p0.number} {p0.title}: {when}", p0.url))
+    return tuple(lines)
+
+
+def _release_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[EvidenceLine, ...]:
+    version = signal.get("version")
+    if evidence is None or not evidence.releases:
+        return (EvidenceLine(f"release that counts: {version or 'none'}"),)
+    counted = evidence.releases[0]
+    lines = [
+        EvidenceLine(
+            f"release that counts (officially the newest non-draft): {counted.tag}"
+            + (" (prerelease)" if counted.prerelease else ""),
+            counted.url,
+        )
+    ]
+    stable = next((r for r in evidence.releases if not r.prerelease), None)
+    if stable is not None and stable.tag != counted.tag:
+        lines.append(
+            EvidenceLine(f"newest release not marked prerelease: {stable.tag}", stable.url)
+        )
+    return tuple(lines)
+
+
+def _spec_current(signal: SignalEntry) -> str:
+    gap = signal.get("days_gap")
+    spec = signal.get("latest_spec_release")
+    sdk = signal.get("latest_sdk_release")
+    if gap is None:
+        return f"spec {spec or '?'}, SDK {sdk or '?'}: no gap measured"
+    return f"{gap} d from spec {spec} to SDK {sdk}"
+
+
+def _spec_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[EvidenceLine, ...]:
+    spec = signal.get("latest_spec_release")
+    sdk = signal.get("latest_sdk_release")
+    if evidence is None:
+        return (EvidenceLine(f"spec release {spec}, SDK release {sdk}"),)
+    lines = []
+    spec_item = next((r for r in evidence.spec_releases if spec and r.tag == spec), None)
+    lines.append(
+        EvidenceLine(f"spec release {spec}", spec_item.url if spec_item else None)
+        if spec
+        else EvidenceLine("no spec release found")
+    )
+    sdk_item = next(
+        (r for r in evidence.releases if sdk and (r.tag == sdk or r.tag.endswith(str(sdk)))), None
+    )
+    if sdk:
+        lines.append(
+            EvidenceLine(f"SDK release that tracked it: {sdk}", sdk_item.url if sdk_item else None)
+        )
+    return tuple(lines)
+
+
+# --- judgment rows ---------------------------------------------------------------------------
+
+
+def _blob(doc: Scorecard, path: str, line: int | None = None) -> str | None:
+    commit = doc.sdk.commit
+    if not commit or not doc.repo:
+        return None
+    anchor = f"#L{line}" if line else ""
+    return f"https://github.com/{doc.repo}/blob/{commit}/{path}{anchor}"
+
+
+def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, int]) -> Row:
+    if coverage is None:
+        return Row(
+            id="5",
+            requirement="Documentation",
+            kind="judgment",
+            standards=_standard("docs", tiers),
+            current="not read: the assessed checkout is not available",
+            verdicts=("needs review", "needs review" if tiers[1] < 3 else "n/a"),
+            sep1730=None,
+            gap="documentation not read",
+            review="read the SDK's documentation against the 48 features",
+        )
+    scored = coverage.scored
+    covered = coverage.covered
+    missing = coverage.missing
+    current = f"{len(covered)}/{len(scored)} features named in docs or examples"
+    if not coverage.has_docs:
+        verdicts: tuple[Verdict, Verdict] = ("fail", "fail" if tiers[1] < 3 else "n/a")
+        gap = "no documentation or example file found"
+    else:
+        verdicts = ("needs review", "needs review" if tiers[1] < 3 else "n/a")
+        gap = (
+            f"{len(missing)} features with no hit"
+            + (f" ({len(coverage.core_missing)} core)" if coverage.core_missing else "")
+            if missing
+            else "every feature has a hit; check that each hit documents it"
+        )
+    evidence = [
+        EvidenceLine(
+            f"{len(coverage.doc_files)} documentation files and {len(coverage.example_files)} "
+            "example files read"
+        )
+    ]
+    if missing:
+        names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in missing)
+        evidence.append(EvidenceLine(f"no hit: {names}"))
+    return Row(
+        id="5",
+        requirement="Documentation",
+        kind="judgment",
+        standards=_standard("docs", tiers),
+        current=current,
+        verdicts=verdicts,
+        sep1730=None,
+        gap=gap,
+        evidence=tuple(evidence),
+        review=(
+            "for each feature, the first hit explains it in prose and shows an example (Tier 1: "
+            "all 48; Tier 2: the 36 core ones); a hit only in an example counts as partial"
+        ),
+    )
+
+
+def _policy_row(
+    doc: Scorecard,
+    *,
+    row_id: str,
+    key: str,
+    finding: PolicyFinding | None,
+    requirement: str,
+    tiers: tuple[int, int],
+) -> Row:
+    if finding is None:
+        return Row(
+            id=row_id,
+            requirement=requirement,
+            kind="judgment",
+            standards=_standard(key, tiers),
+            current="not read: the assessed checkout is not available",
+            verdicts=("needs review", "needs review" if tiers[1] < 3 else "n/a"),
+            sep1730=None,
+            gap="policy files not read",
+            review=f"find and read the {requirement.lower()}",
+        )
+    by_tier = {1: finding.tier1, 2: finding.tier2, 3: "n/a"}
+    verdicts: tuple[Verdict, Verdict] = (by_tier[tiers[0]], by_tier[tiers[1]])
+    evidence = []
+    for f in finding.files:
+        path, _, line = f.path.partition("#L")
+        what = f.note or f"{f.prose_units} sentences"
+        flag = " — placeholder" if f.placeholder else ""
+        evidence.append(
+            EvidenceLine(
+                f"{f.path}: {f.size} bytes, {what}{flag}",
+                _blob(doc, path, int(line) if line else None),
+            )
+        )
+    if finding.missing:
+        evidence.append(EvidenceLine(f"not present: {', '.join(finding.missing)}"))
+    return Row(
+        id=row_id,
+        requirement=requirement,
+        kind="judgment",
+        standards=_standard(key, tiers),
+        current=finding.summary,
+        verdicts=verdicts,
+        sep1730=None,
+        gap=_gap(verdicts, finding.summary),
+        evidence=tuple(evidence),
+        review=finding.review,
+    )
+
+
+def build_rows(
+    doc: Scorecard,
+    *,
+    tiers: tuple[int, int],
+    evidence: Evidence | None,
+    coverage: DocsCoverage | None,
+    policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None,
+) -> tuple[Row, ...]:
+    """Every official row, judged for the two tiers in `tiers` (the target and the one below)."""
+    checks = doc.checks
+    triage = checks.triage
+    release = checks.stable_release
+    spec = checks.spec_tracking
+    dependency, roadmap, versioning = policies if policies else (None, None, None)
+    p0 = checks.p0_resolution
+    version = str(release.get("version") or "no stable release")
+    rows = (
+        _conformance_row(doc, "1a", checks.conformance, tiers),
+        _conformance_row(doc, "1b", checks.client_conformance, tiers),
+        _signal_row(
+            doc,
+            row_id="2",
+            requirement="Issue triage",
+            check="triage",
+            standard="triage",
+            current=_triage_current(triage),
+            evidence=_triage_evidence(triage, evidence),
+            tiers=tiers,
+        ),
+        _signal_row(
+            doc,
+            row_id="2b",
+            requirement="Labels",
+            check="labels",
+            standard="labels",
+            current=_labels_current(checks.labels),
+            evidence=(),
+            tiers=tiers,
+        ),
+        _signal_row(
+            doc,
+            row_id="3",
+            requirement="Critical bug resolution",
+            check="p0_resolution",
+            standard="p0",
+            current=_p0_current(p0),
+            evidence=_p0_evidence(p0, evidence),
+            tiers=tiers,
+        ),
+        _signal_row(
+            doc,
+            row_id="4",
+            requirement="Stable release",
+            check="stable_release",
+            standard="release",
+            current=version,
+            evidence=_release_evidence(release, evidence),
+            tiers=tiers,
+        ),
+        _signal_row(
+            doc,
+            row_id="4b",
+            requirement="Spec tracking",
+            check="spec_tracking",
+            standard="spec",
+            current=_spec_current(spec),
+            evidence=_spec_evidence(spec, evidence),
+            tiers=tiers,
+        ),
+        _docs_row(doc, coverage, tiers),
+        _policy_row(
+            doc,
+            row_id="6",
+            key="dependency",
+            finding=dependency,
+            requirement="Dependency policy",
+            tiers=tiers,
+        ),
+        _policy_row(
+            doc, row_id="7", key="roadmap", finding=roadmap, requirement="Roadmap", tiers=tiers
+        ),
+        _policy_row(
+            doc,
+            row_id="8",
+            key="versioning",
+            finding=versioning,
+            requirement="Versioning policy",
+            tiers=tiers,
+        ),
+    )
+    assert tuple(r.id for r in rows) == ROW_IDS
+    return rows
+
+
+ClaimStatus = Literal["ready", "needs review", "blocked"]
+
+
+def claim_status(rows: Sequence[Row], column: int = 0) -> ClaimStatus:
+    """Whether the claim for the tier in `column` can be filed: every row passes (`ready`), some
+    still need a reviewer (`needs review`), or something fails or was not measured (`blocked`)."""
+    verdicts = [row.verdicts[column] for row in rows]
+    if any(v not in ("pass", "needs review", "n/a") for v in verdicts):
+        return "blocked"
+    if "needs review" in verdicts:
+        return "needs review"
+    return "ready"

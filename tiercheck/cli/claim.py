@@ -1,0 +1,170 @@
+"""`tier-check claim`: the evidence pack for a tier claim, from a new assessment or a saved one.
+
+`tier-check claim --sdk NAME [--tier 1|2]` (or `--sdk-path DIR`) runs the assessment exactly as
+`tier-check --sdk NAME` does, with its report folder inside the claim folder, and records the
+governance snapshot it judged so every governance row can list its items. `--from
+scorecard.json` reuses a finished assessment instead (its recorded snapshot, when it still
+exists, and its checkout, or the one `--sdk-path` names). The claim folder holds
+`assessment.md`, `remediation.md`, `claim.html`, `claim.json` and the badge.
+
+Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows are reviewed),
+1 when a row blocks it, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tiercheck.cli.assess import assess_parser, measure
+from tiercheck.cli.common import PROG, emit, emit_scorecard
+from tiercheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from tiercheck.claim.pack import Claim
+    from tiercheck.governance.snapshot import Snapshot
+    from tiercheck.scorecard.model import Scorecard
+
+__all__ = ["CLAIM_FILES", "claim", "claim_parser", "write_claim"]
+
+#: The files of a claim folder, in writing order.
+CLAIM_FILES = (
+    "claim.json",
+    "assessment.md",
+    "remediation.md",
+    "claim.html",
+    "badge.svg",
+    "badge.json",
+)
+
+
+def claim_parser(prog: str) -> argparse.ArgumentParser:
+    """The assessment's flags, plus `--tier` and `--from`."""
+    parser = assess_parser(prog, epilog="")
+    parser.description = (
+        "Prepare a tier claim: assess the SDK (or reuse a saved scorecard with --from), then "
+        "write assessment.md, remediation.md, claim.html and claim.json with every row of the "
+        "official audit for the target tier and the one below. Exit 0 when the claim can be "
+        "filed once reviewed, 1 when a row blocks it."
+    )
+    group = parser.add_argument_group("claim")
+    group.add_argument(
+        "--tier", type=int, choices=(1, 2), default=1, help="the tier claimed (default 1)"
+    )
+    group.add_argument(
+        "--from",
+        dest="from_scorecard",
+        metavar="SCORECARD",
+        help="reuse a finished assessment's scorecard.json instead of assessing again",
+    )
+    return parser
+
+
+def _default_dir(args: argparse.Namespace) -> Path:
+    from tiercheck.pipeline import now_utc, run_id
+
+    if args.sdk:
+        name = str(args.sdk).rsplit("@", 1)[0] if "@" in str(args.sdk)[1:] else str(args.sdk)
+    elif args.sdk_path:
+        name = Path(args.sdk_path).resolve().name
+    else:
+        name = "sdk"
+    return Path("reports") / name.replace("/", "__") / f"claim-{run_id(now_utc())}"
+
+
+def _snapshot(args: argparse.Namespace, doc: Scorecard) -> Snapshot | None:
+    from tiercheck.governance.snapshot import load_snapshot
+
+    if args.governance_snapshot:
+        return load_snapshot(Path(args.governance_snapshot))
+    recorded = doc.governance.snapshot
+    if recorded and Path(recorded).is_file():
+        return load_snapshot(Path(recorded))
+    return None
+
+
+def _checkout(args: argparse.Namespace, doc: Scorecard) -> Path | None:
+    if args.sdk_path:
+        path = Path(args.sdk_path)
+        if not path.is_dir():
+            msg = f"--sdk-path {path}: not a directory"
+            raise UsageError(msg)
+        return path
+    if doc.sdk.path and Path(doc.sdk.path).is_dir():
+        return Path(doc.sdk.path)
+    return None
+
+
+def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
+    """Render and write every file of the claim folder atomically; JSON first."""
+    import json
+
+    from tiercheck.claim.html import render_claim_html
+    from tiercheck.claim.markdown import render_assessment, render_remediation
+    from tiercheck.claim.pack import claim_to_dict
+    from tiercheck.report.badge import render_badge_json, render_badge_svg
+    from tiercheck.report.writer import atomic_write_text
+
+    renderers = {
+        "claim.json": lambda: json.dumps(claim_to_dict(claim), indent=2, default=str) + "\n",
+        "assessment.md": lambda: render_assessment(claim),
+        "remediation.md": lambda: render_remediation(claim),
+        "claim.html": lambda: render_claim_html(claim),
+        "badge.svg": lambda: render_badge_svg(claim.scorecard),
+        "badge.json": lambda: render_badge_json(claim.scorecard),
+    }
+    return [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
+
+
+def claim(args: argparse.Namespace) -> int:
+    """`tier-check claim`: assess (or load), build the claim, write the folder."""
+    from tiercheck.claim.pack import build_claim
+    from tiercheck.claim.policies import POLICY_PATHS
+    from tiercheck.claim.sources import read_tree
+    from tiercheck.report.writer import load_scorecard
+
+    out_dir = Path(args.out) if args.out else _default_dir(args)
+    if args.from_scorecard:
+        if args.sdk or args.conformance_server_url:
+            msg = "--from reuses a finished assessment; drop --sdk/--conformance-server-url"
+            raise UsageError(msg)
+        source = Path(args.from_scorecard)
+        doc = load_scorecard(source)
+    else:
+        if not (args.sdk or args.sdk_path or args.conformance_server_url):
+            msg = "claim needs --sdk NAME, --sdk-path DIR or --from SCORECARD"
+            raise UsageError(msg)
+        args.out = str(out_dir / "scorecard")
+        if not (args.skip_governance or args.governance_snapshot or args.record_governance):
+            # The governance rows list the issues and releases behind each verdict: keep them.
+            args.record_governance = str(out_dir / "scorecard" / "governance-snapshot.json")
+        doc, report_dir, _ = measure(args)
+        source = report_dir / "scorecard.json"
+        if args.output:
+            emit_scorecard(doc, args.output)
+    snapshot = _snapshot(args, doc)
+    checkout = _checkout(args, doc)
+    tree = read_tree(checkout, POLICY_PATHS) if checkout is not None else None
+    pack = build_claim(doc, target_tier=args.tier, snapshot=snapshot, tree=tree, source=str(source))
+    written = write_claim(pack, out_dir.resolve())
+    passing = sum(1 for row in pack.rows if row.verdicts[0] == "pass")
+    review = sum(1 for row in pack.rows if row.verdicts[0] == "needs review")
+    blocked = [
+        row.id for row in pack.rows if row.verdicts[0] not in ("pass", "needs review", "n/a")
+    ]
+    coverage = pack.coverage
+    lines = [
+        f"Tier {pack.target_tier} claim for {doc.repo}: {pack.status} "
+        f"({passing} rows pass, {review} need review"
+        + (f", blocked by {', '.join(blocked)})" if blocked else ")"),
+    ]
+    if coverage is not None:
+        lines.append(
+            f"documentation: {len(coverage.covered)}/{len(coverage.scored)} features named in "
+            f"{len(coverage.doc_files)} docs and {len(coverage.example_files)} example files"
+        )
+    emit("\n".join(lines))
+    sys.stderr.write(f"{PROG}: claim: {out_dir} ({', '.join(p.name for p in written)})\n")
+    return 1 if pack.status == "blocked" else 0
