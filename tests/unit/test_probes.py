@@ -42,7 +42,7 @@ EXPECTED = {
     "legacy-get-delete": "fail",
     "session-id": "fail",
     "version-mismatch": "fail",
-    "base64-header": "fail",
+    "base64-header": "warn",
     "unsupported-version": "fail",
     "request-state": "fail",
 }
