@@ -44,9 +44,10 @@ EXPECTED = {
     "7": ("fail", "fail"),
     "8": ("needs review", "n/a"),
 }
-#: Where SEP-1730 as written differs: triage is 91.7% within 2 business days, and the stable
-#: v1.0.0 counts.
-EXPECTED_SEP = {"2": ("pass", "pass"), "4": ("pass", "pass"), "4b": ("pass", "pass")}
+#: Where SEP-1730 as written differs: triage is 10 of 12 issues (83.3%) labelled within 2
+#: business days (#66, closed without a label, is not triage), short of Tier 1's 90% but within a
+#: month for Tier 2; and the stable v1.0.0 counts.
+EXPECTED_SEP = {"2": ("fail", "pass"), "4": ("pass", "pass"), "4b": ("pass", "pass")}
 
 
 def _env(tmp: Path) -> dict[str, str]:

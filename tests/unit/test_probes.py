@@ -42,7 +42,7 @@ EXPECTED = {
     "legacy-get-delete": "fail",
     "session-id": "fail",
     "version-mismatch": "fail",
-    "base64-header": "fail",
+    "base64-header": "warn",
     "unsupported-version": "fail",
     "request-state": "fail",
 }
@@ -79,7 +79,10 @@ def test_a_well_behaved_server_passes_every_probe_that_applies(revision: str) ->
 def test_exactly_the_probe_aimed_at_a_broken_rule_flags_it(misbehave: str, revision: str) -> None:
     with ProbeServer(revision, misbehave=misbehave) as server:
         got = outcomes(server.url, revision)
-    assert got.pop(misbehave) == EXPECTED[misbehave]
+    expected = EXPECTED[misbehave]
+    if (misbehave, revision) == ("concurrent-ids", R1):
+        expected = "warn"  # the test server cross-wires duplicate ids only, in one session
+    assert got.pop(misbehave) == expected
     assert got == dict.fromkeys(got, "pass"), f"{misbehave} also tripped {got}"
 
 

@@ -71,6 +71,7 @@ def check(ctx: ProbeContext) -> Finding:
     names = [tools[i % len(tools)] for i in range(CONCURRENCY)]
     by_mark = {mark: name for name, mark in marks.items()}
     problems: list[str] = []
+    unanswered = 0
     base = 7_000_000
     for label, ids in (
         ("unique ids", [base + i for i in range(CONCURRENCY)]),
@@ -78,16 +79,26 @@ def check(ctx: ProbeContext) -> Finding:
     ):
         for name, rid, answer in _round(wire, names, ids):
             if answer is None or "error" in answer:
-                if label == "unique ids":
-                    problems.append(f"{label}: {name} (id {rid}) got no result")
-                continue  # a duplicate id may be refused
+                # A duplicate id may be refused; a call that timed out or was refused under
+                # load says nothing about cross-wiring either way.
+                unanswered += label == "unique ids"
+                continue
             got = fingerprint(answer.get("result"))
             if got != marks[name]:
                 other = by_mark.get(got, "an unknown result")
                 problems.append(f"{label}: the call to {name} (id {rid}) got {other}'s result")
     summary = f"{CONCURRENCY} concurrent calls over {len(tools)} tools, unique then duplicate ids"
     if problems:
-        return broken(f"cross-wired responses: {len(problems)} of {2 * CONCURRENCY}", *problems[:5])
+        summary = f"cross-wired responses: {len(problems)} of {2 * CONCURRENCY}"
+        if ctx.modern or any(p.startswith("unique") for p in problems):
+            return broken(summary, *problems[:5])
+        # At 2025-11-25 duplicate ids inside one session already break the client's own MUST
+        # (an id is not reused within a session), so the server's cross-wiring is a WARN there.
+        note = " (duplicate ids in one session; the client broke id uniqueness first)"
+        return broken(summary + note, *problems[:5], level="SHOULD")
+    if unanswered:
+        msg = f"{unanswered} of {CONCURRENCY} unique-id calls got no result (timeout or refusal)"
+        raise Skip(msg + "; nothing cross-wired among the rest")
     return ok(f"{summary}: every response reached its own request")
 
 
@@ -97,8 +108,10 @@ PROBE = Probe(
     level="MUST",
     spec=(
         "Responses MUST include the same ID as the request they correspond to (basic, "
-        "Responses); a response delivered to a request it does not answer breaks it, "
-        "whatever the ids the client chose."
+        "Responses). At 2026-07-28 every POST stands alone, so concurrent POSTs may share an "
+        "id and a cross-wired answer is a FAIL; at 2025-11-25 the request ID MUST NOT have "
+        "been used before within the same session, so cross-wiring on duplicates there is a "
+        "WARN (cross-wiring with unique ids is a FAIL at both)."
     ),
     fix=(
         "Route each response to the HTTP request (or stream) that carried the call, keyed by "

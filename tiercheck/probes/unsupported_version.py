@@ -35,9 +35,10 @@ PROBE = Probe(
     title="an unsupported version gets -32022 with data.supported",
     level="MUST",
     spec=(
-        "A request for an unsupported protocol version MUST return an "
-        "UnsupportedProtocolVersionError (-32022, HTTP 400 Bad Request) whose data.supported "
-        "lists the versions the server supports. (SEP-2575)"
+        "If the server does not implement the requested version …, it MUST respond with an "
+        "UnsupportedProtocolVersionError listing the versions it does support; the error data "
+        "carries the supported versions (SEP-2575, the pinned harness's "
+        "sep-2575-server-unsupported-version-error; -32022, HTTP 400)."
     ),
     fix="Answer 400 with error -32022 and data: {supported: [...], requested: ...}.",
     check=check,
