@@ -556,3 +556,21 @@ def test_the_config_digest_follows_the_resolved_values_not_their_sources() -> No
     assert config_digest(base) != config_digest(
         {R1: {"server.command": "python server.py", "client.timeout": 31}}
     )
+
+
+def test_runs_written_to_folders_of_one_name_are_told_apart(tmp_path: Path) -> None:
+    # `--out report` every night: every run id is "report"; the time tells the runs apart.
+    store = HistoryStore(tmp_path / "h.sqlite")
+    docs = []
+    for n in (4, 5):
+        doc = alpha(n)
+        doc = dataclasses.replace(
+            doc, tiercheck=dataclasses.replace(doc.tiercheck, run_id="report")
+        )
+        docs.append(record_night(store, doc, tmp_path / f"n{n}"))
+    section = docs[1].history
+    assert section is not None
+    assert section.previous is not None
+    assert section.previous.timestamp == "2026-10-04T03:00:00Z"
+    assert [c.scenario for c in section.changes] == [REQUIRED]
+    assert len(store.runs()) == 2

@@ -73,7 +73,12 @@ def history_block(
     database: str | None,
 ) -> HistoryBlock:
     """The section for `current`, given the same SDK line's runs stored `before` it."""
-    earlier = [r for r in before if r.run_id != current.run_id and r.timestamp <= current.timestamp]
+    # A run id is only its output folder's name (`report` for every run written to one): the
+    # current run is told apart by its id *and* time, in case it is already stored.
+    itself = (current.run_id, current.timestamp)
+    earlier = [
+        r for r in before if (r.run_id, r.timestamp) != itself and r.timestamp <= current.timestamp
+    ]
     runs = [*earlier, current]
     previous = max(earlier, key=lambda r: (r.timestamp, r.run_id)) if earlier else None
     changed = (
