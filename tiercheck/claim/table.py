@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tiercheck.claim.docs import DocsCoverage
-from tiercheck.claim.evidence import Evidence
+from tiercheck.claim.evidence import Evidence, ReleaseItem
 from tiercheck.claim.policies import PolicyFinding
+from tiercheck.model import format_time
 from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
 
 __all__ = [
@@ -336,24 +337,40 @@ def _spec_current(signal: SignalEntry) -> str:
     return f"{gap} d from spec {spec} to SDK {sdk}"
 
 
+def _release_named(items: Sequence[ReleaseItem], value: object) -> ReleaseItem | None:
+    """The release a spec-tracking field names: by tag, or by its `published_at` timestamp
+    (the official reading reports the timestamps, not the tags)."""
+    if not value:
+        return None
+    return next(
+        (
+            r
+            for r in items
+            if r.tag == value
+            or r.tag.endswith(str(value))
+            or (r.published_at is not None and format_time(r.published_at) == value)
+        ),
+        None,
+    )
+
+
 def _spec_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[EvidenceLine, ...]:
     spec = signal.get("latest_spec_release")
     sdk = signal.get("latest_sdk_release")
     if evidence is None:
         return (EvidenceLine(f"spec release {spec}, SDK release {sdk}"),)
     lines = []
-    spec_item = next((r for r in evidence.spec_releases if spec and r.tag == spec), None)
-    lines.append(
-        EvidenceLine(f"spec release {spec}", spec_item.url if spec_item else None)
-        if spec
-        else EvidenceLine("no spec release found")
-    )
-    sdk_item = next(
-        (r for r in evidence.releases if sdk and (r.tag == sdk or r.tag.endswith(str(sdk)))), None
-    )
+    spec_item = _release_named(evidence.spec_releases, spec)
+    if spec:
+        name = f"{spec_item.tag} ({spec})" if spec_item else str(spec)
+        lines.append(EvidenceLine(f"spec release {name}", spec_item.url if spec_item else None))
+    else:
+        lines.append(EvidenceLine("no spec release found"))
+    sdk_item = _release_named(evidence.releases, sdk)
     if sdk:
+        name = f"{sdk_item.tag} ({sdk})" if sdk_item else str(sdk)
         lines.append(
-            EvidenceLine(f"SDK release that tracked it: {sdk}", sdk_item.url if sdk_item else None)
+            EvidenceLine(f"SDK release that tracked it: {name}", sdk_item.url if sdk_item else None)
         )
     return tuple(lines)
 
