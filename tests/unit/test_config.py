@@ -386,7 +386,8 @@ def test_unknown_sdk_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
 def test_start_up_imports_nothing_heavy() -> None:
     code = (
         "import sys, tiercheck.cli\n"
-        "heavy = [m for m in ('github', 'git', 'rich', 'jsonschema', 'yaml', 'httpx') "
+        "heavy = [m for m in ('github', 'git', 'rich', 'jsonschema', 'yaml', 'httpx', 'sqlite3', "
+        "'tiercheck.scorecard.model', 'tiercheck.governance.signals', 'tiercheck.probes') "
         "if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )

@@ -14,12 +14,17 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import PROG, cache_dir, emit, print_json
 from tiercheck.errors import UsageError
-from tiercheck.history.record import RunRecord
-from tiercheck.history.store import HistoryError, HistoryStore, ReuseKey, StoredLegResults
-from tiercheck.scorecard.model import Scorecard
+
+# The history modules and the scorecard model load on first use: this module is imported while
+# `tier-check --help` is built, and --help must stay fast.
+if TYPE_CHECKING:
+    from tiercheck.history.record import RunRecord
+    from tiercheck.history.store import HistoryError, HistoryStore, ReuseKey, StoredLegResults
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
     "HistoryHook",
@@ -80,6 +85,8 @@ class HistoryHook:
         self, key: ReuseKey
     ) -> tuple[RunRecord, Mapping[tuple[str, str], StoredLegResults]] | None:
         """A stored run to re-use for `key`, or None (also when the database is broken)."""
+        from tiercheck.history.store import HistoryError
+
         if self.broken:
             return None
         try:
@@ -92,6 +99,7 @@ class HistoryHook:
         """`doc` with its `history` section (unchanged when the database cannot be read)."""
         from tiercheck.history.record import record_of
         from tiercheck.history.section import history_block
+        from tiercheck.history.store import HistoryError
 
         if self.broken:
             return doc
@@ -114,6 +122,7 @@ class HistoryHook:
         """Add the run of `doc` to the database (with its legs' raw results, for --reuse)."""
         from tiercheck.history.files import leg_results_of, requirements_digest
         from tiercheck.history.record import record_of
+        from tiercheck.history.store import HistoryError
 
         if self.broken:
             return
@@ -134,6 +143,8 @@ def history_hook(args: argparse.Namespace) -> HistoryHook | None:
             msg = "--no-history cannot be combined with --history or --reuse"
             raise UsageError(msg)
         return None
+    from tiercheck.history.store import HistoryStore
+
     return HistoryHook(HistoryStore(_store_path(args)))
 
 
@@ -189,6 +200,7 @@ def _since(text: str | None, as_of: datetime) -> datetime | None:
 
 def history(args: argparse.Namespace) -> int:
     """`tier-check history`: show one SDK line's history, or import scorecard folders."""
+    from tiercheck.history.store import HistoryError, HistoryStore
     from tiercheck.pipeline import now_utc
 
     store = HistoryStore(_store_path(args))
@@ -263,6 +275,7 @@ def _rebase(doc: Scorecard, folder: Path) -> Scorecard:
 def _import(store: HistoryStore, folders: Sequence[str]) -> int:
     from tiercheck.history.files import leg_results_of
     from tiercheck.history.record import record_of
+    from tiercheck.history.store import HistoryError
     from tiercheck.report.writer import load_scorecard
 
     if not folders:
