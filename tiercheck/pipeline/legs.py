@@ -207,6 +207,9 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
         # Only a start-up failure is the server's; the harness refusing its folder is not.
         ready = isinstance(exc, ServerStartError)
         reason = f"the server did not become ready: {exc.message}" if ready else exc.message
+        if stop.is_set():
+            # Our own teardown stopped it (Ctrl-C while it started): not the server's failure.
+            reason = f"interrupted before the leg ran ({reason})"
         record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
         progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
         return unmeasured_leg("server", revision, reason, results_dir=raw)
