@@ -121,15 +121,22 @@ def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> Sc
     )
 
 
+def _counts(leg: LegVerdict | MergedLeg, *, error: str | None) -> dict[str, Any]:
+    """The official count fields (`LegCounts`) every leg object starts with."""
+    return {
+        "status": leg.status,
+        "pass_rate": leg.pass_rate,
+        "passed": leg.passed,
+        "failed": leg.failed,
+        "total": leg.total,
+        "not_scored": NotScored(total=leg.not_scored_total, failed=leg.not_scored_failed),
+        "error": error,
+    }
+
+
 def _leg_summary_entry(leg: LegVerdict) -> LegSummaryEntry:
     return LegSummaryEntry(
-        status=leg.status,
-        pass_rate=leg.pass_rate,
-        passed=leg.passed,
-        failed=leg.failed,
-        total=leg.total,
-        not_scored=NotScored(total=leg.not_scored_total, failed=leg.not_scored_failed),
-        error=leg.reason if leg.state == "unmeasured" else None,
+        **_counts(leg, error=leg.reason if leg.state == "unmeasured" else None),
         leg=leg.leg,
         revision=leg.revision,
         state=leg.state,
@@ -158,14 +165,9 @@ def leg_entry(
 
 def merged_leg_entry(merged: MergedLeg, outcomes: Outcomes | None = None) -> MergedLegEntry:
     """One leg across revisions: the official merged keys, then ours."""
+    missing = merged.state in ("unmeasured", "partially-measured")
     return MergedLegEntry(
-        status=merged.status,
-        pass_rate=merged.pass_rate,
-        passed=merged.passed,
-        failed=merged.failed,
-        total=merged.total,
-        not_scored=NotScored(total=merged.not_scored_total, failed=merged.not_scored_failed),
-        error=merged.reason if merged.state in ("unmeasured", "partially-measured") else None,
+        **_counts(merged, error=merged.reason if missing else None),
         details=tuple(scenario_entry(d, outcomes or {}, merged.leg) for d in merged.details),
         leg=merged.leg,
         state=merged.state,
