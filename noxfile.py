@@ -44,7 +44,7 @@ def layers(session: nox.Session) -> None:
 def unit(session: nox.Session) -> None:
     """The fast suite: no Node, no harness, no network."""
     _install(session)
-    session.run("pytest", "tests/unit", *session.posargs)
+    session.run("pytest", "tests/unit", "-n", "auto", *session.posargs)
 
 
 @nox.session

@@ -136,7 +136,10 @@ class FakeGitHub:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.server.daemon_threads = True
         self.server.fake = self  # type: ignore[attr-defined]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # A short poll keeps `stop()` from waiting out serve_forever's default half second.
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -307,6 +310,9 @@ def _timeline_node(issue: FakeIssue) -> dict[str, Any]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in separate writes; without TCP_NODELAY each answer waits out
+    # the client's delayed ACK (about 40 ms on Linux loopback).
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # keep pytest output clean; the request log is in FakeGitHub.log

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import Any
 
 from fake_github import Dataset, FakeEvent, FakeGitHub, FakeIssue, FakeRelease
+from tiercheck.governance.collector import collect
+from tiercheck.governance.snapshot import Snapshot
 
 AS_OF = datetime(2025, 6, 16, 12, 0, tzinfo=UTC)
 CAPTURED = datetime(2025, 6, 16, 14, 0, tzinfo=UTC)
@@ -233,3 +236,18 @@ def running(data: Dataset | None = None) -> Iterator[FakeGitHub]:
         yield server
     finally:
         server.stop()
+
+
+def collect_from(fake: FakeGitHub, **overrides: Any) -> Snapshot:
+    """A collection of `REPO` from the fake: no cache, no waits, no throttle, unless overridden."""
+    options: dict[str, Any] = {
+        "api_url": fake.url,
+        "token": TOKEN,
+        "cache_dir": None,
+        "checkout": None,
+        "now": CAPTURED,
+        "max_rate_limit_wait": 1.0,
+        "backoff_factor": 0,
+        "throttle": None,
+    }
+    return collect(REPO, **{**options, **overrides})

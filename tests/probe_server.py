@@ -136,6 +136,9 @@ class _State:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in separate writes; without TCP_NODELAY each answer waits out
+    # the client's delayed ACK (about 40 ms on Linux loopback).
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -333,7 +336,10 @@ class ProbeServer:
             msg = f"unknown misbehaviour {misbehave}"
             raise ValueError(msg)
         self._server = _Server(_State(revision, misbehave))
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # A short poll keeps `shutdown()` from waiting out serve_forever's default half second.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from fake_github import FakeGitHub
-from governance_fixtures import AS_OF, CAPTURED, REPO, TOKEN, big_dataset, running
-from tiercheck.governance.collector import CollectStats, collect, resolve_token
+from governance_fixtures import AS_OF, TOKEN, big_dataset, collect_from, running
+from tiercheck.governance.collector import CollectStats, resolve_token
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Unavailable, dump_snapshot, save_snapshot
 from tiercheck.tier import LegSummary, compute_tier
@@ -25,16 +25,11 @@ def _collect(
     stats: CollectStats | None = None,
     log: list[str] | None = None,
 ) -> object:
-    return collect(
-        REPO,
-        api_url=fake.url,
+    return collect_from(
+        fake,
         token=token,
         cache_dir=cache_dir,
         checkout=checkout,
-        now=CAPTURED,
-        max_rate_limit_wait=1.0,
-        backoff_factor=0,
-        throttle=None,
         stats=stats,
         log=log.append if log is not None else None,
     )

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_github import FakeGitHub
-from governance_fixtures import AS_OF, CAPTURED, LABEL_ALIASES, REPO, TOKEN, running
-from tiercheck.governance.collector import collect
+from governance_fixtures import AS_OF, LABEL_ALIASES, collect_from, running
 from tiercheck.governance.signals import (
     GovernanceSignals,
     SignalConfig,
@@ -28,20 +26,7 @@ CONFIG = SignalConfig(label_aliases=LABEL_ALIASES)
 @pytest.fixture(scope="module")
 def snapshot() -> Iterator[Snapshot]:
     with running() as fake:
-        yield _collect(fake)
-
-
-def _collect(fake: FakeGitHub) -> Snapshot:
-    return collect(
-        REPO,
-        api_url=fake.url,
-        token=TOKEN,
-        cache_dir=None,
-        checkout=None,
-        now=CAPTURED,
-        throttle=None,
-        backoff_factor=0,
-    )
+        yield collect_from(fake)
 
 
 @pytest.fixture(scope="module")

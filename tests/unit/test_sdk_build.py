@@ -146,10 +146,10 @@ def test_timeout_is_a_failure(sdk: GitOrigin, tmp_path: Path) -> None:
         log_path=tmp_path / "b.log",
         cache_dir=tmp_path / "c",
         commit_sha=sdk.head,
-        timeout_s=1,
+        timeout_s=0.3,
     )
     assert outcome.state == "failed"
-    assert "timed out after 1 s" in outcome.reason
+    assert "timed out after 0.3 s" in outcome.reason
 
 
 def test_a_command_that_cannot_start_is_a_failure(tmp_path: Path) -> None:

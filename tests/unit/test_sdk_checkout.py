@@ -22,6 +22,12 @@ pytestmark = pytest.mark.usefixtures("isolated_git")
 REPO = "acme/widget-sdk"
 
 
+@pytest.fixture(autouse=True)
+def no_retry_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The retries still happen (their count is asserted); only the back-off between them goes."""
+    monkeypatch.setattr(checkout_module, "NETWORK_WAIT_MIN_S", 0.0)
+
+
 @pytest.fixture
 def origin(tmp_path: Path) -> GitOrigin:
     origin = GitOrigin(tmp_path / "origin")
