@@ -469,7 +469,7 @@ def test_advisory_probes_pass_or_skip_with_a_reason_on_the_sample_at_both_revisi
     clone_v1: Run, clone_v1_again: SecondRun
 ) -> None:
     """Every probe that applies, against the real sample server while it was up; they show in
-    the JSON, Markdown and JUnit reports and change nothing (`--probes none` runs none)."""
+    the JSON, Markdown, HTML and JUnit reports and change nothing (`--probes none` runs none)."""
     from tiercheck.probes import PROBES
 
     assert clone_v1.returncode == 0, clone_v1.explain()
@@ -489,6 +489,10 @@ def test_advisory_probes_pass_or_skip_with_a_reason_on_the_sample_at_both_revisi
             if result["outcome"] == "skip":
                 assert result["summary"], f"{revision} {name} skipped without a reason"
         assert f"### Probes at {revision}" in clone_v1.report("scorecard.md").read_text()
+        html = clone_v1.report("scorecard.html").read_text()
+        section = html[html.index("<h2>Advisory probes</h2>") :]
+        for name in got:
+            assert f"<code>{name}</code>" in section, f"{revision} {name} not in scorecard.html"
         xml = JUnitXml.fromfile(str(clone_v1.report("junit.xml")))
         suite = next(s for s in xml if s.name == f"advisory probes {revision}")
         assert suite.tests == len(got)
@@ -496,6 +500,7 @@ def test_advisory_probes_pass_or_skip_with_a_reason_on_the_sample_at_both_revisi
     assert again.returncode == 0, again.explain()
     assert "probes" not in again.doc["revisions"][CHEAP]
     assert "Advisory" not in again.report("scorecard.md").read_text()
+    assert "Advisory probes" not in again.report("scorecard.html").read_text()
 
 
 def test_second_run_on_the_same_commit_skips_build_and_provisioning(
