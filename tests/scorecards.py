@@ -24,7 +24,7 @@ from tiercheck.model import from_json, to_json
 from tiercheck.report.remediation import remediation
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.build import ScorecardParts, build_scorecard
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
 from tiercheck.scoring import (
     LegVerdict,
     merge_revisions,
@@ -515,3 +515,50 @@ def edited(doc: Scorecard, change: Callable[[dict[str, Any]], object]) -> Scorec
 def with_regression(revision: str, leg: Leg, name: str, message: str) -> Scorecard:
     """The Tier 1 scorecard in which one passing scored scenario now fails."""
     return tier1_scorecard(failing={(revision, leg, name): message})
+
+
+def probe_entry(probe: str, outcome: str, level: str, summary: str, **more: object) -> ProbeEntry:
+    return ProbeEntry(
+        probe=probe,
+        outcome=outcome,  # type: ignore[arg-type]
+        level=level,  # type: ignore[arg-type]
+        summary=summary,
+        evidence=tuple(more.get("evidence", ())),  # type: ignore[arg-type]
+        spec=str(more.get("spec", "a spec sentence")),
+        fix=more.get("fix"),  # type: ignore[arg-type]
+        duration_s=0.125,
+    )
+
+
+def probed_scorecard() -> Scorecard:
+    """Tier 1's document with one pass, one warn, one fail and one skip at 2026-07-28."""
+    doc = tier1_scorecard()
+    block = ProbesBlock(
+        url="http://127.0.0.1:40001/mcp",
+        revision="2026-07-28",
+        duration_s=1.5,
+        results=(
+            probe_entry("cross-origin", "pass", "MUST", "a foreign Origin was refused with 403"),
+            probe_entry(
+                "tool-names",
+                "warn",
+                "SHOULD",
+                "1 of 3 tool names break SEP-986: 'bad name'",
+                spec="Tool names SHOULD be between 1 and 128 characters",
+                fix="Rename the tools.",
+            ),
+            probe_entry(
+                "notification-202",
+                "fail",
+                "MUST",
+                "the notification got 200 with a body, not 202",
+                evidence=['POST notifications/cancelled → HTTP 200 {"jsonrpc":"2.0"}'],
+                spec="the server MUST return HTTP status code 202 Accepted with no body",
+                fix="Answer 202 with an empty body.",
+            ),
+            probe_entry("request-state", "skip", "MUST", "no input-required fixture tool"),
+        ),
+    )
+    revisions = dict(doc.revisions)
+    revisions["2026-07-28"] = dataclasses.replace(revisions["2026-07-28"], probes=block)
+    return dataclasses.replace(doc, revisions=revisions)

@@ -13,6 +13,7 @@ Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from scorecards import mixed_scorecard, tier1_scorecard
+from scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
@@ -32,6 +33,7 @@ from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
 from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.html import render_html
+from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
@@ -161,6 +163,38 @@ def test_scorecard_html_renders_everything_with_no_network(tmp_path: Path) -> No
     assert section.index(failing.scenario) < section.index(passing.scenario)
     assert failing.failures[0].message.split()[0] in text  # the message is shown
     assert "svg" in parsed.tags  # the badge, inline
+
+
+def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
+    def point(day: int, tier: int, rate: float | None) -> HistoryTrendPoint:
+        return HistoryTrendPoint(
+            run_id=f"202610{day:02d}T030000Z",
+            timestamp=f"2026-10-{day:02d}T03:00:00Z",
+            commit="ab" * 20,
+            tier=tier,
+            tier_changed=day == 3,
+            pass_rate={"2026-07-28": {"server": rate, "client": 1.0}},
+        )
+
+    trend = (point(1, 1, 1.0), point(2, 1, None), point(3, 2, 0.5))
+    doc = dataclasses.replace(probed_scorecard(), history=HistoryBlock(database=None, trend=trend))
+    page = tmp_path / "scorecard.html"
+    page.write_text(render_html(doc), encoding="utf-8")
+    parsed, requests = _open(tmp_path, page)
+    _assert_nothing_fetched(requests, page)
+    text = " ".join(" ".join(parsed.text).split())
+    assert "script" not in parsed.tags
+    # The chart survived the browser's parser as SVG: the badge's svg and the trend's, two
+    # lines' worth of shapes (the server line is broken by the unmeasured night: two dots).
+    assert parsed.tags.count("svg") == 2
+    assert parsed.tags.count("polyline") == 1  # the client line, unbroken
+    assert parsed.tags.count("circle") == 2  # the server's two lone measured nights
+    assert parsed.tags.count("line") == 1  # the tier change on night 3
+    assert "over the last 3 run(s)" in text
+    assert "Advisory probes" in text
+    for probe in ("cross-origin", "tool-names", "notification-202", "request-state"):
+        assert probe in text
+    assert "Answer 202 with an empty body." in text
 
 
 def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:

@@ -263,10 +263,30 @@ def test_the_section_is_in_the_saved_reports(tmp_path: Path) -> None:
     assert load_scorecard(tmp_path / "n5" / "scorecard.json").history == doc.history
     md = (tmp_path / "n5" / "scorecard.md").read_text()
     txt = (tmp_path / "n5" / "scorecard.txt").read_text()
-    for text in (md, txt):
+    html = (tmp_path / "n5" / "scorecard.html").read_text()
+    for text in (md, txt, html):
         assert f"{REQUIRED}" in text
         assert "failing since 2026-10-05" in text
         assert "at risk" in text
+    # The trend chart, inline: two runs, so x is 24 then 456 (a 480-wide chart padded by 24);
+    # the server line falls from 100% (y 24) to 90% (y 24 + 112 × 0.1 = 35.2).
+    assert 'aria-label="scored pass rate of alpha-sdk over time"' in html
+    assert (
+        '<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="24.0,24.0 456.0,35.2"/>'
+        in html
+    )
+
+
+def test_the_scorecard_trend_ends_with_this_run(filled: Any) -> None:
+    _, written = filled
+    trend = written[("alpha-sdk", 13)].history.trend  # type: ignore[union-attr]
+    assert [p.run_id for p in trend] == [f"202610{n:02d}T030000Z" for n in range(1, 14)]
+    # 1 of 10 fails from night 5; the server leg is unmeasured on nights 12 and 13.
+    assert [p.pass_rate[R1]["server"] for p in trend] == [1.0] * 4 + [0.9] * 7 + [None, None]
+    assert not any(p.tier_changed for p in trend)
+    # Night 20 has no run: night 21's trend goes from night 19 straight to itself.
+    later = written[("alpha-sdk", 21)].history.trend  # type: ignore[union-attr]
+    assert [p.run_id[6:8] for p in later[-3:]] == ["18", "19", "21"]
 
 
 def test_terminal_and_markdown_name_the_streak(

@@ -3,12 +3,10 @@ probes; documents without them keep their own goldens byte for byte (test_report
 
 from __future__ import annotations
 
-import dataclasses
-
 from junitparser import Failure, JUnitXml, Skipped
 from test_report_formats import golden
 
-from scorecards import tier1_scorecard
+from scorecards import probed_scorecard, tier1_scorecard
 from tiercheck.model import to_json
 from tiercheck.report import (
     parse_scorecard,
@@ -18,56 +16,9 @@ from tiercheck.report import (
     render_terminal,
     validate_scorecard,
 )
-from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
+from tiercheck.report.html import render_html
 
 R2 = "2026-07-28"
-
-
-def _entry(probe: str, outcome: str, level: str, summary: str, **more: object) -> ProbeEntry:
-    return ProbeEntry(
-        probe=probe,
-        outcome=outcome,  # type: ignore[arg-type]
-        level=level,  # type: ignore[arg-type]
-        summary=summary,
-        evidence=tuple(more.get("evidence", ())),  # type: ignore[arg-type]
-        spec=str(more.get("spec", "a spec sentence")),
-        fix=more.get("fix"),  # type: ignore[arg-type]
-        duration_s=0.125,
-    )
-
-
-def probed_scorecard() -> Scorecard:
-    """Tier 1's document with one pass, one warn, one fail and one skip at 2026-07-28."""
-    doc = tier1_scorecard()
-    block = ProbesBlock(
-        url="http://127.0.0.1:40001/mcp",
-        revision=R2,
-        duration_s=1.5,
-        results=(
-            _entry("cross-origin", "pass", "MUST", "a foreign Origin was refused with 403"),
-            _entry(
-                "tool-names",
-                "warn",
-                "SHOULD",
-                "1 of 3 tool names break SEP-986: 'bad name'",
-                spec="Tool names SHOULD be between 1 and 128 characters",
-                fix="Rename the tools.",
-            ),
-            _entry(
-                "notification-202",
-                "fail",
-                "MUST",
-                "the notification got 200 with a body, not 202",
-                evidence=['POST notifications/cancelled → HTTP 200 {"jsonrpc":"2.0"}'],
-                spec="the server MUST return HTTP status code 202 Accepted with no body",
-                fix="Answer 202 with an empty body.",
-            ),
-            _entry("request-state", "skip", "MUST", "no input-required fixture tool"),
-        ),
-    )
-    revisions = dict(doc.revisions)
-    revisions[R2] = dataclasses.replace(revisions[R2], probes=block)
-    return dataclasses.replace(doc, revisions=revisions)
 
 
 def test_a_document_with_probes_validates_and_round_trips() -> None:
@@ -111,3 +62,34 @@ def test_junit_golden_and_the_probe_suite_stays_out_of_the_totals() -> None:
 def test_the_tier_and_exit_code_ignore_the_probes() -> None:
     doc, plain = probed_scorecard(), tier1_scorecard()
     assert (doc.implied_tier, doc.exit_code) == (plain.implied_tier, plain.exit_code)
+
+
+def test_html_lists_every_probe_after_what_decides_the_tier() -> None:
+    page = render_html(probed_scorecard())
+    assert page.index("<h2>Remediation</h2>") < page.index("<h2>Advisory probes</h2>")
+    section = page[page.index("<h2>Advisory probes</h2>") :]
+    assert "change no score, tier or exit code" in section
+    assert "1 pass, 1 warn, 1 fail, 1 skip" in section
+    rows = section.split("<tr>")[2:]
+    assert [row.split("<code>")[1].split("</code>")[0] for row in rows] == [
+        "cross-origin",
+        "tool-names",
+        "notification-202",
+        "request-state",
+    ]
+    chips = [row.split('class="chip ')[1].split('"')[0] for row in rows]
+    assert chips == ["pass", "review", "fail", "skip"]
+    # The warning and the failure carry their evidence (escaped), rule and fix; the others not.
+    assert (
+        "POST notifications/cancelled → HTTP 200 {&quot;jsonrpc&quot;:&quot;2.0&quot;}" in rows[2]
+    )
+    assert "rule (MUST): the server MUST return HTTP status code 202" in rows[2]
+    assert "fix: Answer 202 with an empty body." in rows[2]
+    assert "rule (SHOULD): Tool names SHOULD be between 1 and 128 characters" in rows[1]
+    assert "rule (" not in rows[0]
+    assert "rule (" not in rows[3]
+    assert "no input-required fixture tool" in rows[3]
+
+
+def test_html_has_no_probes_section_without_probes() -> None:
+    assert "Advisory probes" not in render_html(tier1_scorecard())

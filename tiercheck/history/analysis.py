@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 
 from tiercheck.history.record import RunRecord, ScenarioRow
+from tiercheck.scorecard.model import HistoryTrendPoint
 
 __all__ = [
     "RELEGATION_DAYS",
@@ -224,24 +225,24 @@ def changes(previous: RunRecord, current: RunRecord) -> list[tuple[ScenarioKey, 
     ]
 
 
-def series(runs: Iterable[RunRecord]) -> list[dict[str, object]]:
+def series(runs: Iterable[RunRecord]) -> list[HistoryTrendPoint]:
     """The score series: per run, the tier (and whether it changed) and the scored pass rate
     per revision and leg (None where the leg was not measured)."""
-    out: list[dict[str, object]] = []
+    out: list[HistoryTrendPoint] = []
     previous_tier: int | None = None
     for run in _upto(runs, None):
         rates: dict[str, dict[str, float | None]] = {}
         for x in run.legs:
             rates.setdefault(x.revision, {})[x.leg] = x.pass_rate if x.state == "measured" else None
         out.append(
-            {
-                "run_id": run.run_id,
-                "timestamp": run.timestamp.isoformat().replace("+00:00", "Z"),
-                "commit": run.commit,
-                "tier": run.tier,
-                "tier_changed": previous_tier is not None and previous_tier != run.tier,
-                "pass_rate": rates,
-            }
+            HistoryTrendPoint(
+                run_id=run.run_id,
+                timestamp=run.timestamp.isoformat().replace("+00:00", "Z"),
+                commit=run.commit,
+                tier=run.tier,
+                tier_changed=previous_tier is not None and previous_tier != run.tier,
+                pass_rate=rates,
+            )
         )
         previous_tier = run.tier
     return out

@@ -11,6 +11,7 @@ from tiercheck.history.analysis import (
     current_streaks,
     flaky_scenarios,
     relegation,
+    series,
 )
 from tiercheck.history.record import RunRecord
 from tiercheck.scorecard.model import (
@@ -22,7 +23,11 @@ from tiercheck.scorecard.model import (
     HistoryStreak,
 )
 
-__all__ = ["history_block", "relegation_entry", "run_entry", "stamp", "streak_entry"]
+__all__ = ["TREND_RUNS", "history_block", "relegation_entry", "run_entry", "stamp", "streak_entry"]
+
+#: How many runs the scorecard's trend keeps (this one included): two months of nightly runs,
+#: enough to see a four-week streak begin, while the scorecard stays small.
+TREND_RUNS = 60
 
 
 def stamp(record: RunRecord) -> str:
@@ -110,4 +115,5 @@ def history_block(
             )
             for f in flaky_scenarios(same_code)
         ),
+        trend=tuple(series(runs)[-TREND_RUNS:]),
     )

@@ -22,6 +22,9 @@ from tiercheck.report._view import (
     signal_detail,
 )
 from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.history import history_lines
+from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
+from tiercheck.report.trend import trend_svg
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["chip", "esc", "link", "page", "render_html", "table"]
@@ -56,6 +59,8 @@ ul.blockers li { margin: 2px 0; }
 _CHIP_CLASS = {
     "pass": "pass",
     "fail": "fail",
+    "warn": "review",
+    "skip": "skip",
     "partial": "review",
     "needs review": "review",
     "inconclusive": "review",
@@ -199,6 +204,53 @@ def _remediation(doc: Scorecard) -> str:
     return "<h2>Remediation</h2>" + table(["For", "Action", "Evidence"], rows)
 
 
+def _history(doc: Scorecard) -> str:
+    block = doc.history
+    if block is None:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in history_lines(block))
+    chart = (
+        f'<figure class="trend">{trend_svg(doc.sdk.name, block.trend, doc.requirements_revisions)}'
+        f'<figcaption class="msg">Scored pass rate per revision and leg over the last '
+        f"{len(block.trend)} run(s); a dashed line marks a tier change.</figcaption></figure>"
+        if block.trend
+        else ""
+    )
+    return f"<h2>History</h2><ul>{items}</ul>{chart}"
+
+
+def _probes(doc: Scorecard) -> str:
+    blocks = probe_blocks(doc)
+    if not blocks:
+        return ""
+    parts = [
+        "<h2>Advisory probes</h2>",
+        f'<p class="note">{esc(ADVISORY_NOTE)} WARN is a SHOULD broken, FAIL a MUST broken.</p>',
+    ]
+    for revision, block in blocks.items():
+        counts = probe_counts(block) or "none run"
+        parts.append(f'<h3>{esc(revision)} <span class="msg">{esc(counts)}</span></h3>')
+        rows = []
+        for entry in block.results:
+            detail = ""
+            if entry.outcome in ("warn", "fail"):
+                sent = "".join(f"<li><code>{esc(e)}</code></li>" for e in entry.evidence)
+                fix = f"<div>fix: {esc(entry.fix)}</div>" if entry.fix else ""
+                detail = (
+                    f'<div class="msg"><ul>{sent}</ul>rule ({esc(entry.level)}): '
+                    f"{esc(entry.spec)}{fix}</div>"
+                )
+            rows.append(
+                [
+                    f"<code>{esc(entry.probe)}</code>",
+                    chip(entry.outcome),
+                    esc(entry.summary) + detail,
+                ]
+            )
+        parts.append(table(["Probe", "Result", "Observed"], rows))
+    return "\n".join(parts)
+
+
 def render_html(doc: Scorecard) -> str:
     """The scorecard page: the tier and its blockers, every leg, governance, remediation."""
     badge = render_badge_svg(doc).replace('<?xml version="1.0"?>', "")
@@ -208,5 +260,14 @@ def render_html(doc: Scorecard) -> str:
         f"{', '.join(doc.requirements_revisions) or 'none'} · harness {doc.harness.package} "
         f"{doc.harness.version or '?'} · {doc.timestamp}"
     )
-    body = "\n".join([_blockers(doc), _conformance(doc), _governance(doc), _remediation(doc)])
+    # What decides the tier first; history and the advisory probes (which change nothing) last.
+    sections = [
+        _blockers(doc),
+        _conformance(doc),
+        _governance(doc),
+        _remediation(doc),
+        _history(doc),
+        _probes(doc),
+    ]
+    body = "\n".join(section for section in sections if section)
     return page(f"Tier {doc.implied_tier.tier}: {doc.repo}", heading, meta, body)

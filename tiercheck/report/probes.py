@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from tiercheck.report._view import one_line
 from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
 
-__all__ = ["ADVISORY_NOTE", "probe_blocks", "probes_markdown", "probes_text"]
+__all__ = ["ADVISORY_NOTE", "probe_blocks", "probe_counts", "probes_markdown", "probes_text"]
 
 ADVISORY_NOTE = "Advisory: these probes change no score, tier or exit code."
 _MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "skip": "SKIP"}
@@ -24,7 +24,8 @@ def probe_blocks(doc: Scorecard) -> dict[str, ProbesBlock]:
     return {rev: entry.probes for rev, entry in doc.revisions.items() if entry.probes is not None}
 
 
-def _counts(block: ProbesBlock) -> str:
+def probe_counts(block: ProbesBlock) -> str:
+    """`3 pass, 1 warn`: how many probes ended each way, in a fixed order."""
     counts = Counter(r.outcome for r in block.results)
     return ", ".join(f"{counts[o]} {o}" for o in ("pass", "warn", "fail", "skip") if counts[o])
 
@@ -37,7 +38,7 @@ def probes_text(blocks: Mapping[str, ProbesBlock]) -> str:
     """One line per probe per revision, then the warnings and failures with evidence and fix."""
     lines = [f"Advisory probes  ({ADVISORY_NOTE})"]
     for revision, block in blocks.items():
-        lines.append(f"  {revision}  {one_line(block.url)}  {_counts(block) or 'none run'}")
+        lines.append(f"  {revision}  {one_line(block.url)}  {probe_counts(block) or 'none run'}")
         for entry in block.results:
             lines.append(f"    {_MARK[entry.outcome]}  {entry.probe:<20} {one_line(entry.summary)}")
     flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
@@ -59,7 +60,7 @@ def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
     """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
     lines = ["## Advisory", "", f"_{ADVISORY_NOTE}_ WARN is a SHOULD broken, FAIL a MUST broken."]
     for revision, block in blocks.items():
-        lines += ["", f"### Probes at {revision} ({_counts(block) or 'none run'})", ""]
+        lines += ["", f"### Probes at {revision} ({probe_counts(block) or 'none run'})", ""]
         lines += ["| Probe | Result | Observed |", "| --- | --- | --- |"]
         for entry in block.results:
             lines.append(f"| `{entry.probe}` | {_MARK[entry.outcome]} | {_cell(entry.summary)} |")

@@ -32,6 +32,7 @@ __all__ = [
     "HistoryRelegation",
     "HistoryRun",
     "HistoryStreak",
+    "HistoryTrendPoint",
     "ImpliedTierBlock",
     "LegCounts",
     "LegEntry",
@@ -522,6 +523,20 @@ class HistoryFlaky:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HistoryTrendPoint:
+    """One stored run on the trend: its tier and scored pass rate per revision and leg."""
+
+    run_id: str
+    timestamp: str
+    commit: str | None
+    tier: int
+    tier_changed: bool = doc_field(doc="whether the tier differs from the previous run's")
+    pass_rate: Mapping[str, Mapping[str, float | None]] = doc_field(
+        doc="revision → leg → scored pass rate (null where the leg was not measured)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class HistoryBlock:
     """This run against the stored history: previous run, changes, streaks, relegation."""
 
@@ -537,6 +552,11 @@ class HistoryBlock:
     streaks: tuple[HistoryStreak, ...] = ()
     relegation: tuple[HistoryRelegation, ...] = ()
     flaky: tuple[HistoryFlaky, ...] = ()
+    trend: tuple[HistoryTrendPoint, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="the latest runs of this SDK line, oldest first and this one last (the trend chart)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

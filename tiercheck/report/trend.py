@@ -1,0 +1,84 @@
+"""The trend chart (pure): the scored pass rate per revision and leg over stored runs, one line
+each, with a dashed mark at every tier change, as one inline SVG (no script, nothing fetched).
+
+Drawn for `tier-check history`, the scorecard's HTML page and the matrix page alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from tiercheck.revisions import LEGS
+from tiercheck.scorecard.model import HistoryTrendPoint
+
+__all__ = ["trend_columns", "trend_svg"]
+
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+def trend_columns(revisions: Sequence[str]) -> list[tuple[str, str]]:
+    """(revision, leg) for every line of the chart, in report order."""
+    return [(rev, leg) for rev in revisions for leg in LEGS]
+
+
+def trend_svg(
+    label: str,
+    points: Sequence[HistoryTrendPoint],
+    revisions: Sequence[str],
+    *,
+    width: int = 480,
+    height: int = 160,
+) -> str:
+    """The chart of `points` (oldest first): a gap where a leg was not measured, a dashed
+    vertical line where the tier changed, a legend of the lines along the bottom."""
+    pad = 24
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+    n = max(len(points) - 1, 1)
+
+    def x(i: int) -> float:
+        return pad + inner_w * i / n
+
+    def y(rate: float) -> float:
+        return pad + inner_h * (1 - rate)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="scored pass rate of {escape(label)} over time">',
+        f'<rect x="{pad}" y="{pad}" width="{inner_w}" height="{inner_h}" fill="none" '
+        'stroke="#ccc"/>',
+        f'<text x="2" y="{pad + 4}" font-size="9">100%</text>',
+        f'<text x="2" y="{pad + inner_h}" font-size="9">0%</text>',
+    ]
+    for i, point in enumerate(points):
+        if point.tier_changed:
+            parts.append(
+                f'<line x1="{x(i):.1f}" y1="{pad}" x2="{x(i):.1f}" y2="{pad + inner_h}" '
+                f'stroke="#999" stroke-dasharray="3,3"><title>tier {point.tier} from '
+                f"{escape(point.timestamp)}</title></line>"
+            )
+    for k, (rev, leg) in enumerate(trend_columns(revisions)):
+        colour = _PALETTE[k % len(_PALETTE)]
+        segments: list[list[str]] = [[]]
+        for i, point in enumerate(points):
+            rate = point.pass_rate.get(rev, {}).get(leg)
+            if rate is None:
+                segments.append([])  # a gap: the line stops and starts again after it
+                continue
+            segments[-1].append(f"{x(i):.1f},{y(rate):.1f}")
+        for seg in filter(None, segments):
+            if len(seg) == 1:
+                cx, cy = seg[0].split(",")
+                parts.append(f'<circle cx="{cx}" cy="{cy}" r="2" fill="{colour}"/>')
+            else:
+                parts.append(
+                    f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
+                    f'points="{" ".join(seg)}"/>'
+                )
+        parts.append(
+            f'<text x="{pad + 4 + 110 * k}" y="{height - 6}" font-size="9" fill="{colour}">'
+            f"{escape(rev)} {leg}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
