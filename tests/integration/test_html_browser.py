@@ -25,14 +25,17 @@ from pathlib import Path
 
 import pytest
 
+from matrices import report_matrix
 from scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
+from tiercheck.model import to_json
 from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.html import render_html
+from tiercheck.report.matrix_html import render_matrix_html
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,28 +60,32 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _chromium(tmp_path: Path, *args: str) -> str:
+def _chromium(tmp_path: Path, *args: str, console: list[str] | None = None) -> str:
     """Run Chromium in its own process group to the end; its stdout. The group is killed on
-    any way out, so no renderer or GPU helper outlives the test."""
+    any way out, so no renderer or GPU helper outlives the test. With `console`, the page's
+    console messages (Chromium logs them to stderr as `INFO:CONSOLE`) are appended to it."""
     assert CHROMIUM is not None
     profile = tmp_path / f"profile-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    logging = ("--enable-logging=stderr", "--v=0") if console is not None else ()
     proc = subprocess.Popen(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        [CHROMIUM, *FLAGS, *logging, f"--user-data-dir={profile}", *args],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE if console is not None else subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
         text=True,
         env=env,
         start_new_session=True,
     )
     try:
-        out, _ = proc.communicate(timeout=TIMEOUT_S)
+        out, err = proc.communicate(timeout=TIMEOUT_S)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert proc.returncode == 0, f"chromium exited {proc.returncode}"
+    if console is not None:
+        console.extend(line for line in (err or "").splitlines() if ":CONSOLE" in line)
     return out
 
 
@@ -114,9 +121,11 @@ class _Text(HTMLParser):
         self.text.append(data)
 
 
-def _open(tmp_path: Path, page: Path) -> tuple[_Text, list[str]]:
+def _open(tmp_path: Path, page: Path, console: list[str] | None = None) -> tuple[_Text, list[str]]:
     net_log = tmp_path / f"{page.stem}.netlog.json"
-    dom = _chromium(tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri())
+    dom = _chromium(
+        tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri(), console=console
+    )
     parsed = _Text()
     parsed.feed(dom)
     return parsed, _requests(net_log)
@@ -224,3 +233,85 @@ def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 200
+
+
+class _Ids(HTMLParser):
+    """The text of every element that has an id, from the DOM Chromium built."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: dict[str, str] = {}
+        self._open: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        ident = dict(attrs).get("id")
+        self._open.append((tag, ident))
+        if ident:
+            self.text[ident] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open and self._open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        for _, ident in self._open:
+            if ident:
+                self.text[ident] += data
+
+
+def test_the_console_check_sees_what_a_page_logs(tmp_path: Path) -> None:
+    # The control: a script the page's own policy blocks is a console error, and is caught.
+    page = tmp_path / "blocked.html"
+    page.write_text(
+        '<html><head><meta http-equiv="Content-Security-Policy" content="default-src \'none\'">'
+        "</head><body><script>console.log(1)</script></body></html>",
+        encoding="utf-8",
+    )
+    console: list[str] = []
+    _open(tmp_path, page, console)
+    assert any("Content Security Policy" in line for line in console), console
+
+
+def test_matrix_html_shows_what_matrix_json_holds(tmp_path: Path) -> None:
+    doc = report_matrix()
+    data = to_json(doc)
+    page = tmp_path / "matrix.html"
+    page.write_text(render_matrix_html(doc), encoding="utf-8")
+    console: list[str] = []
+    parsed, requests = _open(tmp_path, page, console)
+    _assert_nothing_fetched(requests, page)
+    assert console == []
+    assert "script" not in parsed.tags
+    dom = _Ids()
+    dom.feed(page.read_text("utf-8"))  # the ids the file has: the browser must keep each one
+    shown = _Ids()
+    shown.feed(_chromium(tmp_path, "--dump-dom", page.as_uri()))
+    assert shown.text.keys() == dom.text.keys()
+    for i, row in enumerate(data["rows"]):
+        for cell in row["legs"]:
+            want = (
+                f"{cell['passed']}/{cell['total']}"
+                if cell["state"] == "measured"
+                else cell["state"].replace("-", " ")
+            )
+            assert shown.text[f"score-{i}-{cell['revision']}-{cell['leg']}"] == want
+        tier = row["tier"]
+        if tier is not None:
+            assert f"Tier {tier['official']}" in shown.text[f"tier-{i}"]
+    changes = data["changes"]
+    listed = " ".join(shown.text["new-failures"].split())
+    for change in changes["new_failures"]:
+        assert (
+            f"{change['row']} {change['revision']} {change['leg']} {change['scenario']}" in listed
+        )
+    assert shown.text["tier-changes"].count("→") == len(changes["tier_changes"])
+    assert parsed.tags.count("table") == 1 + 2 * len(data["revisions"])
+
+
+def test_matrix_html_screenshot_renders(tmp_path: Path) -> None:
+    page = tmp_path / "matrix.html"
+    page.write_text(render_matrix_html(report_matrix()), encoding="utf-8")
+    shot = tmp_path / "matrix.png"
+    _chromium(tmp_path, "--window-size=1400,1000", f"--screenshot={shot}", page.as_uri())
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert shot.stat().st_size > 20_000  # a rendered grid, not a blank page

@@ -160,6 +160,7 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         scorecard=source.folder,
         exit_code=card.exit_code,
         duration_s=card.timings.get("total"),
+        trend=card.history.trend if card.history else (),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tiercheck.model import doc_field
-from tiercheck.scorecard.model import BlockerEntry
+from tiercheck.scorecard.model import BlockerEntry, HistoryTrendPoint
 
 __all__ = [
     "CellState",
@@ -114,6 +114,10 @@ class MatrixRow:
     )
     exit_code: int | None = doc_field(doc="the row's own exit code, as a single run gives it")
     duration_s: float | None = doc_field(doc="seconds the row's assessment took")
+    trend: tuple[HistoryTrendPoint, ...] = doc_field(
+        default=(),
+        doc="the line's latest runs from its scorecard's history, this one last (the trend chart)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
