@@ -109,16 +109,31 @@ def _requests(net_log: Path) -> list[str]:
 
 
 class _Text(HTMLParser):
+    """The DOM's text, its tags, and the text of every element that has an id."""
+
     def __init__(self) -> None:
         super().__init__()
         self.text: list[str] = []
         self.tags: list[str] = []
+        self.ids: dict[str, str] = {}
+        self._open: list[tuple[str, str | None]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
+        ident = dict(attrs).get("id")
+        self._open.append((tag, ident))
+        if ident:
+            self.ids[ident] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open and self._open.pop()[0] != tag:
+            pass
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
+        for _, ident in self._open:
+            if ident:
+                self.ids[ident] += data
 
 
 def _open(tmp_path: Path, page: Path, console: list[str] | None = None) -> tuple[_Text, list[str]]:
@@ -129,6 +144,17 @@ def _open(tmp_path: Path, page: Path, console: list[str] | None = None) -> tuple
     parsed = _Text()
     parsed.feed(dom)
     return parsed, _requests(net_log)
+
+
+def _show(
+    tmp_path: Path, name: str, html: str, console: list[str] | None = None
+) -> tuple[_Text, str]:
+    """Write `html` to `name`, open it, check it fetched nothing; its DOM and its text."""
+    page = tmp_path / name
+    page.write_text(html, encoding="utf-8")
+    parsed, requests = _open(tmp_path, page, console)
+    _assert_nothing_fetched(requests, page)
+    return parsed, " ".join(" ".join(parsed.text).split())
 
 
 def _assert_nothing_fetched(requests: list[str], page: Path) -> None:
@@ -151,11 +177,7 @@ def test_the_network_check_sees_what_a_page_fetches(tmp_path: Path) -> None:
 
 def test_scorecard_html_renders_everything_with_no_network(tmp_path: Path) -> None:
     doc = mixed_scorecard()
-    page = tmp_path / "scorecard.html"
-    page.write_text(render_html(doc), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "scorecard.html", render_html(doc))
     assert "script" not in parsed.tags
     assert f"Tier {doc.implied_tier.tier}" in text
     for blocker in doc.implied_tier.tier1_blockers:
@@ -187,11 +209,7 @@ def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
 
     trend = (point(1, 1, 1.0), point(2, 1, None), point(3, 2, 0.5))
     doc = dataclasses.replace(probed_scorecard(), history=HistoryBlock(database=None, trend=trend))
-    page = tmp_path / "scorecard.html"
-    page.write_text(render_html(doc), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "scorecard.html", render_html(doc))
     assert "script" not in parsed.tags
     # The chart survived the browser's parser as SVG: the badge's svg and the trend's, two
     # lines' worth of shapes (the server line is broken by the unmeasured night: two dots).
@@ -213,11 +231,7 @@ def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:
         snapshot=load_snapshot(SAMPLE / "governance-snapshot.json"),
         tree=read_tree(SAMPLE, POLICY_PATHS),
     )
-    page = tmp_path / "claim.html"
-    page.write_text(render_claim_html(claim), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "claim.html", render_claim_html(claim))
     for row in claim.rows:
         assert row.requirement in text
     assert "Reviewer checklist" in text
@@ -233,30 +247,6 @@ def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 200
-
-
-class _Ids(HTMLParser):
-    """The text of every element that has an id, from the DOM Chromium built."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.text: dict[str, str] = {}
-        self._open: list[tuple[str, str | None]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        ident = dict(attrs).get("id")
-        self._open.append((tag, ident))
-        if ident:
-            self.text[ident] = ""
-
-    def handle_endtag(self, tag: str) -> None:
-        while self._open and self._open.pop()[0] != tag:
-            pass
-
-    def handle_data(self, data: str) -> None:
-        for _, ident in self._open:
-            if ident:
-                self.text[ident] += data
 
 
 def test_the_console_check_sees_what_a_page_logs(tmp_path: Path) -> None:
@@ -275,18 +265,14 @@ def test_the_console_check_sees_what_a_page_logs(tmp_path: Path) -> None:
 def test_matrix_html_shows_what_matrix_json_holds(tmp_path: Path) -> None:
     doc = report_matrix()
     data = to_json(doc)
-    page = tmp_path / "matrix.html"
-    page.write_text(render_matrix_html(doc), encoding="utf-8")
+    html = render_matrix_html(doc)
     console: list[str] = []
-    parsed, requests = _open(tmp_path, page, console)
-    _assert_nothing_fetched(requests, page)
+    shown, _ = _show(tmp_path, "matrix.html", html, console)
     assert console == []
-    assert "script" not in parsed.tags
-    dom = _Ids()
-    dom.feed(page.read_text("utf-8"))  # the ids the file has: the browser must keep each one
-    shown = _Ids()
-    shown.feed(_chromium(tmp_path, "--dump-dom", page.as_uri()))
-    assert shown.text.keys() == dom.text.keys()
+    assert "script" not in shown.tags
+    written = _Text()
+    written.feed(html)  # the ids the file has: the browser's DOM must keep each one
+    assert shown.ids.keys() == written.ids.keys()
     for i, row in enumerate(data["rows"]):
         for cell in row["legs"]:
             want = (
@@ -294,18 +280,18 @@ def test_matrix_html_shows_what_matrix_json_holds(tmp_path: Path) -> None:
                 if cell["state"] == "measured"
                 else cell["state"].replace("-", " ")
             )
-            assert shown.text[f"score-{i}-{cell['revision']}-{cell['leg']}"] == want
+            assert shown.ids[f"score-{i}-{cell['revision']}-{cell['leg']}"] == want
         tier = row["tier"]
         if tier is not None:
-            assert f"Tier {tier['official']}" in shown.text[f"tier-{i}"]
+            assert f"Tier {tier['official']}" in shown.ids[f"tier-{i}"]
     changes = data["changes"]
-    listed = " ".join(shown.text["new-failures"].split())
+    listed = " ".join(shown.ids["new-failures"].split())
     for change in changes["new_failures"]:
         assert (
             f"{change['row']} {change['revision']} {change['leg']} {change['scenario']}" in listed
         )
-    assert shown.text["tier-changes"].count("→") == len(changes["tier_changes"])
-    assert parsed.tags.count("table") == 1 + 2 * len(data["revisions"])
+    assert shown.ids["tier-changes"].count("→") == len(changes["tier_changes"])
+    assert shown.tags.count("table") == 1 + 2 * len(data["revisions"])
 
 
 def test_matrix_html_screenshot_renders(tmp_path: Path) -> None:
