@@ -204,9 +204,19 @@ def _cell(
     card: Scorecard, revision: str, leg: str, claimed: Sequence[str], *, interrupted: bool
 ) -> LegCell:
     entry = card.revisions.get(revision)
+    if entry is None and revision in claimed:
+        # Claimed, but the row asked for other revisions only (`--revision`): a choice.
+        return LegCell(
+            revision=revision,
+            leg=_leg(leg),
+            state="skipped",
+            reason="not asked for in this run",
+            passed=0,
+            total=0,
+            scenarios=(),
+        )
     if entry is None:
-        reason = "not assessed in this run" if revision in claimed else ""
-        return _empty_cell(revision, leg, claimed, reason)
+        return _empty_cell(revision, leg, claimed, "")
     measured: LegEntry = entry.server if leg == "server" else entry.client
     unmeasured = measured.state == "unmeasured"
     return LegCell(
