@@ -121,9 +121,9 @@ def render_matrix_terminal(matrix: Matrix) -> str:
         "  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in table
     ]
     for row in matrix.rows:
-        blockers = blockers_text(row)
-        if blockers:
-            out.append(f"{row.id}: {blockers}")
+        blockers = blockers_text(row).strip().splitlines()
+        if blockers:  # the first line: a build's reason carries the compiler's output after it
+            out.append(f"{row.id}: {blockers[0]}")
     if matrix.changes is not None:
         c = matrix.changes
         out.append(

@@ -131,7 +131,10 @@ def collect_jobs(
         else:
             inputs.append(read_row(row, folder, str(folder), f"the job {row.job}"))
     for job, folder in sorted(folders.items()):
-        inputs.append(_unplanned(job, folder, registry))
+        # Beside a plan, a folder no plan names is a job only if it holds a scorecard (a
+        # downloaded plan or log folder is not a row).
+        if plan is None or (folder / "scorecard.json").is_file():
+            inputs.append(_unplanned(job, folder, registry))
     return tuple(inputs)
 
 
