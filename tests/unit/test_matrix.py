@@ -346,3 +346,44 @@ def test_a_shared_slot_directory_keeps_one_script_and_counts_its_sharers(tmp_pat
     assert script.stat().st_ino == before  # left alone: a client may be reading it
     assert sharers(tmp_path / "clients") == 3
     assert sharers(tmp_path / "elsewhere") == 1
+
+
+def test_matrix_help_documents_fail_on_and_its_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tiercheck.cli.app import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["matrix", "--help"])
+    assert info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--fail-on {regression,failure}" in text
+    assert "--fail-on regression: a scenario newly fails, or a row's tier went down" in text
+    assert "130 interrupted" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["matrix"],
+        ["matrix", "--sdk", "no-such-sdk"],
+        ["matrix", "--sdk", "sample-sdk", "--fail-on", "regression"],
+        ["matrix", "--sdk", "sample-sdk", "--max-builds", "0"],
+        ["matrix", "merge", "/nonexistent/jobs"],
+        ["matrix", "plan", "--matrix", "/nonexistent/m.yaml"],
+    ],
+)
+def test_bad_matrix_input_is_one_line_and_exit_2(
+    argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tiercheck.cli.app import main
+
+    monkeypatch.setenv("TIERCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tier-check: error: ")
+    assert len(err.strip().splitlines()) == 1, err
