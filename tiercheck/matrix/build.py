@@ -159,8 +159,14 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         ),
         scorecard=source.folder,
         exit_code=card.exit_code,
-        duration_s=card.timings.get("total"),
+        duration_s=_duration(card),
     )
+
+
+def _duration(card: Scorecard) -> float | None:
+    """The row's seconds: its conformance half (checkout to the last leg) and governance."""
+    parts = [card.timings[k] for k in ("conformance", "governance") if k in card.timings]
+    return round(sum(parts), 3) if parts else None
 
 
 def _first_reason(card: Scorecard, legs: Sequence[LegCell]) -> str:
