@@ -387,3 +387,15 @@ def test_bad_matrix_input_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.startswith("tier-check: error: ")
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_reason_of_many_lines_shows_its_first_in_the_summary() -> None:
+    import dataclasses
+
+    matrix = _golden_matrix()
+    beta = dataclasses.replace(
+        matrix.rows[1], reason="build failed: exit 1\n*** Error compiling 'client.py'"
+    )
+    text = render_matrix_markdown(dataclasses.replace(matrix, rows=(matrix.rows[0], beta)))
+    line = next(ln for ln in text.splitlines() if ln.startswith("| beta@main"))
+    assert line.endswith("| build failed: exit 1 |")

@@ -46,9 +46,12 @@ def tier_text(row: MatrixRow) -> str:
 
 
 def blockers_text(row: MatrixRow) -> str:
-    """What stands between the row and the next tier up; the reason for an unmeasured row."""
+    """What stands between the row and the next tier up; the reason for an unmeasured row
+    (its first line)."""
     if row.tier is None or row.state == "unmeasured":
-        return row.reason or ""
+        # The first line: a build's reason carries the compiler's output after it.
+        lines = (row.reason or "").strip().splitlines()
+        return lines[0] if lines else ""
     nearest = [b.text for b in row.blockers if b.tier == row.tier.official - 1]
     return "; ".join(dict.fromkeys(nearest))
 
@@ -121,9 +124,9 @@ def render_matrix_terminal(matrix: Matrix) -> str:
         "  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in table
     ]
     for row in matrix.rows:
-        blockers = blockers_text(row).strip().splitlines()
-        if blockers:  # the first line: a build's reason carries the compiler's output after it
-            out.append(f"{row.id}: {blockers[0]}")
+        blockers = blockers_text(row)
+        if blockers:
+            out.append(f"{row.id}: {blockers}")
     if matrix.changes is not None:
         c = matrix.changes
         out.append(
