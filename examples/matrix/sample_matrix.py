@@ -7,11 +7,13 @@ Tags: v1.0.0 is the sample as it is; v1.1.0 breaks one server scenario (the
 `test_simple_text` tool answers an empty text, so tools-call-simple-text fails); v1.2.0 does
 not build (a syntax error in client.py stops the build's compile step). The matrix file also
 asks for `sample-sdk-net`, the same SDK declared to need .NET 10, which examples/matrix's
-known_sdks.yaml lists. Prints the matrix file's path.
+known_sdks.yaml lists. The commits are the same on every run (fixed dates), so builds stay
+cached between runs. Prints the matrix file's path.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -35,8 +37,13 @@ IDENTITY = (
 )
 
 
+#: Fixed dates make the same commits every time, so a second run finds its builds cached.
+DATES = {"GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
+
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *IDENTITY, *args], cwd=repo, check=True, capture_output=True)
+    env = {**os.environ, **DATES}
+    subprocess.run(["git", *IDENTITY, *args], cwd=repo, check=True, capture_output=True, env=env)
 
 
 def make_repository(dest: Path) -> Path:
