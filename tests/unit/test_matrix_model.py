@@ -75,6 +75,8 @@ def test_a_clean_row_has_full_scores_and_its_tier() -> None:
     assert row.blockers == ()
     assert row.commit == "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
     assert row.scorecard == "rows/example-sdk@main"
+    # the scorecard's conformance half (141.2 s) and governance (3.1 s)
+    assert row.duration_s == 144.3
 
 
 def test_failed_not_scored_expected_and_unmeasured_stay_apart() -> None:

@@ -159,9 +159,15 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         ),
         scorecard=source.folder,
         exit_code=card.exit_code,
-        duration_s=card.timings.get("total"),
+        duration_s=_duration(card),
         trend=card.history.trend if card.history else (),
     )
+
+
+def _duration(card: Scorecard) -> float | None:
+    """The row's seconds: its conformance half (checkout to the last leg) and governance."""
+    parts = [card.timings[k] for k in ("conformance", "governance") if k in card.timings]
+    return round(sum(parts), 3) if parts else None
 
 
 def _first_reason(card: Scorecard, legs: Sequence[LegCell]) -> str:
@@ -205,9 +211,19 @@ def _cell(
     card: Scorecard, revision: str, leg: str, claimed: Sequence[str], *, interrupted: bool
 ) -> LegCell:
     entry = card.revisions.get(revision)
+    if entry is None and revision in claimed:
+        # Claimed, but the row asked for other revisions only (`--revision`): a choice.
+        return LegCell(
+            revision=revision,
+            leg=_leg(leg),
+            state="skipped",
+            reason="not asked for in this run",
+            passed=0,
+            total=0,
+            scenarios=(),
+        )
     if entry is None:
-        reason = "not assessed in this run" if revision in claimed else ""
-        return _empty_cell(revision, leg, claimed, reason)
+        return _empty_cell(revision, leg, claimed, "")
     measured: LegEntry = entry.server if leg == "server" else entry.client
     unmeasured = measured.state == "unmeasured"
     return LegCell(
