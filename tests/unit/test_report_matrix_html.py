@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 from matrices import BROKEN, BROKEN_MESSAGE, MISSING, matrix, report_matrix, row
 from scorecards import R1, R2, tier1_scorecard
 from tiercheck.report.matrix_html import render_matrix_html
+from tiercheck.report.trend import trend_svg
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 
@@ -154,6 +155,25 @@ def test_a_row_with_history_draws_its_trend() -> None:
     page = render_matrix_html(matrix(row("alpha-sdk@v3", card, claimed=(R1,))))
     assert page.count("<svg") == 1
     assert 'aria-label="scored pass rate of alpha-sdk@v3 over time"' in page
-    # 240 wide, padded by 24: x runs 24 → 216; 90 high: y is 24 at 100%, 24 + 42 × 0.5 = 45 at 50%.
-    assert 'points="24.0,24.0 216.0,45.0"' in page
+    # 260 wide, padded by 24: x runs 24 → 236. The matrix has both revisions (the scorecard
+    # measured 2026-07-28 too), so four legend entries take two lines: 24 above the plot, 35
+    # below, and y is 24 at 100%, 24 + 51 × 0.5 = 49.5 at 50%.
+    assert 'points="24.0,24.0 236.0,49.5"' in page
     assert "tier 2 from 2026-12-02T03:00:00Z" in page
+
+
+def test_a_narrow_trend_wraps_its_legend_and_keeps_the_plot_above_it() -> None:
+    point = HistoryTrendPoint(
+        run_id="20261201T030000Z",
+        timestamp="2026-12-01T03:00:00Z",
+        commit=None,
+        tier=3,
+        tier_changed=False,
+        pass_rate={R1: {"server": 0.0, "client": 1.0}, R2: {"server": 1.0, "client": 1.0}},
+    )
+    svg = trend_svg("x", (point,), (R1, R2), width=260, height=110)
+    # Four entries, two to a 260-wide line: two legend lines at y 93 and 104, so the plot's
+    # bottom padding grows by one line (24 + 11) and 0% sits at 110 - 35 = 75.
+    assert svg.count('y="93"') == 2
+    assert svg.count('y="104"') == 2
+    assert '<circle cx="24.0" cy="75.0"' in svg  # 2025-11-25 server at 0%

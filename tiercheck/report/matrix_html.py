@@ -107,11 +107,18 @@ def _tier(row: MatrixRow) -> str:
     return official + sep + claimed
 
 
+def _clipped(text: str, limit: int = 160) -> str:
+    """`text` on one line, clipped to `limit` characters; the whole of it shows on hover."""
+    flat = " ".join(text.split())
+    shown = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return f'<span title="{esc(flat)}">{esc(shown)}</span>'
+
+
 def _row_name(row: MatrixRow) -> str:
     commit = (
         f'<div class="msg"><code>{esc(short_sha(row.commit))}</code></div>' if row.commit else ""
     )
-    reason = f'<div class="msg">{esc(row.reason)}</div>' if row.reason else ""
+    reason = f'<div class="msg">{_clipped(row.reason)}</div>' if row.reason else ""
     return f"<strong>{esc(row.id)}</strong>{commit}{reason}"
 
 
@@ -132,14 +139,21 @@ def _probes(row: MatrixRow, revision: str) -> str:
 def _blockers(row: MatrixRow) -> str:
     if not row.blockers:
         return '<span class="msg">none</span>'
-    items = "".join(f"<li>Tier {b.tier}: {esc(b.text)}</li>" for b in row.blockers)
+    # The check and how it blocks, short; the official text (with its reason) on hover.
+    items = "".join(
+        f'<li title="{esc(b.text)}">Tier {b.tier}: {esc(b.check)}'
+        + (f" ({esc(b.kind)})" if b.kind != "failed" else "")
+        + (f" {esc(b.qualifier)}" if b.qualifier else "")
+        + "</li>"
+        for b in row.blockers
+    )
     return f'<ul class="blockers">{items}</ul>'
 
 
 def _trend(row: MatrixRow, revisions: Sequence[str]) -> str:
     if not row.trend:
         return '<span class="msg">—</span>'
-    return trend_svg(row.id, row.trend, revisions, width=240, height=90)
+    return trend_svg(row.id, row.trend, revisions, width=260, height=110)
 
 
 def _summary(matrix: Matrix) -> str:
