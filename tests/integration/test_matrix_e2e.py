@@ -154,7 +154,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     return Sample(root, matrix_file, registry, cache, home)
 
 
-def _matrix_args(sample: Sample, out: Path, *extra: str) -> list[str]:
+def _matrix_args(sample: Sample, out: Path, *extra: str, history: Path | None = None) -> list[str]:
     return [
         "matrix",
         "--matrix",
@@ -163,7 +163,7 @@ def _matrix_args(sample: Sample, out: Path, *extra: str) -> list[str]:
         str(sample.registry),
         "--governance-snapshot",
         str(SNAPSHOT),
-        "--no-history",
+        *(["--history", str(history)] if history else ["--no-history"]),
         "--out",
         str(out),
         *extra,
@@ -173,8 +173,13 @@ def _matrix_args(sample: Sample, out: Path, *extra: str) -> list[str]:
 @pytest.fixture(scope="module")
 def one_machine(sample: Sample) -> tuple[Done, Path]:
     out = sample.root / "one-machine"
-    done = tier_check(*_matrix_args(sample, out), env=sample.env())
+    done = tier_check(*_matrix_args(sample, out, history=_history_of(sample)), env=sample.env())
     return done, out
+
+
+def _history_of(sample: Sample) -> Path:
+    """The history the one-machine matrix's rows append to."""
+    return sample.root / "history.sqlite"
 
 
 def _doc(out: Path) -> dict[str, Any]:
@@ -228,6 +233,31 @@ def test_the_matrix_writes_every_file(one_machine: tuple[Done, Path]) -> None:
     # the terminal summary went to stdout
     assert CLEAN in done.stdout
     assert "Tier 3" in done.stdout
+
+
+def test_history_import_of_the_matrix_folder_gives_the_history_its_rows_wrote(
+    one_machine: tuple[Done, Path], sample: Sample
+) -> None:
+    done, out = one_machine
+    assert done.returncode == 0, done.explain()
+    imported = sample.root / "imported.sqlite"
+    loaded = tier_check("history", "import", str(out), "--history", str(imported), env=sample.env())
+    assert loaded.returncode == 0, loaded.explain()
+
+    def report(db: Path) -> dict[str, Any]:
+        shown = tier_check(
+            "history", "--sdk", "sample-sdk", "--history", str(db), "--output", "json",
+            "--as-of", "2099-01-01", env=sample.env(),
+        )  # fmt: skip
+        assert shown.returncode == 0, shown.explain()
+        data: dict[str, Any] = json.loads(shown.stdout)
+        data.pop("database")
+        return data
+
+    written, again = report(_history_of(sample)), report(imported)
+    # The three runnable rows are three runs of the sample-sdk line (the .NET row never ran).
+    assert written["runs"] == 3
+    assert again == written
 
 
 def test_the_clean_row_is_tier_3_with_full_scores(one_machine: tuple[Done, Path]) -> None:
