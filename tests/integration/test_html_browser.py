@@ -25,14 +25,17 @@ from pathlib import Path
 
 import pytest
 
+from matrices import report_matrix
 from scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
+from tiercheck.model import to_json
 from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.html import render_html
+from tiercheck.report.matrix_html import render_matrix_html
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,28 +60,32 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _chromium(tmp_path: Path, *args: str) -> str:
+def _chromium(tmp_path: Path, *args: str, console: list[str] | None = None) -> str:
     """Run Chromium in its own process group to the end; its stdout. The group is killed on
-    any way out, so no renderer or GPU helper outlives the test."""
+    any way out, so no renderer or GPU helper outlives the test. With `console`, the page's
+    console messages (Chromium logs them to stderr as `INFO:CONSOLE`) are appended to it."""
     assert CHROMIUM is not None
     profile = tmp_path / f"profile-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    logging = ("--enable-logging=stderr", "--v=0") if console is not None else ()
     proc = subprocess.Popen(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        [CHROMIUM, *FLAGS, *logging, f"--user-data-dir={profile}", *args],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE if console is not None else subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
         text=True,
         env=env,
         start_new_session=True,
     )
     try:
-        out, _ = proc.communicate(timeout=TIMEOUT_S)
+        out, err = proc.communicate(timeout=TIMEOUT_S)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert proc.returncode == 0, f"chromium exited {proc.returncode}"
+    if console is not None:
+        console.extend(line for line in (err or "").splitlines() if ":CONSOLE" in line)
     return out
 
 
@@ -102,24 +109,52 @@ def _requests(net_log: Path) -> list[str]:
 
 
 class _Text(HTMLParser):
+    """The DOM's text, its tags, and the text of every element that has an id."""
+
     def __init__(self) -> None:
         super().__init__()
         self.text: list[str] = []
         self.tags: list[str] = []
+        self.ids: dict[str, str] = {}
+        self._open: list[tuple[str, str | None]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
+        ident = dict(attrs).get("id")
+        self._open.append((tag, ident))
+        if ident:
+            self.ids[ident] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open and self._open.pop()[0] != tag:
+            pass
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
+        for _, ident in self._open:
+            if ident:
+                self.ids[ident] += data
 
 
-def _open(tmp_path: Path, page: Path) -> tuple[_Text, list[str]]:
+def _open(tmp_path: Path, page: Path, console: list[str] | None = None) -> tuple[_Text, list[str]]:
     net_log = tmp_path / f"{page.stem}.netlog.json"
-    dom = _chromium(tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri())
+    dom = _chromium(
+        tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri(), console=console
+    )
     parsed = _Text()
     parsed.feed(dom)
     return parsed, _requests(net_log)
+
+
+def _show(
+    tmp_path: Path, name: str, html: str, console: list[str] | None = None
+) -> tuple[_Text, str]:
+    """Write `html` to `name`, open it, check it fetched nothing; its DOM and its text."""
+    page = tmp_path / name
+    page.write_text(html, encoding="utf-8")
+    parsed, requests = _open(tmp_path, page, console)
+    _assert_nothing_fetched(requests, page)
+    return parsed, " ".join(" ".join(parsed.text).split())
 
 
 def _assert_nothing_fetched(requests: list[str], page: Path) -> None:
@@ -142,11 +177,7 @@ def test_the_network_check_sees_what_a_page_fetches(tmp_path: Path) -> None:
 
 def test_scorecard_html_renders_everything_with_no_network(tmp_path: Path) -> None:
     doc = mixed_scorecard()
-    page = tmp_path / "scorecard.html"
-    page.write_text(render_html(doc), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "scorecard.html", render_html(doc))
     assert "script" not in parsed.tags
     assert f"Tier {doc.implied_tier.tier}" in text
     for blocker in doc.implied_tier.tier1_blockers:
@@ -178,11 +209,7 @@ def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
 
     trend = (point(1, 1, 1.0), point(2, 1, None), point(3, 2, 0.5))
     doc = dataclasses.replace(probed_scorecard(), history=HistoryBlock(database=None, trend=trend))
-    page = tmp_path / "scorecard.html"
-    page.write_text(render_html(doc), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "scorecard.html", render_html(doc))
     assert "script" not in parsed.tags
     # The chart survived the browser's parser as SVG: the badge's svg and the trend's, two
     # lines' worth of shapes (the server line is broken by the unmeasured night: two dots).
@@ -204,11 +231,7 @@ def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:
         snapshot=load_snapshot(SAMPLE / "governance-snapshot.json"),
         tree=read_tree(SAMPLE, POLICY_PATHS),
     )
-    page = tmp_path / "claim.html"
-    page.write_text(render_claim_html(claim), encoding="utf-8")
-    parsed, requests = _open(tmp_path, page)
-    _assert_nothing_fetched(requests, page)
-    text = " ".join(" ".join(parsed.text).split())
+    parsed, text = _show(tmp_path, "claim.html", render_claim_html(claim))
     for row in claim.rows:
         assert row.requirement in text
     assert "Reviewer checklist" in text
@@ -224,3 +247,57 @@ def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 200
+
+
+def test_the_console_check_sees_what_a_page_logs(tmp_path: Path) -> None:
+    # The control: a script the page's own policy blocks is a console error, and is caught.
+    page = tmp_path / "blocked.html"
+    page.write_text(
+        '<html><head><meta http-equiv="Content-Security-Policy" content="default-src \'none\'">'
+        "</head><body><script>console.log(1)</script></body></html>",
+        encoding="utf-8",
+    )
+    console: list[str] = []
+    _open(tmp_path, page, console)
+    assert any("Content Security Policy" in line for line in console), console
+
+
+def test_matrix_html_shows_what_matrix_json_holds(tmp_path: Path) -> None:
+    doc = report_matrix()
+    data = to_json(doc)
+    html = render_matrix_html(doc)
+    console: list[str] = []
+    shown, _ = _show(tmp_path, "matrix.html", html, console)
+    assert console == []
+    assert "script" not in shown.tags
+    written = _Text()
+    written.feed(html)  # the ids the file has: the browser's DOM must keep each one
+    assert shown.ids.keys() == written.ids.keys()
+    for i, row in enumerate(data["rows"]):
+        for cell in row["legs"]:
+            want = (
+                f"{cell['passed']}/{cell['total']}"
+                if cell["state"] == "measured"
+                else cell["state"].replace("-", " ")
+            )
+            assert shown.ids[f"score-{i}-{cell['revision']}-{cell['leg']}"] == want
+        tier = row["tier"]
+        if tier is not None:
+            assert f"Tier {tier['official']}" in shown.ids[f"tier-{i}"]
+    changes = data["changes"]
+    listed = " ".join(shown.ids["new-failures"].split())
+    for change in changes["new_failures"]:
+        assert (
+            f"{change['row']} {change['revision']} {change['leg']} {change['scenario']}" in listed
+        )
+    assert shown.ids["tier-changes"].count("→") == len(changes["tier_changes"])
+    assert shown.tags.count("table") == 1 + 2 * len(data["revisions"])
+
+
+def test_matrix_html_screenshot_renders(tmp_path: Path) -> None:
+    page = tmp_path / "matrix.html"
+    page.write_text(render_matrix_html(report_matrix()), encoding="utf-8")
+    shot = tmp_path / "matrix.png"
+    _chromium(tmp_path, "--window-size=1400,1000", f"--screenshot={shot}", page.as_uri())
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert shot.stat().st_size > 20_000  # a rendered grid, not a blank page

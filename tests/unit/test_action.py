@@ -186,3 +186,25 @@ def test_actionlint_catches_an_input_the_action_does_not_have(tmp_path: Path) ->
     done = _lint_project(tmp_path, {"bad.yml": text.replace("fail-on:", "fail-onn:")})
     assert done.returncode == 1
     assert 'input "fail-onn" is not defined' in done.stdout
+
+
+def test_actionlint_passes_on_the_nightly_matrix_workflow(tmp_path: Path) -> None:
+    workflow = REPO / ".github" / "workflows" / "nightly-matrix.yml"
+    text = workflow.read_text()
+    done = _lint_project(tmp_path, {workflow.name: text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    # what the matrix relies on, which actionlint has no opinion about
+    assert "fail-fast: false" in text
+    assert "key: tiercheck-harness-${{ needs.plan.outputs.harness }}" in text
+    assert "tier-check matrix plan" in text
+    assert "tier-check matrix merge jobs --plan plan/plan.json" in text
+
+
+def test_actionlint_catches_a_matrix_key_the_plan_does_not_give(tmp_path: Path) -> None:
+    workflow = REPO / ".github" / "workflows" / "nightly-matrix.yml"
+    text = workflow.read_text().replace(
+        "needs.plan.outputs.harness }}-", "needs.plan.outputs.harnes }}-"
+    )
+    done = _lint_project(tmp_path, {workflow.name: text})
+    assert done.returncode == 1
+    assert "harnes" in done.stdout

@@ -63,6 +63,9 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "triage",
         "history",
         "probe",
+        "matrix",
+        "matrix plan",
+        "matrix merge",
         "claim",
     ]
 

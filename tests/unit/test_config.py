@@ -387,7 +387,8 @@ def test_start_up_imports_nothing_heavy() -> None:
     code = (
         "import sys, tiercheck.cli\n"
         "heavy = [m for m in ('github', 'git', 'rich', 'jsonschema', 'yaml', 'httpx', 'sqlite3', "
-        "'tiercheck.scorecard.model', 'tiercheck.governance.signals', 'tiercheck.probes') "
+        "'tiercheck.scorecard.model', 'tiercheck.governance.signals', 'tiercheck.probes', "
+        "'tiercheck.matrix.model', 'tiercheck.pipeline.matrix') "
         "if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )

@@ -12,6 +12,7 @@ import pytest
 
 from tiercheck.governance import schema as snapshot_schema
 from tiercheck.governance.snapshot import LabelFacts, Unavailable, dump_snapshot, load_snapshot
+from tiercheck.matrix import schema as matrix_schema
 from tiercheck.model import ModelError, doc_field, from_json, json_schema, to_json
 from tiercheck.scorecard import schema as scorecard_schema
 from tiercheck.scorecard.model import Scorecard
@@ -96,7 +97,11 @@ def test_schema_follows_the_fields() -> None:
 
 @pytest.mark.parametrize(
     ("name", "module"),
-    [("scorecard", scorecard_schema), ("governance_snapshot", snapshot_schema)],
+    [
+        ("scorecard", scorecard_schema),
+        ("governance_snapshot", snapshot_schema),
+        ("matrix", matrix_schema),
+    ],
 )
 def test_the_shipped_schemas_are_generated_from_the_models(name: str, module: object) -> None:
     shipped = (ROOT / "tiercheck" / "schemas" / f"{name}.schema.json").read_text("utf-8")

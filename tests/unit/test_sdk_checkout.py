@@ -15,7 +15,14 @@ from procutil import wait_for
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.build import build
-from tiercheck.sdk.checkout import checkout, clone_url, describe_local, redact_url, tree_lock
+from tiercheck.sdk.checkout import (
+    checkout,
+    clone_url,
+    describe_local,
+    redact_url,
+    tree_lock,
+    worktree_path,
+)
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 
@@ -43,7 +50,8 @@ def cache(tmp_path: Path) -> Path:
 def test_branch_checkout_clones_into_the_cache(origin: GitOrigin, cache: Path) -> None:
     head = origin.head
     result = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
-    assert result.path == cache / "repos" / "acme__widget-sdk"
+    assert result.path == worktree_path(REPO, "main", cache)
+    assert result.path.parent == cache / "repos" / "acme__widget-sdk.trees"
     assert result.commit_sha == head
     assert result.short_sha == head[:12]
     assert result.repo == REPO
@@ -52,6 +60,24 @@ def test_branch_checkout_clones_into_the_cache(origin: GitOrigin, cache: Path) -
     assert result.managed
     assert result.cleaned
     assert (result.path / "README.md").read_text() == "v1\n"
+
+
+def test_two_refs_of_one_repository_get_trees_of_their_own(origin: GitOrigin, cache: Path) -> None:
+    first = origin.head
+    origin.tag("v1.0.0")
+    second = origin.commit({"README.md": "v2\n", "new.txt": "n\n"}, "second")
+    old = checkout(REPO, "v1.0.0", cache_dir=cache, git_url=origin.url)
+    (old.path / "build-output").write_text("built at v1\n")
+    new = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    # one clone, two worktrees: checking out main leaves v1.0.0's tree and its files alone
+    assert old.path != new.path
+    assert (old.commit_sha, new.commit_sha) == (first, second)
+    assert (old.path / "README.md").read_text() == "v1\n"
+    assert (old.path / "build-output").read_text() == "built at v1\n"
+    assert not (old.path / "new.txt").exists()
+    assert (new.path / "README.md").read_text() == "v2\n"
+    assert worktree_path(REPO, "v1.0.0", cache) == old.path
+    assert worktree_path(REPO, "v1/0.0", cache) != worktree_path(REPO, "v1_0.0", cache)
 
 
 def test_tags_branches_and_shas_resolve(origin: GitOrigin, cache: Path) -> None:
@@ -66,7 +92,7 @@ def test_tags_branches_and_shas_resolve(origin: GitOrigin, cache: Path) -> None:
         return checkout(REPO, ref, cache_dir=cache, git_url=origin.url).commit_sha
 
     assert at("v1.0.0") == first
-    assert (cache / "repos" / "acme__widget-sdk" / "README.md").read_text() == "v1\n"
+    assert (worktree_path(REPO, "v1.0.0", cache) / "README.md").read_text() == "v1\n"
     assert at("main") == second
     assert at("feature") == feature
     assert at(first) == first
@@ -108,15 +134,16 @@ def test_a_moved_tag_is_followed(origin: GitOrigin, cache: Path) -> None:
 
 
 def test_files_left_by_another_commit_never_leak(origin: GitOrigin, cache: Path) -> None:
-    first = origin.head
-    second = origin.commit({"README.md": "v2\n"}, "second")
-    tree = checkout(REPO, first, cache_dir=cache, git_url=origin.url).path
+    # One ref whose commit moves: its one tree is reused and must be cleaned.
+    tree = checkout(REPO, "main", cache_dir=cache, git_url=origin.url).path
     # What a build of the first commit leaves: untracked, ignored and modified tracked files.
     (tree / "build-output.txt").write_text("stale\n")
     (tree / ".venv").mkdir()
     (tree / ".venv" / "marker").write_text("stale\n")
     (tree / "README.md").write_text("edited by a build\n")
-    result = checkout(REPO, second, cache_dir=cache, git_url=origin.url)
+    origin.commit({"README.md": "v2\n"}, "second")
+    result = checkout(REPO, "main", cache_dir=cache, git_url=origin.url)
+    assert result.path == tree
     assert result.cleaned
     assert not (tree / "build-output.txt").exists()
     assert not (tree / ".venv").exists()
@@ -133,7 +160,9 @@ def test_build_outputs_survive_only_a_recorded_build_of_the_same_commit(
     log = tmp_path / "build.log"
 
     def build_at(sha: str) -> str:
-        tree = checkout(REPO, sha, cache_dir=cache, git_url=origin.url)
+        # One ref (a tag moved between the commits), so one tree: what the clean does shows.
+        origin.tag("release", sha)
+        tree = checkout(REPO, "release", cache_dir=cache, git_url=origin.url)
         outcome = build(tree.path, command, {}, log_path=log, cache_dir=cache, commit_sha=sha)
         assert outcome.ok, outcome.reason
         assert (tree.path / ".venv" / "ok").exists()
@@ -143,7 +172,7 @@ def test_build_outputs_survive_only_a_recorded_build_of_the_same_commit(
     assert build_at(first) == "cached"  # same commit, tree kept: the .venv is still there
     assert build_at(second) == "built"  # the clean deleted .venv, and the marker with it
     assert build_at(first) == "built"
-    fresh = checkout(REPO, first, cache_dir=cache, git_url=origin.url, fresh=True)
+    fresh = checkout(REPO, "release", cache_dir=cache, git_url=origin.url, fresh=True)
     assert fresh.cleaned
     assert not (fresh.path / ".venv").exists()
 

@@ -17,7 +17,17 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import assess, claim, config_verbs, doctor, governance, history, probe, score
+from tiercheck.cli import (
+    assess,
+    claim,
+    config_verbs,
+    doctor,
+    governance,
+    history,
+    matrix,
+    probe,
+    score,
+)
 from tiercheck.cli.common import PROG
 from tiercheck.errors import TiercheckError
 
@@ -99,6 +109,24 @@ COMMANDS: tuple[Command, ...] = (
         probe.probe,
     ),
     Command(
+        "matrix",
+        "many SDK lines at once on this machine: one matrix report (--fail-on …)",
+        matrix.matrix_parser,
+        matrix.matrix,
+    ),
+    Command(
+        "matrix plan",
+        "the matrix as GitHub Actions jobs (strategy.matrix JSON)",
+        matrix.matrix_plan_parser,
+        matrix.matrix_plan,
+    ),
+    Command(
+        "matrix merge",
+        "the matrix from the folders those jobs left",
+        matrix.matrix_merge_parser,
+        matrix.matrix_merge,
+    ),
+    Command(
         "claim",
         "the evidence pack for a tier claim (assessment.md, remediation.md, claim.html)",
         claim.claim_parser,
@@ -170,10 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: list[str]) -> int:
     try:
-        command = _BY_NAME.get(args[0]) if args else None
+        # A two-word command (`matrix plan`) before the one-word one it starts with.
+        words = 2 if len(args) >= 2 and " ".join(args[:2]) in _BY_NAME else 1
+        command = _BY_NAME.get(" ".join(args[:words])) if args else None
         if command is not None:
             parser = _one_line_errors(command.parser(f"{PROG} {command.name}"))
-            return command.run(parser.parse_args(args[1:]))
+            return command.run(parser.parse_args(args[words:]))
         parser = _one_line_errors(assess.assess_parser(PROG, epilog=commands_help()))
         return assess.assess(parser.parse_args(args))
     except TiercheckError as exc:

@@ -88,6 +88,21 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
         help="client scenarios at once (default: the machine's cores)",
     )
     run.add_argument(
+        "--budget",
+        metavar="DIR",
+        help=(
+            "share machine-wide budgets with other runs through DIR: client slots "
+            "(--concurrency) and build slots (--max-builds); `tier-check matrix` passes one"
+        ),
+    )
+    run.add_argument(
+        "--max-builds",
+        type=int,
+        metavar="N",
+        default=1,
+        help="with --budget: builds at once across the runs sharing it (default 1)",
+    )
+    run.add_argument(
         "--sequential",
         action="store_true",
         help="run revisions one after another instead of overlapping them",
@@ -183,6 +198,8 @@ def measure(args: argparse.Namespace) -> tuple[Scorecard, Path, dict[str, Path]]
         concurrency=concurrency,
         sequential=args.sequential,
         probes=probe_selection(args.probes),
+        budget_dir=Path(args.budget).resolve() if getattr(args, "budget", None) else None,
+        max_builds=max(1, getattr(args, "max_builds", 1)),
     )
     governance = options_from_args(args)
     recorder = history_hook(args)

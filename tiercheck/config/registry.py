@@ -37,6 +37,8 @@ class SdkEntry:
     source: str = "known_sdks.yaml"
     #: Tools the line needs on the machine (`requires`), checked before the checkout.
     requires: tuple[Requirement, ...] = ()
+    #: The SEP-1730 tier the line claims (`claimed_tier`), if it says.
+    claimed_tier: int | None = None
 
     def override_for(self, revision: str) -> Mapping[str, Any]:
         """The `spec_overrides[revision]` block ({} when there is none)."""
@@ -110,6 +112,7 @@ def load_registry(path: Path | None = None) -> Registry:
             raw=body,
             source=str(source),
             requires=parse_requirements(body.get("requires"), f"{source}: {name}.requires"),
+            claimed_tier=body.get("claimed_tier"),
         )
     return Registry(path=source, entries=entries)
 

@@ -19,10 +19,22 @@ gets SIGTERM, then SIGKILL after five seconds, whatever its members trap.
 from __future__ import annotations
 
 import math
+import os
 import shlex
 from pathlib import Path
 
-__all__ = ["SLOT_SCRIPT", "harness_timeout_ms", "prepare_slots", "wrap_client_command"]
+__all__ = [
+    "SHARERS_FILE",
+    "SLOT_SCRIPT",
+    "harness_timeout_ms",
+    "prepare_slots",
+    "share_slots",
+    "sharers",
+    "wrap_client_command",
+]
+
+#: In a slot directory shared by several runs (a matrix's rows): how many runs share it.
+SHARERS_FILE = "sharers"
 
 SLOT_SCRIPT = r"""#!/bin/sh
 # tiercheck client slot: run the SDK's conformance client once a slot is free, for at most
@@ -77,12 +89,39 @@ exit "$status"
 
 
 def prepare_slots(slot_dir: Path) -> Path:
-    """Create the slot directory and the wrapper script in it; returns the script's path."""
+    """Create the slot directory and the wrapper script in it; returns the script's path.
+
+    Several runs may share the directory (the matrix's rows): a script already in place is
+    left alone, and a new one is written beside it and renamed over it, so a client starting
+    at that moment never reads half a script.
+    """
     slot_dir.mkdir(parents=True, exist_ok=True)
     script = slot_dir / "slot.sh"
-    script.write_text(SLOT_SCRIPT, encoding="utf-8")
-    script.chmod(0o755)
+    try:
+        if script.read_text(encoding="utf-8") == SLOT_SCRIPT:
+            return script
+    except (OSError, UnicodeDecodeError):
+        pass
+    partial = slot_dir / f".slot.sh.{os.getpid()}"
+    partial.write_text(SLOT_SCRIPT, encoding="utf-8")
+    partial.chmod(0o755)
+    partial.replace(script)
     return script
+
+
+def share_slots(slot_dir: Path, runs: int) -> Path:
+    """Prepare `slot_dir` for `runs` runs sharing its slots; returns the script's path."""
+    script = prepare_slots(slot_dir)
+    (slot_dir / SHARERS_FILE).write_text(f"{max(1, runs)}\n", encoding="utf-8")
+    return script
+
+
+def sharers(slot_dir: Path) -> int:
+    """How many runs share `slot_dir` (1 when it says nothing readable)."""
+    try:
+        return max(1, int((slot_dir / SHARERS_FILE).read_text(encoding="utf-8").strip()))
+    except (OSError, ValueError):
+        return 1
 
 
 def wrap_client_command(command: str, *, script: Path, slots: int, timeout_s: float) -> str:

@@ -72,6 +72,11 @@ class AssessOptions:
     #: The advisory probes to run against each revision's server while it is up (`--probes`):
     #: None means every probe, () none.
     probes: tuple[str, ...] | None = None
+    #: A directory of machine-wide budgets shared with other runs (`--budget`, which the matrix
+    #: passes to its rows): client slots under `clients/`, build slots under `builds/`.
+    budget_dir: Path | None = None
+    #: Builds at once across the runs sharing `budget_dir`.
+    max_builds: int = 1
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,18 +61,19 @@ def build_sdk(
             name = f"build-{plan.revision}.log" if seen else "build.log"
             if config.build and not options.skip_build:
                 progress.step("build", config.build)
-            result = build(
-                checkout_path,
-                config.build,
-                config.env,
-                log_path=options.out_dir / "logs" / name,
-                cache_dir=options.cache_dir,
-                commit_sha=commit,
-                force=options.rebuild,
-                skip=options.skip_build,
-                allow_env=config.pass_env,
-                path_prefix=path_prefix,
-            )
+            with _build_budget(options, progress):
+                result = build(
+                    checkout_path,
+                    config.build,
+                    config.env,
+                    log_path=options.out_dir / "logs" / name,
+                    cache_dir=options.cache_dir,
+                    commit_sha=commit,
+                    force=options.rebuild,
+                    skip=options.skip_build,
+                    allow_env=config.pass_env,
+                    path_prefix=path_prefix,
+                )
             seen.add(key)
             log = result.log_path if result.log_path and result.log_path.exists() else None
             block = {
@@ -93,3 +95,15 @@ def build_sdk(
         return BuildResult(block, logs, tuple(failures), halt=halt, interrupted=True)
     halt = failures[0].reason if failures else None
     return BuildResult(block, logs, tuple(failures), {"build": elapsed(began)}, halt)
+
+
+def _build_budget(options: AssessOptions, progress: ProgressSink) -> AbstractContextManager[None]:
+    """A build slot when runs share a budget (a matrix's rows), else nothing to wait for."""
+    if options.budget_dir is None:
+        return nullcontext()
+    from tiercheck.sdk.budget import slot
+
+    def waiting() -> None:
+        progress.step("build", f"waiting for a build slot ({options.max_builds} at once)")
+
+    return slot(options.budget_dir / "builds", "build", options.max_builds, on_wait=waiting)

@@ -68,13 +68,13 @@ def working_tree_lock(
 ) -> AbstractContextManager[None]:
     """The lock on the tree this assessment checks out, builds and runs in (see
     `sdk.checkout.tree_lock`); held from before the checkout until the legs are done."""
-    from tiercheck.sdk.checkout import clone_path, tree_lock
+    from tiercheck.sdk.checkout import tree_lock, worktree_path
 
     target = plan.target
     if target.path is not None:
         tree = target.path
     elif target.repo is not None:
-        tree = clone_path(target.repo, options.cache_dir / "repos")
+        tree = worktree_path(target.repo, plan.ref.checkout, options.cache_dir / "repos")
     else:
         return nullcontext()
 

@@ -348,9 +348,16 @@ def run_legs(
             unmeasured=(Unmeasured("legs", refused),),
         )
     concurrency = options.concurrency
-    slot_dir = options.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
+    if options.budget_dir is not None:
+        # Slots shared with the other rows of a matrix: one client per slot machine-wide, and
+        # a client may queue behind every sharer's clients.
+        slot_dir = options.budget_dir / "clients"
+    else:
+        slot_dir = options.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
     script = slots.prepare_slots(slot_dir) if concurrency > 0 else None
     queued = sum(len(p.requirements.expected("client")) for p in revisions)
+    if options.budget_dir is not None:
+        queued *= slots.sharers(slot_dir)
     client_slots = _ClientSlots(script, max(1, concurrency), queued)
     stop = threading.Event()
     record = _Record()
@@ -390,7 +397,8 @@ def run_legs(
         record.unmeasured.append(Unmeasured("assessment", "interrupted"))
     finally:
         pool.shutdown(wait=True)
-        shutil.rmtree(slot_dir, ignore_errors=True)
+        if options.budget_dir is None:  # a shared directory belongs to the matrix
+            shutil.rmtree(slot_dir, ignore_errors=True)
         record.timings["legs"] = elapsed(began)
     return LegsResult(
         verdicts=verdicts,

@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from tiercheck.matrix.model import Matrix
     from tiercheck.report.diff import Diff
     from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
     "DIFF_FORMATS",
     "GOVERNANCE_FORMATS",
+    "MATRIX_FORMATS",
     "SCORECARD_FORMATS",
     "Format",
     "FormatRegistry",
@@ -197,6 +199,53 @@ GOVERNANCE_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
     (
         Format("terminal", _governance_terminal),
         Format("json", _governance_json),
+    ),
+    default="terminal",
+)
+
+
+# --- the cross-SDK matrix --------------------------------------------------------------------
+
+
+def _matrix_json(matrix: Matrix, color: bool) -> str:
+    from tiercheck.model import to_json
+
+    return json_text(to_json(matrix))
+
+
+def _matrix_markdown(matrix: Matrix, color: bool) -> str:
+    from tiercheck.report.matrix import render_matrix_markdown
+
+    return render_matrix_markdown(matrix)
+
+
+def _matrix_junit(matrix: Matrix, color: bool) -> str:
+    from tiercheck.report.matrix import render_matrix_junit
+
+    return render_matrix_junit(matrix)
+
+
+def _matrix_html(matrix: Matrix, color: bool) -> str:
+    from tiercheck.report.matrix_html import render_matrix_html
+
+    return render_matrix_html(matrix)
+
+
+def _matrix_terminal(matrix: Matrix, color: bool) -> str:
+    from tiercheck.report.matrix import render_matrix_terminal
+
+    return render_matrix_terminal(matrix)
+
+
+#: `matrix.json` first, the record the others are rendered from; `write_matrix_reports` and
+#: `--output` take every entry here.
+MATRIX_FORMATS: FormatRegistry[Matrix] = FormatRegistry(
+    (
+        Format("json", _matrix_json, "matrix.json"),
+        Format("markdown", _matrix_markdown, "matrix.md"),
+        Format("junit", _matrix_junit, "junit.xml"),
+        Format("html", _matrix_html, "matrix.html"),
+        Format("terminal", _matrix_terminal, "matrix.txt"),
     ),
     default="terminal",
 )

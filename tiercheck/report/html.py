@@ -102,8 +102,9 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequenc
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def page(title: str, heading: str, meta: str, body: str) -> str:
-    """A whole document: inline styles, no script, no external reference."""
+def page(title: str, heading: str, meta: str, body: str, *, css: str = "") -> str:
+    """A whole document: inline styles (`css` after the shared ones), no script, no external
+    reference."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -111,7 +112,7 @@ def page(title: str, heading: str, meta: str, body: str) -> str:
         # Nothing may be fetched at view time: no scripts, styles, images or fonts from elsewhere.
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src data:\">\n"
-        f"<title>{esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"<title>{esc(title)}</title>\n<style>{_CSS}{css}</style>\n</head>\n<body>\n"
         f'<header><h1>{heading}</h1><div class="meta">{meta}</div></header>\n'
         f"<main>\n{body}\n</main>\n</body>\n</html>\n"
     )

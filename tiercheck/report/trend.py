@@ -14,6 +14,9 @@ from tiercheck.scorecard.model import HistoryTrendPoint
 
 __all__ = ["trend_columns", "trend_svg"]
 
+#: Horizontal room for one legend entry ("2026-07-28 server" at 9 px), and a legend line's height.
+_LEGEND_STEP = 110
+_LEGEND_LINE = 11
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
@@ -33,7 +36,12 @@ def trend_svg(
     """The chart of `points` (oldest first): a gap where a leg was not measured, a dashed
     vertical line where the tier changed, a legend of the lines along the bottom."""
     pad = 24
-    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+    columns = trend_columns(revisions)
+    # The legend runs along the bottom, wrapping onto more lines when the chart is narrow.
+    per_line = max(1, (width - 8) // _LEGEND_STEP)
+    legend_lines = max(1, -(-len(columns) // per_line))
+    bottom = pad + _LEGEND_LINE * (legend_lines - 1)
+    inner_w, inner_h = width - 2 * pad, height - pad - bottom
     n = max(len(points) - 1, 1)
 
     def x(i: int) -> float:
@@ -58,7 +66,7 @@ def trend_svg(
                 f'stroke="#999" stroke-dasharray="3,3"><title>tier {point.tier} from '
                 f"{escape(point.timestamp)}</title></line>"
             )
-    for k, (rev, leg) in enumerate(trend_columns(revisions)):
+    for k, (rev, leg) in enumerate(columns):
         colour = _PALETTE[k % len(_PALETTE)]
         segments: list[list[str]] = [[]]
         for i, point in enumerate(points):
@@ -76,9 +84,11 @@ def trend_svg(
                     f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
                     f'points="{" ".join(seg)}"/>'
                 )
+        line, place = divmod(k, per_line)
+        y_text = height - 6 - _LEGEND_LINE * (legend_lines - 1 - line)
         parts.append(
-            f'<text x="{pad + 4 + 110 * k}" y="{height - 6}" font-size="9" fill="{colour}">'
-            f"{escape(rev)} {leg}</text>"
+            f'<text x="{pad + 4 + _LEGEND_STEP * place}" y="{y_text}" font-size="9" '
+            f'fill="{colour}">{escape(rev)} {leg}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -20,12 +20,23 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tiercheck.report.formats import SCORECARD_FORMATS
+from tiercheck.report.formats import MATRIX_FORMATS, SCORECARD_FORMATS
 from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["atomic_write_text", "load_scorecard", "read_text", "write_reports"]
+if TYPE_CHECKING:
+    from tiercheck.matrix.model import Matrix
+
+__all__ = [
+    "atomic_write_text",
+    "load_matrix",
+    "load_scorecard",
+    "read_text",
+    "write_matrix_reports",
+    "write_reports",
+]
 
 
 def read_text(path: Path) -> str:
@@ -42,6 +53,25 @@ def load_scorecard(path: Path) -> Scorecard:
 
     # The one safe loader (UTF-8, nesting depth, size), then the schema and the model.
     return scorecard_from_data(load_json(Path(path), what="the scorecard"), str(path))
+
+
+def load_matrix(path: Path) -> Matrix:
+    """A saved `matrix.json` (a `--previous`), read, checked against the schema and the model.
+
+    Raises a one-line ConfigError when the file cannot be read, is not JSON or breaks either.
+    """
+    from tiercheck.config.safeload import load_json
+    from tiercheck.config.validate import validate
+    from tiercheck.errors import ConfigError
+    from tiercheck.matrix.model import Matrix
+    from tiercheck.model import ModelError, from_json
+
+    data = load_json(Path(path), what="the matrix")
+    validate(data, "matrix", str(path))
+    try:
+        return from_json(Matrix, data)
+    except ModelError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -110,4 +140,13 @@ def write_reports(
         # The saved text report is for reading in a file or CI log: never colour codes.
         text = fmt.render(doc, False)
         written[fmt.name] = atomic_write_text(out_dir / fmt.file_name, text)
+    return written
+
+
+def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:
+    """Every file format of `matrix` into `out_dir` (`matrix.json` first, as for a scorecard)."""
+    written: dict[str, Path] = {}
+    for fmt in MATRIX_FORMATS.files():
+        assert fmt.file_name is not None  # files() holds only formats with one
+        written[fmt.name] = atomic_write_text(out_dir / fmt.file_name, fmt.render(matrix, False))
     return written

@@ -2,11 +2,15 @@
 
 The official tool keys its cache by ref, never cleans before detaching (a lockfile dirtied by one
 build leaks into the next commit) and clones in full every time a ref is new. Here one clone per
-repository lives under `cache_dir/repos/<owner>__<name>`, is fetched (with tags) on reuse, and is
-detached at exactly the resolved commit with `reset --hard` and `clean -ffdx`. The clean is skipped
-only when the tree already sits at that commit, unmodified, with a recorded successful build: that
-is what lets the build cache survive between runs. Whenever the tree is cleaned, the build markers
-go with the build outputs.
+repository lives under `cache_dir/repos/<owner>__<name>` and is fetched (with tags) on reuse;
+each ref asked for gets a git worktree of that clone of its own
+(`cache_dir/repos/<owner>__<name>.trees/<ref>`), so two lines of one repository (python-sdk and
+python-sdk-v1) build and run at the same time without touching each other's files. The clone
+itself (fetch, worktree bookkeeping) is changed under a lock of its own, held for seconds. A
+worktree is detached at exactly the resolved commit with `reset --hard` and `clean -ffdx`. The
+clean is skipped only when the tree already sits at that commit, unmodified, with a recorded
+successful build: that is what lets the build cache survive between runs. Whenever the tree is
+cleaned, the build markers go with the build outputs.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ __all__ = [
     "head_sha",
     "redact_url",
     "tree_lock",
+    "worktree_path",
 ]
 
 #: Environment variable holding a clone URL template such as `file:///srv/mirrors/{repo}.git`.
@@ -276,20 +281,24 @@ def checkout(
     _check_inputs(repo, ref)
     url = clone_url(repo, git_url)
     dest = clone_path(repo, cache_dir)
+    tree = worktree_path(repo, ref, cache_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        sha = _acquire(repo, ref, url, dest)
+        # Fetching and adding worktrees change the one clone every ref shares: one at a time.
+        with tree_lock(dest, lock_dir=cache_dir / ".clone-locks"):
+            sha = _acquire(repo, ref, url, dest)
+            _ensure_worktree(dest, tree, sha)
         cleaned = False
-        head = head_sha(dest)
-        keep = not fresh and head == sha and not _tracked_changes(dest) and has_build_marker(dest)
+        head = head_sha(tree)
+        keep = not fresh and head == sha and not _tracked_changes(tree) and has_build_marker(tree)
         if not keep:
-            _detach_clean(dest, sha)
+            _detach_clean(tree, sha)
             cleaned = True
     except GitCommandError as exc:
         msg = f"cannot check out {repo}@{ref or 'HEAD'}: {_git_reason(exc)}"
         raise CheckoutError(msg) from exc
     return Checkout(
-        path=dest,
+        path=tree,
         repo=repo,
         ref=ref,
         commit_sha=sha,
@@ -301,8 +310,37 @@ def checkout(
 
 
 def clone_path(repo: str, cache_dir: Path) -> Path:
-    """Where `checkout()` keeps the one clone (and working tree) of `repo` under `cache_dir`."""
+    """Where `checkout()` keeps the one clone of `repo` under `cache_dir`."""
     return cache_dir / "repos" / repo.replace("/", "__")
+
+
+def worktree_path(repo: str, ref: str | None, cache_dir: Path) -> Path:
+    """The working tree `checkout()` uses for `repo` at `ref` (None: the default branch).
+
+    One per ref asked for, so that its build cache survives the next run of the same ref; the
+    name keeps the ref readable and a short hash of it keeps two refs that read alike apart.
+    """
+    name = ref if ref is not None else "HEAD"
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:40] or "ref"
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    base = clone_path(repo, cache_dir)
+    return base.with_name(f"{base.name}.trees") / f"{readable}-{digest}"
+
+
+def _ensure_worktree(clone: Path, tree: Path, sha: str) -> None:
+    """`tree` as a worktree of `clone`, made (detached at `sha`) when it is not one."""
+    from git.exc import GitCommandError
+
+    if (tree / ".git").is_file():
+        try:
+            if _git(tree, "rev-parse", "--is-inside-work-tree") == "true":
+                return
+        except GitCommandError:
+            pass  # a worktree of a clone since re-made: make it again
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.parent.mkdir(parents=True, exist_ok=True)
+    _git(clone, "worktree", "prune")
+    _git(clone, "worktree", "add", "--force", "--detach", str(tree), sha)
 
 
 @contextmanager

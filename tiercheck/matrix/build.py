@@ -1,0 +1,322 @@
+"""Building the matrix document from the rows' scorecards (pure).
+
+One builder for both ways a matrix is made: `tier-check matrix` on one machine and
+`tier-check matrix merge` over many runners' folders each hand it the planned rows and the
+scorecards they found, so the two produce the same document. A row without a scorecard (not
+runnable here, a job that left nothing, an unreadable file) is an unmeasured row with its
+reason, never a failed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tiercheck import __version__
+from tiercheck.matrix.model import (
+    SCHEMA_VERSION,
+    ChangesBlock,
+    LegCell,
+    Matrix,
+    MatrixRow,
+    MatrixTool,
+    ProbeCounts,
+    ScenarioCell,
+    ScenarioChange,
+    ScenarioVerdictName,
+    TierCell,
+    TierChange,
+)
+from tiercheck.revisions import KNOWN_REVISIONS, LEGS
+from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
+
+ServerOrClient = Literal["server", "client"]
+RowState = Literal["measured", "unmeasured", "interrupted"]
+
+__all__ = ["RowInput", "build_matrix", "changes_since", "row_id"]
+
+
+def row_id(sdk: str, ref: str | None) -> str:
+    """A row's name: NAME@REF, or NAME when the ref is not known."""
+    return f"{sdk}@{ref}" if ref else sdk
+
+
+@dataclass(frozen=True, kw_only=True)
+class RowInput:
+    """One planned row and what its assessment left: a scorecard, or the reason there is none."""
+
+    id: str
+    sdk: str
+    repo: str | None
+    ref: str | None
+    #: The revisions the line claims (known_sdks.yaml): the others are "not-claimed" cells.
+    claimed_revisions: tuple[str, ...]
+    claimed_tier: int | None = None
+    runnable: bool = True
+    #: Why there is no scorecard (not runnable, the job left none, it was unreadable).
+    reason: str | None = None
+    scorecard: Scorecard | None = None
+    #: The scorecard's folder, relative to the matrix's folder.
+    folder: str | None = None
+
+
+def build_matrix(
+    rows: Sequence[RowInput],
+    *,
+    run_id: str,
+    started_at: str,
+    finished_at: str,
+    interrupted: bool,
+    previous: Matrix | None = None,
+) -> Matrix:
+    """The matrix of `rows`, in their order; `changes` is filled when `previous` is given."""
+    revisions = _revisions(rows)
+    built = tuple(_row(r, revisions) for r in rows)
+    return Matrix(
+        tiercheck=MatrixTool(version=__version__, schema_version=SCHEMA_VERSION),
+        run_id=run_id,
+        started_at=started_at,
+        finished_at=finished_at,
+        interrupted=interrupted or any(r.state == "interrupted" for r in built),
+        revisions=revisions,
+        rows=built,
+        changes=None if previous is None else changes_since(previous, built),
+    )
+
+
+def _revisions(rows: Sequence[RowInput]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    for r in rows:
+        seen.update(r.claimed_revisions)
+        if r.scorecard is not None:
+            seen.update(r.scorecard.revisions)
+    # Known revisions in their order first, then anything newer a scorecard names.
+    return tuple(v for v in KNOWN_REVISIONS if v in seen) + tuple(
+        sorted(seen - set(KNOWN_REVISIONS))
+    )
+
+
+def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
+    card = source.scorecard
+    if card is None:
+        why = source.reason or "no scorecard"
+        return MatrixRow(
+            id=source.id,
+            sdk=source.sdk,
+            repo=source.repo,
+            ref=source.ref,
+            commit=None,
+            runnable=source.runnable,
+            state="unmeasured",
+            reason=why,
+            tier=None,
+            blockers=(),
+            legs=tuple(
+                _empty_cell(revision, leg, source.claimed_revisions, why)
+                for revision in revisions
+                for leg in LEGS
+            ),
+            probes=(),
+            scorecard=source.folder,
+            exit_code=None,
+            duration_s=None,
+        )
+    claimed = source.claimed_revisions or tuple(card.revisions)
+    legs = tuple(
+        _cell(card, revision, leg, claimed, interrupted=card.interrupted)
+        for revision in revisions
+        for leg in LEGS
+    )
+    state: RowState
+    reason: str | None
+    if card.interrupted:
+        state, reason = "interrupted", "interrupted before the row finished"
+    elif any(c.state == "measured" for c in legs):
+        state, reason = "measured", None
+    else:
+        state, reason = "unmeasured", _first_reason(card, legs)
+    tier = card.implied_tier
+    return MatrixRow(
+        id=source.id,
+        sdk=source.sdk,
+        repo=card.repo or source.repo,
+        ref=source.ref,
+        commit=card.sdk.commit,
+        runnable=source.runnable,
+        state=state,
+        reason=reason,
+        tier=TierCell(
+            official=tier.tier,
+            sep1730=tier.sep1730.tier,
+            claimed=source.claimed_tier,
+            below_claim=source.claimed_tier is not None and tier.tier > source.claimed_tier,
+        ),
+        blockers=tier.blocker_details,
+        legs=legs,
+        probes=tuple(
+            _probe_counts(revision, card) for revision in revisions if _has_probes(card, revision)
+        ),
+        scorecard=source.folder,
+        exit_code=card.exit_code,
+        duration_s=_duration(card),
+        trend=card.history.trend if card.history else (),
+    )
+
+
+def _duration(card: Scorecard) -> float | None:
+    """The row's seconds: its conformance half (checkout to the last leg) and governance."""
+    parts = [card.timings[k] for k in ("conformance", "governance") if k in card.timings]
+    return round(sum(parts), 3) if parts else None
+
+
+def _first_reason(card: Scorecard, legs: Sequence[LegCell]) -> str:
+    if card.build is not None and card.build.state == "failed" and card.build.reason:
+        return f"build failed: {card.build.reason}"
+    for entry in card.unmeasured:
+        return f"{entry.what}: {entry.reason}"
+    for cell in legs:
+        if cell.reason:
+            return cell.reason
+    return "no leg measured"
+
+
+def _empty_cell(revision: str, leg: str, claimed: Sequence[str], reason: str) -> LegCell:
+    if claimed and revision not in claimed:
+        return LegCell(
+            revision=revision,
+            leg=_leg(leg),
+            state="not-claimed",
+            reason=f"the line does not claim {revision}",
+            passed=0,
+            total=0,
+            scenarios=(),
+        )
+    return LegCell(
+        revision=revision,
+        leg=_leg(leg),
+        state="unmeasured",
+        reason=reason,
+        passed=0,
+        total=0,
+        scenarios=(),
+    )
+
+
+def _leg(name: str) -> ServerOrClient:
+    return "server" if name == "server" else "client"
+
+
+def _cell(
+    card: Scorecard, revision: str, leg: str, claimed: Sequence[str], *, interrupted: bool
+) -> LegCell:
+    entry = card.revisions.get(revision)
+    if entry is None and revision in claimed:
+        # Claimed, but the row asked for other revisions only (`--revision`): a choice.
+        return LegCell(
+            revision=revision,
+            leg=_leg(leg),
+            state="skipped",
+            reason="not asked for in this run",
+            passed=0,
+            total=0,
+            scenarios=(),
+        )
+    if entry is None:
+        return _empty_cell(revision, leg, claimed, "")
+    measured: LegEntry = entry.server if leg == "server" else entry.client
+    unmeasured = measured.state == "unmeasured"
+    return LegCell(
+        revision=revision,
+        leg=_leg(leg),
+        state=measured.state,
+        reason=measured.reason or measured.error,
+        passed=measured.passed if measured.state == "measured" else 0,
+        total=measured.total if measured.state == "measured" else 0,
+        scenarios=tuple(_scenario(d, unmeasured=unmeasured) for d in measured.details),
+    )
+
+
+def _scenario(entry: ScenarioEntry, *, unmeasured: bool) -> ScenarioCell:
+    verdict: ScenarioVerdictName
+    if unmeasured:
+        verdict = "unmeasured"
+    elif not entry.scored:
+        verdict = "not-scored"
+    else:
+        verdict = "passed" if entry.passed else "failed"
+    first = entry.failures[0] if entry.failures and not entry.passed else None
+    return ScenarioCell(
+        scenario=entry.scenario,
+        verdict=verdict,
+        expected_failure=entry.expected_failure,
+        check=first.id if first else None,
+        message=first.message if first else (None if entry.passed else entry.reason),
+    )
+
+
+def _has_probes(card: Scorecard, revision: str) -> bool:
+    entry = card.revisions.get(revision)
+    return entry is not None and entry.probes is not None
+
+
+def _probe_counts(revision: str, card: Scorecard) -> ProbeCounts:
+    probes = card.revisions[revision].probes
+    assert probes is not None  # _has_probes said so
+    return ProbeCounts(
+        revision=revision,
+        passed=len(probes.of("pass")),
+        warned=len(probes.of("warn")),
+        failed=len(probes.of("fail")),
+        skipped=len(probes.of("skip")),
+    )
+
+
+def changes_since(previous: Matrix, rows: Sequence[MatrixRow]) -> ChangesBlock:
+    """New failures, fixes and tier changes of `rows` against `previous`, row by row.
+
+    Only cells measured on both sides are compared: a scenario that did not run is neither a
+    new failure nor a fix. A scenario absent before from a measured cell that fails now is a
+    new failure (a new scenario the SDK does not pass).
+    """
+    new_failures: list[ScenarioChange] = []
+    fixes: list[ScenarioChange] = []
+    tier_changes: list[TierChange] = []
+    for row in rows:
+        before_row = previous.row(row.id)
+        if before_row is None:
+            if row.tier is not None:
+                tier_changes.append(TierChange(row=row.id, before=None, after=row.tier.official))
+            continue
+        before_tier = before_row.tier.official if before_row.tier else None
+        after_tier = row.tier.official if row.tier else None
+        if before_tier != after_tier:
+            tier_changes.append(TierChange(row=row.id, before=before_tier, after=after_tier))
+        before_cells = {(c.revision, c.leg): c for c in before_row.legs}
+        for cell in row.legs:
+            old = before_cells.get((cell.revision, cell.leg))
+            if cell.state != "measured" or old is None or old.state != "measured":
+                continue
+            old_verdicts: Mapping[str, ScenarioVerdictName] = {
+                s.scenario: s.verdict for s in old.scenarios
+            }
+            for scenario in cell.scenarios:
+                before = old_verdicts.get(scenario.scenario)
+                change = ScenarioChange(
+                    row=row.id,
+                    revision=cell.revision,
+                    leg=cell.leg,
+                    scenario=scenario.scenario,
+                    before=before,
+                    after=scenario.verdict,
+                )
+                if scenario.verdict == "failed" and before in (None, "passed"):
+                    new_failures.append(change)
+                elif scenario.verdict == "passed" and before == "failed":
+                    fixes.append(change)
+    return ChangesBlock(
+        previous_run_id=previous.run_id,
+        new_failures=tuple(new_failures),
+        fixes=tuple(fixes),
+        tier_changes=tuple(tier_changes),
+    )

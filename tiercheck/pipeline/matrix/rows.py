@@ -1,0 +1,185 @@
+"""The rows of a matrix: which SDK line at which ref, with which options, and whether this
+machine can run it (the `tier-check doctor` check, asked once before anything starts)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tiercheck.config.registry import Registry
+from tiercheck.errors import UsageError
+from tiercheck.matrix.build import RowInput, row_id
+from tiercheck.scorecard.model import Scorecard
+
+__all__ = ["PlannedRow", "RowRequest", "parse_row", "plan_rows"]
+
+#: Tool → the `strategy.matrix` key of the setup action that provides it (setup-go, …).
+_SETUP_KEYS = {
+    "go": "go",
+    "node": "node",
+    "npm": "node",
+    "pnpm": "node",
+    "python3": "python",
+    "uv": "python",
+    "java": "java",
+    "mvn": "java",
+    "cargo": "rust",
+    "rustc": "rust",
+    "dotnet": "dotnet",
+    "ruby": "ruby",
+    "bundle": "ruby",
+}
+#: The version a setup action is asked for when the line names no minimum.
+_SETUP_DEFAULTS = {
+    "go": "stable",
+    "node": "22",
+    "python": "3.x",
+    "java": "17",
+    "rust": "stable",
+    "dotnet": "10.0.x",
+    "ruby": "3.3",
+}
+SETUP_KEYS = tuple(_SETUP_DEFAULTS)
+
+
+@dataclass(frozen=True)
+class RowRequest:
+    """A row as asked for: `--sdk NAME[@REF]` or one row of a matrix file."""
+
+    sdk: str
+    ref: str | None = None
+    git_url: str | None = None
+    revisions: tuple[str, ...] | None = None
+    claimed_tier: int | None = None
+    governance_snapshot: Path | None = None
+
+
+def parse_row(text: str) -> RowRequest:
+    """`NAME[@REF]` → a request; an empty name or ref is a UsageError."""
+    name, _, ref = text.partition("@")
+    if not name.strip() or (text.count("@") and not ref.strip()):
+        msg = f"--sdk {text!r}: expected NAME or NAME@REF"
+        raise UsageError(msg)
+    return RowRequest(sdk=name.strip(), ref=ref.strip() or None)
+
+
+@dataclass(frozen=True)
+class PlannedRow:
+    """One row ready to run, or the reason it cannot run on this machine."""
+
+    id: str
+    sdk: str
+    repo: str
+    ref: str
+    claimed_revisions: tuple[str, ...]
+    claimed_tier: int | None
+    runnable: bool
+    reason: str | None
+    git_url: str | None = None
+    revisions: tuple[str, ...] | None = None
+    governance_snapshot: Path | None = None
+    #: setup action key (go, node, python, java, rust, dotnet, ruby) → version to ask for.
+    toolchains: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def job(self) -> str:
+        """The row's folder and job name: its id with anything a path would mind replaced."""
+        return re.sub(r"[^A-Za-z0-9@._-]+", "_", self.id)
+
+    def assess_args(self) -> tuple[str, ...]:
+        """The `tier-check` arguments that assess this row alone (no output folder, no cache)."""
+        args = ["--sdk", f"{self.sdk}@{self.ref}"]
+        for revision in self.revisions or ():
+            args += ["--revision", revision]
+        if self.git_url:
+            args += ["--git-url", self.git_url]
+        if self.governance_snapshot:
+            args += ["--governance-snapshot", str(self.governance_snapshot)]
+        return tuple(args)
+
+    def input(
+        self, scorecard: Scorecard | None, folder: str | None, reason: str | None = None
+    ) -> RowInput:
+        """What the matrix builder takes for this row."""
+        return RowInput(
+            id=self.id,
+            sdk=self.sdk,
+            repo=self.repo,
+            ref=self.ref,
+            claimed_revisions=self.claimed_revisions,
+            claimed_tier=self.claimed_tier,
+            runnable=self.runnable,
+            reason=reason if scorecard is None else None,
+            scorecard=scorecard,
+            folder=folder,
+        )
+
+
+def plan_rows(
+    registry: Registry,
+    requests: Sequence[RowRequest],
+    cache_dir: Path,
+    *,
+    assume_setup: bool = False,
+) -> tuple[PlannedRow, ...]:
+    """Each request as a row, in order, with this machine's verdict on running it.
+
+    `assume_setup`: the rows will run on CI runners that install each row's toolchains with
+    the setup actions, so a tool a setup action provides counts as present. An unknown SDK
+    name or the same row twice is a UsageError (exit 2) before anything runs.
+    """
+    from tiercheck.pipeline.doctor import diagnose
+
+    entries = [registry.get(request.sdk) for request in requests]  # unknown names raise here
+    verdicts = {
+        row.sdk: row for row in diagnose(list({e.name: e for e in entries}.values()), cache_dir)
+    }
+    rows: list[PlannedRow] = []
+    seen: set[str] = set()
+    for request, entry in zip(requests, entries, strict=True):
+        ref = request.ref or entry.default_ref
+        rid = row_id(entry.name, ref)
+        if rid in seen:
+            msg = f"the row {rid} is asked for twice; each row runs once"
+            raise UsageError(msg)
+        seen.add(rid)
+        for revision in request.revisions or ():
+            if revision not in entry.revisions:
+                msg = (
+                    f"{rid}: {entry.name} does not claim {revision} "
+                    f"(revisions: {', '.join(entry.revisions)})"
+                )
+                raise UsageError(msg)
+        doctor = verdicts[entry.name]
+        runnable, reason = doctor.runnable, doctor.reason
+        if assume_setup:
+            missing = [str(r) for r in entry.requires if r.tool not in _SETUP_KEYS]
+            runnable = not missing
+            reason = f"no setup action installs {', '.join(missing)}"
+        toolchains: dict[str, str] = {}
+        for requirement in entry.requires:
+            key = _SETUP_KEYS.get(requirement.tool)
+            if key is not None:
+                wanted = requirement.minimum or _SETUP_DEFAULTS[key]
+                if key == "dotnet" and requirement.minimum:
+                    wanted = f"{requirement.minimum}.0.x" if "." not in wanted else f"{wanted}.x"
+                toolchains.setdefault(key, wanted)
+        rows.append(
+            PlannedRow(
+                id=rid,
+                sdk=entry.name,
+                repo=entry.repo,
+                ref=ref,
+                claimed_revisions=entry.revisions,
+                claimed_tier=request.claimed_tier or entry.claimed_tier,
+                runnable=runnable,
+                reason=None if runnable else f"not runnable here: {reason}",
+                git_url=request.git_url,
+                revisions=request.revisions,
+                governance_snapshot=request.governance_snapshot,
+                toolchains=toolchains,
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,185 @@
+"""Running a matrix's rows on one machine, at the same time, under machine-wide budgets.
+
+Each runnable row is a child `tier-check` process (through `tiercheck.process`, in a process
+group of its own), exactly the assessment a single run of that row is: it writes its own
+scorecard folder, appends to the run history and honours `--reuse`. A child process is the
+isolation the matrix promises for little code: a row whose build breaks, whose server never
+starts or whose harness crashes, or that exhausts memory or hangs, ends only its own process;
+no state (a module cache, a signal handler, a thread pool, a working directory) is shared.
+
+The budgets are shared through one directory (`--budget`): client scenarios take one of N
+slots (N = cores) across every row, builds one of `max_builds`; servers get allocated ports as
+in every run. Ctrl-C or SIGTERM stops the rows not yet started, sends every running row
+SIGTERM (each then stops its own children and writes its partial scorecard, as a single run
+does) and waits for them; the partial matrix is built from what they wrote.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiercheck import process
+from tiercheck.matrix.build import RowInput
+from tiercheck.pipeline.matrix.rows import PlannedRow
+
+__all__ = ["MatrixRun", "MatrixSettings", "read_row", "row_argv", "run_rows"]
+
+#: How long a row may take to stop its children and write its partial scorecard after SIGTERM.
+ROW_STOP_GRACE_S = 60.0
+
+
+@dataclass(frozen=True)
+class MatrixSettings:
+    """What every row of one matrix run shares."""
+
+    out_dir: Path
+    cache_dir: Path
+    environ: Mapping[str, str]
+    #: Client scenario processes at once, machine-wide.
+    concurrency: int
+    #: Builds at once, machine-wide.
+    max_builds: int
+    #: Arguments every row's `tier-check` gets (governance, history, --reuse, registry, …).
+    child_args: tuple[str, ...] = ()
+    #: Rows running at once (None: every runnable row; the budgets bound the real work).
+    max_rows: int | None = None
+
+    @property
+    def budget_dir(self) -> Path:
+        """Machine-wide: every run using this cache shares the slots."""
+        return self.cache_dir / "budget"
+
+
+@dataclass(frozen=True)
+class MatrixRun:
+    """Every row's input for the builder, in row order, and whether the run was interrupted."""
+
+    inputs: tuple[RowInput, ...]
+    interrupted: bool
+
+
+def row_folder(row: PlannedRow) -> str:
+    """The row's scorecard folder, relative to the matrix's folder."""
+    return f"rows/{row.job}"
+
+
+def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
+    """The child `tier-check` command that assesses `row` into its folder."""
+    return [
+        sys.executable,
+        "-m",
+        "tiercheck",
+        *row.assess_args(),
+        "--out",
+        str(settings.out_dir / row_folder(row)),
+        "--cache-dir",
+        str(settings.cache_dir),
+        "--budget",
+        str(settings.budget_dir),
+        "--concurrency",
+        str(settings.concurrency),
+        "--max-builds",
+        str(settings.max_builds),
+        *settings.child_args,
+    ]
+
+
+def read_row(row: PlannedRow, folder: Path, shown: str, why_missing: str) -> RowInput:
+    """The row's input from its folder: its scorecard, or an unmeasured row with the reason."""
+    from tiercheck.errors import TiercheckError
+    from tiercheck.report.writer import load_scorecard
+
+    path = folder / "scorecard.json"
+    if not path.is_file():
+        return row.input(None, None, f"{why_missing}: no scorecard.json in {shown}")
+    try:
+        card = load_scorecard(path)
+    except TiercheckError as exc:
+        return row.input(None, None, f"{why_missing}: {exc.message}")
+    return row.input(card, shown)
+
+
+def run_rows(
+    rows: Sequence[PlannedRow],
+    settings: MatrixSettings,
+    on_event: Callable[[str], None],
+) -> MatrixRun:
+    """Run every runnable row as its own `tier-check`; rows that cannot run are unmeasured."""
+    from tiercheck.conformance.slots import share_slots
+
+    runnable = [r for r in rows if r.runnable]
+    share_slots(settings.budget_dir / "clients", len(runnable))
+    results: dict[str, RowInput] = {}
+    for row in rows:
+        if not row.runnable:
+            on_event(f"{row.id}: unmeasured ({row.reason})")
+            results[row.id] = row.input(None, None, row.reason)
+    stop = threading.Event()
+    gate = threading.Lock()
+    interrupted = False
+
+    def one(row: PlannedRow) -> RowInput:
+        with gate:
+            if stop.is_set():
+                return row.input(None, None, "interrupted before the row started")
+        on_event(f"{row.id}: started")
+        log = settings.out_dir / "logs" / f"{row.job}.log"
+        outcome = process.run(
+            row_argv(row, settings), cwd=Path.cwd(), env=settings.environ, log_path=log
+        )
+        got = read_row(
+            row,
+            settings.out_dir / row_folder(row),
+            row_folder(row),
+            f"tier-check exited with code {outcome.returncode} (log: logs/{log.name})",
+        )
+        on_event(f"{row.id}: {_summary(got)}")
+        return got
+
+    workers = max(1, min(len(runnable), settings.max_rows or len(runnable)))
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="row")
+    futures: dict[Future[RowInput], PlannedRow] = {pool.submit(one, r): r for r in runnable}
+    try:
+        pending = set(futures)
+        while pending:
+            # A timeout keeps the main thread responsive to Ctrl-C between completions.
+            _, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+    except KeyboardInterrupt:
+        interrupted = True
+        on_event("interrupted: stopping every row (each writes what it measured)")
+        with gate:
+            stop.set()
+        _stop_rows()
+    finally:
+        pool.shutdown(wait=True)
+    for future, row in futures.items():
+        if future.done() and not future.cancelled() and future.exception() is None:
+            results[row.id] = future.result()
+        else:
+            results[row.id] = row.input(None, None, "interrupted before the row finished")
+    return MatrixRun(tuple(results[r.id] for r in rows), interrupted)
+
+
+def _stop_rows() -> None:
+    """SIGTERM every running row at once; each gets the grace to write its scorecard."""
+    children = process.live_children()
+    stoppers = [
+        threading.Thread(target=child.stop, kwargs={"term_grace_s": ROW_STOP_GRACE_S})
+        for child in children
+    ]
+    for thread in stoppers:
+        thread.start()
+    for thread in stoppers:
+        thread.join()
+
+
+def _summary(row: RowInput) -> str:
+    card = row.scorecard
+    if card is None:
+        return f"unmeasured ({row.reason})"
+    return f"Tier {card.implied_tier.tier}, exit {card.exit_code}"
