@@ -173,6 +173,27 @@ def test_a_probe_without_what_it_needs_is_skipped() -> None:
     assert "no input-required fixture tool" in result.summary
 
 
+def test_a_tampered_state_refused_with_any_json_rpc_error_passes() -> None:
+    # The spec asks that the state be rejected and names no code: a refusal with another code
+    # and message is a refusal (the harness's own scenario accepts "-32602 or similar").
+    with ProbeServer(R2, state_refusal=(-32001, "state check failed")) as server:
+        (result,) = run_probes(server.url, R2, ["request-state"], timeout_s=TIMEOUT).results
+    assert result.outcome == "pass"
+    assert result.summary == "refused with -32001 'state check failed'"
+
+
+def test_a_state_tool_that_promises_no_protection_is_not_judged() -> None:
+    # Integrity is a MUST only where the state can matter, and MAY be omitted where tampering
+    # does nothing worse than fail the request. An elicitation fixture that accepts a changed
+    # state breaks nothing a probe can see: skip, not fail.
+    tool = "test_input_required_result_elicitation"
+    with ProbeServer(R2, "request-state", state_tool=tool) as server:
+        (result,) = run_probes(server.url, R2, ["request-state"], timeout_s=TIMEOUT).results
+    assert result.outcome == "skip"
+    assert "no input-required tool promises an integrity-protected requestState" in result.summary
+    assert tool in result.summary
+
+
 # -- bounds and pure parts ----------------------------------------------------------------
 
 
