@@ -74,8 +74,10 @@ class _State:
         misbehave: str | None,
         state_tool: str = _STATE_TOOL,
         refusal: tuple[int, str] = REFUSAL,
+        also_serves: tuple[str, ...] = (),
     ) -> None:
         self.revision = revision
+        self.also_serves = also_serves
         self.state_tool = state_tool
         self.refusal = refusal
         self.modern = revision >= MODERN
@@ -308,7 +310,8 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.st
         if method == "server/discover":
             caps = {"tools": {}, "prompts": {}}
-            result: dict[str, Any] = {"supportedVersions": [MODERN], "capabilities": caps}
+            versions = [MODERN, *st.also_serves]
+            result: dict[str, Any] = {"supportedVersions": versions, "capabilities": caps}
             self._send(200, {"jsonrpc": "2.0", "id": rid, "result": result}, extra)
             return
         if method == "tools/list":
@@ -351,13 +354,15 @@ class ProbeServer:
         *,
         state_tool: str = _STATE_TOOL,
         state_refusal: tuple[int, str] = REFUSAL,
+        also_serves: tuple[str, ...] = (),
     ) -> None:
         """`state_tool` names the input-required tool; `state_refusal` is the (code, message)
-        a tampered state gets when the server is not told to accept it."""
+        a tampered state gets when the server is not told to accept it; `also_serves` adds
+        earlier revisions to what `server/discover` lists (a dual-era server)."""
         if misbehave is not None and misbehave not in MISBEHAVIOURS:
             msg = f"unknown misbehaviour {misbehave}"
             raise ValueError(msg)
-        self._server = _Server(_State(revision, misbehave, state_tool, state_refusal))
+        self._server = _Server(_State(revision, misbehave, state_tool, state_refusal, also_serves))
         # A short poll keeps `shutdown()` from waiting out serve_forever's default half second.
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True

@@ -39,8 +39,8 @@ EXPECTED = {
     "concurrent-ids": "fail",
     "tools-snapshot": "fail",
     "notification-202": "fail",
-    "legacy-get-delete": "fail",
-    "session-id": "fail",
+    "legacy-get-delete": "warn",
+    "session-id": "warn",
     "version-mismatch": "fail",
     "base64-header": "warn",
     "unsupported-version": "fail",
@@ -171,6 +171,19 @@ def test_a_probe_without_what_it_needs_is_skipped() -> None:
         result = PROBE.run(ProbeContext(client, R1))
     assert result.outcome == "skip"
     assert "no input-required fixture tool" in result.summary
+
+
+@pytest.mark.parametrize("probe", ["legacy-get-delete", "session-id"])
+def test_the_legacy_wire_rules_bind_a_server_of_2026_07_28_alone(probe: str) -> None:
+    # "A server that supports only this revision ... SHOULD respond as follows": a dual-era
+    # server, serving 2025-11-25 sessions on the same endpoint, is not judged by them.
+    with ProbeServer(R2, probe, also_serves=(R1,)) as server:
+        (result,) = run_probes(server.url, R2, [probe], timeout_s=TIMEOUT).results
+    assert result.outcome == "skip"
+    assert result.summary == (
+        f"the server also serves {R1} (server/discover supportedVersions); "
+        "this rule binds a server that supports 2026-07-28 alone"
+    )
 
 
 def test_a_tampered_state_refused_with_any_json_rpc_error_passes() -> None:
