@@ -42,7 +42,7 @@ EXPECTED = {
     "legacy-get-delete": "warn",
     "session-id": "warn",
     "version-mismatch": "fail",
-    "base64-header": "warn",
+    "base64-header": "fail",
     "unsupported-version": "fail",
     "request-state": "fail",
 }
