@@ -198,6 +198,9 @@ def run(argv: Sequence[str], target: Target, env: Mapping[str, str], log: Path) 
         except subprocess.TimeoutExpired:
             stop_group(proc)
             return -1
+        except BaseException:
+            stop_group(proc)  # interrupted: leave no harness or client behind
+            raise
 
 
 @dataclass
@@ -276,6 +279,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     scorecard = json.loads(args.scorecard.read_text(encoding="utf-8"))
+    cache = Path(os.environ.get("TIERCHECK_CACHE") or Path.home() / ".cache" / "tiercheck")
+    # SIGTERM unwinds like Ctrl-C, so the step running now is stopped with its group.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    from tiercheck.sdk.checkout import tree_lock
+
+    # tiercheck's own lock on the working tree: an assessment of another ref of the same
+    # repository (python-sdk-v1 shares python-sdk's clone) waits until this run is done,
+    # instead of checking out another commit under it.
+    with tree_lock(Path(scorecard["sdk"]["path"]), lock_dir=cache / "locks"):
+        return _agreement(args, scorecard, cache)
+
+
+def _agreement(args: argparse.Namespace, scorecard: Mapping[str, Any], cache: Path) -> int:
     sdk = scorecard["sdk"]
     checkout = Path(sdk["path"])
     head = subprocess.run(
@@ -287,7 +303,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if head != sdk["commit"]:
         print(f"agreement: {checkout} is at {head or '?'}, the scorecard at {sdk['commit']}")
         return 2
-    cache = Path(os.environ.get("TIERCHECK_CACHE") or Path.home() / ".cache" / "tiercheck")
     base = cache / "harness" / scorecard["harness"]["version"] / "node_modules"
     conformance = [str(base / "node" / "bin" / "node"), str(base / ".bin" / "conformance")]
     tools = [
