@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/agreement.py --scorecard REPORTS/scorecard.json --out DIR
         [--revision REV] [--leg server|client] [--scenario NAME] [--json FILE]
+        [--registry FILE]
 
 Reads what tiercheck assessed from its scorecard (SDK, commit, checkout, revisions, harness
 version, provisioned tools), then runs the pinned harness's own `conformance` CLI on the same
@@ -102,10 +103,11 @@ def client_scenarios(conformance: Sequence[str], revision: str) -> list[str]:
     return names
 
 
-def resolved(sdk: str, revision: str) -> dict[str, Any]:
+def resolved(sdk: str, revision: str, registry: Path | None = None) -> dict[str, Any]:
     """`tier-check show-config --sdk NAME --revision REV --json` → {key: value}."""
+    extra = ["--registry", str(registry)] if registry else []
     out = subprocess.run(
-        [str(TIER_CHECK), "show-config", "--sdk", sdk, "--revision", revision, "--json"],
+        [str(TIER_CHECK), "show-config", "--sdk", sdk, "--revision", revision, "--json", *extra],
         capture_output=True,
         text=True,
         check=True,
@@ -276,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--leg", choices=("server", "client"), action="append", default=[])
     parser.add_argument("--scenario", action="append", default=[], help="client scenarios only")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--registry", type=Path, help="the known_sdks.yaml the assessment used")
     args = parser.parse_args(argv)
 
     scorecard = json.loads(args.scorecard.read_text(encoding="utf-8"))
@@ -315,7 +318,7 @@ def _agreement(args: argparse.Namespace, scorecard: Mapping[str, Any], cache: Pa
     target = Target(conformance, checkout, tools, args.out)
     report: dict[str, Any] = {"sdk": sdk["name"], "commit": sdk["commit"], "legs": {}}
     for revision in revisions:
-        config = resolved(sdk["name"], revision)
+        config = resolved(sdk["name"], revision, args.registry)
         for leg in legs:
             _say(f"{sdk['name']} {revision} {leg}")
             problem = None
