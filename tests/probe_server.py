@@ -63,9 +63,23 @@ def _unseal(state: str) -> str | None:
     return payload if hmac.compare_digest(sig, good) else None
 
 
+#: How the well-behaved server refuses a tampered state (the spec names no code).
+REFUSAL = (-32602, "Invalid or expired requestState")
+
+
 class _State:
-    def __init__(self, revision: str, misbehave: str | None) -> None:
+    def __init__(
+        self,
+        revision: str,
+        misbehave: str | None,
+        state_tool: str = _STATE_TOOL,
+        refusal: tuple[int, str] = REFUSAL,
+        also_serves: tuple[str, ...] = (),
+    ) -> None:
         self.revision = revision
+        self.also_serves = also_serves
+        self.state_tool = state_tool
+        self.refusal = refusal
         self.modern = revision >= MODERN
         self.misbehave = misbehave
         self.lock = threading.Lock()
@@ -91,7 +105,7 @@ class _State:
             {"name": "always_error", "description": "Always fails", "inputSchema": schema},
         ]
         if self.modern:
-            tools.append({"name": _STATE_TOOL, "description": "Asks", "inputSchema": schema})
+            tools.append({"name": self.state_tool, "description": "Asks", "inputSchema": schema})
         if self.bad("tool-names"):
             needs = {"type": "object", "properties": {"x": {}}, "required": ["x"]}
             tools.append({"name": "bad name/with space", "inputSchema": needs})
@@ -113,7 +127,7 @@ class _State:
         elif name == "always_error":
             content = [] if self.bad("seterror-content") else [{"type": "text", "text": "boom"}]
             out = {"result": {"content": content, "isError": True}}
-        elif name == _STATE_TOOL and self.modern:
+        elif name == self.state_tool and self.modern:
             out = self._input_required(params)
         else:
             out = {"error": {"code": -32602, "message": f"unknown tool {name}"}}
@@ -129,7 +143,8 @@ class _State:
             result["requestState"] = _seal("confirm-pending")
             return {"result": result}
         if not self.bad("request-state") and _unseal(str(state)) is None:
-            return {"error": {"code": -32602, "message": "Invalid or expired requestState"}}
+            code, message = self.refusal
+            return {"error": {"code": code, "message": message}}
         return {"result": {"content": [{"type": "text", "text": "verified"}], "isError": False}}
 
 
@@ -295,7 +310,8 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.st
         if method == "server/discover":
             caps = {"tools": {}, "prompts": {}}
-            result: dict[str, Any] = {"supportedVersions": [MODERN], "capabilities": caps}
+            versions = [MODERN, *st.also_serves]
+            result: dict[str, Any] = {"supportedVersions": versions, "capabilities": caps}
             self._send(200, {"jsonrpc": "2.0", "id": rid, "result": result}, extra)
             return
         if method == "tools/list":
@@ -331,11 +347,22 @@ class _Server(ThreadingHTTPServer):
 class ProbeServer:
     """A context manager: the server running in a thread; `.url` is its MCP endpoint."""
 
-    def __init__(self, revision: str, misbehave: str | None = None) -> None:
+    def __init__(
+        self,
+        revision: str,
+        misbehave: str | None = None,
+        *,
+        state_tool: str = _STATE_TOOL,
+        state_refusal: tuple[int, str] = REFUSAL,
+        also_serves: tuple[str, ...] = (),
+    ) -> None:
+        """`state_tool` names the input-required tool; `state_refusal` is the (code, message)
+        a tampered state gets when the server is not told to accept it; `also_serves` adds
+        earlier revisions to what `server/discover` lists (a dual-era server)."""
         if misbehave is not None and misbehave not in MISBEHAVIOURS:
             msg = f"unknown misbehaviour {misbehave}"
             raise ValueError(msg)
-        self._server = _Server(_State(revision, misbehave))
+        self._server = _Server(_State(revision, misbehave, state_tool, state_refusal, also_serves))
         # A short poll keeps `shutdown()` from waiting out serve_forever's default half second.
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True

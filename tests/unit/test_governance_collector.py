@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from fake_github import FakeGitHub
-from governance_fixtures import AS_OF, TOKEN, big_dataset, collect_from, running
-from tiercheck.governance.collector import CollectStats, resolve_token
+from governance_fixtures import (
+    AS_OF,
+    CAPTURED,
+    REPO,
+    TOKEN,
+    big_dataset,
+    collect_from,
+    running,
+)
+from tiercheck.governance.collector import CollectStats, _make_retry, collect, resolve_token
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Unavailable, dump_snapshot, save_snapshot
 from tiercheck.tier import LegSummary, compute_tier
@@ -231,3 +242,81 @@ def test_resolve_token_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert resolve_token(None, env={}) == ("from-gh-cli", "gh auth token")
     gh.unlink()
     assert resolve_token(None, env={}) == (None, "anonymous")
+
+
+@contextmanager
+def _refusing_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that refuses connections: bound by us but not listening, so the
+    kernel answers every connection with a reset and nobody else can listen there meanwhile."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", 0))
+        yield int(sock.getsockname()[1])
+    finally:
+        sock.close()
+
+
+def test_a_github_that_refuses_connections_is_given_up_on_the_first_one() -> None:
+    with _refusing_port() as port:
+        stats = CollectStats()
+        log: list[str] = []
+        # The default back-off (1 s, doubling, 3 retries), as the CLI uses it: retried per
+        # group, a refused host used to cost half a minute.
+        snapshot = collect(
+            REPO,
+            api_url=f"http://127.0.0.1:{port}",
+            token=None,
+            cache_dir=None,
+            checkout=None,
+            now=CAPTURED,
+            throttle=None,
+            stats=stats,
+            log=log.append,
+        )
+    reason = f"cannot connect to GitHub (127.0.0.1:{port}: connection refused)"
+    for group in ("labels", "issues", "releases", "spec_releases", "policy_files"):
+        value = getattr(snapshot, group)
+        assert isinstance(value, Unavailable), group
+        assert value.reason == reason, group
+    assert stats.requests == 1  # the later groups send nothing
+    assert len(log) == 5
+    statuses = {
+        name: data["status"]
+        for name, data in compute_signals(snapshot, AS_OF).to_dict().items()
+        if isinstance(data, dict)
+    }
+    assert set(statuses.values()) == {"inconclusive"}
+
+
+def test_refused_connections_are_not_retried_but_timeouts_are() -> None:
+    from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError
+
+    retry = _make_retry(max_wait=1.0, retries=3, backoff=0.0)
+    refused = NewConnectionError(None, "Failed to establish a new connection: [Errno 111]")
+    with pytest.raises(MaxRetryError):
+        retry.increment(method="GET", url="/repos/o/r", error=refused)
+    # A connection that timed out may be a blip: it keeps its three retries.
+    timed_out = ConnectTimeoutError(None, "timed out")
+    after = retry.increment(method="GET", url="/repos/o/r", error=timed_out)
+    assert after.total == 2
+
+
+def test_a_server_error_after_a_refusal_elsewhere_is_still_retried() -> None:
+    # The refusal is remembered per collection, not per process: a later collection against a
+    # GitHub that answers is unaffected, and its transient 502 is retried away as before.
+    with _refusing_port() as port:
+        collect(
+            REPO,
+            api_url=f"http://127.0.0.1:{port}",
+            token=None,
+            cache_dir=None,
+            checkout=None,
+            now=CAPTURED,
+            backoff_factor=0,
+            throttle=None,
+        )
+    with running() as fake:
+        fake.fail(r"/releases$", 502, "Bad Gateway", times=1)
+        snapshot = _collect(fake)
+        assert not isinstance(snapshot.releases, Unavailable)  # type: ignore[attr-defined]
+        assert sum(1 for r in fake.log if r.path == f"/repos/{REPO}/releases") == 2

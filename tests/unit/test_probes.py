@@ -39,10 +39,10 @@ EXPECTED = {
     "concurrent-ids": "fail",
     "tools-snapshot": "fail",
     "notification-202": "fail",
-    "legacy-get-delete": "fail",
-    "session-id": "fail",
+    "legacy-get-delete": "warn",
+    "session-id": "warn",
     "version-mismatch": "fail",
-    "base64-header": "warn",
+    "base64-header": "fail",
     "unsupported-version": "fail",
     "request-state": "fail",
 }
@@ -171,6 +171,40 @@ def test_a_probe_without_what_it_needs_is_skipped() -> None:
         result = PROBE.run(ProbeContext(client, R1))
     assert result.outcome == "skip"
     assert "no input-required fixture tool" in result.summary
+
+
+@pytest.mark.parametrize("probe", ["legacy-get-delete", "session-id"])
+def test_the_legacy_wire_rules_bind_a_server_of_2026_07_28_alone(probe: str) -> None:
+    # "A server that supports only this revision ... SHOULD respond as follows": a dual-era
+    # server, serving 2025-11-25 sessions on the same endpoint, is not judged by them.
+    with ProbeServer(R2, probe, also_serves=(R1,)) as server:
+        (result,) = run_probes(server.url, R2, [probe], timeout_s=TIMEOUT).results
+    assert result.outcome == "skip"
+    assert result.summary == (
+        f"the server also serves {R1} (server/discover supportedVersions); "
+        "this rule binds a server that supports 2026-07-28 alone"
+    )
+
+
+def test_a_tampered_state_refused_with_any_json_rpc_error_passes() -> None:
+    # The spec asks that the state be rejected and names no code: a refusal with another code
+    # and message is a refusal (the harness's own scenario accepts "-32602 or similar").
+    with ProbeServer(R2, state_refusal=(-32001, "state check failed")) as server:
+        (result,) = run_probes(server.url, R2, ["request-state"], timeout_s=TIMEOUT).results
+    assert result.outcome == "pass"
+    assert result.summary == "refused with -32001 'state check failed'"
+
+
+def test_a_state_tool_that_promises_no_protection_is_not_judged() -> None:
+    # Integrity is a MUST only where the state can matter, and MAY be omitted where tampering
+    # does nothing worse than fail the request. An elicitation fixture that accepts a changed
+    # state breaks nothing a probe can see: skip, not fail.
+    tool = "test_input_required_result_elicitation"
+    with ProbeServer(R2, "request-state", state_tool=tool) as server:
+        (result,) = run_probes(server.url, R2, ["request-state"], timeout_s=TIMEOUT).results
+    assert result.outcome == "skip"
+    assert "no input-required tool promises an integrity-protected requestState" in result.summary
+    assert tool in result.summary
 
 
 # -- bounds and pure parts ----------------------------------------------------------------

@@ -421,3 +421,28 @@ def test_thin_document_from_raw_results_renders_without_unknowns() -> None:
     assert "example-org/example-sdk\n" in "\n".join(line.strip(" │") for line in text.splitlines())
     assert "Evidence" not in text
     assert "**Commit:** `unknown`" in render_markdown(doc)
+
+
+def test_terminal_keeps_a_long_token_of_a_leg_reason_whole() -> None:
+    # A build error names its cause in one long token (a URL, a path, a host); the Notes column
+    # folds it over lines instead of cutting it off with an ellipsis.
+    url = (
+        "https://repo.spring.io/milestone/org/springaicommunity/mcp-client-security/0.1.13/"
+        "mcp-client-security-0.1.13.pom"
+    )
+    reason = f"the build failed: transfer failed for {url}: Unknown host repo.spring.io"
+
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R2]["client"]["reason"] = reason
+
+    text = render_terminal(edited(mixed_scorecard(), change), color=False, width=80)
+    row = next(line for line in text.splitlines() if f"{R2} │ client" in line)
+    start = text.splitlines().index(row)
+    # The Notes cell, line by line: what follows the last column border of each table row.
+    cells = []
+    for line in text.splitlines()[start:]:
+        if not line.startswith("│"):
+            break
+        cells.append(line.rstrip(" │").rsplit("│", 1)[-1].strip())
+    assert url in "".join(cells)
+    assert "…" not in "".join(cells)

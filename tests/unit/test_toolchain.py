@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import socket
 import textwrap
 import time
 from pathlib import Path
@@ -345,3 +346,50 @@ def test_a_ref_less_clone_records_the_default_branch_and_an_unmet_pin_halts_befo
     assert entry["what"] == "toolchain"
     assert entry["reason"].startswith("rust-toolchain.toml pins Rust 1.96, which is not installed")
     assert doc["build"] is None  # no build was started
+
+
+def test_missing_toolchain_with_github_refusing_still_writes_the_scorecard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Live governance against a GitHub that cannot be connected to (a port bound by us but not
+    # listening refuses every connection): the legs are unmeasured for the missing tool, and
+    # each governance signal is inconclusive for the refused connection, not for a retry
+    # budget spent per fact group.
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL"):
+        monkeypatch.delenv(name, raising=False)
+    registry = _registry(
+        tmp_path,
+        """
+        dotnet-line:
+          repo: o/dotnet-line
+          revisions: ["2025-11-25"]
+          requires: [dotnet>=10]
+          build: dotnet build
+          server: {command: "dotnet run {port}", url: "http://127.0.0.1:{port}/mcp"}
+          client: {command: dotnet run client}
+        """,
+    )
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as refusing:
+        refusing.bind(("127.0.0.1", 0))
+        port = refusing.getsockname()[1]
+        argv = ["--sdk", "dotnet-line", "--registry", str(registry), "--cache-dir", str(cache)]
+        argv += ["--github-api-url", f"http://127.0.0.1:{port}"]
+        argv += ["--git-url", (tmp_path / "no-such-repo").as_uri()]
+        code = main([*argv, "--out", str(out), "--output", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert not (cache / "repos").exists()
+    assert (out / "scorecard.json").is_file()
+    missing = (
+        "dotnet 10 or newer is required but not on PATH; install the .NET SDK (dot.net/download)"
+    )
+    for leg in ("server", "client"):
+        assert doc["revisions"]["2025-11-25"][leg]["reason"] == missing
+    refused = f"cannot connect to GitHub (127.0.0.1:{port}: connection refused)"
+    for check in ("labels", "triage", "p0_resolution", "stable_release", "spec_tracking"):
+        assert (doc["checks"][check]["status"], doc["checks"][check]["reason"]) == (
+            "inconclusive",
+            refused,
+        ), check

@@ -13,7 +13,9 @@ themselves lazily (one extra GET per issue, PyGithub#2423), which would make 1,0
 
 A fact group that fails (rate limit beyond the wait bound, 5xx after retries, 403, network, an
 answer of the wrong shape, the total deadline passed) is recorded as `Unavailable` with the
-reason; `collect` never raises for API errors. The token is
+reason; `collect` never raises for API errors. A GitHub that cannot be connected to at all (its
+name does not resolve, the connection is refused) is given up on at the first attempt: every
+group is unavailable with that reason, without retries or back-off per group. The token is
 sent as a header only: it is never written to the snapshot or the cache, nor logged.
 """
 
@@ -190,6 +192,10 @@ class _GitHub:
         #: `time.monotonic()` past which no request is sent (and `deadline`, its length).
         self.deadline_at = deadline_at
         self.deadline = deadline
+        #: Why GitHub could not be connected to at all, once a connection was refused or its
+        #: name did not resolve. Every later request fails the same way without being sent:
+        #: retrying each fact group against a host that is not there only adds back-off.
+        self.unreachable: str | None = None
 
     def past_deadline(self) -> bool:
         """Whether the collection's total deadline has passed."""
@@ -206,6 +212,7 @@ class _GitHub:
         key = f"{'auth' if self.authenticated else 'anon'} GET {url}{'?' if query else ''}{query}"
         cached = self.cache.get(key) if self.cache else None
         headers = {"If-None-Match": cached.etag} if cached else {}
+        self._check_reachable()
         self.stats.requests += 1
         response_headers, body = self._call(
             lambda: self.requester.requestJsonAndCheck(
@@ -242,6 +249,7 @@ class _GitHub:
 
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         """One GraphQL query (never cached: GitHub's GraphQL has no conditional requests)."""
+        self._check_reachable()
         self.stats.requests += 1
         self.stats.graphql += 1
         _, data = self._call(lambda: self.requester.graphql_query(query, variables))
@@ -249,6 +257,10 @@ class _GitHub:
         if not isinstance(result, dict):
             raise _Unavailable("GitHub answered GraphQL without a data object")
         return result
+
+    def _check_reachable(self) -> None:
+        if self.unreachable is not None:
+            raise _Unavailable(self.unreachable)
 
     def _call(self, call: Callable[[], _T]) -> _T:
         import requests
@@ -275,6 +287,10 @@ class _GitHub:
         except requests.exceptions.RetryError:
             raise _Unavailable("GitHub kept failing after retries (HTTP 5xx or 429)") from None
         except requests.exceptions.RequestException as exc:
+            refusal = _connection_failure(exc)
+            if refusal is not None:
+                self.unreachable = f"cannot connect to GitHub ({refusal})"
+                raise _Unavailable(self.unreachable) from None
             raise _Unavailable(f"network error: {type(exc).__name__}") from None
 
     def _within_deadline(self, call: Callable[[], _T]) -> _T:
@@ -286,6 +302,38 @@ class _GitHub:
             if self.past_deadline():
                 raise _Unavailable(self._deadline_reason()) from None
             raise
+
+
+def _connection_failure(exc: BaseException) -> str | None:
+    """What kept a connection from being made at all (a name that does not resolve, a refused
+    connection), or None for every other network error (timeouts, resets, broken answers),
+    which may pass and keep their retries."""
+    from urllib3.exceptions import NameResolutionError, NewConnectionError
+
+    seen: set[int] = set()
+    pending: list[BaseException] = [exc]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, NameResolutionError):
+            return f"{getattr(current.conn, 'host', 'the host')}: name does not resolve"
+        if isinstance(current, NewConnectionError):
+            host = getattr(current.conn, "host", "the host")
+            port = getattr(current.conn, "port", None)
+            where = f"{host}:{port}" if port else str(host)
+            refused = "Connection refused" in str(current)
+            return f"{where}: connection refused" if refused else f"{where}: no connection"
+        # requests wraps urllib3's MaxRetryError, which holds the error in `reason`.
+        pending.extend(a for a in current.args if isinstance(a, BaseException))
+        reason = getattr(current, "reason", None)
+        if isinstance(reason, BaseException):
+            pending.append(reason)
+        for linked in (current.__cause__, current.__context__):
+            if linked is not None:
+                pending.append(linked)
+    return None
 
 
 def _http_reason(status: int, data: Any) -> str:
@@ -577,7 +625,7 @@ def _make_retry(
     """
     from github.GithubException import RateLimitExceededExceedsMaxWait
     from github.GithubRetry import GithubRetry
-    from urllib3.exceptions import MaxRetryError, ResponseError
+    from urllib3.exceptions import MaxRetryError, NewConnectionError, ResponseError
 
     class BoundedRetry(GithubRetry):
         # GithubRetry bounds the rate-limit reset wait, but urllib3 sleeps `Retry-After`
@@ -592,9 +640,15 @@ def _make_retry(
             return value
 
         def increment(self, *args: Any, **kwargs: Any) -> Any:
+            url = kwargs.get("url", args[1] if len(args) > 1 else None)
+            pool: Any = kwargs.get("_pool", args[4] if len(args) > 4 else None)
+            error = kwargs.get("error", args[3] if len(args) > 3 else None)
+            # A name that does not resolve or a refused connection is not a blip to back off
+            # from: GitHub is not there (no network, a wrong --github-api-url). Give up at
+            # once; timeouts, resets and 5xx keep their retries.
+            if isinstance(error, NewConnectionError):
+                raise MaxRetryError(pool, url, error)
             if deadline_at is not None and time.monotonic() >= deadline_at:
-                url = kwargs.get("url", args[1] if len(args) > 1 else None)
-                pool: Any = kwargs.get("_pool", args[4] if len(args) > 4 else None)
                 raise MaxRetryError(pool, url, ResponseError("governance deadline passed"))
             return super().increment(*args, **kwargs)
 

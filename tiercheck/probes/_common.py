@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tiercheck.probes.base import request_line
+from tiercheck.probes.base import Skip, request_line
 from tiercheck.probes.client import Reply
-from tiercheck.probes.wire import Wire
+from tiercheck.probes.wire import MODERN, Wire
 
-__all__ = ["FOREIGN", "answered", "listing", "served", "shown"]
+__all__ = ["FOREIGN", "answered", "listing", "modern_only", "served", "shown"]
 
 #: A host no test or user server is ever named: the attacker's page in a rebinding attack.
 FOREIGN = "evil.example"
@@ -39,3 +39,16 @@ def listing(
         headers.pop(key, None)
     body, reply = wire.request("tools/list", extra=extra, drop=drop)
     return body, headers, reply
+
+
+def modern_only(wire: Wire) -> None:
+    """Skip unless the server serves 2026-07-28 alone: the spec asks 405 for GET and DELETE and
+    an ignored `Mcp-Session-Id` only of "a server that supports only this revision"; a dual-era
+    server keeps serving the 2025-11-25 session wire on the same endpoint."""
+    earlier = [v for v in wire.supported_versions() if v < MODERN]
+    if earlier:
+        msg = (
+            f"the server also serves {', '.join(earlier)} (server/discover supportedVersions); "
+            "this rule binds a server that supports 2026-07-28 alone"
+        )
+        raise Skip(msg)

@@ -39,10 +39,10 @@ def check(ctx: ProbeContext) -> Finding:
         got = f"HTTP {wrong.status}, code {wrong.error_code}"
         return broken(f"the encoded other name got {got}, not -32020", *evidence)
     if not served(right, body):
-        # The pinned harness tests the sentinel on Mcp-Param-* headers only: for Mcp-Name the
-        # rule rests on the seed's wording alone, so a literal comparison is a WARN.
+        # The pinned harness tests the sentinel on Mcp-Param-* headers only, but the spec
+        # names Mcp-Name in the same MUST: a literal comparison breaks it.
         msg = "the encoded matching name was refused (compared literally, not decoded)"
-        return broken(msg, *evidence, level="SHOULD")
+        return broken(msg, *evidence)
     return ok("decoded before comparing: the match served, the mismatch -32020", *evidence)
 
 
@@ -51,11 +51,11 @@ PROBE = Probe(
     title="Base64-sentinel header values are decoded before comparing",
     level="MUST",
     spec=(
-        "Values may arrive Base64-sentinel-encoded as =?base64?…?=, and servers MUST decode "
-        "before comparing; a mismatch is -32020 HeaderMismatch, HTTP 400 (SEP-2243, as "
-        "testing-mcp-servers words it). The pinned harness checks the sentinel on Mcp-Param-* "
-        "headers only, so refusing an encoded Mcp-Name that matches is a WARN; serving an "
-        "encoded one that does not match is a FAIL."
+        "Servers MUST decode an encoded Mcp-Name or Mcp-Param-{Name} value before comparing "
+        "it to the corresponding request body value during Server Validation; when rejecting "
+        "a request due to header validation failure, servers MUST return HTTP status 400 Bad "
+        "Request and a JSON-RPC error with code -32020 (HeaderMismatch). (2026-07-28 "
+        "basic/transports/streamable-http, Value Encoding and Server Validation)"
     ),
     fix="Decode =?base64?…?= header values (strict Base64) before comparing with the body.",
     check=check,

@@ -110,8 +110,10 @@ PROBE = Probe(
         "Responses MUST include the same ID as the request they correspond to (basic, "
         "Responses). At 2026-07-28 every POST stands alone, so concurrent POSTs may share an "
         "id and a cross-wired answer is a FAIL; at 2025-11-25 the request ID MUST NOT have "
-        "been used before within the same session, so cross-wiring on duplicates there is a "
-        "WARN (cross-wiring with unique ids is a FAIL at both)."
+        "been used before within the same session, so with duplicates only the SHOULD is left "
+        "that 'the SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC "
+        "request sent in the POST body' (basic/transports): a WARN (cross-wiring with unique "
+        "ids is a FAIL at both)."
     ),
     fix=(
         "Route each response to the HTTP request (or stream) that carried the call, keyed by "

@@ -27,10 +27,11 @@ PROBE = Probe(
     title="a POST with a non-JSON Content-Type is refused",
     level="SHOULD",
     spec=(
-        "The body of the POST request MUST be a single JSON-RPC request, notification, or "
-        "response (basic/transports, Sending Messages to the Server); a server SHOULD refuse "
-        "a body that is not declared application/json (415), which a browser can send "
-        "cross-origin without a CORS preflight."
+        "No sentence of the spec asks a server to refuse another Content-Type: the body MUST "
+        "be a single JSON-RPC message (basic/transports, Sending Messages to the Server), and "
+        "that is all. This is hardening, as MCP-TUI's verify checks it: text/plain is the body "
+        "a web page can POST cross-origin without a CORS preflight, so a server that serves "
+        "it depends on its Origin check alone. A WARN, never a FAIL."
     ),
     fix="Answer 415 Unsupported Media Type unless Content-Type is application/json.",
     check=check,

@@ -1,12 +1,14 @@
 """legacy-get-delete: GET and DELETE answer 405 on the stateless wire (2026-07-28).
 
 There is no standalone SSE stream and no session to terminate at 2026-07-28; a server that
-still opens a stream on GET or accepts DELETE keeps the legacy surface alive.
+still opens a stream on GET or accepts DELETE keeps the legacy surface alive. The spec asks
+this (a SHOULD) of a server that supports 2026-07-28 alone, so a dual-era server is skipped.
 """
 
 from __future__ import annotations
 
-from tiercheck.probes.base import Finding, Level, Probe, ProbeContext, broken, ok
+from tiercheck.probes._common import modern_only
+from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
 from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE"]
@@ -14,29 +16,28 @@ __all__ = ["PROBE"]
 
 def check(ctx: ProbeContext) -> Finding:
     """GET (asking for an event stream) and DELETE, each at the 2026-07-28 wire."""
-    ctx.wire()  # the endpoint speaks MCP at all
-    evidence, problems, soft = [], [], True
+    modern_only(ctx.wire())  # the endpoint speaks MCP, and 2026-07-28 alone
+    evidence, problems = [], []
     for method in ("GET", "DELETE"):
         headers = {"MCP-Protocol-Version": ctx.revision, "Accept": "text/event-stream"}
         reply = ctx.client.send(method, headers=headers, headers_only=True)
         evidence.append(f"{method} → HTTP {reply.status}")
         if reply.status != 405:
             problems.append(f"{method} got {reply.status}")
-            soft = soft and 400 <= reply.status < 500
     if not problems:
         return ok("GET and DELETE got 405", *evidence)
-    level: Level = "SHOULD" if soft else "MUST"
-    return broken("; ".join(problems) + ", not 405", *evidence, level=level)
+    return broken("; ".join(problems) + ", not 405", *evidence)
 
 
 PROBE = Probe(
     name="legacy-get-delete",
     title="GET and DELETE get 405",
-    level="MUST",
+    level="SHOULD",
     spec=(
-        "2026-07-28 (stateless Streamable HTTP): legacy traffic — GET and DELETE answer 405 "
-        "Method Not Allowed; there is no standalone stream to open and no session to "
-        "terminate. A 2xx is FAIL, another 4xx a WARN."
+        "A server that supports only this revision and receives such traffic from an older "
+        "client SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond "
+        "with 405 Method Not Allowed. (2026-07-28 basic/transports/streamable-http, Earlier "
+        "Streamable HTTP Revisions; skipped for a server that also serves earlier revisions)"
     ),
     fix="Answer GET and DELETE on the MCP endpoint with 405 Method Not Allowed (Allow: POST).",
     check=check,

@@ -159,6 +159,15 @@ class Wire:
         self.opened = reply
         return reply
 
+    def supported_versions(self) -> list[str]:
+        """The protocol versions `server/discover` listed (2026-07-28), else none."""
+        if self.opened is None:
+            return []
+        answer = next((m for m in self.opened.messages if isinstance(m, dict)), {})
+        result = answer.get("result") or {}
+        versions = result.get("supportedVersions") if isinstance(result, dict) else None
+        return [str(v) for v in versions] if isinstance(versions, list) else []
+
     def capabilities(self) -> Mapping[str, Any]:
         """The server's capabilities from the opening answer."""
         if self.opened is None:

@@ -147,7 +147,8 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
     table.add_column("Leg", no_wrap=True)
     table.add_column("Passed", no_wrap=True, justify="right")
     table.add_column("Status", no_wrap=True)
-    table.add_column("Notes", ratio=1)
+    # Fold, not ellipsis: a build error names its cause in one long token (a host, a path).
+    table.add_column("Notes", ratio=1, overflow="fold")
     views = list(legs(doc))
     for view in views:
         table.add_row(*_leg_cells(view, view.revision))
