@@ -29,7 +29,6 @@ import contextlib
 import fnmatch
 import json
 import os
-import re
 import shlex
 import signal
 import socket
@@ -42,31 +41,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from compare import scenario_verdicts
+
 REPO = Path(__file__).resolve().parent.parent
 TIER_CHECK = Path(sys.executable).with_name("tier-check")
-_TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 #: Seconds one harness invocation may take before it is stopped (a whole server leg).
 _STEP_LIMIT_S = 1800
 
 
 def _say(line: str) -> None:
     print(line, flush=True)
-
-
-def harness_verdicts(results_dir: Path, leg: str) -> dict[str, bool]:
-    """scenario → passed (≥1 SUCCESS, no FAILURE) for every checks.json under `results_dir`."""
-    verdicts: dict[str, bool] = {}
-    for checks_file in sorted(results_dir.rglob("checks.json")):
-        name = _TIMESTAMP.sub("", checks_file.parent.relative_to(results_dir).as_posix())
-        if leg == "server":
-            name = name.removeprefix("server-")
-        try:
-            checks = json.loads(checks_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            checks = []
-        statuses = [c.get("status") for c in checks if isinstance(c, dict)]
-        verdicts[name] = "SUCCESS" in statuses and "FAILURE" not in statuses
-    return verdicts
 
 
 def tiercheck_verdicts(scorecard: Mapping[str, Any], revision: str, leg: str) -> dict[str, bool]:
@@ -329,7 +313,7 @@ def _agreement(args: argparse.Namespace, scorecard: Mapping[str, Any], cache: Pa
             ours = tiercheck_verdicts(scorecard, revision, leg)
             if leg == "client" and args.scenario:
                 ours = {k: v for k, v in ours.items() if k in args.scenario}
-            theirs = harness_verdicts(args.out / revision / leg, leg)
+            theirs = scenario_verdicts(args.out / revision / leg, leg)
             result = compare(ours, theirs)
             if problem:
                 result["problem"] = problem

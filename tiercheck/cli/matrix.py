@@ -163,19 +163,7 @@ def _planned(
 
     requests = [parse_row(text) for text in args.sdk]
     if args.matrix:
-        requests += [
-            RowRequest(
-                sdk=r.sdk,
-                ref=r.ref,
-                git_url=r.git_url,
-                revisions=r.revisions,
-                claimed_tier=r.claimed_tier,
-                governance_snapshot=r.governance_snapshot.resolve()
-                if r.governance_snapshot
-                else None,
-            )
-            for r in load_matrix_file(Path(args.matrix))
-        ]
+        requests += load_matrix_file(Path(args.matrix))
     if args.all:
         requests += [RowRequest(sdk=name) for name in registry.names()]
     if not requests:

@@ -14,12 +14,12 @@ from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError
 
-__all__ = ["MatrixFileRow", "load_matrix_file"]
+__all__ = ["RowRequest", "load_matrix_file"]
 
 
 @dataclass(frozen=True)
-class MatrixFileRow:
-    """One row as the file writes it."""
+class RowRequest:
+    """A row as asked for: `--sdk NAME[@REF]` or one row of a matrix file."""
 
     sdk: str
     ref: str | None = None
@@ -29,7 +29,7 @@ class MatrixFileRow:
     governance_snapshot: Path | None = None
 
 
-def load_matrix_file(path: Path) -> tuple[MatrixFileRow, ...]:
+def load_matrix_file(path: Path) -> tuple[RowRequest, ...]:
     """The rows of the matrix file at `path`, in order (ConfigError, exit 2, when it is wrong)."""
     raw = load_yaml(path)
     if raw is None:
@@ -41,13 +41,14 @@ def load_matrix_file(path: Path) -> tuple[MatrixFileRow, ...]:
     for item in raw["rows"]:
         snapshot = item.get("governance_snapshot")
         rows.append(
-            MatrixFileRow(
+            RowRequest(
                 sdk=item["sdk"],
                 ref=item.get("ref"),
                 git_url=item.get("git_url"),
                 revisions=tuple(item["revisions"]) if "revisions" in item else None,
                 claimed_tier=item.get("claimed_tier"),
-                governance_snapshot=(path.parent / snapshot) if snapshot else None,
+                # Relative to the file, and absolute: a row runs in a process of its own.
+                governance_snapshot=(path.parent / snapshot).resolve() if snapshot else None,
             )
         )
     return tuple(rows)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tiercheck.config.matrix_file import RowRequest
 from tiercheck.config.registry import Registry
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, row_id
@@ -42,18 +43,6 @@ _SETUP_DEFAULTS = {
     "ruby": "3.3",
 }
 SETUP_KEYS = tuple(_SETUP_DEFAULTS)
-
-
-@dataclass(frozen=True)
-class RowRequest:
-    """A row as asked for: `--sdk NAME[@REF]` or one row of a matrix file."""
-
-    sdk: str
-    ref: str | None = None
-    git_url: str | None = None
-    revisions: tuple[str, ...] | None = None
-    claimed_tier: int | None = None
-    governance_snapshot: Path | None = None
 
 
 def parse_row(text: str) -> RowRequest:
