@@ -260,6 +260,28 @@ def test_governance_reads_the_registry_named_in_the_environment(
     assert data["sep1730"]["aliases_applied"] == {"bug": "needs repro"}
 
 
+def test_a_snapshot_of_another_repository_is_refused_before_anything_is_cloned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = json.loads(SAMPLE_SNAPSHOT.read_text("utf-8"))
+    snapshot["repo"] = "someone/else"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(snapshot), encoding="utf-8")
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    monkeypatch.setenv("TIERCHECK_CACHE", str(cache))
+    argv = ["--sdk", "sample-sdk", "--git-url", (tmp_path / "absent.git").as_uri()]
+    argv += ["--governance-snapshot", str(other), "--no-history", "--out", str(out)]
+    code, stdout, err = run_cli(argv, capsys)
+    assert (code, stdout) == (2, "")
+    assert err == (
+        f"tier-check: error: --governance-snapshot: {other} is a snapshot of someone/else, "
+        "not tiercheck/sample-sdk; record one for tiercheck/sample-sdk or pass --repo someone/else\n"
+    )
+    # Refused first: no clone, no build, no scorecard.
+    assert not (cache / "repos").exists()
+    assert not (out / "scorecard.json").exists()
+
+
 # --- start-up stays cheap ------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "GovernanceOptions",
     "GovernanceRun",
     "Obtained",
+    "check_snapshot",
     "obtain_signals",
     "parse_as_of",
     "signal_config",
@@ -177,6 +178,14 @@ def _as_skipped(signals: GovernanceSignals, reason: str) -> GovernanceSignals:
             updates["sep1730"] = dataclasses.replace(sep, **sep_updates)
         changed[name] = dataclasses.replace(signal, **updates)
     return dataclasses.replace(signals, **changed)
+
+
+def check_snapshot(repo: str, options: GovernanceOptions) -> None:
+    """Refuse a `--governance-snapshot` that cannot be replayed for `repo` (unreadable, invalid,
+    out of range, another repository's), as the assessment's first step: a run must not build
+    and run an SDK for minutes only to stop at its governance input."""
+    if options.snapshot is not None and not options.skip:
+        _replay(repo, options.snapshot)
 
 
 def _replay(repo: str, path: Path) -> Snapshot:

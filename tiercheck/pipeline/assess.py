@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tiercheck.errors import UsageError
-from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
 from tiercheck.pipeline.facts import harness_facts, now_utc
 from tiercheck.pipeline.finish import finish_scorecard
@@ -44,6 +44,7 @@ def assess(
     conformance half (see `pipeline.reuse`); the scorecard's `history.reused_from` names it.
     """
     plan = plan_assessment(options)
+    check_snapshot(plan.target.repo, governance)
     reused = reused_measurement(options, plan, progress, reuse) if reuse else None
     # checkout → provision → build → legs
     measured = reused.measurement if reused else measure(options, plan, progress)
