@@ -124,6 +124,32 @@ def test_slot_wrapper_bounds_concurrency_and_passes_the_url(tmp_path: Path) -> N
     assert peak == 2
 
 
+def test_a_waiting_client_takes_whichever_slot_frees_first(tmp_path: Path) -> None:
+    script = slots.prepare_slots(tmp_path / "slots")
+    log = tmp_path / "log"
+    # The harness appends the URL; its last part is how long this "client" runs.
+    client = (
+        "sh -c "
+        + shlex.quote(
+            f'echo "start ${{1##*/}}" >> {shlex.quote(str(log))}; sleep "${{1##*/}}"; '
+            f'echo "end ${{1##*/}}" >> {shlex.quote(str(log))}'
+        )
+        + " client"
+    )
+    wrapped = slots.wrap_client_command(client, script=script, slots=2, timeout_s=60)
+    slow = subprocess.Popen(f"{wrapped} http://127.0.0.1:9/6", shell=True)
+    assert wait_for(lambda: log.is_file() and "start 6" in log.read_text(), timeout_s=30)
+    quick = [
+        subprocess.Popen(f"{wrapped} http://127.0.0.1:9/0.{i}", shell=True) for i in range(1, 5)
+    ]
+    for proc in [slow, *quick]:
+        assert proc.wait(timeout=120) == 0
+    ends = [line for line in log.read_text().splitlines() if line.startswith("end")]
+    # Every quick client ran on the free slot, none queued behind the slow one.
+    assert ends[-1] == "end 6", ends
+    assert len(ends) == 5
+
+
 def test_harness_timeout_covers_the_queue() -> None:
     ms = slots.harness_timeout_ms(scenario_timeout_s=30, queued_clients=10, slots=2)
     assert ms >= 30_000 * 5

@@ -3,8 +3,8 @@
 The harness starts one client process per scenario, all at once: on a 2-core machine that is
 ~40 Python or Node processes competing for CPU and holding gigabytes of memory, for no gain in
 wall time (client start-up is CPU-bound). We cannot change the harness, so we wrap the SDK's
-client command: each wrapped start first takes a slot (a `flock` on one of N lock files) and
-only then starts the real client. A waiting client is a shell and one blocked `flock` (a few
+client command: each wrapped start first takes a slot (a `flock` on one of N lock files,
+whichever frees first) and only then starts the real client. A waiting client is a shell and one blocked `flock` (a few
 megabytes, no CPU): the harness's shell execs the wrapper, which holds the slot. The real
 clients run at most N at a time across every leg of the assessment, because all legs share
 one slot directory.
@@ -64,12 +64,25 @@ stop_client() {
 # The harness stops a client by signalling this shell (the harness's `sh -c` execs it).
 trap 'stop_client; exit 124' USR1
 trap 'stop_client; exit 143' TERM INT HUP
-# A ticket spreads waiting clients round-robin over the slots; flock keeps the counter atomic.
-ticket=$(flock "$dir/ticket.lock" sh -c \
-  'n=$(cat "$1" 2>/dev/null || echo 0); echo $((n + 1)) > "$1"; echo "$n"' ticket "$dir/ticket")
-# Wait for the slot: the lock belongs to this shell's descriptor 9 until the shell exits.
-exec 9>"$dir/slot.$((ticket % slots))"
-flock 9
+# Wait in line behind the gate; the one at the gate takes whichever slot frees first, so no
+# client waits behind a slow one while another slot is idle. It tries every slot once, then
+# waits on one slot at a time for a tenth of a second (the kernel wakes it when that slot
+# frees) and moves to the next: one waiter polling ten times a second, not every waiter. A
+# slot's lock belongs to this shell's descriptor 9 until the shell exits, so a killed
+# client's slot is never lost.
+exec 8>"$dir/gate"
+flock 8
+n=0
+while :; do
+  exec 9>"$dir/slot.$((n % slots))"
+  if [ "$n" -lt "$slots" ]; then
+    flock -n 9 && break
+  else
+    flock -w 0.1 9 && break
+  fi
+  n=$((n + 1))
+done
+exec 8>&-
 # The client gets a session, and so a process group, of its own: the whole group is stopped,
 # whatever its members trap. (Not GNU timeout: it exits as soon as its direct child dies, so a
 # grandchild that ignores SIGTERM never got the SIGKILL.) A background job of a
