@@ -399,3 +399,37 @@ def test_a_reason_of_many_lines_shows_its_first_in_the_summary() -> None:
     text = render_matrix_markdown(dataclasses.replace(matrix, rows=(matrix.rows[0], beta)))
     line = next(ln for ln in text.splitlines() if ln.startswith("| beta@main"))
     assert line.endswith("| build failed: exit 1 |")
+
+
+def test_a_row_refused_by_its_tier_check_carries_the_refusal_in_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tiercheck.cli.app import main
+
+    sample = Path(__file__).resolve().parents[2] / "examples" / "sample-sdk"
+    snapshot = json.loads((sample / "governance-snapshot.json").read_text("utf-8"))
+    snapshot["repo"] = "someone/else"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(snapshot), encoding="utf-8")
+    matrix_file = tmp_path / "matrix.yaml"
+    matrix_file.write_text(
+        "rows:\n"
+        "  - sdk: sample-sdk\n"
+        "    ref: v1.0.0\n"
+        f"    git_url: {(tmp_path / 'absent.git').as_uri()}\n"
+        "    governance_snapshot: other.json\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TIERCHECK_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    argv = ["matrix", "--matrix", str(matrix_file), "--no-history", "--out", str(out)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    (row,) = json.loads((out / "matrix.json").read_text("utf-8"))["rows"]
+    assert row["state"] == "unmeasured"
+    assert row["reason"] == (
+        "tier-check exited with code 2: --governance-snapshot: "
+        f"{other} is a snapshot of someone/else, not tiercheck/sample-sdk; "
+        "record one for tiercheck/sample-sdk or pass --repo someone/else "
+        "(log: logs/sample-sdk@v1.0.0.log): no scorecard.json in rows/sample-sdk@v1.0.0"
+    )

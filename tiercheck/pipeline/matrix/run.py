@@ -132,11 +132,14 @@ def run_rows(
         outcome = process.run(
             row_argv(row, settings), cwd=Path.cwd(), env=settings.environ, log_path=log
         )
+        said = _error_line(log)
         got = read_row(
             row,
             settings.out_dir / row_folder(row),
             row_folder(row),
-            f"tier-check exited with code {outcome.returncode} (log: logs/{log.name})",
+            f"tier-check exited with code {outcome.returncode}"
+            + (f": {said}" if said else "")
+            + f" (log: logs/{log.name})",
         )
         on_event(f"{row.id}: {_summary(got)}")
         return got
@@ -176,6 +179,26 @@ def _stop_rows() -> None:
         thread.start()
     for thread in stoppers:
         thread.join()
+
+
+#: How a `tier-check` run states why it stopped: one line on stderr (the CLI's only error path).
+_ERROR_PREFIX = "tier-check: error: "
+#: The end of a row's log that is searched for it.
+_LOG_TAIL_BYTES = 16_384
+
+
+def _error_line(log: Path) -> str | None:
+    """The last error line a row's `tier-check` wrote to its log, without the prefix."""
+    try:
+        with log.open("rb") as handle:
+            handle.seek(max(0, log.stat().st_size - _LOG_TAIL_BYTES))
+            tail = handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    said = [line for line in tail.splitlines() if line.startswith(_ERROR_PREFIX)]
+    if not said:
+        return None
+    return said[-1].removeprefix(_ERROR_PREFIX).strip() or None
 
 
 def _summary(row: RowInput) -> str:
