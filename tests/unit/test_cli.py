@@ -275,7 +275,8 @@ def test_a_snapshot_of_another_repository_is_refused_before_anything_is_cloned(
     assert (code, stdout) == (2, "")
     assert err == (
         f"tier-check: error: --governance-snapshot: {other} is a snapshot of someone/else, "
-        "not tiercheck/sample-sdk; record one for tiercheck/sample-sdk or pass --repo someone/else\n"
+        "not tiercheck/sample-sdk; record one for tiercheck/sample-sdk "
+        "or pass --repo someone/else\n"
     )
     # Refused first: no clone, no build, no scorecard.
     assert not (cache / "repos").exists()

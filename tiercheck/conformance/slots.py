@@ -4,8 +4,9 @@ The harness starts one client process per scenario, all at once: on a 2-core mac
 ~40 Python or Node processes competing for CPU and holding gigabytes of memory, for no gain in
 wall time (client start-up is CPU-bound). We cannot change the harness, so we wrap the SDK's
 client command: each wrapped start first takes a slot (a `flock` on one of N lock files,
-whichever frees first) and only then starts the real client. A waiting client is a shell and one blocked `flock` (a few
-megabytes, no CPU): the harness's shell execs the wrapper, which holds the slot. The real
+whichever frees first) and only then starts the real client. A waiting client is a shell and
+one blocked `flock` (a few megabytes, no CPU): the harness's shell execs the wrapper, which
+holds the slot. The real
 clients run at most N at a time across every leg of the assessment, because all legs share
 one slot directory.
 
