@@ -79,7 +79,10 @@ def matrix_parser(prog: str) -> argparse.ArgumentParser:
         "--max-builds", type=int, metavar="N", default=2, help="builds at once (default 2)"
     )
     run.add_argument(
-        "--max-rows", type=int, metavar="N", help="rows at once (default: every runnable row)"
+        "--max-rows",
+        type=int,
+        metavar="N",
+        help="rows at once (default: the cores; more only add processes and memory)",
     )
     run.add_argument("--harness-version", metavar="V", help="another published harness version")
     run.add_argument("--reuse", action="store_true", help="each row re-uses a stored run (--reuse)")
@@ -229,11 +232,15 @@ def matrix(args: argparse.Namespace) -> int:
         concurrency=args.concurrency or default_concurrency(),
         max_builds=args.max_builds,
         child_args=child_args,
-        max_rows=args.max_rows,
+        # A row's own client legs already keep a core per client slot busy, so rows beyond
+        # one per core add no speed on a busy machine, only processes and memory (measured in
+        # bench/matrix.py).
+        max_rows=args.max_rows or default_concurrency(),
     )
     sys.stderr.write(
         f"matrix {rid}: {len(rows)} row(s), {sum(r.runnable for r in rows)} runnable here; "
-        f"client slots {settings.concurrency}, builds {settings.max_builds} at once\n"
+        f"rows {settings.max_rows}, client slots {settings.concurrency}, "
+        f"builds {settings.max_builds} at once\n"
     )
     ran = run_rows(rows, settings, _progress)
     doc = _build(ran.inputs, rid, started, interrupted=ran.interrupted, previous=previous)

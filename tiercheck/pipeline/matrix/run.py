@@ -46,7 +46,8 @@ class MatrixSettings:
     max_builds: int
     #: Arguments every row's `tier-check` gets (governance, history, --reuse, registry, …).
     child_args: tuple[str, ...] = ()
-    #: Rows running at once (None: every runnable row; the budgets bound the real work).
+    #: Rows running at once (None: every runnable row; the budgets bound the real work; the
+    #: command's default is one per core).
     max_rows: int | None = None
 
     @property
