@@ -279,8 +279,14 @@ def _mem_available_mb() -> float:
     return psutil.virtual_memory().available / 2**20
 
 
-def measure(side: str, index: int, steps: Sequence[Step]) -> RunSample:
-    """Run `steps` one after another as children of this process and measure the whole."""
+def measure(
+    side: str, index: int, steps: Sequence[Step], *, interval_s: float = SAMPLE_INTERVAL_S
+) -> RunSample:
+    """Run `steps` one after another as children of this process and measure the whole.
+
+    Sampling walks every process below this one each `interval_s`: its cost grows with the
+    tree, so a tree of hundreds of processes (a matrix) wants a longer interval, or the
+    sampler's CPU slows the very run it measures (`bench_cpu_s` says what it cost)."""
     load = os.getloadavg()[0]
     avail_before = _mem_available_mb()
     avail_min = avail_before
@@ -291,7 +297,7 @@ def measure(side: str, index: int, steps: Sequence[Step]) -> RunSample:
     stragglers = 0
     own: float | None = None
     wall = 0.0
-    with TreeSampler(os.getpid(), include_root=False) as sampler:
+    with TreeSampler(os.getpid(), include_root=False, interval=interval_s) as sampler:
         for step in steps:
             step_began = time.monotonic()
             step.log.parent.mkdir(parents=True, exist_ok=True)
