@@ -6,9 +6,8 @@ wall time (client start-up is CPU-bound). We cannot change the harness, so we wr
 client command: each wrapped start first takes a slot (a `flock` on one of N lock files,
 whichever frees first) and only then starts the real client. A waiting client is a shell and
 one blocked `flock` (a few megabytes, no CPU): the harness's shell execs the wrapper, which
-holds the slot. The real
-clients run at most N at a time across every leg of the assessment, because all legs share
-one slot directory.
+holds the slot. The real clients run at most N at a time across every leg of the assessment,
+because all legs share one slot directory.
 
 The harness's per-scenario timeout would count the time spent waiting for a slot, so the leg
 passes the harness a generous timeout and the wrapper applies the real per-scenario limit
