@@ -208,3 +208,55 @@ def test_actionlint_catches_a_matrix_key_the_plan_does_not_give(tmp_path: Path) 
     done = _lint_project(tmp_path, {workflow.name: text})
     assert done.returncode == 1
     assert "harnes" in done.stdout
+
+
+def _run_merge_step(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The merge job's last step, as the workflow runs it (bash -e), in `cwd`."""
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "nightly-matrix.yml").read_text())
+    steps = workflow["jobs"]["merge"]["steps"]
+    (script,) = [s["run"] for s in steps if "matrix merge" in s.get("run", "")]
+    return subprocess.run(
+        ["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
+def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
+    previous: str, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "tier-check").symlink_to(Path(sys.executable).parent / "tier-check")
+    env = {**os.environ, "TIERCHECK_CACHE": str(tmp_path / "cache")}
+    planned = subprocess.run(
+        [".venv/bin/tier-check", "matrix", "plan", "--sdk", "sample-sdk", "--output", "github"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (tmp_path / "plan").mkdir()
+    (tmp_path / "plan" / "plan.json").write_text(planned.stdout, encoding="utf-8")
+    if previous != "none":
+        # A matrix of the same row, or garbage standing for an artifact this tiercheck cannot
+        # read (an older schema, a truncated upload).
+        text = '{"rows": ['
+        if previous == "comparable":
+            first = _run_merge_step(tmp_path, env)
+            assert first.returncode == 0, first.stderr
+            text = (tmp_path / "matrix" / "matrix.json").read_text("utf-8")
+            shutil.rmtree(tmp_path / "matrix")
+            shutil.rmtree(tmp_path / "jobs")
+        (tmp_path / "previous").mkdir()
+        (tmp_path / "previous" / "matrix.json").write_text(text, encoding="utf-8")
+    done = _run_merge_step(tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "matrix" / "matrix.json").read_text("utf-8"))
+    (row,) = doc["rows"]
+    assert row["state"] == "unmeasured"  # its job left nothing
+    assert (doc["changes"] is not None) == (previous == "comparable")
+    warned = "::warning::the previous matrix could not be compared" in done.stdout
+    assert warned == (previous == "unreadable")
