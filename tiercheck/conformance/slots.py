@@ -19,9 +19,10 @@ gets SIGTERM, then SIGKILL after five seconds, whatever its members trap.
 from __future__ import annotations
 
 import math
-import os
 import shlex
 from pathlib import Path
+
+from tiercheck import durable
 
 __all__ = [
     "SHARERS_FILE",
@@ -115,11 +116,7 @@ def prepare_slots(slot_dir: Path) -> Path:
             return script
     except (OSError, UnicodeDecodeError):
         pass
-    partial = slot_dir / f".slot.sh.{os.getpid()}"
-    partial.write_text(SLOT_SCRIPT, encoding="utf-8")
-    partial.chmod(0o755)
-    partial.replace(script)
-    return script
+    return durable.write_text(script, SLOT_SCRIPT, mode=0o755)
 
 
 def share_slots(slot_dir: Path, runs: int) -> Path:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tiercheck import durable
 
 __all__ = ["CachedResponse", "EtagCache"]
 
@@ -53,10 +54,7 @@ class EtagCache:
         entry = {"key": key, "etag": etag, "link": link, "body": body}
         path = self._path(key)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(entry, sort_keys=True), encoding="utf-8")
-            tmp.replace(path)
+            durable.write_text(path, json.dumps(entry, sort_keys=True))
         except OSError:
             return
 
@@ -71,9 +69,6 @@ class EtagCache:
         """Store a JSON document atomically next to the HTTP entries."""
         path = self.directory.parent / name
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(document, sort_keys=True), encoding="utf-8")
-            tmp.replace(path)
+            durable.write_text(path, json.dumps(document, sort_keys=True))
         except OSError:
             return

@@ -262,8 +262,6 @@ def load_snapshot(path: Path) -> Snapshot:
 
 def save_snapshot(snapshot: Snapshot, path: Path) -> None:
     """Write a snapshot atomically (a temporary file renamed into place)."""
-    text = dump_snapshot(snapshot)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    from tiercheck import durable
+
+    durable.write_text(path, dump_snapshot(snapshot))

@@ -1,9 +1,8 @@
 """Reading and writing report files, atomically: the one module of `report/` that opens files.
 
-Each file is written to a temporary file in the same directory, flushed and fsynced, then
-renamed over the target with `os.replace` (atomic on POSIX and Windows within one file system).
-A crash or Ctrl-C at any point leaves either the previous file or the complete new one, never a
-half-written one, and no temporary file behind.
+Each file is replaced durably through `tiercheck.durable` (a temporary file in the same
+directory, fsynced, renamed over the target): a crash or Ctrl-C at any point leaves either the
+previous file or the complete new one, never a half-written one.
 
 Order: `scorecard.json` is written **first**. It is the canonical record — every other format
 is a pure function of it and can be re-rendered from it, while nothing can rebuild the JSON from
@@ -14,14 +13,11 @@ and their file names come from `formats.SCORECARD_FORMATS`.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tiercheck import durable
 from tiercheck.report.formats import MATRIX_FORMATS, SCORECARD_FORMATS
 from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
@@ -74,47 +70,9 @@ def load_matrix(path: Path) -> Matrix:
         raise ConfigError(f"{path}: {exc}") from None
 
 
-def _fsync_dir(directory: Path) -> None:
-    # The rename is durable only once the directory entry is; Windows cannot open directories.
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def atomic_write_text(path: Path, text: str) -> Path:
-    """Write `text` (UTF-8, newlines as given) to `path` atomically; return `path`.
-
-    The target keeps its permissions if it exists; a new file is readable by everyone, as a
-    report should be (`mkstemp` alone would make it owner-only). On any error, including
-    KeyboardInterrupt, the temporary file is removed and an existing target is left untouched.
-    """
-    path = Path(path)
-    data = text.encode("utf-8")
-    directory = path.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    _fsync_dir(directory)
-    return path
+    """Write `text` (UTF-8) to `path` atomically; return `path` (see `tiercheck.durable`)."""
+    return durable.write_text(path, text)
 
 
 def write_reports(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tiercheck import process
+from tiercheck import durable, process
 from tiercheck.errors import ProcessError
 from tiercheck.sdk.markers import markers_dir
 
@@ -92,11 +92,9 @@ def build_key(
 
 
 def _write_marker(marker: Path, commit_sha: str, command: str, duration_s: float) -> None:
-    marker.parent.mkdir(parents=True, exist_ok=True)
     record = {"commit": commit_sha, "command": command, "duration_s": round(duration_s, 3)}
-    tmp = marker.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    tmp.replace(marker)  # atomic: an interrupted write never looks like a finished build
+    # Durable: an interrupted write never looks like a finished build.
+    durable.write_text(marker, json.dumps(record) + "\n")
 
 
 def failure_reason(summary: str, log_text: str) -> str:
