@@ -3,7 +3,7 @@
 Scenario results are harness checks (`Check`), judged by `scoring.score_leg` against a
 requirement set and merged by `scoring.merge_revisions`; the baseline is applied by
 `baseline.apply_baseline`; the document is assembled by `scorecard.build_scorecard` and its
-remediation by `report.remediation`. What stays hand-written is the input a real run would have
+remediation by `scorecard.remediation`. What stays hand-written is the input a real run would have
 measured (checks, governance signal values) and the implied tier, whose blockers are worked out
 by hand from those inputs (the tier rules have their own table tests).
 """
@@ -21,10 +21,21 @@ from tiercheck.baseline import apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry
 from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
 from tiercheck.model import from_json, to_json
-from tiercheck.report.remediation import remediation
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.build import ScorecardParts, build_scorecard
-from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
+from tiercheck.scorecard.model import (
+    Artifacts,
+    BuildBlock,
+    GovernanceBlock,
+    HarnessBlock,
+    ProbeEntry,
+    ProbesBlock,
+    Scorecard,
+    SdkBlock,
+    SignalEntry,
+    ToolBlock,
+)
+from tiercheck.scorecard.remediation import remediation
 from tiercheck.scoring import (
     LegVerdict,
     merge_revisions,
@@ -285,44 +296,44 @@ def scorecard(
         branch="main",
         finished_at=FINISHED,
         revisions=list(legs),
-        sdk={
-            "name": name,
-            "ref": "main",
-            "commit": COMMIT,
-            "path": f"/home/ci/.cache/tiercheck/sdks/{name}",
-            "origin": "clone",
-        },
-        harness={
-            "package": "@modelcontextprotocol/conformance",
-            "version": harness_version,
-            "node_version": node_version,
-        },
-        tiercheck={"version": "0.1.0", "schema_version": 1, "run_id": "20260820T091500Z"},
+        sdk=SdkBlock(
+            name=name,
+            ref="main",
+            commit=COMMIT,
+            path=f"/home/ci/.cache/tiercheck/sdks/{name}",
+            origin="clone",
+        ),
+        harness=HarnessBlock(
+            package="@modelcontextprotocol/conformance",
+            version=harness_version,
+            node_version=node_version,
+        ),
+        tiercheck=ToolBlock(version="0.1.0", schema_version=1, run_id="20260820T091500Z"),
         server=server,
         client=client,
         per_revision=legs,
         server_urls=server_urls or {},
         configs={},
-        governance_checks=signals,
-        governance_meta={"source": "github", "as_of": TIMESTAMP, "captured_at": TIMESTAMP},
+        checks={name: from_json(SignalEntry, dict(s), name) for name, s in signals.items()},
+        governance=GovernanceBlock(source="github", as_of=TIMESTAMP, captured_at=TIMESTAMP),
         implied_tier=tier,
         stable_version=signals["stable_release"].get("version"),
         baseline=verdict,
         baseline_files={R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {},
-        build={"state": "cached", "reason": None, "log": "reports/logs/build.log"},
+        build=BuildBlock(state="cached", reason=None, log="reports/logs/build.log"),
         unmeasured=unmeasured,
         timings={"build": 0.4, "conformance": 141.2, "governance": 3.1}
         | {f"{leg} {rev}": 12.5 for rev in legs for leg in ("server", "client")}
         | dict(durations or {}),
-        artifacts={
-            "out_dir": "reports/example-sdk",
-            "raw": "reports/example-sdk/raw",
-            "logs": {
+        artifacts=Artifacts(
+            out_dir="reports/example-sdk",
+            raw="reports/example-sdk/raw",
+            logs={
                 "build": "reports/example-sdk/logs/build.log",
                 "server-2025-11-25": "reports/example-sdk/logs/server-2025-11-25.log",
                 "server-2026-07-28": "reports/example-sdk/logs/server-2026-07-28.log",
             },
-        },
+        ),
         interrupted=False,
         exit_code=exit_code,
     )

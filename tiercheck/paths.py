@@ -6,7 +6,9 @@ import os
 from importlib.resources import files
 from pathlib import Path
 
-__all__ = ["cache_dir", "data_path", "default_cache_dir"]
+from tiercheck.errors import UsageError
+
+__all__ = ["cache_dir", "data_path", "default_cache_dir", "writable_dir"]
 
 
 def data_path(*parts: str) -> Path:
@@ -32,3 +34,27 @@ def default_cache_dir() -> Path:
 def cache_dir(given: str | None) -> Path:
     """`--cache-dir` when given, else the default cache directory."""
     return Path(given).expanduser() if given else default_cache_dir()
+
+
+def writable_dir(path: Path, where: str) -> Path:
+    """`path` if it is, or can be made, a directory we can write in; UsageError otherwise.
+
+    Checked before any work, so a bad `--out` or `--cache-dir` costs one line, not a
+    clone and a build first. Nothing is created here.
+    """
+    probe = path
+    try:
+        while not probe.exists() and probe.parent != probe:
+            probe = probe.parent
+        is_dir = probe.is_dir()
+    except OSError as exc:
+        raise UsageError(f"{where} {path}: cannot be checked: {exc.strerror or exc}") from None
+    if not is_dir:
+        what = "is a file" if probe == path else f"is under {probe}, which is a file"
+        raise UsageError(f"{where} {path}: {what}, not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        read_only = bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
+        why = "is on a read-only file system" if read_only else "is not writable"
+        shown = path if probe == path else f"{path}: {probe}"
+        raise UsageError(f"{where} {shown} {why}")
+    return path

@@ -20,7 +20,14 @@ from tiercheck.pipeline.judge import evaluate_governance
 from tiercheck.pipeline.plan import decide_ref
 from tiercheck.report import validate_scorecard
 from tiercheck.report.progress import NullProgress
-from tiercheck.scorecard.build import ScorecardParts, build_scorecard, exit_code_for, leg_summary
+from tiercheck.scorecard.build import (
+    ScorecardParts,
+    build_scorecard,
+    exit_code_for,
+    leg_summary,
+    signal_entries,
+)
+from tiercheck.scorecard.model import Artifacts, HarnessBlock, SdkBlock, ToolBlock
 from tiercheck.scoring import (
     merge_revisions,
     score_leg,
@@ -171,7 +178,7 @@ def _skipped_governance() -> tuple[object, dict[str, object]]:
 
 def test_skipped_governance_is_named_skipped_in_both_readings() -> None:
     signals, meta = _skipped_governance()
-    assert meta["source"] == "skipped"
+    assert meta.source == "skipped"
     server = merge_revisions([skipped_leg("server", "2025-11-25", "x")])
     implied = compute_tier(leg_summary(server), leg_summary(server), signals)  # type: ignore[arg-type]
     blockers = implied.tier1_blockers + implied.sep1730.blockers
@@ -208,19 +215,11 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
             branch="main",
             finished_at=datetime(2026, 11, 30, 12, tzinfo=UTC),
             revisions=["2025-11-25", "2026-07-28"],
-            sdk={
-                "name": "sample-sdk",
-                "ref": "main",
-                "commit": None,
-                "path": None,
-                "origin": "clone",
-            },
-            harness={
-                "package": "@modelcontextprotocol/conformance",
-                "version": "x",
-                "node_version": None,
-            },
-            tiercheck={"version": "0.1.0", "schema_version": 1, "run_id": "r"},
+            sdk=SdkBlock(name="sample-sdk", ref="main", commit=None, path=None, origin="clone"),
+            harness=HarnessBlock(
+                package="@modelcontextprotocol/conformance", version="x", node_version=None
+            ),
+            tiercheck=ToolBlock(version="0.1.0", schema_version=1, run_id="r"),
             server=server,
             client=client,
             per_revision={
@@ -229,8 +228,8 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
             },
             server_urls={},
             configs={},
-            governance_checks={k: v for k, v in signals.to_dict().items() if isinstance(v, dict)},  # type: ignore[attr-defined]
-            governance_meta=meta,
+            checks=signal_entries(signals),
+            governance=meta,
             implied_tier=implied,
             stable_version=None,
             baseline=None,
@@ -238,7 +237,7 @@ def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None
             build=None,
             unmeasured=[("server leg 2026-07-28", "not ready")],
             timings={},
-            artifacts={"out_dir": None, "raw": None, "logs": {}},
+            artifacts=Artifacts(out_dir=None, raw=None, logs={}),
             interrupted=False,
             exit_code=exit_code_for(server, client, None, interrupted=False),
         )

@@ -32,9 +32,10 @@ from scorecards import (
     triage,
 )
 from tiercheck.cli.app import main
-from tiercheck.cli.history import HistoryHook
+from tiercheck.cli.common import warn
 from tiercheck.history.record import record_of
 from tiercheck.history.store import SCHEMA_VERSION, HistoryError, HistoryStore
+from tiercheck.pipeline.history import HistoryHook
 from tiercheck.report.writer import load_scorecard, write_reports
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.model import Scorecard
@@ -104,7 +105,7 @@ def record_night(
 ) -> Scorecard:
     """What the assessment does with a finished scorecard: section, reports, append (only
     the JSON report unless asked: the other formats are slow to render 70 times)."""
-    hook = HistoryHook(store)
+    hook = HistoryHook(store, warn)
     doc = hook.with_section(doc)
     write_reports(doc, out, formats)
     hook.append(doc)
@@ -366,7 +367,7 @@ def test_locked_database_is_a_warning_too(
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        hook = HistoryHook(HistoryStore(db, busy_timeout_s=0.05))
+        hook = HistoryHook(HistoryStore(db, busy_timeout_s=0.05), warn)
         hook.append(alpha(1))
     finally:
         holder.execute("ROLLBACK")

@@ -195,8 +195,8 @@ def test_build_runs_once_per_distinct_command_and_names_each_failure(tmp_path: P
     assert "second broke" in result.unmeasured[1].reason
     assert result.halt == result.unmeasured[0].reason
     assert result.build is not None
-    assert result.build["state"] == "failed"
-    assert "second broke" in result.build["reason"]  # the block is the last build's
+    assert result.build.state == "failed"
+    assert "second broke" in result.build.reason  # the block is the last build's
     assert result.logs == {"build": str(tmp_path / "out" / "logs" / f"build-{NEW}.log")}
     assert list(result.timings) == ["build"]
     assert not result.interrupted
@@ -206,7 +206,7 @@ def test_build_runs_once_per_distinct_command_and_names_each_failure(tmp_path: P
     once = build_sdk(options, same, sdk, None, Recorder())
     assert (once.halt, once.unmeasured) == (None, ())
     assert once.build is not None
-    assert once.build["state"] == "built"
+    assert once.build.state == "built"
     assert once.logs == {"build": str(tmp_path / "out" / "logs" / "build.log")}
 
 
@@ -296,13 +296,13 @@ def test_judge_after_an_interrupt_skips_governance_and_exits_130() -> None:
         )
 
     ran = judged(Baselines({}, missing), interrupted=False)
-    assert ran.governance_meta["source"] == "snapshot"
+    assert ran.governance.source == "snapshot"
     assert ran.exit_code == 0
     assert ran.unmeasured == missing
     assert (ran.baseline, ran.baseline_files) == (None, {})
 
     stopped = judged(Baselines(), interrupted=True)
-    assert stopped.governance_meta["source"] == "skipped"
+    assert stopped.governance.source == "skipped"
     assert stopped.exit_code == 130
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from scorecards import R2, edited, implied, mixed_scorecard, skipped, tier1_scorecard
 from tiercheck.model import to_json
 from tiercheck.report import validate_scorecard
-from tiercheck.report.remediation import remediation
 from tiercheck.scorecard.build import implied_tier_block
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.remediation import remediation
 from tiercheck.tier import Blocker
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
-from tiercheck.report._view import short_sha
 from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.html import chip, esc, link, page, table
+from tiercheck.scorecard.view import short_sha
 
 __all__ = ["render_claim_html"]
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
-from tiercheck.report._view import one_line, short_sha
+from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,28 +20,18 @@ from tiercheck.cli.common import (
     emit_scorecard,
     known_sdks,
     pinned_harness_version,
-    writable_dir,
+    warn,
 )
 from tiercheck.cli.governance import options_from_args
-from tiercheck.cli.history import add_history_flags, history_hook
+from tiercheck.cli.history import add_history_flags, history_request
 from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
-from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.report.formats import SCORECARD_FORMATS
 
 if TYPE_CHECKING:
-    from tiercheck.scorecard.model import Scorecard
+    from tiercheck.pipeline.request import AssessRequest
+    from tiercheck.pipeline.run import WrittenRun
 
-__all__ = ["OutputError", "assess", "assess_parser", "measure", "setup", "setup_parser"]
-
-
-class OutputError(TiercheckError):
-    """The reports could not be written (a full disk, a folder gone read-only): exit 2.
-
-    The same code as an unwritable `--out` refused up front: the output place is at fault,
-    not the SDK.
-    """
-
-    exit_code = 2
+__all__ = ["assess", "assess_parser", "assess_request", "measure", "setup", "setup_parser"]
 
 
 def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
@@ -123,118 +112,70 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
 
 def assess(args: argparse.Namespace) -> int:
     """`tier-check --sdk NAME[@REF]`: the whole assessment."""
-    doc, out_dir, written = measure(args)
+    written = measure(args)
+    doc = written.scorecard
     if doc.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; what was measured is in the reports\n")
     emit_scorecard(doc, args.output)
-    sys.stderr.write(f"reports: {out_dir} ({', '.join(p.name for p in written.values())})\n")
+    files = ", ".join(p.name for p in written.files.values())
+    sys.stderr.write(f"reports: {written.out_dir} ({files})\n")
     if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
         sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
         return 1
     return doc.exit_code
 
 
-def measure(args: argparse.Namespace) -> tuple[Scorecard, Path, dict[str, Path]]:
-    """The assessment the flags in `args` ask for, its reports written: (scorecard, folder, files).
+def assess_request(args: argparse.Namespace) -> AssessRequest:
+    """The assessment the flags in `args` ask for, as one typed request (nothing run yet)."""
+    from tiercheck.pipeline import default_concurrency
+    from tiercheck.pipeline.request import AssessRequest, TargetRequest
 
-    Shared by the assessment and `claim`, which builds its pack on the same run.
-    """
-    from tiercheck.pipeline import AssessOptions, default_concurrency, now_utc, run_id
-    from tiercheck.pipeline.assess import assess as run_assessment
-    from tiercheck.report.progress import make_progress
-    from tiercheck.target import Target, resolve_target
-
-    registry = known_sdks(args)
-    url_mode = args.conformance_server_url is not None
-    if url_mode and args.sdk_path:
-        msg = "--conformance-server-url runs against a server already running; drop --sdk-path"
-        raise UsageError(msg)
-    if url_mode and not args.repo:
-        msg = "--conformance-server-url needs --repo OWNER/REPO to attribute the results"
-        raise UsageError(msg)
-    if url_mode:
-        entry = registry.find(args.sdk) if args.sdk else None
-        target = Target(
-            name=entry.name if entry else args.repo.rsplit("/", 1)[-1],
-            repo=args.repo,
-            ref=None,
-            entry=entry,
-            path=None,
-        )
-    else:
-        target = resolve_target(
-            registry,
+    concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
+    return AssessRequest(
+        registry=known_sdks(args),
+        target=TargetRequest(
             sdk=args.sdk,
             sdk_path=Path(args.sdk_path) if args.sdk_path else None,
             repo=args.repo,
-        )
-    if args.skip_governance and (args.governance_snapshot or args.record_governance):
-        msg = "--skip-governance cannot be combined with --governance-snapshot/--record-governance"
-        raise UsageError(msg)
-    if args.rebuild and args.skip_build:
-        msg = "--rebuild and --skip-build contradict each other; pick one"
-        raise UsageError(msg)
-    started = now_utc()
-    out_dir = (
-        Path(args.out)
-        if args.out
-        else Path("reports") / target.name.replace("/", "__") / run_id(started)
-    )
-    # Before any work: a clone and a build are wasted if the reports cannot be written.
-    writable_dir(out_dir, "--out" if args.out else "the reports folder")
-    concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
-    options = AssessOptions(
-        target=target,
+            server_url=args.conformance_server_url,
+        ),
         cache_dir=cache_dir(args),
-        out_dir=out_dir.resolve(),
+        governance=options_from_args(args),
+        out=Path(args.out) if args.out else None,
+        history=history_request(args),
         flags=config_flags(args),
         environ=dict(os.environ),
         revisions=tuple(args.revision) if args.revision else None,
-        server_url=args.conformance_server_url,
         git_url=args.git_url,
         rebuild=args.rebuild,
-        skip_build=args.skip_build or url_mode,
+        skip_build=args.skip_build,
         harness_version=args.harness_version or pinned_harness_version(),
         concurrency=concurrency,
         sequential=args.sequential,
         probes=probe_selection(args.probes),
         budget_dir=Path(args.budget).resolve() if getattr(args, "budget", None) else None,
         max_builds=max(1, getattr(args, "max_builds", 1)),
+        explicit_baseline=args.expected_failures is not None,
     )
-    governance = options_from_args(args)
-    recorder = history_hook(args)
+
+
+def measure(args: argparse.Namespace) -> WrittenRun:
+    """Parse `args` into a request and hand it to the pipeline, which runs and writes it all.
+
+    Shared by the assessment and `claim`, which builds its pack on the same run.
+    """
+    from tiercheck.pipeline.run import OutputError, run
+    from tiercheck.report.progress import make_progress
+
+    request = assess_request(args)
     progress = make_progress()
     try:
-        doc = run_assessment(
-            options,
-            governance,
-            progress,
-            started_at=started,
-            explicit_baseline=args.expected_failures is not None,
-            reuse=recorder.lookup if recorder and args.reuse else None,
-        )
+        return run(request, progress, warn=warn)
+    except OutputError as exc:
+        emit_scorecard(exc.scorecard, args.output)  # the scorecard still reaches stdout
+        raise
     finally:
         progress.close()
-    if recorder:
-        doc = recorder.with_section(doc)
-    written = _write(doc, options.out_dir, args.output)
-    if recorder:
-        recorder.append(doc)  # after the reports: a broken history cannot cost the scorecard
-    return doc, options.out_dir, written
-
-
-def _write(doc: Scorecard, out_dir: Path, output: Sequence[str] | None) -> dict[str, Path]:
-    """Every report into `out_dir`; a failure to write is one line, with the scorecard on stdout."""
-    from tiercheck.report.writer import write_reports
-
-    try:
-        return write_reports(doc, out_dir)
-    except OSError as exc:
-        # A full disk or a folder gone read-only: each report is written atomically, so the
-        # previous one is intact; the scorecard still reaches stdout.
-        emit_scorecard(doc, output)
-        msg = f"cannot write the reports to {out_dir}: {exc.strerror or exc}"
-        raise OutputError(msg) from None
 
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:

@@ -140,8 +140,9 @@ def claim(args: argparse.Namespace) -> int:
         if not (args.skip_governance or args.governance_snapshot or args.record_governance):
             # The governance rows list the issues and releases behind each verdict: keep them.
             args.record_governance = str(out_dir / "scorecard" / "governance-snapshot.json")
-        doc, report_dir, _ = measure(args)
-        source = report_dir / "scorecard.json"
+        assessed = measure(args)
+        doc = assessed.scorecard
+        source = assessed.out_dir / "scorecard.json"
         if args.output:
             emit_scorecard(doc, args.output)
     snapshot = _snapshot(args, doc)

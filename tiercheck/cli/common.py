@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tiercheck.config.resolve import Field, flag_fields
 from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import UsageError
+from tiercheck.paths import writable_dir
 from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ __all__ = [
     "print_json",
     "stdout_color",
     "token_from_args",
+    "warn",
     "writable_dir",
 ]
 
@@ -194,30 +196,6 @@ def cache_dir(args: argparse.Namespace) -> Path:
     return writable_dir(resolve_cache_dir(given), where)
 
 
-def writable_dir(path: Path, where: str) -> Path:
-    """`path` if it is, or can be made, a directory we can write in; UsageError otherwise.
-
-    Checked before any work, so a bad `--out` or `--cache-dir` costs one line, not a
-    clone and a build first. Nothing is created here.
-    """
-    probe = path
-    try:
-        while not probe.exists() and probe.parent != probe:
-            probe = probe.parent
-        is_dir = probe.is_dir()
-    except OSError as exc:
-        raise UsageError(f"{where} {path}: cannot be checked: {exc.strerror or exc}") from None
-    if not is_dir:
-        what = "is a file" if probe == path else f"is under {probe}, which is a file"
-        raise UsageError(f"{where} {path}: {what}, not a directory")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        read_only = bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
-        why = "is on a read-only file system" if read_only else "is not writable"
-        shown = path if probe == path else f"{path}: {probe}"
-        raise UsageError(f"{where} {shown} {why}")
-    return path
-
-
 def pinned_harness_version() -> str:
     """The harness version tiercheck is pinned to (when `--harness-version` is not given)."""
     from tiercheck.conformance.harness import PINNED_VERSION
@@ -231,6 +209,11 @@ def pinned_harness_version() -> str:
 def stdout_color() -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def warn(text: str) -> None:
+    """One warning line on stderr: something went wrong but the command goes on."""
+    sys.stderr.write(f"{PROG}: warning: {text}\n")
 
 
 def emit(*texts: str) -> None:

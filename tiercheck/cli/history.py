@@ -10,38 +10,32 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tiercheck.cli.common import PROG, cache_dir, emit, print_json
+from tiercheck.cli.common import cache_dir, emit, print_json
 from tiercheck.errors import UsageError
 
 # The history modules and the scorecard model load on first use: this module is imported while
 # `tier-check --help` is built, and --help must stay fast.
 if TYPE_CHECKING:
-    from tiercheck.history.record import RunRecord
-    from tiercheck.history.store import HistoryError, HistoryStore, ReuseKey, StoredLegResults
+    from tiercheck.history.store import HistoryStore
+    from tiercheck.pipeline.request import HistoryRequest
     from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
-    "HistoryHook",
     "add_history_flags",
     "history",
-    "history_hook",
     "history_parser",
+    "history_request",
 ]
 
 #: The database file under the cache directory when `--history` is not given.
 DEFAULT_FILE = "history.sqlite"
 _SINCE = re.compile(r"^(\d+)([hdw])$")
 _UNITS = {"h": "hours", "d": "days", "w": "weeks"}
-
-
-def _warn(text: str) -> None:
-    sys.stderr.write(f"{PROG}: warning: {text}; the run goes on without history\n")
 
 
 def add_history_flags(parser: argparse.ArgumentParser) -> None:
@@ -66,86 +60,16 @@ def _store_path(args: argparse.Namespace) -> Path:
     return Path(given).expanduser() if given else cache_dir(args) / DEFAULT_FILE
 
 
-class HistoryHook:
-    """The history around one assessment: the reuse lookup, the scorecard section, the append.
+def history_request(args: argparse.Namespace) -> HistoryRequest | None:
+    """The history the assessment keeps (`--history`, `--reuse`), or None with `--no-history`."""
+    from tiercheck.pipeline.request import HistoryRequest
 
-    After the first failure of the database it warns once and stays out of the way.
-    """
-
-    def __init__(self, store: HistoryStore) -> None:
-        self.store = store
-        self.broken = False
-
-    def _failed(self, exc: HistoryError) -> None:
-        if not self.broken:
-            _warn(str(exc))
-        self.broken = True
-
-    def lookup(
-        self, key: ReuseKey
-    ) -> tuple[RunRecord, Mapping[tuple[str, str], StoredLegResults]] | None:
-        """A stored run to re-use for `key`, or None (also when the database is broken)."""
-        from tiercheck.history.store import HistoryError
-
-        if self.broken:
-            return None
-        try:
-            return self.store.reusable(key)
-        except HistoryError as exc:
-            self._failed(exc)
-            return None
-
-    def with_section(self, doc: Scorecard) -> Scorecard:
-        """`doc` with its `history` section (unchanged when the database cannot be read)."""
-        from tiercheck.history.record import record_of
-        from tiercheck.history.section import history_block
-        from tiercheck.history.store import HistoryError
-
-        if self.broken:
-            return doc
-        current = record_of(doc)
-        try:
-            before = self.store.runs(current.sdk)
-        except HistoryError as exc:
-            self._failed(exc)
-            return doc
-        block = history_block(before, current, database=str(self.store.path))
-        if doc.history:  # what --reuse recorded
-            block = dataclasses.replace(
-                block,
-                reused_from=doc.history.reused_from,
-                reused_timestamp=doc.history.reused_timestamp,
-            )
-        return dataclasses.replace(doc, history=block)
-
-    def append(self, doc: Scorecard) -> None:
-        """Add the run of `doc` to the database (with its legs' raw results, for --reuse)."""
-        from tiercheck.history.files import leg_results_of, requirements_digest
-        from tiercheck.history.record import record_of
-        from tiercheck.history.store import HistoryError
-
-        if self.broken:
-            return
-        try:
-            self.store.append(
-                record_of(doc),
-                requirements_digest=requirements_digest(doc.requirements_revisions),
-                leg_results=leg_results_of(doc),
-            )
-        except HistoryError as exc:
-            self._failed(exc)
-
-
-def history_hook(args: argparse.Namespace) -> HistoryHook | None:
-    """The history of this assessment, or None with `--no-history`."""
     if args.no_history:
         if args.history or args.reuse:
             msg = "--no-history cannot be combined with --history or --reuse"
             raise UsageError(msg)
         return None
-    from tiercheck.history.store import HistoryStore
-
-    return HistoryHook(HistoryStore(_store_path(args)))
+    return HistoryRequest(_store_path(args), reuse=bool(args.reuse))
 
 
 # --- tier-check history ------------------------------------------------------------------

@@ -70,17 +70,6 @@ class Obtained:
     source: str  # "github" | "snapshot" | "skipped"
     where: str | None  # the snapshot file read or written
 
-    def meta(self) -> dict[str, Any]:
-        """The scorecard's `governance` block."""
-        if self.snapshot is None:
-            return {"source": self.source, "as_of": None, "captured_at": None, "snapshot": None}
-        return {
-            "source": self.source,
-            "as_of": format_time(self.signals.as_of),
-            "captured_at": format_time(self.snapshot.captured_at),
-            "snapshot": self.where,
-        }
-
 
 @dataclass(frozen=True)
 class GovernanceRun:

@@ -15,14 +15,14 @@ from pathlib import Path
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
-from tiercheck.pipeline.facts import harness_facts, now_utc
+from tiercheck.pipeline.facts import harness_facts, now_utc, tiercheck_facts
 from tiercheck.pipeline.finish import finish_scorecard
 from tiercheck.pipeline.judge import Baselines, find_baselines, judge
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
 from tiercheck.pipeline.reuse import ReuseLookup, reused_measurement
 from tiercheck.revisions import Leg
-from tiercheck.scorecard.model import HistoryBlock, Scorecard
+from tiercheck.scorecard.model import Artifacts, HarnessBlock, HistoryBlock, Scorecard
 from tiercheck.scoring import LegVerdict
 from tiercheck.target import Target
 
@@ -68,20 +68,18 @@ def assess(
         progress=progress,
         interrupted=measured.interrupted,
     )
-    artifacts = {
-        "out_dir": str(options.out_dir),
-        "raw": str(options.out_dir / "raw"),
-        "logs": dict(measured.logs),
-    }
+    artifacts = Artifacts(
+        out_dir=str(options.out_dir), raw=str(options.out_dir / "raw"), logs=dict(measured.logs)
+    )
     harness = harness_facts(measured, options.harness_version)
     if reused:
-        harness = {**harness, "node_version": reused.run.node_version}
+        harness = dataclasses.replace(harness, node_version=reused.run.node_version)
     doc = finish_scorecard(
         plan,
         measured,
         judged,
         harness=harness,
-        run=options.out_dir.name,
+        tiercheck=tiercheck_facts(options.run_id),
         artifacts=artifacts,
         finished_at=now_utc(),
     )
@@ -131,9 +129,9 @@ def score_results(
         plan,
         measured,
         judged,
-        harness={"package": PACKAGE, "version": None, "node_version": None},
-        run="score",
-        artifacts={"out_dir": None, "raw": None, "logs": {}},
+        harness=HarnessBlock(package=PACKAGE, version=None, node_version=None),
+        tiercheck=tiercheck_facts("score"),
+        artifacts=Artifacts(out_dir=None, raw=None, logs={}),
         finished_at=now,
     )
 

@@ -55,7 +55,10 @@ class AssessOptions:
 
     target: Target
     cache_dir: Path
+    #: The run's folder (`pipeline.output`): raw results and logs go under it.
     out_dir: Path
+    #: The run's id (`pipeline.output`), recorded in the scorecard.
+    run_id: str = ""
     flags: Mapping[str, Any] = field(default_factory=dict)
     environ: Mapping[str, str] = field(default_factory=dict)
     revisions: tuple[str, ...] | None = None

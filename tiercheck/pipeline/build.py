@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.scorecard.model import BuildBlock
 
 __all__ = ["BuildResult", "build_sdk"]
 
@@ -25,7 +25,7 @@ class BuildResult:
     """How the builds ended."""
 
     #: The scorecard's `build` block: the last build's state, reason, log and duration.
-    build: Mapping[str, Any] | None
+    build: BuildBlock | None
     logs: Mapping[str, str] = field(default_factory=dict)
     unmeasured: tuple[Unmeasured, ...] = ()
     timings: Mapping[str, float] = field(default_factory=dict)
@@ -49,7 +49,7 @@ def build_sdk(
 
     began = time.monotonic()
     seen: set[tuple[str | None, tuple[tuple[str, str], ...]]] = set()
-    block: dict[str, Any] | None = None
+    block: BuildBlock | None = None
     logs: dict[str, str] = {}
     failures: list[Unmeasured] = []
     try:
@@ -76,12 +76,12 @@ def build_sdk(
                 )
             seen.add(key)
             log = result.log_path if result.log_path and result.log_path.exists() else None
-            block = {
-                "state": result.state,
-                "reason": result.reason or None,
-                "log": str(log) if log else None,
-                "duration_s": round(result.duration_s, 3),
-            }
+            block = BuildBlock(
+                state=result.state,
+                reason=result.reason or None,
+                log=str(log) if log else None,
+                duration_s=round(result.duration_s, 3),
+            )
             if log:
                 logs["build"] = str(log)
             if result.ok:

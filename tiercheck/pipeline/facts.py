@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from tiercheck import __version__
 from tiercheck.conformance.harness import PACKAGE
 from tiercheck.pipeline.measure import Measurement
+from tiercheck.scorecard.model import HarnessBlock, ToolBlock, ToolEntry
 
 __all__ = ["harness_facts", "now_utc", "run_id", "tiercheck_facts"]
 
@@ -23,24 +23,25 @@ def run_id(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def harness_facts(outcome: Measurement, requested: str) -> dict[str, Any]:
+def harness_facts(outcome: Measurement, requested: str) -> HarnessBlock:
     """The harness block of the scorecard (version recorded even when it never ran)."""
-    facts: dict[str, Any]
-    if outcome.harness is None:
-        facts = {"package": PACKAGE, "version": requested, "node_version": None}
-    else:
-        facts = {
-            "package": PACKAGE,
-            "version": outcome.harness.version,
-            "node_version": outcome.harness.node_version,
-        }
-    if outcome.tools:
-        # Beside Node: the SDK's own tools (uv, pnpm, go, …), each with its version and
-        # whether it came from PATH or was provisioned into the cache.
-        facts["tools"] = {name: dict(tool) for name, tool in outcome.tools.items()}
-    return facts
+    ran = outcome.harness
+    # Beside Node: the SDK's own tools (uv, pnpm, go, …), each with its version and whether
+    # it came from PATH or was provisioned into the cache.
+    tools = {
+        name: ToolEntry(
+            version=tool.get("version"), source=tool.get("source"), path=tool.get("path")
+        )
+        for name, tool in outcome.tools.items()
+    }
+    return HarnessBlock(
+        package=PACKAGE,
+        version=requested if ran is None else ran.version,
+        node_version=None if ran is None else ran.node_version,
+        tools=tools or None,
+    )
 
 
-def tiercheck_facts(run: str) -> dict[str, Any]:
+def tiercheck_facts(run: str) -> ToolBlock:
     """The tiercheck block of the scorecard."""
-    return {"version": __version__, "schema_version": 1, "run_id": run}
+    return ToolBlock(version=__version__, schema_version=1, run_id=run)

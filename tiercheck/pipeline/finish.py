@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
-from tiercheck.governance.signals import CHECK_NAMES
-from tiercheck.pipeline.facts import tiercheck_facts
+from tiercheck.model import from_json
 from tiercheck.pipeline.judge import Judgement
 from tiercheck.pipeline.measure import Measurement
 from tiercheck.pipeline.plan import Plan
 from tiercheck.revisions import LEGS
-from tiercheck.scorecard.build import ScorecardParts, build_scorecard
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.build import ScorecardParts, build_scorecard, signal_entries
+from tiercheck.scorecard.model import (
+    Artifacts,
+    HarnessBlock,
+    ProbesBlock,
+    Scorecard,
+    SdkBlock,
+    ToolBlock,
+)
+from tiercheck.scorecard.remediation import remediation
 from tiercheck.scoring import LegVerdict
 
 __all__ = ["finish_scorecard"]
@@ -25,27 +30,24 @@ def finish_scorecard(
     measured: Measurement,
     judged: Judgement,
     *,
-    harness: Mapping[str, Any],
-    run: str,
-    artifacts: Mapping[str, Any],
+    harness: HarnessBlock,
+    tiercheck: ToolBlock,
+    artifacts: Artifacts,
     finished_at: datetime,
 ) -> Scorecard:
     """The scorecard document, remediation included."""
-    from tiercheck.report.remediation import remediation
-
     target, revisions = plan.target, plan.revisions
-    governance = judged.signals.to_dict()
     per_revision: dict[str, dict[str, LegVerdict]] = {
         p.revision: {leg: measured.verdicts[(p.revision, leg)] for leg in LEGS} for p in revisions
     }
-    sdk = {
-        "name": target.name,
+    sdk = SdkBlock(
+        name=target.name,
         # Nothing named and no registry default: the branch the clone resolved to.
-        "ref": plan.ref.ref or measured.branch,
-        "commit": measured.commit,
-        "path": str(measured.checkout_path) if measured.checkout_path else None,
-        "origin": plan.origin,
-    }
+        ref=plan.ref.ref or measured.branch,
+        commit=measured.commit,
+        path=str(measured.checkout_path) if measured.checkout_path else None,
+        origin=plan.origin,
+    )
     parts = ScorecardParts(
         repo=target.repo,
         branch=plan.ref.branch or measured.branch,
@@ -53,14 +55,14 @@ def finish_scorecard(
         revisions=[p.revision for p in revisions],
         sdk=sdk,
         harness=harness,
-        tiercheck=tiercheck_facts(run),
+        tiercheck=tiercheck,
         server=judged.server,
         client=judged.client,
         per_revision=per_revision,
         server_urls=measured.server_urls,
-        configs={p.revision: p.config.to_dict() for p in revisions},
-        governance_checks={name: governance[name] for name in CHECK_NAMES},
-        governance_meta=judged.governance_meta,
+        configs={p.revision: p.config for p in revisions},
+        checks=signal_entries(judged.signals),
+        governance=judged.governance,
         implied_tier=judged.implied,
         stable_version=judged.signals.stable_release.version,
         baseline=judged.baseline,
@@ -71,7 +73,10 @@ def finish_scorecard(
         artifacts=artifacts,
         interrupted=measured.interrupted,
         exit_code=judged.exit_code,
-        probes=measured.probes,
+        probes={
+            revision: from_json(ProbesBlock, report.to_dict(), f"revisions.{revision}.probes")
+            for revision, report in measured.probes.items()
+        },
     )
     doc = build_scorecard(parts)
     return dataclasses.replace(doc, remediation=remediation(doc))

@@ -12,17 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import load_baseline
+from tiercheck.config.registry import SdkEntry
 from tiercheck.errors import ConfigError
 from tiercheck.governance.obtain import GovernanceOptions, obtain_signals
 from tiercheck.governance.signals import GovernanceSignals
+from tiercheck.model import format_time
 from tiercheck.pipeline.base import ProgressSink, Unmeasured
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.build import exit_code_for, leg_summary
+from tiercheck.scorecard.model import GovernanceBlock
 from tiercheck.scoring import LegVerdict, MergedLeg, merge_revisions
 from tiercheck.tier import ImpliedTier, compute_tier
 
@@ -57,7 +59,7 @@ class Judgement:
     baseline_files: Mapping[str, str]
     signals: GovernanceSignals
     #: The scorecard's `governance` block (where the signals came from).
-    governance_meta: Mapping[str, Any]
+    governance: GovernanceBlock
     implied: ImpliedTier
     exit_code: int
     unmeasured: tuple[Unmeasured, ...] = ()
@@ -67,11 +69,11 @@ def evaluate_governance(
     repo: str,
     options: GovernanceOptions,
     *,
-    entry: Any,
+    entry: SdkEntry | None,
     checkout: Path | None,
     now: datetime,
     progress: ProgressSink,
-) -> tuple[GovernanceSignals, dict[str, Any]]:
+) -> tuple[GovernanceSignals, GovernanceBlock]:
     """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
     if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
@@ -80,7 +82,13 @@ def evaluate_governance(
     )
     if obtained.snapshot is not None:
         progress.done("governance", f"{obtained.source}, as of {obtained.signals.as_of:%Y-%m-%d}")
-    return obtained.signals, obtained.meta()
+    snapshot = obtained.snapshot
+    return obtained.signals, GovernanceBlock(
+        source=obtained.source,
+        as_of=None if snapshot is None else format_time(obtained.signals.as_of),
+        captured_at=None if snapshot is None else format_time(snapshot.captured_at),
+        snapshot=None if snapshot is None else obtained.where,
+    )
 
 
 def find_baselines(
@@ -141,7 +149,7 @@ def judge(
     *,
     repo: str,
     governance: GovernanceOptions,
-    entry: Any,
+    entry: SdkEntry | None,
     checkout: Path | None,
     now: datetime,
     progress: ProgressSink,
@@ -163,7 +171,7 @@ def judge(
         baseline=baseline,
         baseline_files=files,
         signals=signals,
-        governance_meta=meta,
+        governance=meta,
         implied=compute_tier(leg_summary(server), leg_summary(client), signals),
         exit_code=exit_code_for(server, client, baseline, interrupted=interrupted),
         unmeasured=baselines.unmeasured,

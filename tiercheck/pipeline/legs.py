@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
@@ -32,6 +32,9 @@ from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.pipeline.verdict import score_leg_run
 from tiercheck.revisions import LEGS, Leg, is_known_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
+
+if TYPE_CHECKING:
+    from tiercheck.probes import ProbeReport
 
 __all__ = ["CLIENT_LEG_TIMEOUT_S", "SERVER_LEG_TIMEOUT_S", "LegsResult", "run_legs"]
 
@@ -52,7 +55,7 @@ class LegsResult:
     timings: Mapping[str, float] = field(default_factory=dict)
     interrupted: bool = False
     #: Revision → the advisory probes' report, for each server they ran against.
-    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
 
 @dataclass
@@ -67,7 +70,7 @@ class _Record:
     logs: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     unmeasured: list[Unmeasured] = field(default_factory=list)
-    probes: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    probes: dict[str, ProbeReport] = field(default_factory=dict)
 
 
 @contextmanager
@@ -232,7 +235,7 @@ def _run_probes(ctx: _LegContext, plan: RevisionPlan, url: str) -> None:
     except ValueError as exc:  # a configured URL that is not loopback http
         ctx.progress.warn(f"probes {plan.revision}: {exc}")
         return
-    ctx.record.probes[plan.revision] = report.to_dict()
+    ctx.record.probes[plan.revision] = report
     ctx.record.timings[f"probes {plan.revision}"] = elapsed(began)
     counts = Counter(r.outcome for r in report.results)
     ctx.progress.done(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from tiercheck import process
 from tiercheck.conformance.harness import Harness
@@ -38,7 +38,11 @@ from tiercheck.pipeline.provision import (
     with_tool_path,
 )
 from tiercheck.revisions import LEGS, Leg
+from tiercheck.scorecard.model import BuildBlock
 from tiercheck.scoring import LegVerdict, unmeasured_leg
+
+if TYPE_CHECKING:
+    from tiercheck.probes import ProbeReport
 
 __all__ = ["Measurement", "measure"]
 
@@ -58,7 +62,7 @@ class Measurement:
     checkout_path: Path | None
     commit: str | None
     harness: Harness | None
-    build: Mapping[str, Any] | None
+    build: BuildBlock | None
     logs: Mapping[str, str]
     unmeasured: tuple[Unmeasured, ...]
     timings: Mapping[str, float]
@@ -68,7 +72,7 @@ class Measurement:
     #: The branch a clone without a named ref resolved to (origin's default branch).
     branch: str | None = None
     #: Revision → the advisory probes' report (never part of a verdict).
-    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
     @classmethod
     def from_steps(

@@ -21,6 +21,7 @@ from tiercheck.pipeline.checkout import check_out
 from tiercheck.pipeline.measure import Measurement
 from tiercheck.pipeline.plan import Plan
 from tiercheck.revisions import LEGS, Leg
+from tiercheck.scorecard.model import BuildBlock
 from tiercheck.scoring import LegVerdict, score_leg, skipped_leg
 
 __all__ = ["ReuseLookup", "Reused", "reuse_key", "reused_measurement"]
@@ -99,11 +100,7 @@ def reused_measurement(
         checkout_path=checkout.path,
         commit=checkout.commit,
         harness=None,
-        build={
-            "state": "reused",
-            "reason": f"verdicts of run {record.run_id}",
-            "log": None,
-        },
+        build=BuildBlock(state="reused", reason=f"verdicts of run {record.run_id}", log=None),
         logs={},
         unmeasured=(),
         timings={**checkout.timings, "conformance": elapsed(began)},

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tiercheck.report._view import failure_message, legs, one_line, short_sha
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import failure_message, legs, one_line, short_sha
 
 __all__ = [
     "ContextChange",

@@ -12,7 +12,12 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from tiercheck.report._view import (
+from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.history import history_lines
+from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
+from tiercheck.report.trend import trend_svg
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import (
     SIGNALS,
     clean,
     failure_message,
@@ -21,11 +26,6 @@ from tiercheck.report._view import (
     short_sha,
     signal_detail,
 )
-from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.history import history_lines
-from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
-from tiercheck.report.trend import trend_svg
-from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["chip", "esc", "link", "page", "render_html", "table"]
 

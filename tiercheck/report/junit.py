@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from tiercheck.report._view import LegView, failure_message, legs, one_line, short_sha
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import LegView, failure_message, legs, one_line, short_sha
 
 __all__ = ["render_junit"]
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from tiercheck.report._view import (
+from tiercheck.report.probes import probe_blocks, probes_markdown
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import (
     SIGNALS,
     LegView,
     failure_message,
@@ -23,8 +25,6 @@ from tiercheck.report._view import (
     signal_detail,
     signal_disagreement,
 )
-from tiercheck.report.probes import probe_blocks, probes_markdown
-from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 
 __all__ = ["render_markdown"]
 

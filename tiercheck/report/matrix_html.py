@@ -18,9 +18,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, ScenarioChange
-from tiercheck.report._view import short_sha
 from tiercheck.report.html import chip, esc, page
 from tiercheck.report.trend import trend_svg
+from tiercheck.scorecard.view import short_sha
 
 __all__ = ["render_matrix_html"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from tiercheck.report._view import one_line
 from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
+from tiercheck.scorecard.view import one_line
 
 __all__ = ["ADVISORY_NOTE", "probe_blocks", "probe_counts", "probes_markdown", "probes_text"]
 

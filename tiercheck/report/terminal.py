@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
-from tiercheck.report._view import (
+from tiercheck.report.probes import probe_blocks, probes_text
+from tiercheck.scorecard.view import (
     SIGNALS,
     LegView,
     failure_message,
@@ -22,7 +23,6 @@ from tiercheck.report._view import (
     signal_detail,
     signal_disagreement,
 )
-from tiercheck.report.probes import probe_blocks, probes_text
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tiercheck.baseline import BaselineVerdict
-from tiercheck.governance.signals import CHECK_NAMES
+from tiercheck.config.resolve import RevisionConfig
+from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.model import from_json
 from tiercheck.scorecard.model import (
     Artifacts,
@@ -59,6 +60,7 @@ __all__ = [
     "leg_summary",
     "merged_leg_entry",
     "scenario_entry",
+    "signal_entries",
 ]
 
 EXIT_OK = 0
@@ -227,36 +229,38 @@ def implied_tier_block(implied: ImpliedTier) -> ImpliedTierBlock:
 class ScorecardParts:
     """Everything that goes into one scorecard, already computed.
 
-    The fact blocks (`sdk`, `harness`, `tiercheck`, `build`, `governance_meta`, `artifacts`,
-    `configs`) arrive as the mappings their steps record and are checked against the model here.
+    Every block arrives typed: the document's own blocks as their steps built them, and the
+    domain objects (verdicts, signals, resolved configurations, probe reports) that this module
+    alone knows how to write into the document.
     """
 
     repo: str
     branch: str | None
     finished_at: datetime
     revisions: Sequence[str]
-    sdk: Mapping[str, Any]
-    harness: Mapping[str, Any]
-    tiercheck: Mapping[str, Any]
+    sdk: SdkBlock
+    harness: HarnessBlock
+    tiercheck: ToolBlock
     server: MergedLeg
     client: MergedLeg
     per_revision: Mapping[str, Mapping[str, LegVerdict]]
     server_urls: Mapping[str, str]
-    configs: Mapping[str, Mapping[str, Any]]
-    governance_checks: Mapping[str, Mapping[str, Any]]
-    governance_meta: Mapping[str, Any]
+    configs: Mapping[str, RevisionConfig]
+    #: The six governance checks under their official names (`signal_entries`).
+    checks: Mapping[str, SignalEntry]
+    governance: GovernanceBlock
     implied_tier: ImpliedTier
     stable_version: str | None
     baseline: BaselineVerdict | None
     baseline_files: Mapping[str, str]
-    build: Mapping[str, Any] | None
+    build: BuildBlock | None
     unmeasured: Sequence[tuple[str, str]]
     timings: Mapping[str, float]
-    artifacts: Mapping[str, Any]
+    artifacts: Artifacts
     interrupted: bool
     exit_code: int
-    #: Revision → the advisory probes' report (`tiercheck.probes.ProbeReport.to_dict()`).
-    probes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Revision → the advisory probes' report.
+    probes: Mapping[str, ProbesBlock] = field(default_factory=dict)
 
 
 def _baseline_by_scenario(baseline: BaselineVerdict | None) -> dict[tuple[str, str, str], str]:
@@ -301,28 +305,36 @@ def _revision_entry(parts: ScorecardParts, revision: str, outcomes: Outcomes) ->
         server=leg_entry(legs["server"], outcomes, parts.timings.get(f"server {revision}")),
         client=leg_entry(legs["client"], outcomes, parts.timings.get(f"client {revision}")),
         server_url=parts.server_urls.get(revision),
-        config={
-            key: from_json(ConfigEntry, dict(item), f"config.{key}")
-            for key, item in parts.configs.get(revision, {}).items()
-        },
+        config=_config_block(parts.configs.get(revision)),
         probes=_probes_block(parts, revision),
     )
 
 
+def _config_block(config: RevisionConfig | None) -> dict[str, ConfigEntry]:
+    if config is None:
+        return {}
+    return {
+        key: from_json(ConfigEntry, dict(item), f"config.{key}")
+        for key, item in config.to_dict().items()
+    }
+
+
 def _probes_block(parts: ScorecardParts, revision: str) -> ProbesBlock | None:
-    found = parts.probes.get(revision)
-    if found is None:
-        return None
-    return from_json(ProbesBlock, dict(found), f"revisions.{revision}.probes")
+    return parts.probes.get(revision)
+
+
+def signal_entries(signals: GovernanceSignals) -> dict[str, SignalEntry]:
+    """The six signals as the document's `checks` entries, under their official names."""
+    everything = signals.to_dict()
+    return {
+        name: from_json(SignalEntry, dict(everything[name]), f"checks.{name}")
+        for name in CHECK_NAMES
+    }
 
 
 def build_scorecard(parts: ScorecardParts) -> Scorecard:
     """The scorecard document, without `remediation` (which the report layer derives)."""
     outcomes = _baseline_by_scenario(parts.baseline)
-    signals = {
-        name: from_json(SignalEntry, dict(parts.governance_checks[name]), f"checks.{name}")
-        for name in CHECK_NAMES
-    }
     return Scorecard(
         repo=parts.repo,
         branch=parts.branch,
@@ -332,20 +344,20 @@ def build_scorecard(parts: ScorecardParts) -> Scorecard:
         checks=Checks(
             conformance=merged_leg_entry(parts.server, outcomes),
             client_conformance=merged_leg_entry(parts.client, outcomes),
-            **signals,
+            **{name: parts.checks[name] for name in CHECK_NAMES},
         ),
         implied_tier=implied_tier_block(parts.implied_tier),
         remediation=(),
-        tiercheck=from_json(ToolBlock, dict(parts.tiercheck), "tiercheck"),
-        sdk=from_json(SdkBlock, dict(parts.sdk), "sdk"),
-        harness=from_json(HarnessBlock, dict(parts.harness), "harness"),
+        tiercheck=parts.tiercheck,
+        sdk=parts.sdk,
+        harness=parts.harness,
         revisions={rev: _revision_entry(parts, rev, outcomes) for rev in parts.per_revision},
         baseline=_baseline_block(parts),
-        build=None if parts.build is None else from_json(BuildBlock, dict(parts.build), "build"),
-        governance=from_json(GovernanceBlock, dict(parts.governance_meta), "governance"),
+        build=parts.build,
+        governance=parts.governance,
         unmeasured=tuple(UnmeasuredEntry(what=w, reason=r) for w, r in parts.unmeasured),
         timings=dict(parts.timings),
-        artifacts=from_json(Artifacts, dict(parts.artifacts), "artifacts"),
+        artifacts=parts.artifacts,
         interrupted=parts.interrupted,
         exit_code=parts.exit_code,
     )

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tiercheck.governance.signals import CHECKS
-from tiercheck.report._view import (
+from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import (
     LEG_CHECK_KEYS,
     failure_message,
     legs,
     one_line,
     pct,
 )
-from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
 
 __all__ = ["remediation"]
 
