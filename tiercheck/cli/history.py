@@ -15,8 +15,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tiercheck.cli.common import cache_dir, emit, print_json
+from tiercheck.cli.common import cache_dir, emit
 from tiercheck.errors import UsageError
+from tiercheck.report.formats import HISTORY_FORMATS
 
 # The history modules and the scorecard model load on first use: this module is imported while
 # `tier-check --help` is built, and --help must stay fast.
@@ -93,7 +94,7 @@ def history_parser(prog: str) -> argparse.ArgumentParser:
         "--as-of", metavar="DATE", help="judge the history as it stood then (default: now)"
     )
     parser.add_argument(
-        "--output", choices=("terminal", "json", "markdown", "svg"), default="terminal"
+        "--output", choices=HISTORY_FORMATS.choices(), default=HISTORY_FORMATS.default
     )
     parser.add_argument(
         "--history", metavar="PATH", help=f"default $TIERCHECK_CACHE/{DEFAULT_FILE}"
@@ -144,21 +145,10 @@ def history(args: argparse.Namespace) -> int:
     except HistoryError as exc:
         # Here the history is the whole point of the command: a usage-level failure.
         raise UsageError(str(exc)) from None
-    from tiercheck.history import view
+    from tiercheck.history.view import history_report
 
-    report = view.history_report(
-        runs, sdk=args.sdk, database=str(store.path), as_of=as_of, since=since
-    )
-    if args.output == "json":
-        data = report.to_json()
-        data["trend_svg"] = view.trend_svg(report)
-        print_json(data)
-    elif args.output == "markdown":
-        emit(view.render_markdown(report))
-    elif args.output == "svg":
-        emit(view.trend_svg(report))
-    else:
-        emit(view.render_terminal(report))
+    report = history_report(runs, sdk=args.sdk, database=str(store.path), as_of=as_of, since=since)
+    emit(HISTORY_FORMATS.get(args.output).render(report, False))
     return 0
 
 

@@ -1,8 +1,7 @@
-"""`tier-check history`: the report of one SDK line's history, as data and as text (pure).
+"""`tier-check history`: the report of one SDK line's history, as data (pure).
 
-`history_report` gathers the runs into one typed document; `render_terminal`, `render_markdown`
-and `to_json` write it. `trend_svg` draws the scored pass rate per revision and leg over time,
-with tier changes marked, as a self-contained inline SVG (no script, nothing fetched).
+`history_report` gathers the runs into one typed document; its formats (terminal, Markdown,
+JSON, the trend SVG) are rendered by `report.history_view` through `report.formats`.
 """
 
 from __future__ import annotations
@@ -16,9 +15,6 @@ from tiercheck.history.analysis import current_streaks, flaky_scenarios, relegat
 from tiercheck.history.record import RunRecord
 from tiercheck.history.section import relegation_entry, streak_entry
 from tiercheck.model import to_json
-from tiercheck.report.history import relegation_line, short_commit, streak_line
-from tiercheck.report.trend import trend_columns
-from tiercheck.report.trend import trend_svg as render_trend
 from tiercheck.scorecard.model import (
     HistoryFlaky,
     HistoryRelegation,
@@ -26,7 +22,7 @@ from tiercheck.scorecard.model import (
     HistoryTrendPoint,
 )
 
-__all__ = ["HistoryReport", "history_report", "render_markdown", "render_terminal", "trend_svg"]
+__all__ = ["HistoryReport", "history_report"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,76 +79,3 @@ def history_report(
             for f in flaky_scenarios(window)
         ),
     )
-
-
-def _rate(value: object) -> str:
-    return "—" if value is None else f"{float(str(value)) * 100:.0f}%"
-
-
-def render_terminal(report: HistoryReport) -> str:
-    """Plain text: the runs table, the failing streaks, relegation, flaky scenarios."""
-    cols = trend_columns(report.revisions)
-    lines = [f"history of {report.sdk}: {report.runs} run(s) up to {report.as_of} "]
-    if report.since:
-        lines[0] += f", since {report.since}"
-    header = ["time", "commit", "tier", *(f"{rev} {leg}" for rev, leg in cols)]
-    rows = []
-    for point in report.series:
-        rates = point.pass_rate
-        mark = " *" if point.tier_changed else ""
-        rows.append(
-            [
-                point.timestamp,
-                short_commit(point.commit),
-                f"{point.tier}{mark}",
-                *(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols),
-            ]
-        )
-    widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
-    ]
-    table = [header, *rows]
-    lines += [""] + [
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in table
-    ]
-    lines += ["(* the tier changed)", "", "failing now:"]
-    lines += [f"  {streak_line(s)}" for s in report.streaks] or ["  nothing"]
-    lines += ["", "relegation (SEP-1730):"]
-    lines += [f"  {relegation_line(r)}" for r in report.relegation] or ["  no claimed revision"]
-    lines += ["", "flaky (verdict changed on one commit and configuration):"]
-    lines += [
-        f"  {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
-        for f in report.flaky
-    ] or ["  none"]
-    return "\n".join(lines) + "\n"
-
-
-def render_markdown(report: HistoryReport) -> str:
-    """Markdown: the same sections as the terminal text, as tables and lists."""
-    cols = trend_columns(report.revisions)
-    out = [f"# History of {report.sdk}", "", f"{report.runs} run(s) up to {report.as_of}.", ""]
-    out.append("| time | commit | tier | " + " | ".join(f"{r} {leg}" for r, leg in cols) + " |")
-    out.append("|" + "---|" * (3 + len(cols)))
-    for point in report.series:
-        rates = point.pass_rate
-        tier = f"**{point.tier}** (changed)" if point.tier_changed else str(point.tier)
-        out.append(
-            f"| {point.timestamp} | `{short_commit(point.commit)}` | {tier} | "
-            + " | ".join(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols)
-            + " |"
-        )
-    out += ["", "## Failing now", ""]
-    out += [f"- {streak_line(s)}" for s in report.streaks] or ["Nothing."]
-    out += ["", "## Relegation (SEP-1730)", ""]
-    out += [f"- {relegation_line(r)}" for r in report.relegation] or ["No claimed revision."]
-    out += ["", "## Flaky scenarios", ""]
-    out += [
-        f"- {f.revision} {f.leg} `{f.scenario}`: {f.flips} flip(s) at `{short_commit(f.commit)}`"
-        for f in report.flaky
-    ] or ["None."]
-    return "\n".join(out) + "\n"
-
-
-def trend_svg(report: HistoryReport) -> str:
-    """The report's series as the trend chart (see `report.trend`)."""
-    return render_trend(report.sdk, report.series, report.revisions)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from tiercheck.history.view import HistoryReport
     from tiercheck.matrix.model import Matrix
     from tiercheck.report.diff import Diff
     from tiercheck.scorecard.model import Scorecard
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DIFF_FORMATS",
     "GOVERNANCE_FORMATS",
+    "HISTORY_FORMATS",
     "MATRIX_FORMATS",
     "SCORECARD_FORMATS",
     "Format",
@@ -199,6 +201,44 @@ GOVERNANCE_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
     (
         Format("terminal", _governance_terminal),
         Format("json", _governance_json),
+    ),
+    default="terminal",
+)
+
+
+# --- one SDK line's history (`tier-check history`) ------------------------------------------
+
+
+def _history_terminal(report: HistoryReport, color: bool) -> str:
+    from tiercheck.report.history_view import render_terminal
+
+    return render_terminal(report)
+
+
+def _history_markdown(report: HistoryReport, color: bool) -> str:
+    from tiercheck.report.history_view import render_markdown
+
+    return render_markdown(report)
+
+
+def _history_json(report: HistoryReport, color: bool) -> str:
+    from tiercheck.report.history_view import trend_svg
+
+    return json_text({**report.to_json(), "trend_svg": trend_svg(report)})
+
+
+def _history_svg(report: HistoryReport, color: bool) -> str:
+    from tiercheck.report.history_view import trend_svg
+
+    return trend_svg(report)
+
+
+HISTORY_FORMATS: FormatRegistry[HistoryReport] = FormatRegistry(
+    (
+        Format("terminal", _history_terminal),
+        Format("json", _history_json),
+        Format("markdown", _history_markdown),
+        Format("svg", _history_svg),
     ),
     default="terminal",
 )
