@@ -2,7 +2,7 @@
 
 Each class is one JSON object of `matrix.json`, its fields in the order they are written.
 `tiercheck.model` turns these into JSON and back, and `tiercheck/schemas/matrix.schema.json`
-is generated from them (`python -m tiercheck.matrix.schema`). A row holds what its scorecard
+is generated from them (`python -m tiercheck.document_schemas`). A row holds what its scorecard
 says, reduced to the grid a reader scans: tier, score per revision and leg, each scenario's
 verdict and the first failing check. The row's whole scorecard sits in its own folder.
 """

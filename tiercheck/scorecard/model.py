@@ -3,7 +3,7 @@
 Each class is one JSON object of `scorecard.json`, its fields in the order they are written:
 the official `tier-check --output json` fields first, with their official names, ours after.
 `tiercheck.model` turns these into JSON and back, and `tiercheck/schemas/scorecard.schema.json`
-is generated from them (`python -m tiercheck.scorecard.schema`). Formatters and the diff read
+is generated from them (`python -m tiercheck.document_schemas`). Formatters and the diff read
 these objects, never a dict, so a saved scorecard re-renders exactly as it was first written.
 """
 

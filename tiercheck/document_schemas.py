@@ -1,0 +1,66 @@
+"""The JSON Schemas of tiercheck's typed documents, generated from their models: one table.
+
+Each document tiercheck writes for other tools to read (the scorecard, the matrix, the
+governance snapshot) has a frozen-dataclass model; its schema in `tiercheck/schemas/` is this
+module's output, committed so that other tools can validate without running Python. A unit
+test fails when a committed file differs. Regenerate every one with
+``python -m tiercheck.document_schemas``. (The hand-written schemas of the files people edit —
+known_sdks.yaml, requirements, baselines, matrix files — sit beside them.)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiercheck import model
+from tiercheck.governance.snapshot import Snapshot
+from tiercheck.matrix.model import Matrix
+from tiercheck.scorecard.model import Scorecard
+
+__all__ = ["GENERATED", "GeneratedSchema", "schema_text", "write_all"]
+
+#: Where the schemas are published (their `$id`s).
+BASE_ID = "https://tiercheck.dev/schemas/"
+
+
+@dataclass(frozen=True)
+class GeneratedSchema:
+    """One committed schema and the model it is generated from."""
+
+    model: type
+    title: str
+
+
+#: File name under `tiercheck/schemas/` → its model.
+GENERATED: Mapping[str, GeneratedSchema] = {
+    "scorecard.schema.json": GeneratedSchema(Scorecard, "tiercheck scorecard"),
+    "matrix.schema.json": GeneratedSchema(Matrix, "tiercheck matrix"),
+    "governance_snapshot.schema.json": GeneratedSchema(Snapshot, "tiercheck governance snapshot"),
+}
+
+
+def schema_text(file_name: str) -> str:
+    """The schema `file_name` as the committed file holds it."""
+    entry = GENERATED[file_name]
+    return model.schema_text(entry.model, schema_id=BASE_ID + file_name, title=entry.title)
+
+
+def schemas_dir() -> Path:
+    """The package's `schemas/` folder (the source tree's, in an editable install)."""
+    return Path(__file__).resolve().parent / "schemas"
+
+
+def write_all(folder: Path | None = None) -> list[Path]:
+    """Write every generated schema into `folder` (default: the package's); return the paths."""
+    from tiercheck import durable
+
+    target = folder or schemas_dir()
+    return [durable.write_text(target / name, schema_text(name)) for name in GENERATED]
+
+
+if __name__ == "__main__":
+    for path in write_all():
+        sys.stdout.write(f"{path}\n")
