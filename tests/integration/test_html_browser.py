@@ -27,13 +27,13 @@ import pytest
 
 from matrices import report_matrix
 from scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
-from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
 from tiercheck.model import to_json
 from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.claim_html import render_claim_html
 from tiercheck.report.html import render_html
 from tiercheck.report.matrix_html import render_matrix_html
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint

@@ -23,21 +23,10 @@ from tiercheck.cli.common import PROG, emit, emit_scorecard
 from tiercheck.errors import UsageError
 
 if TYPE_CHECKING:
-    from tiercheck.claim.pack import Claim
     from tiercheck.governance.snapshot import Snapshot
     from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["CLAIM_FILES", "claim", "claim_parser", "write_claim"]
-
-#: The files of a claim folder, in writing order.
-CLAIM_FILES = (
-    "claim.json",
-    "assessment.md",
-    "remediation.md",
-    "claim.html",
-    "badge.svg",
-    "badge.json",
-)
+__all__ = ["claim", "claim_parser"]
 
 
 def claim_parser(prog: str) -> argparse.ArgumentParser:
@@ -97,33 +86,12 @@ def _checkout(args: argparse.Namespace, doc: Scorecard) -> Path | None:
     return None
 
 
-def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
-    """Render and write every file of the claim folder atomically; JSON first."""
-    import json
-
-    from tiercheck.claim.html import render_claim_html
-    from tiercheck.claim.markdown import render_assessment, render_remediation
-    from tiercheck.claim.pack import claim_to_dict
-    from tiercheck.report.badge import render_badge_json, render_badge_svg
-    from tiercheck.report.writer import atomic_write_text
-
-    renderers = {
-        "claim.json": lambda: json.dumps(claim_to_dict(claim), indent=2, default=str) + "\n",
-        "assessment.md": lambda: render_assessment(claim),
-        "remediation.md": lambda: render_remediation(claim),
-        "claim.html": lambda: render_claim_html(claim),
-        "badge.svg": lambda: render_badge_svg(claim.scorecard),
-        "badge.json": lambda: render_badge_json(claim.scorecard),
-    }
-    return [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
-
-
 def claim(args: argparse.Namespace) -> int:
     """`tier-check claim`: assess (or load), build the claim, write the folder."""
     from tiercheck.claim.pack import build_claim
     from tiercheck.claim.policies import POLICY_PATHS
     from tiercheck.claim.sources import read_tree
-    from tiercheck.report.writer import load_scorecard
+    from tiercheck.report.writer import load_scorecard, write_claim
 
     out_dir = Path(args.out) if args.out else _default_dir(args)
     if args.from_scorecard:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from tiercheck.config.requirements import requirement_set_path
@@ -12,7 +12,7 @@ from tiercheck.history.store import StoredLegResults
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["leg_results_of", "requirements_digest", "restore_leg_results"]
+__all__ = ["leg_results_of", "requirements_digest"]
 
 
 def requirements_digest(revisions: Sequence[str]) -> str:
@@ -48,14 +48,3 @@ def leg_results_of(doc: Scorecard) -> dict[tuple[str, str], StoredLegResults]:
             if files:
                 out[(revision, leg)] = files
     return out
-
-
-def restore_leg_results(files: Mapping[str, str], root: Path) -> Path:
-    """Write a stored leg's checks.json files under `root` (as the harness laid them out)."""
-    for relative, text in files.items():
-        target = (root / relative).resolve()
-        if not target.is_relative_to(root.resolve()):
-            continue  # a path that would leave the folder is not ours to write
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return root

@@ -13,13 +13,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from tiercheck.history.files import requirements_digest, restore_leg_results
+from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import RunRecord, config_digest
 from tiercheck.history.store import ReuseKey, StoredLegResults
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, elapsed
 from tiercheck.pipeline.checkout import check_out
 from tiercheck.pipeline.measure import Measurement
 from tiercheck.pipeline.plan import Plan
+from tiercheck.report.writer import write_leg_results
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.model import BuildBlock
 from tiercheck.scoring import LegVerdict, score_leg, skipped_leg
@@ -82,7 +83,7 @@ def reused_measurement(
             row = record.leg(p.revision, leg)
             files = stored.get((p.revision, leg))
             if files is not None:
-                root = restore_leg_results(files, options.out_dir / "raw" / p.revision / leg)
+                root = write_leg_results(files, options.out_dir / "raw" / p.revision / leg)
                 from tiercheck.conformance.results import parse_results
 
                 results = parse_results(root, leg)

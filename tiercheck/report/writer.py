@@ -13,7 +13,7 @@ and their file names come from `formats.SCORECARD_FORMATS`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,13 +23,17 @@ from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
 
 if TYPE_CHECKING:
+    from tiercheck.claim.pack import Claim
     from tiercheck.matrix.model import Matrix
 
 __all__ = [
+    "CLAIM_FILES",
     "atomic_write_text",
     "load_matrix",
     "load_scorecard",
     "read_text",
+    "write_claim",
+    "write_leg_results",
     "write_matrix_reports",
     "write_reports",
 ]
@@ -75,6 +79,20 @@ def atomic_write_text(path: Path, text: str) -> Path:
     return durable.write_text(path, text)
 
 
+def write_leg_results(files: Mapping[str, str], root: Path) -> Path:
+    """Write a stored leg's checks.json files under `root`, as the harness laid them out.
+
+    `--reuse` puts a stored run's raw results back in the new run's folder, so the folder holds
+    what its scorecard points at. A path that would leave `root` is not ours to write.
+    """
+    for relative, text in files.items():
+        target = (root / relative).resolve()
+        if not target.is_relative_to(root.resolve()):
+            continue
+        durable.write_text(target, text)
+    return root
+
+
 def write_reports(
     doc: Scorecard, out_dir: Path, formats: Iterable[str] | None = None
 ) -> dict[str, Path]:
@@ -99,6 +117,37 @@ def write_reports(
         text = fmt.render(doc, False)
         written[fmt.name] = atomic_write_text(out_dir / fmt.file_name, text)
     return written
+
+
+#: The files of a claim folder, in writing order.
+CLAIM_FILES = (
+    "claim.json",
+    "assessment.md",
+    "remediation.md",
+    "claim.html",
+    "badge.svg",
+    "badge.json",
+)
+
+
+def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
+    """Render and write every file of the claim folder atomically; JSON first."""
+    import json
+
+    from tiercheck.claim.pack import claim_to_dict
+    from tiercheck.report.badge import render_badge_json, render_badge_svg
+    from tiercheck.report.claim_html import render_claim_html
+    from tiercheck.report.claim_markdown import render_assessment, render_remediation
+
+    renderers = {
+        "claim.json": lambda: json.dumps(claim_to_dict(claim), indent=2, default=str) + "\n",
+        "assessment.md": lambda: render_assessment(claim),
+        "remediation.md": lambda: render_remediation(claim),
+        "claim.html": lambda: render_claim_html(claim),
+        "badge.svg": lambda: render_badge_svg(claim.scorecard),
+        "badge.json": lambda: render_badge_json(claim.scorecard),
+    }
+    return [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
 
 
 def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:
