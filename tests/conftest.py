@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from gitutil import isolated_git
-from procutil import no_leftovers
+from support.gitutil import isolated_git
+from support.procutil import no_leftovers
 
 __all__ = ["isolated_git", "no_leftovers"]
 

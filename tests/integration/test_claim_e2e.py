@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_e2e import base_env, copy_sample, tier_check
+
+from support.e2e import base_env, copy_sample, tier_check
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"

@@ -25,7 +25,8 @@ from typing import Any
 
 import psutil
 import pytest
-from test_e2e import (
+
+from support.e2e import (
     CHEAP,
     REPO,
     SAMPLE_BUILD,
@@ -35,17 +36,12 @@ from test_e2e import (
     Session,
     assert_nothing_left,
     copy_sample,
-    origin,
-    session,
     tier_check,
 )
-
-from procutil import MARK_ENV, assert_port_free, wait_for
+from support.procutil import MARK_ENV, assert_port_free, wait_for
 from tiercheck.report import validate_scorecard
 
 pytestmark = pytest.mark.integration
-
-__all__ = ["origin", "session"]  # shared fixtures of test_e2e: the cache, the sample's origin
 
 # --- shared set-up --------------------------------------------------------------------------
 

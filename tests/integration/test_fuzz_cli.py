@@ -1,6 +1,6 @@
 """The fuzz test of issue 12: hostile inputs of every kind fed to the real CLI in a subprocess.
 
-Strategies and the runner are in `tests/hostile.py`. The promise: no traceback, an exit code in
+Strategies and the runner are in `tests/support/hostile.py`. The promise: no traceback, an exit code in
 {0, 1, 2}, and 2 with a short error for input known to be bad. Bounded in examples
 (`TIERCHECK_FUZZ_EXAMPLES`, default 12 per kind) and in time (`TIERCHECK_FUZZ_BUDGET_S` per
 kind, default 60 s: past it the remaining examples pass without running), and derandomised so
@@ -15,7 +15,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from hostile import KINDS, Case, problems, run_case
+from support.hostile import KINDS, Case, problems, run_case
 
 EXAMPLES = int(os.environ.get("TIERCHECK_FUZZ_EXAMPLES", "12"))
 BUDGET_S = float(os.environ.get("TIERCHECK_FUZZ_BUDGET_S", "60"))

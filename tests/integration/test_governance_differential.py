@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from governance_datasets import all_cases
-from official_governance import agreement_table, compare, run_all
+from support.governance_datasets import all_cases
+from support.official_governance import agreement_table, compare, run_all
 from tiercheck.conformance.harness import Harness, provision
 
 pytestmark = pytest.mark.integration

@@ -15,16 +15,15 @@ from pathlib import Path
 import pytest
 
 # `session`: the e2e suite's cache with the pinned harness provisioned once.
-from test_e2e import Session, copy_sample, session, tier_check  # noqa: F401 - a fixture
-
-from governance_fixtures import REPO, TOKEN, running
+from support.e2e import Session, copy_sample, tier_check
+from support.governance_fixtures import REPO, TOKEN, running
 
 pytestmark = pytest.mark.integration
 
 
 def test_a_broken_github_leaves_the_scorecard_written_and_governance_inconclusive(
     tmp_path: Path,
-    session: Session,  # noqa: F811 - the fixture imported above
+    session: Session,
 ) -> None:
     sdk = copy_sample(tmp_path / "sample-sdk")
     out = tmp_path / "out"

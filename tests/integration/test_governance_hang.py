@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from governance_fixtures import collect_from, running
+from support.governance_fixtures import collect_from, running
 from tiercheck.governance.snapshot import Unavailable
 
 pytestmark = pytest.mark.integration

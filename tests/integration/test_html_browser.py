@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from matrices import report_matrix
-from scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
+from support.matrices import report_matrix
+from support.scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree

@@ -33,7 +33,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from procutil import MARK_ENV, leftover_processes, wait_for
+from support.procutil import MARK_ENV, leftover_processes, wait_for
 from tiercheck.conformance.harness import provision
 
 REPO = Path(__file__).resolve().parents[2]

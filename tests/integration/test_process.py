@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from procutil import pid_gone, wait_for
+from support.procutil import pid_gone, wait_for
 from tiercheck import process
 from tiercheck.errors import ProcessError
 

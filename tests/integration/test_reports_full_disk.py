@@ -16,16 +16,15 @@ from pathlib import Path
 import pytest
 
 # `session`: the e2e suite's cache with the pinned harness provisioned once.
-from test_e2e import Session, session, tier_check  # noqa: F401 - a fixture
-
-from mounts import small_file_system
+from support.e2e import Session, tier_check
+from support.mounts import small_file_system
 
 pytestmark = pytest.mark.integration
 
 
 def test_a_full_disk_while_writing_reports_keeps_the_old_ones(
     tmp_path: Path,
-    session: Session,  # noqa: F811 - the fixture imported above
+    session: Session,
 ) -> None:
     sdk = tmp_path / "empty-sdk"
     sdk.mkdir()

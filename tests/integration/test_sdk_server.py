@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from procutil import assert_port_free, pid_gone, wait_for
+from support.procutil import assert_port_free, pid_gone, wait_for
 from tiercheck import process
 from tiercheck.errors import ServerStartError
 from tiercheck.sdk import server

@@ -30,9 +30,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from test_e2e import CHEAP, REPO, SAMPLE, SAMPLE_BUILD, base_env
 
-from procutil import MARK_ENV, wait_for
+from support.e2e import CHEAP, REPO, SAMPLE, SAMPLE_BUILD, base_env
+from support.procutil import MARK_ENV, wait_for
 
 pytestmark = pytest.mark.integration
 

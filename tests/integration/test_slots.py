@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from procutil import pid_gone, wait_for
+from support.procutil import pid_gone, wait_for
 from tiercheck.conformance import slots
 
 

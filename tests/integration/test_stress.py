@@ -21,12 +21,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_e2e import CHEAP, REPO, SNAPSHOT, Origin, Session, assert_nothing_left, session
-from test_faults import origin
+
+from support.e2e import CHEAP, REPO, SNAPSHOT, Origin, Session, assert_nothing_left
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-__all__ = ["origin", "session"]  # shared fixtures: the session cache and the sample's origin
 
 RUNS = int(os.environ.get("STRESS_RUNS", "50"))
 
@@ -66,7 +64,7 @@ def test_fifty_assessments_back_to_back_leave_nothing_and_lose_no_leg(
     outs = tmp_path / "runs"
     report = tmp_path / "report.jsonl"
     mark = uuid.uuid4().hex
-    from procutil import MARK_ENV
+    from support.procutil import MARK_ENV
 
     env = {**session.env(), MARK_ENV: mark, "TMPDIR": str(temp)}
     argv = [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gitutil import GitOrigin
+from support.gitutil import GitOrigin
 from tiercheck import process
 from tiercheck.cli.app import main
 from tiercheck.sdk.tools import installed_tool, provision_tool, tool_install_dir

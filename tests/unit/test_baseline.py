@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checks_builder import check, failing, passing, requirement_set, write_scenario
+from support.checks_builder import check, failing, passing, requirement_set, write_scenario
 from tiercheck.baseline import BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry, load_baseline, parse_baseline
 from tiercheck.config.yamlio import loads_yaml

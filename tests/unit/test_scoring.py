@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks_builder import check, failing, passing, requirement_set, write_scenario
+from support.checks_builder import check, failing, passing, requirement_set, write_scenario
 from tiercheck.conformance.legs import LegRun
 from tiercheck.conformance.results import parse_results
 from tiercheck.model import to_json

@@ -1,0 +1,1 @@
+"""Helpers the tests share: fake servers, builders of documents, process checks."""

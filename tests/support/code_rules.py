@@ -1,0 +1,116 @@
+"""Rules about the package that an import contract cannot see, checked by reading the code.
+
+Two rules:
+- only `tiercheck.process` starts processes: no other module calls `os.system`, `os.fork`,
+  `os.exec*`, `os.spawn*`, `os.posix_spawn*` or `os.popen`;
+- every module that writes files is on `WRITERS` with the place it writes, and the reports
+  under `--out` are written by `tiercheck.report.writer` alone (the harness's results and the
+  children's output logs are written by those processes, through `tiercheck.process`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "tiercheck"
+
+#: The one place reports under `--out` come from.
+OUT_WRITER = "tiercheck.report.writer"
+
+#: Every module that writes files, and where. One entry is `--out`'s reports.
+WRITERS: dict[str, str] = {
+    "tiercheck.durable": "the primitive every writer calls (temp file, fsync, replace)",
+    OUT_WRITER: "--out: every report and claim file, and reused raw results",
+    "tiercheck.process": "--out/logs: the children's output logs",
+    "tiercheck.sdk.server": "--out/logs: the server's output log (start and stop lines)",
+    "tiercheck.conformance.harness": "the cache: the harness install",
+    "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
+    "tiercheck.sdk.build": "the cache: build markers",
+    "tiercheck.sdk.budget": "the cache or --budget: slot lock files",
+    "tiercheck.sdk.checkout": "the cache: clones and worktrees",
+    "tiercheck.sdk.tools": "the cache: provisioned uv and pnpm",
+    "tiercheck.governance.etag_cache": "the cache: GitHub ETags",
+    "tiercheck.governance.snapshot": "--record-governance: the snapshot file named",
+    "tiercheck.history.store": "--history: the history database named",
+    "tiercheck.cli.matrix": "$GITHUB_STEP_SUMMARY: the summary file GitHub Actions names",
+    "tiercheck.document_schemas": "the package's schemas/ folder (a developer command)",
+}
+
+_PROCESS_CALLS = {"system", "fork", "forkpty", "popen"}
+_PROCESS_PREFIXES = ("exec", "spawn", "posix_spawn")
+_WRITE_METHODS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to"}
+_DURABLE = {"write_text", "write_bytes", "atomic_write_text"}
+_SHUTIL = {"copy", "copy2", "copyfile", "copytree", "move"}
+
+
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    """`tiercheck/report/writer.py` → `tiercheck.report.writer`."""
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _mode(call: ast.Call) -> str:
+    # open(path, mode) for the builtin, path.open(mode) for a Path.
+    position = 1 if isinstance(call.func, ast.Name) else 0
+    args = [
+        *call.args[position : position + 1],
+        *(k.value for k in call.keywords if k.arg == "mode"),
+    ]
+    for arg in args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+    return "r"
+
+
+def _attr(node: ast.expr) -> tuple[str | None, str | None]:
+    """(owner, attribute) of `owner.attribute(...)`, e.g. ("os", "fork")."""
+    if isinstance(node, ast.Attribute):
+        owner = node.value
+        if isinstance(owner, ast.Name):
+            return owner.id, node.attr
+        return (owner.attr if isinstance(owner, ast.Attribute) else "<expr>"), node.attr
+    if isinstance(node, ast.Name):
+        return None, node.id
+    return None, None
+
+
+def process_calls(source: str) -> Iterator[str]:
+    """The process-starting calls in `source` (`os.fork`, `os.execvp`, …)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            owner, name = _attr(node.func)
+            if (
+                owner == "os"
+                and name
+                and (name in _PROCESS_CALLS or name.startswith(_PROCESS_PREFIXES))
+            ):
+                yield f"os.{name} (line {node.lineno})"
+
+
+def file_writes(source: str) -> Iterator[str]:
+    """The calls in `source` that create or replace files."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        owner, name = _attr(node.func)
+        line = f"(line {node.lineno})"
+        if (owner in ("durable", None) and name in _DURABLE) or (
+            owner == "shutil" and name in _SHUTIL
+        ):
+            yield f"{owner or ''}.{name} {line}".lstrip(".")
+        elif name in _WRITE_METHODS and owner is not None:
+            yield f".{name} {line}"
+        elif name == "open" and owner != "os" and set(_mode(node)) & set("wax+"):
+            yield f"open(mode={_mode(node)!r}) {line}"
+        elif owner == "sqlite3" and name == "connect":
+            yield f"sqlite3.connect {line}"
+        elif owner == "os" and name == "open" and "O_CREAT" in ast.unparse(node):
+            yield f"os.open(O_CREAT) {line}"
+
+
+def modules(root: Path = PACKAGE) -> Iterator[tuple[str, str]]:
+    """(module name, source) for every module of the package."""
+    for path in sorted(root.rglob("*.py")):
+        yield module_name(path, root), path.read_text(encoding="utf-8")

@@ -1,0 +1,187 @@
+"""The matrix builder: rows from scorecards, unmeasured rows from reasons, and the change since
+a previous matrix. Expected values are worked out by hand from the scorecards in
+`tests/support/scorecards.py` (the scenarios listed there, counted)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import jsonschema
+
+from support.scorecards import (
+    R1,
+    R2,
+    UNMEASURED,
+    edited,
+    mixed_scorecard,
+    tier1_scorecard,
+    with_regression,
+)
+from tiercheck.matrix.build import RowInput, build_matrix
+from tiercheck.matrix.model import Matrix, ScenarioChange, TierChange
+from tiercheck.model import from_json, to_json
+from tiercheck.scorecard.model import Scorecard
+
+ROOT = Path(__file__).resolve().parents[3]
+SCHEMA = json.loads((ROOT / "tiercheck" / "schemas" / "matrix.schema.json").read_text("utf-8"))
+
+
+def _row(card: Scorecard | None, row_id: str = "example-sdk@main", **kw: object) -> RowInput:
+    fields: dict[str, object] = {
+        "id": row_id,
+        "sdk": row_id.split("@", maxsplit=1)[0],
+        "repo": "example-org/example-sdk",
+        "ref": "main",
+        "claimed_revisions": (R1, R2),
+        "scorecard": card,
+        "folder": None if card is None else f"rows/{row_id}",
+    }
+    fields.update(kw)
+    return RowInput(**fields)  # type: ignore[arg-type]
+
+
+def _matrix(*rows: RowInput, previous: Matrix | None = None) -> Matrix:
+    return build_matrix(
+        rows,
+        run_id="20260820T091500Z",
+        started_at="2026-08-20T09:00:00Z",
+        finished_at="2026-08-20T09:15:00Z",
+        interrupted=False,
+        previous=previous,
+    )
+
+
+def test_a_clean_row_has_full_scores_and_its_tier() -> None:
+    row = _matrix(_row(tier1_scorecard(), claimed_tier=1)).rows[0]
+    assert row.state == "measured"
+    assert row.reason is None
+    assert row.tier is not None
+    assert (row.tier.official, row.tier.sep1730, row.tier.below_claim) == (1, 1, False)
+    scores = [(c.revision, c.leg, c.state, c.passed, c.total) for c in row.legs]
+    assert scores == [
+        (R1, "server", "measured", 3, 3),
+        (R1, "client", "measured", 1, 1),
+        (R2, "server", "measured", 2, 2),
+        (R2, "client", "measured", 2, 2),
+    ]
+    assert [s.scenario for s in row.legs[0].scenarios] == [
+        "server-initialize",
+        "tools-list",
+        "tools-call-simple-text",
+    ]
+    assert {s.verdict for c in row.legs for s in c.scenarios} == {"passed"}
+    assert row.blockers == ()
+    assert row.commit == "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
+    assert row.scorecard == "rows/example-sdk@main"
+    # the scorecard's conformance half (141.2 s) and governance (3.1 s)
+    assert row.duration_s == 144.3
+
+
+def test_failed_not_scored_expected_and_unmeasured_stay_apart() -> None:
+    row = _matrix(_row(mixed_scorecard(), claimed_tier=2)).rows[0]
+    cells = {(c.revision, c.leg): c for c in row.legs}
+    server = cells[(R1, "server")]
+    # five scenarios, one not scored: four scored, three of them pass
+    assert (server.passed, server.total) == (3, 4)
+    verdicts = {s.scenario: s for s in server.scenarios}
+    image = verdicts["tools-call-image"]
+    assert image.verdict == "failed"
+    assert image.check == "tools-call-image-content"
+    assert image.message == "Expected content[0].type == 'image', got 'text' | mimeType missing"
+    assert verdicts["json-schema-2020-12"].verdict == "not-scored"
+    client = cells[(R1, "client")]
+    assert (client.passed, client.total) == (2, 3)
+    step_up = next(s for s in client.scenarios if s.scenario == "auth/scope-step-up")
+    assert (step_up.verdict, step_up.expected_failure) == ("failed", True)
+    unmeasured = cells[(R2, "client")]
+    assert (unmeasured.state, unmeasured.reason) == ("unmeasured", UNMEASURED)
+    assert (unmeasured.passed, unmeasured.total, unmeasured.scenarios) == (0, 0, ())
+    assert row.tier is not None
+    assert (row.tier.official, row.tier.claimed, row.tier.below_claim) == (3, 2, True)
+    assert [(b.check, b.tier, b.kind) for b in row.blockers][:2] == [
+        ("server_conformance", 1, "failed"),
+        ("client_conformance", 1, "unmeasured"),
+    ]
+
+
+def test_a_row_without_a_scorecard_is_unmeasured_not_failed() -> None:
+    matrix = _matrix(
+        _row(tier1_scorecard()),
+        _row(
+            None,
+            "dotnet-sdk@main",
+            claimed_revisions=(R1,),
+            runnable=False,
+            reason="dotnet: not found on PATH (needs dotnet>=10)",
+        ),
+    )
+    row = matrix.rows[1]
+    assert (row.state, row.runnable, row.tier, row.exit_code) == ("unmeasured", False, None, None)
+    assert row.reason == "dotnet: not found on PATH (needs dotnet>=10)"
+    assert [(c.revision, c.leg, c.state) for c in row.legs] == [
+        (R1, "server", "unmeasured"),
+        (R1, "client", "unmeasured"),
+        (R2, "server", "not-claimed"),
+        (R2, "client", "not-claimed"),
+    ]
+    assert all(c.passed == c.total == 0 for c in row.legs)
+    assert matrix.revisions == (R1, R2)
+
+
+def test_changes_name_new_failures_fixes_and_tier_changes() -> None:
+    clean = _matrix(_row(tier1_scorecard()))
+    broken_card = with_regression(R2, "client", "request-metadata", "no _meta echoed")
+    broken_card = edited(broken_card, lambda d: d["implied_tier"].update(tier=3))
+    broken = _matrix(_row(broken_card), previous=clean)
+    assert broken.changes is not None
+    assert broken.changes.previous_run_id == "20260820T091500Z"
+    assert broken.changes.new_failures == (
+        ScenarioChange(
+            row="example-sdk@main",
+            revision=R2,
+            leg="client",
+            scenario="request-metadata",
+            before="passed",
+            after="failed",
+        ),
+    )
+    assert broken.changes.fixes == ()
+    assert broken.changes.tier_changes == (TierChange(row="example-sdk@main", before=1, after=3),)
+    assert broken.changes.regressed
+
+    healed = _matrix(_row(tier1_scorecard()), previous=broken)
+    assert healed.changes is not None
+    assert [(c.scenario, c.before, c.after) for c in healed.changes.fixes] == [
+        ("request-metadata", "failed", "passed")
+    ]
+    assert healed.changes.new_failures == ()
+    assert not healed.changes.regressed
+
+
+def test_a_row_that_did_not_run_is_neither_a_new_failure_nor_a_fix() -> None:
+    clean = _matrix(_row(tier1_scorecard()))
+    gone = _matrix(_row(None, reason="the job left no scorecard"), previous=clean)
+    assert gone.changes is not None
+    assert (gone.changes.new_failures, gone.changes.fixes) == ((), ())
+    assert gone.changes.tier_changes == (TierChange(row="example-sdk@main", before=1, after=None),)
+    assert not gone.changes.regressed
+
+
+def test_an_interrupted_scorecard_makes_an_interrupted_row_and_matrix() -> None:
+    card = dataclasses.replace(tier1_scorecard(), interrupted=True)
+    matrix = _matrix(_row(card))
+    assert matrix.interrupted
+    assert matrix.rows[0].state == "interrupted"
+
+
+def test_the_document_validates_and_reads_back() -> None:
+    matrix = _matrix(
+        _row(mixed_scorecard(), claimed_tier=1),
+        _row(None, "other@v1", runnable=False, reason="missing tool"),
+        previous=_matrix(_row(tier1_scorecard())),
+    )
+    data = to_json(matrix)
+    jsonschema.validate(data, SCHEMA)
+    assert from_json(Matrix, json.loads(json.dumps(data))) == matrix

@@ -1,0 +1,262 @@
+"""The GitHub Action's shell steps (`action/tiercheck-action.sh`), with a stand-in tier-check.
+
+The script is run as a composite action's step runs it (bash, `TIERCHECK_INPUT_*`,
+`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`), with a small `tier-check` of ours first on PATH that
+records its arguments and writes a scorecard, so every input mapping and every fail-on policy is
+checked in milliseconds. The real run against the sample SDK is in tests/integration.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.scorecards import mixed_scorecard, tier1_scorecard
+from tiercheck.model import to_json
+
+REPO = Path(__file__).resolve().parents[3]
+SCRIPT = REPO / "action" / "tiercheck-action.sh"
+
+FAKE = """#!{python}
+import json, os, sys
+from pathlib import Path
+args = sys.argv[1:]
+Path(os.environ["FAKE_ARGV"]).write_text(json.dumps(args))
+out = Path(args[args.index("--out") + 1])
+out.mkdir(parents=True, exist_ok=True)
+(out / "scorecard.json").write_text(os.environ["FAKE_SCORECARD"])
+(out / "scorecard.md").write_text("# Tier Assessment\\n")
+sys.exit(int(os.environ["FAKE_EXIT"]))
+"""
+
+
+def _run(tmp_path: Path, doc, exit_code: int = 0, **inputs: str):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "tier-check"
+    fake.write_text(FAKE.format(python=sys.executable))
+    fake.chmod(0o755)
+    outputs, summary, argv = tmp_path / "out.txt", tmp_path / "summary.md", tmp_path / "argv"
+    outputs.write_text("")
+    summary.write_text("")
+    env = {
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "GITHUB_ACTION_PATH": str(REPO),
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "FAKE_ARGV": str(argv),
+        "FAKE_SCORECARD": json.dumps(to_json(doc)),
+        "FAKE_EXIT": str(exit_code),
+        **{f"TIERCHECK_INPUT_{k.upper()}": v for k, v in inputs.items()},
+    }
+    done = subprocess.run(
+        ["bash", "-e", str(SCRIPT), "assess"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    values = dict(line.split("=", 1) for line in outputs.read_text().splitlines())
+    return done.returncode, values, json.loads(argv.read_text()), summary.read_text()
+
+
+def test_inputs_become_flags(tmp_path: Path) -> None:
+    _, _, argv, summary = _run(
+        tmp_path,
+        tier1_scorecard(),
+        sdk="go-sdk",
+        sdk_path="sdk",
+        revisions="2025-11-25, 2026-07-28",
+        expected_failures="conformance/baseline.yml",
+        formats="terminal,markdown",
+        governance="false",
+        repo="me/go-sdk",
+        out="report",
+    )
+    assert argv == [
+        "--out",
+        "report",
+        "--sdk",
+        "go-sdk",
+        "--sdk-path",
+        "sdk",
+        "--repo",
+        "me/go-sdk",
+        "--revision",
+        "2025-11-25",
+        "--revision",
+        "2026-07-28",
+        "--expected-failures",
+        "conformance/baseline.yml",
+        "--skip-governance",
+        "--output",
+        "terminal",
+        "--output",
+        "markdown",
+    ]
+    assert summary == "# Tier Assessment\n"
+
+
+def test_a_snapshot_replaces_collecting(tmp_path: Path) -> None:
+    _, _, argv, _ = _run(tmp_path, tier1_scorecard(), governance_snapshot="g.json")
+    assert argv[argv.index("--governance-snapshot") + 1] == "g.json"
+    assert "--skip-governance" not in argv
+
+
+def test_outputs_are_the_scorecards_numbers(tmp_path: Path) -> None:
+    doc = mixed_scorecard()
+    code, outputs, _, _ = _run(tmp_path, doc, exit_code=1, fail_on="never")
+    assert code == 0
+    assert outputs == {
+        "exit-code": "1",
+        "report-dir": "tiercheck-report",
+        "tier": "3",
+        "sep1730-tier": "3",
+        "server-pass-rate": str(doc.checks.conformance.pass_rate),
+        "client-pass-rate": str(doc.checks.client_conformance.pass_rate),
+    }
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "tier1", "exit_code", "step_fails"),
+    [
+        ("exit-code", True, 0, False),
+        ("exit-code", True, 1, True),
+        ("never", False, 1, False),
+        ("tier-1", True, 1, False),
+        ("tier-1", False, 0, True),
+        ("tier-2", False, 0, True),  # the mixed scorecard is Tier 3
+    ],
+)
+def test_fail_on_policies(
+    tmp_path: Path, fail_on: str, tier1: bool, exit_code: int, step_fails: bool
+) -> None:
+    doc = tier1_scorecard() if tier1 else mixed_scorecard()
+    code, _, _, _ = _run(tmp_path, doc, exit_code=exit_code, fail_on=fail_on)
+    assert (code != 0) is step_fails
+
+
+def test_an_unknown_policy_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, _, _ = _run(tmp_path, tier1_scorecard(), fail_on="sometimes")
+    assert code == 2
+
+
+def _actionlint() -> str | None:
+    beside = Path(sys.executable).parent / "actionlint"
+    return str(beside) if beside.is_file() else shutil.which("actionlint")
+
+
+def _lint_project(tmp_path: Path, workflows: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """actionlint over a project holding our action.yml at its root and `workflows`.
+
+    actionlint checks a local action's inputs only inside a repository with a
+    `.github/workflows` folder, so the example workflows are linted from such a copy.
+    """
+    linter = _actionlint()
+    if linter is None:
+        pytest.skip("actionlint is not installed (.ci/run installs it with go install)")
+    project = tmp_path / "project"
+    (project / ".github" / "workflows").mkdir(parents=True)
+    (project / ".git").mkdir()
+    shutil.copy(REPO / "action.yml", project / "action.yml")
+    for name, text in workflows.items():
+        (project / ".github" / "workflows" / name).write_text(text)
+    return subprocess.run(
+        [linter, "-no-color"], cwd=project, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_actionlint_passes_on_the_example_workflows(tmp_path: Path) -> None:
+    examples = REPO / "examples" / "workflows"
+    done = _lint_project(tmp_path, {p.name: p.read_text() for p in examples.glob("*.yml")})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_actionlint_catches_an_input_the_action_does_not_have(tmp_path: Path) -> None:
+    text = (REPO / "examples" / "workflows" / "action-selftest.yml").read_text()
+    assert "fail-on:" in text
+    done = _lint_project(tmp_path, {"bad.yml": text.replace("fail-on:", "fail-onn:")})
+    assert done.returncode == 1
+    assert 'input "fail-onn" is not defined' in done.stdout
+
+
+def test_actionlint_passes_on_the_nightly_matrix_workflow(tmp_path: Path) -> None:
+    workflow = REPO / ".github" / "workflows" / "nightly-matrix.yml"
+    text = workflow.read_text()
+    done = _lint_project(tmp_path, {workflow.name: text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    # what the matrix relies on, which actionlint has no opinion about
+    assert "fail-fast: false" in text
+    assert "key: tiercheck-harness-${{ needs.plan.outputs.harness }}" in text
+    assert "tier-check matrix plan" in text
+    assert "tier-check matrix merge jobs --plan plan/plan.json" in text
+
+
+def test_actionlint_catches_a_matrix_key_the_plan_does_not_give(tmp_path: Path) -> None:
+    workflow = REPO / ".github" / "workflows" / "nightly-matrix.yml"
+    text = workflow.read_text().replace(
+        "needs.plan.outputs.harness }}-", "needs.plan.outputs.harnes }}-"
+    )
+    done = _lint_project(tmp_path, {workflow.name: text})
+    assert done.returncode == 1
+    assert "harnes" in done.stdout
+
+
+def _run_merge_step(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The merge job's last step, as the workflow runs it (bash -e), in `cwd`."""
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "nightly-matrix.yml").read_text())
+    steps = workflow["jobs"]["merge"]["steps"]
+    (script,) = [s["run"] for s in steps if "matrix merge" in s.get("run", "")]
+    return subprocess.run(
+        ["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
+def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
+    previous: str, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "tier-check").symlink_to(Path(sys.executable).parent / "tier-check")
+    env = {**os.environ, "TIERCHECK_CACHE": str(tmp_path / "cache")}
+    planned = subprocess.run(
+        [".venv/bin/tier-check", "matrix", "plan", "--sdk", "sample-sdk", "--output", "github"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (tmp_path / "plan").mkdir()
+    (tmp_path / "plan" / "plan.json").write_text(planned.stdout, encoding="utf-8")
+    if previous != "none":
+        # A matrix of the same row, or garbage standing for an artifact this tiercheck cannot
+        # read (an older schema, a truncated upload).
+        text = '{"rows": ['
+        if previous == "comparable":
+            first = _run_merge_step(tmp_path, env)
+            assert first.returncode == 0, first.stderr
+            text = (tmp_path / "matrix" / "matrix.json").read_text("utf-8")
+            shutil.rmtree(tmp_path / "matrix")
+            shutil.rmtree(tmp_path / "jobs")
+        (tmp_path / "previous").mkdir()
+        (tmp_path / "previous" / "matrix.json").write_text(text, encoding="utf-8")
+    done = _run_merge_step(tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "matrix" / "matrix.json").read_text("utf-8"))
+    (row,) = doc["rows"]
+    assert row["state"] == "unmeasured"  # its job left nothing
+    assert (doc["changes"] is not None) == (previous == "comparable")
+    warned = "::warning::the previous matrix could not be compared" in done.stdout
+    assert warned == (previous == "unreadable")

@@ -1,0 +1,299 @@
+"""bench/compare.py: the deterministic parts (tree sampling, verdicts, ratios, the table).
+
+Nothing here is timed: the sampler is checked against a small process tree the test spawns and
+waits for, the verdict comparison against checks.json files the test writes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "compare.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_compare", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_compare"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- the process-tree sampler --------------------------------------------------------------
+
+_TREE = """
+import os, subprocess, sys, time
+ready = sys.argv[1]
+kids = [
+    subprocess.Popen([sys.executable, "-c", CHILD, f"{ready}.{i}"]) for i in range(2)
+]
+for kid in kids:
+    kid.wait()
+"""
+
+_CHILD = """
+import sys, time
+block = bytearray(32 * 1024 * 1024)
+for i in range(0, len(block), 4096):
+    block[i] = 1
+open(sys.argv[1], "w").close()
+time.sleep(60)
+"""
+
+
+def _wait_for(paths: list[Path], timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not all(p.exists() for p in paths):
+        assert time.monotonic() < deadline, "the test tree did not start"
+        time.sleep(0.05)
+
+
+def test_sampler_sums_rss_over_the_whole_tree(bench: ModuleType, tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    script = f"CHILD = {_CHILD!r}\n{_TREE}"
+    root = subprocess.Popen([sys.executable, "-c", script, str(ready)], start_new_session=True)
+    try:
+        _wait_for([Path(f"{ready}.0"), Path(f"{ready}.1")])
+        sampler = bench.TreeSampler(root.pid, include_root=True)
+        sampler.sample_once()
+        # root + two children, each child holding 32 MiB it has touched.
+        assert sampler.peak.processes == 3
+        assert sampler.peak.rss_bytes >= 64 * 2**20
+        assert sampler.peak.samples == 1
+        without_root = bench.TreeSampler(root.pid, include_root=False)
+        without_root.sample_once()
+        assert without_root.peak.processes == 2
+        assert without_root.peak.rss_bytes < sampler.peak.rss_bytes
+    finally:
+        os.killpg(root.pid, signal.SIGKILL)
+        root.wait()
+
+
+def test_sampler_keeps_peaks_and_survives_a_vanished_root(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    sampler = bench.TreeSampler(child.pid, include_root=True)
+    sampler.sample_once()
+    first = sampler.peak.rss_bytes
+    child.wait()
+    sampler.sample_once()  # the process is gone: no exception, peaks kept
+    assert sampler.peak.rss_bytes == first
+    assert sampler.peak.samples == 2
+
+
+def test_sampler_thread_reads_the_watched_process_cpu(bench: ModuleType) -> None:
+    busy = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.3: pass\ntime.sleep(5)",
+        ]
+    )
+    try:
+        with bench.TreeSampler(os.getpid(), include_root=False, interval=0.02) as sampler:
+            sampler.watch = bench.psutil.Process(busy.pid)
+            deadline = time.monotonic() + 10
+            while (sampler.watch_cpu_s or 0) < 0.25 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        assert sampler.watch_cpu_s is not None
+        assert sampler.watch_cpu_s >= 0.25
+        assert sampler.peak.processes >= 1
+    finally:
+        busy.kill()
+        busy.wait()
+
+
+# --- verdicts ------------------------------------------------------------------------------
+
+
+def _checks(path: Path, *statuses: str) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    body: list[dict[str, Any]] = [
+        {"id": f"c{i}", "name": f"c{i}", "status": s} for i, s in enumerate(statuses)
+    ]
+    (path / "checks.json").write_text(json.dumps(body), encoding="utf-8")
+
+
+def _write_side(root: Path, *, tools_call: str = "SUCCESS") -> None:
+    stamp = "2026-11-30T06-36-55-475Z"
+    server = root / "2025-11-25" / "server"
+    _checks(server / f"server-ping-{stamp}", "SUCCESS", "INFO")
+    _checks(server / f"server-tools-list-{stamp}", "SUCCESS", "WARNING")
+    _checks(server / f"server-logging-set-level-{stamp}", "SUCCESS", "FAILURE")
+    client = root / "2025-11-25" / "client"
+    _checks(client / f"tools_call-{stamp}", tools_call)
+    _checks(client / "auth" / f"metadata-var2-{stamp}", "SUCCESS")
+    _checks(client / f"initialize-{stamp}", "INFO")  # no SUCCESS: failed
+
+
+def test_verdicts_strip_timestamps_prefixes_and_keep_nested_names(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    _write_side(tmp_path)
+    server = bench.scenario_verdicts(tmp_path / "2025-11-25" / "server", "server")
+    client = bench.scenario_verdicts(tmp_path / "2025-11-25" / "client", "client")
+    assert server == {"ping": True, "tools-list": True, "logging-set-level": False}
+    assert client == {"tools_call": True, "auth/metadata-var2": True, "initialize": False}
+    assert bench.scenario_verdicts(tmp_path / "absent", "client") == {}
+
+
+def test_identical_sides_compare_equal(bench: ModuleType, tmp_path: Path) -> None:
+    legs = ["2025-11-25/server", "2025-11-25/client"]
+    for side in ("a", "b"):
+        _write_side(tmp_path / side)
+    a = {k: bench.scenario_verdicts(tmp_path / "a" / k, k.split("/")[1]) for k in legs}
+    b = {k: bench.scenario_verdicts(tmp_path / "b" / k, k.split("/")[1]) for k in legs}
+    result = bench.compare_verdicts(a, b)
+    assert result == {"identical": True, "scenarios": 6, "differences": []}
+
+
+def test_a_changed_or_missing_scenario_is_a_difference(bench: ModuleType, tmp_path: Path) -> None:
+    legs = ["2025-11-25/server", "2025-11-25/client"]
+    _write_side(tmp_path / "a")
+    _write_side(tmp_path / "b", tools_call="FAILURE")
+    (tmp_path / "b" / "2025-11-25" / "server").joinpath(
+        "server-ping-2026-11-30T06-36-55-475Z", "checks.json"
+    ).unlink()
+    a = {k: bench.scenario_verdicts(tmp_path / "a" / k, k.split("/")[1]) for k in legs}
+    b = {k: bench.scenario_verdicts(tmp_path / "b" / k, k.split("/")[1]) for k in legs}
+    result = bench.compare_verdicts(a, b)
+    assert not result["identical"]
+    assert result["differences"] == [
+        "2025-11-25/client tools_call: A=pass B=fail",
+        "2025-11-25/server ping: A=pass B=missing",
+    ]
+
+
+# --- medians, ratios, targets and the table ------------------------------------------------
+
+
+def _sample(bench: ModuleType, side: str, wall: float, rss: float, own: float | None = None) -> Any:
+    return bench.RunSample(
+        side=side,
+        index=0,
+        wall_s=wall,
+        cpu_s=wall * 1.5,
+        peak_rss_mb=rss,
+        peak_processes=10 if side == "A" else 40,
+        samples=100,
+        returncodes=[0],
+        stragglers=0,
+        mem_available_drop_mb=0.0,
+        loadavg_before=0.0,
+        own_cpu_s=own,
+    )
+
+
+def test_medians_ratios_and_targets(bench: ModuleType) -> None:
+    samples = [
+        _sample(bench, "A", 30.0, 500.0, 0.6),
+        _sample(bench, "A", 34.0, 520.0, 0.7),
+        _sample(bench, "A", 31.0, 510.0, 0.5),
+        _sample(bench, "B", 40.0, 2000.0),
+        _sample(bench, "B", 42.0, 2100.0),
+        _sample(bench, "B", 41.0, 2050.0),
+    ]
+    medians = bench.summarize(samples)
+    assert medians["A"]["wall_s"] == 31.0
+    assert medians["A"]["own_cpu_s"] == 0.6
+    assert medians["B"]["own_cpu_s"] is None
+    rat = bench.ratios(medians)
+    assert rat["wall"] == pytest.approx(31.0 / 41.0)
+    assert rat["peak_rss"] == pytest.approx(510.0 / 2050.0)
+    assert bench.meets("wall_ratio", 0.85) is True
+    assert bench.meets("wall_ratio", 0.851) is False
+    assert bench.meets("own_cpu_s", 1.0) is False
+    assert bench.meets("help_s", None) is None
+    assert (bench.mark(True), bench.mark(False), bench.mark(None)) == ("✓", "✗", "–")
+    assert bench.ratio(1.0, 0.0) is None
+
+
+def test_table_shows_medians_ratios_and_marks(bench: ModuleType) -> None:
+    samples = [_sample(bench, "A", 30.0, 700.0, 0.6), _sample(bench, "B", 40.0, 2000.0)]
+    medians = bench.summarize(samples)
+    result = {
+        "runs": 1,
+        "medians": medians,
+        "ratios": bench.ratios(medians),
+        "verdicts": {
+            "identical": False,
+            "scenarios": 2,
+            "differences": ["2025/client x: A=pass B=fail"],
+        },
+        "help": {"median_s": 0.05},
+        "warm": {
+            "wall_s": 31.0,
+            "build_state": "cached",
+            "timings": {"build": 0.001, "harness": 0.0},
+            "provisioned": False,
+        },
+    }
+    table = bench.format_table(result)
+    lines = table.splitlines()
+    assert "A/B" in lines[0]
+    assert "wall (s)" in lines[1]
+    assert "30.0" in lines[1]
+    assert "40.0" in lines[1]
+    assert "0.75" in lines[1]
+    assert lines[1].endswith("✓")
+    rss = next(line for line in lines if line.startswith("peak summed RSS"))
+    assert "0.35" in rss
+    assert rss.endswith("✓")
+    assert "verdicts: DIFFER (1) over 2 scenario(s)" in table
+    assert "  2025/client x: A=pass B=fail" in lines
+    assert "target < 1 s ✓" in table
+    assert "target < 0.3 s ✓" in table
+    assert "build cached" in table
+
+
+def test_official_steps_follow_the_official_order(bench: ModuleType, tmp_path: Path) -> None:
+    revisions = [
+        bench.Revision(
+            name=name,
+            server_command=".venv/bin/python server.py --port {port}",
+            server_url="http://127.0.0.1:{port}/mcp",
+            client_command=".venv/bin/python client.py",
+            client_timeout_s=30.0,
+            env={"X": "port={port}"},
+            pass_env=[],
+        )
+        for name in ("2025-11-25", "2026-07-28")
+    ]
+    steps = bench.official_steps(
+        revisions, harness_argv=["node", "cli.js"], sdk_path=tmp_path, out=tmp_path / "out"
+    )
+    modes = [
+        (s.argv[s.argv.index("--requirements") + 1], s.argv[s.argv.index("--mode") + 1])
+        for s in steps
+    ]
+    assert modes == [
+        ("2025-11-25", "server"),
+        ("2025-11-25", "client"),
+        ("2026-07-28", "server"),
+        ("2026-07-28", "client"),
+    ]
+    server = steps[0]
+    port = server.env["PORT"]
+    assert server.argv[server.argv.index("--server-cmd") + 1].endswith(f"--port {port}")
+    assert server.argv[server.argv.index("--server-url") + 1] == f"http://127.0.0.1:{port}/mcp"
+    assert server.env["X"] == f"port={port}"
+    client = steps[1]
+    assert client.argv[client.argv.index("--timeout") + 1] == "30000"
+    assert client.argv[-2:] == ["-o", str(tmp_path / "out" / "2025-11-25" / "client")]
+    assert "--skip-build" in client.argv

@@ -1,0 +1,149 @@
+"""Diffing two scorecards: exactly what regressed, and what may explain it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+from support.scorecards import R1, R2, edited, tier1_scorecard, with_regression
+from tiercheck.model import to_json
+from tiercheck.report import (
+    diff_scorecards,
+    diff_to_dict,
+    render_diff_markdown,
+    render_diff_terminal,
+    validate_scorecard,
+)
+from tiercheck.report.diff import ContextChange, LegChange, ScenarioChange
+from tiercheck.scoring import unmeasured_leg
+
+
+def test_identical_scorecards_have_no_regression() -> None:
+    doc = tier1_scorecard()
+    diff = diff_scorecards(doc, tier1_scorecard())
+    assert not diff.has_regression
+    assert diff.unchanged
+    assert diff.context == ()
+    assert "No differences." in render_diff_markdown(diff)
+
+
+def test_diff_finds_exactly_the_regressed_scenario() -> None:
+    old = tier1_scorecard()
+    new = with_regression(R2, "server", "tools-list", "tools/list returned 0 tools")
+    validate_scorecard(to_json(new))
+    diff = diff_scorecards(old, new)
+    assert diff.regressions == (
+        ScenarioChange(
+            R2,
+            "server",
+            "tools-list",
+            "passed",
+            "failed",
+            "tools-list-check: tools/list returned 0 tools",
+        ),
+    )
+    assert (diff.fixed, diff.added, diff.removed, diff.newly_unmeasured) == ((), (), (), ())
+    assert diff.has_regression
+    assert not diff.tier_dropped
+
+
+def test_the_reverse_is_a_fix_not_a_regression() -> None:
+    old = tier1_scorecard()
+    new = with_regression(R1, "client", "initialize", "no initialize request")
+    diff = diff_scorecards(new, old)
+    assert [(c.scenario, c.before, c.after) for c in diff.fixed] == [
+        ("initialize", "failed", "passed")
+    ]
+    assert not diff.has_regression
+
+
+def test_tier_drop_and_new_blockers_are_regressions() -> None:
+    old = tier1_scorecard()
+
+    def change(data: dict[str, Any]) -> None:
+        data["implied_tier"] |= {"tier": 2, "tier1_blockers": ["labels"]}
+
+    new = edited(old, change)
+    diff = diff_scorecards(old, new)
+    assert diff.tier_dropped
+    assert diff.has_regression
+    assert diff.blockers_added == ("labels",)
+    assert "Tier 1 → Tier 2 (dropped)" in render_diff_markdown(diff)
+
+
+def test_leg_newly_unmeasured_is_one_change_not_every_scenario_removed() -> None:
+    old = tier1_scorecard()
+    lost = unmeasured_leg("client", R2, "server never became ready on port 41236")
+    new = tier1_scorecard(replace_legs={(R2, "client"): lost})
+    diff = diff_scorecards(old, new)
+    assert diff.newly_unmeasured == (
+        LegChange(
+            R2, "client", "measured", "unmeasured", "server never became ready on port 41236"
+        ),
+    )
+    assert diff.removed == ()
+    assert diff.has_regression
+    assert diff_scorecards(new, old).newly_measured == (
+        LegChange(R2, "client", "unmeasured", "measured"),
+    )
+
+
+def test_added_and_removed_scenarios_with_context_changes() -> None:
+    old = tier1_scorecard()
+    removed: dict[str, Any] = {}
+
+    def change(data: dict[str, Any]) -> None:
+        details = data["revisions"][R1]["server"]["details"]
+        removed.update(details.pop(2))
+        added = copy.deepcopy(details[0]) | {
+            "scenario": "server-session-lifecycle",
+            "passed": False,
+            "failures": [
+                {"id": "lifecycle", "status": "FAILURE", "message": "no DELETE", "spec_url": None}
+            ],
+        }
+        details.append(added)
+        data["harness"]["version"] = "0.2.0-alpha.12"
+        data["sdk"]["commit"] = "0" * 40
+
+    new = edited(old, change)
+    diff = diff_scorecards(old, new)
+    assert [c.scenario for c in diff.removed] == [removed["scenario"]]
+    assert diff.added == (
+        ScenarioChange(
+            R1, "server", "server-session-lifecycle", "absent", "failed", "lifecycle: no DELETE"
+        ),
+    )
+    # An added failing scenario is not a regression: the harness changed under it.
+    assert not diff.has_regression
+    assert ContextChange("harness.version", "0.2.0-alpha.10", "0.2.0-alpha.12") in diff.context
+    assert [c.field for c in diff.context] == ["sdk.commit", "harness.version"]
+
+
+def test_not_scored_to_scored_failure_is_a_regression() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["revisions"][R1]["server"]["details"][0]["notScoredReason"] = "pending"
+
+    old = edited(tier1_scorecard(), change)
+    new = with_regression(R1, "server", "server-initialize", "boom")
+    diff = diff_scorecards(old, new)
+    assert [(c.before, c.after) for c in diff.regressions] == [("not scored: passed", "failed")]
+
+
+def test_renderings_and_json_form() -> None:
+    old = tier1_scorecard()
+    new = with_regression(R2, "server", "tools-list", "tools/list | returned <0>")
+    diff = diff_scorecards(old, new)
+    markdown = render_diff_markdown(diff)
+    assert "## Regressions (1)" in markdown
+    assert "- server 2026-07-28 tools-list: passed → failed" in markdown
+    assert "<0>" not in markdown
+    plain = render_diff_terminal(diff, color=False)
+    assert "Regressions (1)" in plain
+    assert not re.search(r"\x1b\[", plain)
+    assert re.search(r"\x1b\[", render_diff_terminal(diff, color=True))
+    data = json.loads(json.dumps(diff_to_dict(diff)))
+    assert data["has_regression"] is True
+    assert data["regressions"][0]["scenario"] == "tools-list"

@@ -1,0 +1,95 @@
+"""The advisory probes in the scorecard and its reports: golden files for a document with
+probes; documents without them keep their own goldens byte for byte (test_report_formats)."""
+
+from __future__ import annotations
+
+from junitparser import Failure, JUnitXml, Skipped
+
+from support.golden import golden
+from support.scorecards import probed_scorecard, tier1_scorecard
+from tiercheck.model import to_json
+from tiercheck.report import (
+    parse_scorecard,
+    render_json,
+    render_junit,
+    render_markdown,
+    render_terminal,
+    validate_scorecard,
+)
+from tiercheck.report.html import render_html
+
+R2 = "2026-07-28"
+
+
+def test_a_document_with_probes_validates_and_round_trips() -> None:
+    doc = probed_scorecard()
+    validate_scorecard(to_json(doc))
+    assert parse_scorecard(render_json(doc)) == doc
+
+
+def test_documents_without_probes_write_no_probes_key_and_no_advisory_section() -> None:
+    doc = tier1_scorecard()
+    assert all("probes" not in rev for rev in to_json(doc)["revisions"].values())
+    assert "Advisory" not in render_markdown(doc)
+    assert "Advisory" not in render_terminal(doc, color=False)
+
+
+def test_terminal_golden() -> None:
+    golden("probes.txt", render_terminal(probed_scorecard(), color=False))
+
+
+def test_markdown_golden() -> None:
+    golden("probes.md", render_markdown(probed_scorecard()))
+
+
+def test_junit_golden_and_the_probe_suite_stays_out_of_the_totals() -> None:
+    text = render_junit(probed_scorecard())
+    golden("probes.xml", text)
+    plain = JUnitXml.fromstring(render_junit(tier1_scorecard()).encode())
+    xml = JUnitXml.fromstring(text.encode())
+    assert (xml.tests, xml.failures) == (plain.tests, plain.failures)
+    suite = next(s for s in xml if s.name == f"advisory probes {R2}")
+    results = {case.name: [type(r).__name__ for r in case.result] for case in suite}
+    assert results == {
+        "cross-origin": [],
+        "tool-names": [],  # a warning passes, with the warning in system-out
+        "notification-202": [Failure.__name__],
+        "request-state": [Skipped.__name__],
+    }
+    assert (suite.tests, suite.failures, suite.skipped) == (4, 1, 1)
+
+
+def test_the_tier_and_exit_code_ignore_the_probes() -> None:
+    doc, plain = probed_scorecard(), tier1_scorecard()
+    assert (doc.implied_tier, doc.exit_code) == (plain.implied_tier, plain.exit_code)
+
+
+def test_html_lists_every_probe_after_what_decides_the_tier() -> None:
+    page = render_html(probed_scorecard())
+    assert page.index("<h2>Remediation</h2>") < page.index("<h2>Advisory probes</h2>")
+    section = page[page.index("<h2>Advisory probes</h2>") :]
+    assert "change no score, tier or exit code" in section
+    assert "1 pass, 1 warn, 1 fail, 1 skip" in section
+    rows = section.split("<tr>")[2:]
+    assert [row.split("<code>")[1].split("</code>")[0] for row in rows] == [
+        "cross-origin",
+        "tool-names",
+        "notification-202",
+        "request-state",
+    ]
+    chips = [row.split('class="chip ')[1].split('"')[0] for row in rows]
+    assert chips == ["pass", "review", "fail", "skip"]
+    # The warning and the failure carry their evidence (escaped), rule and fix; the others not.
+    assert (
+        "POST notifications/cancelled → HTTP 200 {&quot;jsonrpc&quot;:&quot;2.0&quot;}" in rows[2]
+    )
+    assert "rule (MUST): the server MUST return HTTP status code 202" in rows[2]
+    assert "fix: Answer 202 with an empty body." in rows[2]
+    assert "rule (SHOULD): Tool names SHOULD be between 1 and 128 characters" in rows[1]
+    assert "rule (" not in rows[0]
+    assert "rule (" not in rows[3]
+    assert "no input-required fixture tool" in rows[3]
+
+
+def test_html_has_no_probes_section_without_probes() -> None:
+    assert "Advisory probes" not in render_html(tier1_scorecard())
