@@ -1,7 +1,7 @@
 """The fuzz test of issue 12: hostile inputs of every kind fed to the real CLI in a subprocess.
 
-Strategies and the runner are in `tests/support/hostile.py`. The promise: no traceback, an exit code in
-{0, 1, 2}, and 2 with a short error for input known to be bad. Bounded in examples
+Strategies and the runner are in `tests/support/hostile.py`. The promise: no traceback, an
+exit code in {0, 1, 2}, and 2 with a short error for input known to be bad. Bounded in examples
 (`TIERCHECK_FUZZ_EXAMPLES`, default 12 per kind) and in time (`TIERCHECK_FUZZ_BUDGET_S` per
 kind, default 60 s: past it the remaining examples pass without running), and derandomised so
 every CI run feeds the same inputs; set `TIERCHECK_FUZZ_RANDOM=1` to explore new ones.

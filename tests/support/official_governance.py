@@ -11,8 +11,8 @@ Our side is ``tier-check governance --repo R --as-of T --output json`` on the sa
 
 `compare` lists every disagreement: a check's status, any official field, the implied tier with
 the legs skipped and with both legs at 100%. Run this file as a script to print the agreement
-table over every case (``PYTHONPATH=tests .venv/bin/python tests/support/official_governance.py``), or
-with ``--dump KEY…`` to print the bundle's own answers for those cases.
+table over every case (``PYTHONPATH=tests .venv/bin/python -m support.official_governance``),
+or with ``--dump KEY…`` to print the bundle's own answers for those cases.
 """
 
 from __future__ import annotations

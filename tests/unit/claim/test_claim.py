@@ -155,7 +155,8 @@ def test_mixed_scorecard_rows_read_the_hand_worked_blockers() -> None:
     rows = build_rows(mixed_scorecard(), tiers=(1, 2), evidence=None, coverage=None, policies=None)
     assert tuple(r.id for r in rows) == ROW_IDS
     got = _verdicts(rows)
-    # tests/support/scorecards.py: Tier 1 blockers server_conformance, client_conformance (unmeasured),
+    # tests/support/scorecards.py: Tier 1 blockers server_conformance, client_conformance
+    # (unmeasured),
     # triage (inconclusive), p0_resolution, labels; Tier 2 client (unmeasured), p0 (14 days);
     # SEP-1730 sees the same Tier 1 blockers and no Tier 2 blocker.
     assert got["1a"] == (("fail", "pass"), ("fail", "pass"))

@@ -1,8 +1,9 @@
 """`matrix.html`: every number shown is the matrix document's, every SDK string is escaped, a
 failed cell leads to its message, and nothing can be fetched or run.
 
-Expected values are worked out by hand from `tests/support/matrices.py` and the scorecards behind it
-(tests/support/scorecards.py): alpha v1 is clean (3/3, 1/1, 2/2, 2/2), alpha v2 breaks `tools-list` at
+Expected values are worked out by hand from `tests/support/matrices.py` and the scorecards
+behind it (tests/support/scorecards.py): alpha v1 is clean (3/3, 1/1, 2/2, 2/2), alpha v2
+breaks `tools-list` at
 2025-11-25 (2/3), the mixed row fails two server scenarios and one client one at 2025-11-25 and
 its 2026-07-28 client leg is unmeasured, and the dotnet row has no scorecard and claims
 2025-11-25 only.
