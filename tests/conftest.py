@@ -19,7 +19,19 @@ __all__ = ["isolated_git", "no_leftovers"]
 _INTEGRATION = Path(__file__).resolve().parent / "integration"
 
 
+#: The modules that take minutes, longest first. With `--dist loadscope` each module runs whole
+#: on one worker, in collection order; starting the long ones first keeps one of them from
+#: being the last thing the run waits for.
+_LONGEST_FIRST = ("test_matrix_e2e.py", "test_e2e.py", "test_faults.py", "test_claim_e2e.py")
+
+
+def _rank(item: pytest.Item) -> int:
+    name = Path(str(item.fspath)).name
+    return _LONGEST_FIRST.index(name) if name in _LONGEST_FIRST else len(_LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _INTEGRATION in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.integration)
+    items.sort(key=_rank)  # stable: the order within a module is kept

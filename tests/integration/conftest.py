@@ -13,6 +13,14 @@ import pytest
 
 from support.e2e import BROKEN_TEXT, SIMPLE_TEXT, Origin, Session, copy_sample, git
 from tiercheck.conformance.harness import provision
+from tiercheck.paths import default_cache_dir
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # One provisioned harness for every module and every xdist worker: each module links its
+    # own cache's `harness/` to it (clones and builds stay apart), instead of each installing
+    # Node 22 and the harness from npm again. Unset, it is the default cache, as for a user.
+    os.environ.setdefault("TIERCHECK_CACHE", str(default_cache_dir()))
 
 
 @pytest.fixture(scope="session")

@@ -17,6 +17,9 @@ from hypothesis import HealthCheck, given, settings
 
 from support.hostile import KINDS, Case, problems, run_case
 
+# Minutes of processes: out of the README's test command, run by `.ci/run` (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("TIERCHECK_FUZZ_EXAMPLES", "12"))
 BUDGET_S = float(os.environ.get("TIERCHECK_FUZZ_BUDGET_S", "60"))
 FUZZ = settings(

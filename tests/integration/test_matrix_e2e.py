@@ -331,7 +331,7 @@ def test_the_build_failure_and_the_missing_toolchain_are_unmeasured(
 
 
 def test_rows_of_one_repository_at_two_refs_ran_together_and_match_single_runs(
-    sample: Sample, one_machine: tuple[Done, Path]
+    one_machine: tuple[Done, Path], separate_jobs: Jobs
 ) -> None:
     _, out = one_machine
     doc = _doc(out)
@@ -344,24 +344,10 @@ def test_rows_of_one_repository_at_two_refs_ran_together_and_match_single_runs(
         spans[row_id] = (stamps[0], stamps[-1])
     assert spans[CLEAN][0] < spans[BROKEN][1]
     assert spans[BROKEN][0] < spans[CLEAN][1]
-    url = (sample.root / "m" / "sample-sdk.git").as_uri()
+    # A separate job is `tier-check --sdk ROW` in a process, cache and folder of its own: the
+    # single run each row must match.
     for row_id in (CLEAN, BROKEN):
-        single_out = sample.root / f"single-{row_id}"
-        done = tier_check(
-            "--sdk",
-            row_id,
-            "--git-url",
-            url,
-            "--registry",
-            str(sample.registry),
-            "--governance-snapshot",
-            str(SNAPSHOT),
-            "--no-history",
-            "--out",
-            str(single_out),
-            env=sample.env(),
-        )
-        assert done.returncode in (0, 1), done.explain()
+        single_out = separate_jobs.out_of(row_id)
         card = json.loads((single_out / "scorecard.json").read_text("utf-8"))
         single = {
             (rev, leg, d["scenario"]): (
@@ -430,10 +416,22 @@ def _differences(left: Any, right: Any, path: str = "$") -> list[str]:
 _VOLATILE = {"run_id", "started_at", "finished_at", "duration_s", "scorecard", "trend"}
 
 
-def test_plan_then_separate_jobs_then_merge_equals_the_one_machine_matrix(
-    sample: Sample, one_machine: tuple[Done, Path]
-) -> None:
-    _, one_out = one_machine
+@dataclass(frozen=True)
+class Jobs:
+    """The plan for GitHub Actions and its jobs, each run as a separate runner would run it."""
+
+    plan_file: Path
+    artifacts: Path
+    jobs: list[dict[str, Any]]
+
+    def out_of(self, row_id: str) -> Path:
+        """The folder the job of `row_id` wrote."""
+        (job,) = [j for j in self.jobs if j["row"] == row_id]
+        return self.artifacts / job["job"]
+
+
+@pytest.fixture(scope="module")
+def separate_jobs(sample: Sample) -> Jobs:
     planned = tier_check(
         "matrix",
         "plan",
@@ -471,6 +469,14 @@ def test_plan_then_separate_jobs_then_merge_equals_the_one_machine_matrix(
         ]
         codes.append(tier_check(*argv, env=sample.env(cache)).returncode)
     assert all(code in (0, 1) for code in codes), codes
+    return Jobs(plan_file, artifacts, jobs)
+
+
+def test_plan_then_separate_jobs_then_merge_equals_the_one_machine_matrix(
+    sample: Sample, one_machine: tuple[Done, Path], separate_jobs: Jobs
+) -> None:
+    _, one_out = one_machine
+    plan_file, artifacts = separate_jobs.plan_file, separate_jobs.artifacts
     merged_out = sample.root / "merged"
     summary = sample.root / "step-summary.md"
     merged = tier_check(
