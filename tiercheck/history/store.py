@@ -11,9 +11,12 @@ writer wait for another's commit instead of failing.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -133,13 +136,33 @@ class HistoryStore:
             raise HistoryError(msg) from None
         with closing(conn):
             try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA foreign_keys=ON")
-                self._migrate(conn)
+                self._prepare(conn)
                 yield conn
             except sqlite3.Error as exc:
                 msg = f"history {self.path}: {_one_line(exc)}"
                 raise HistoryError(msg) from None
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Switch to WAL and migrate, one process at a time, retried within the busy timeout.
+
+        Why: while one process creates the file or switches it to WAL, another's first statement
+        can get "database is locked" at once, without SQLite's busy wait (a rollback-journal
+        lock upgrade that would deadlock is refused, not waited for). Matrix rows writing one
+        history open a fresh database together, so the first open is serialised by an advisory
+        lock on a file beside the database, and a busy answer is retried until the timeout.
+        """
+        deadline = time.monotonic() + self._busy_timeout_s
+        while True:
+            try:
+                with _setup_lock(self.path, deadline):
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    conn.execute("PRAGMA foreign_keys=ON")
+                    self._migrate(conn)
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.02)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -389,3 +412,34 @@ def _record(
             for s in scenarios
         ),
     )
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+@contextmanager
+def _setup_lock(db: Path, deadline: float) -> Iterator[None]:
+    """Hold `<db>.lock` exclusively until `deadline`; without it (a read-only folder), go on.
+
+    The lock only orders the first statements of each open; SQLite's own locks still guard
+    every write, so going on unlocked is never unsafe, only racier.
+    """
+    try:
+        fd = os.open(db.with_name(db.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break  # SQLite's busy timeout has the last word
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

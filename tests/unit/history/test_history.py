@@ -452,6 +452,60 @@ def test_two_concurrent_writers_each_add_100_runs(tmp_path: Path) -> None:
     assert all(len(r.scenarios) == 11 for r in runs)  # 10 server scenarios + 1 client
 
 
+_FRESH_OPENER = textwrap.dedent(
+    """
+    import json, sys, time
+    from pathlib import Path
+    from tiercheck.history.store import HistoryError, HistoryStore
+    root, me, writers = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    failures = []
+    for db in sorted(root.glob("db-*")):
+        # A barrier per database: every writer is ready before any opens it, so the first
+        # opens (creating the file, switching it to WAL, migrating) really overlap.
+        (db / f"ready-{me}").touch()
+        while len(list(db.glob("ready-*"))) < writers:
+            time.sleep(0.0005)
+        try:
+            HistoryStore(db / "history.sqlite").schema_version()
+        except HistoryError as exc:
+            failures.append(str(exc))
+    print(json.dumps(failures))
+    """
+)
+
+
+def test_many_writers_opening_fresh_databases_at_once_all_succeed(tmp_path: Path) -> None:
+    # The race of issue 23: two processes creating the same database, one switching it to WAL
+    # while the other migrates, and one got "database is locked" at once (no busy wait). One
+    # collision in a whole suite run is too rare to show, so: many fresh databases, four
+    # writers each, all opening at one instant; bounded by the number of databases.
+    databases, writers = 40, 4
+    for n in range(databases):
+        (tmp_path / f"db-{n:03}").mkdir()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _FRESH_OPENER, str(tmp_path), f"w{w}", str(writers)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(writers)
+    ]
+    try:
+        outputs = [p.communicate(timeout=240)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert [p.returncode for p in procs] == [0] * writers
+    failures = [f for out in outputs for f in json.loads(out)]
+    assert failures == []
+    assert all(
+        HistoryStore(d / "history.sqlite").schema_version() == SCHEMA_VERSION
+        for d in tmp_path.glob("db-*")
+    )
+
+
 def test_import_of_saved_folders_gives_the_same_history(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
