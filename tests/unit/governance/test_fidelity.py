@@ -3,9 +3,9 @@
 The expected values below were computed by the unmodified 0.2.0-alpha.12 bundle, not by hand:
 ``PYTHONPATH=tests .venv/bin/python -m support.official_governance --dump KEY…`` runs it
 (Node 22, `tests/support/official/preload.mjs`) on the named hand-made cases of
-`governance_datasets.edge_cases` and prints its JSON; the integration test `test_governance_differential` keeps proving the same
-on every dataset. Here the cases are collected through the real collector from our fake GitHub
-and judged at their as-of, with no Node.
+`governance_datasets.edge_cases` and prints its JSON; the integration test
+`test_governance_differential` keeps proving the same on every dataset. Here the cases are
+collected through the real collector from our fake GitHub and judged at their as-of, with no Node.
 """
 
 from __future__ import annotations
