@@ -117,6 +117,12 @@ def _judge_scenario(
             outcome, leg.leg, leg.revision, verdict.scenario, check, entry, detail
         )
 
+    if not verdict.measured:
+        # Neither passed nor failed: an entry for it is neither met nor stale.
+        why = f"not measured: {verdict.unmeasured}"
+        if whole is not None:
+            return [out("not-run", None, whole, why)]
+        return [out("not-run", c, e, why) for c, e in per_check.items()]
     if whole is not None:
         if _fails(verdict):
             return [out("expected-failure", None, whole, _why(verdict))]

@@ -12,6 +12,13 @@ Three states are kept apart: *failed* (measured, and a required scenario failed)
 (the user or the config chose not to run the leg) and *unmeasured* (we tried and could not
 measure — the harness crashed or was killed before writing results). Unmeasured is never
 reported as "every scenario failed".
+
+A single scenario can be unmeasured too: its `checks.json` is unreadable (truncated, not JSON,
+not UTF-8, of the wrong shape, nested without end), its folder holds none after a harness that
+exited non-zero, or the server had stopped answering when it ran. Such a scenario is neither
+passed nor failed and stays out of the counts; a leg with a scored one is unmeasured as a
+whole, its reason naming them, because its pass rate (and so the tier) would rest on answers
+the SDK never gave.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ __all__ = [
     "skipped_leg",
     "status_for",
     "unmeasured_leg",
+    "with_unmeasured",
 ]
 
 PASS_THRESHOLD = 1.0
@@ -102,11 +110,18 @@ class ScenarioVerdict:
     reason: str | None = None
     results_path: Path | None = None
     checks: tuple[Check, ...] = field(default=(), repr=False)
+    #: Why this scenario was not measured (then it is neither passed nor failed).
+    unmeasured: str | None = None
 
     @property
     def scored(self) -> bool:
         """Whether this scenario counts toward the leg's pass rate."""
         return self.not_scored_reason is None
+
+    @property
+    def measured(self) -> bool:
+        """Whether the SDK's answer was measured (else `unmeasured` says why not)."""
+        return self.unmeasured is None
 
 
 def judge_scenario(
@@ -115,22 +130,37 @@ def judge_scenario(
     result: ScenarioResult | None,
     *,
     not_scored_reason: str | None = None,
+    harness_exit: int = 0,
 ) -> ScenarioVerdict:
-    """Apply the pass rule to one scenario's results (None: the scenario left no results)."""
+    """Apply the pass rule to one scenario's results (None: the scenario left no results).
+
+    `harness_exit` is how the harness run that wrote `result` ended: after a non-zero exit, a
+    scenario folder without `checks.json` is a scenario the harness failed to finish (it threw,
+    or was stopped), not an answer of the SDK's.
+    """
     if result is None:
         return ScenarioVerdict(
             name, revision, passed=False, not_scored_reason=not_scored_reason, reason="no results"
         )
     if result.parse_error is not None:
-        # Counted as one failed check, as the official parser does.
+        # The official parser counts this as a failed check; but the harness wrote the file,
+        # not the SDK, so nothing about the SDK was learnt from it.
         return ScenarioVerdict(
             name,
             revision,
             passed=False,
-            checks_failed=1,
             not_scored_reason=not_scored_reason,
-            reason=f"unreadable checks.json: {result.parse_error}",
             results_path=result.path,
+            unmeasured=f"unreadable checks.json: {result.parse_error}",
+        )
+    if harness_exit != 0 and not result.has_checks_file:
+        return ScenarioVerdict(
+            name,
+            revision,
+            passed=False,
+            not_scored_reason=not_scored_reason,
+            results_path=result.path,
+            unmeasured=f"no checks.json: the harness exited {harness_exit} without writing it",
         )
     raw = result.raw_checks
     succeeded = sum(c.status == "SUCCESS" for c in raw)
@@ -186,8 +216,9 @@ def _counts(totals: Totals) -> dict[str, Any]:
 
 
 def _totals(details: Iterable[ScenarioVerdict]) -> Totals:
-    scored = [d for d in details if d.scored]
-    unscored = [d for d in details if not d.scored]
+    measured = [d for d in details if d.measured]
+    scored = [d for d in measured if d.scored]
+    unscored = [d for d in measured if not d.scored]
     passed = sum(d.passed for d in scored)
     total = len(scored)
     return Totals(
@@ -221,8 +252,8 @@ class LegVerdict(Totals):
 
     @property
     def failing(self) -> tuple[ScenarioVerdict, ...]:
-        """Scored scenarios that failed."""
-        return tuple(d for d in self.details if d.scored and not d.passed)
+        """Scored scenarios that failed (measured ones: an unmeasured scenario did not fail)."""
+        return tuple(d for d in self.details if d.scored and d.measured and not d.passed)
 
 
 def score_leg(
@@ -232,11 +263,13 @@ def score_leg(
     requirements: RequirementSet,
     *,
     results_dir: Path | None = None,
+    harness_exit: int = 0,
 ) -> LegVerdict:
-    """Judge a measured leg: every expected scenario, scored or not, plus any extras found.
+    """Judge a leg: every expected scenario, scored or not, plus any extras found.
 
     Expected scenarios without results fail with reason "no results"; not-scored scenarios
-    carry their `notScoredReason` and stay out of the pass rate.
+    carry their `notScoredReason` and stay out of the pass rate. A scored scenario that could
+    not be measured (see `judge_scenario`) makes the leg unmeasured (`with_unmeasured`).
     """
     by_name = {r.name: r for r in results}
     not_scored = requirements.not_scored_on(leg)
@@ -249,20 +282,55 @@ def score_leg(
                 revision,
                 by_name.pop(name, None),
                 not_scored_reason=None if entry is None else entry.reason,
+                harness_exit=harness_exit,
             )
         )
     details.extend(
-        judge_scenario(name, revision, result, not_scored_reason=NOT_IN_SET)
+        judge_scenario(
+            name, revision, result, not_scored_reason=NOT_IN_SET, harness_exit=harness_exit
+        )
         for name, result in by_name.items()
     )
+    return with_unmeasured(
+        leg,
+        revision,
+        details,
+        results_dir=results_dir,
+        reason="the harness did not leave readable results",
+    )
+
+
+def with_unmeasured(
+    leg: Leg,
+    revision: str,
+    details: Sequence[ScenarioVerdict],
+    *,
+    results_dir: Path | None,
+    reason: str,
+    name_each: bool = True,
+) -> LegVerdict:
+    """The leg of `details`: measured, or unmeasured when a scored scenario is unmeasured.
+
+    An unmeasured leg keeps its details (what was measured stays visible) and its reason
+    starts with `reason`, then (`name_each`) names each unmeasured scored scenario with why;
+    without `name_each`, `reason` already says it all.
+    """
     t = _totals(details)
+    missing = [d for d in details if d.scored and not d.measured]
+    state: LegState = "measured"
+    why = None
+    if missing:
+        state = "unmeasured"
+        named = "; ".join(f"{d.scenario}: {d.unmeasured}" for d in missing)
+        count = f"{len(missing)} scored scenario(s) not measured"
+        why = f"{reason}: {count} ({named})" if name_each else reason
     return LegVerdict(
         leg=leg,
         revision=revision,
-        state="measured",
-        reason=None,
+        state=state,
+        reason=why,
         details=tuple(details),
-        status=status_for(t.pass_rate),
+        status=status_for(t.pass_rate) if state == "measured" else "fail",
         results_dir=results_dir,
         **_counts(t),
     )
@@ -336,7 +404,7 @@ class MergedLeg(Totals):
     @property
     def failing(self) -> tuple[ScenarioVerdict, ...]:
         """Scored scenarios that failed, across revisions."""
-        return tuple(d for d in self.details if d.scored and not d.passed)
+        return tuple(d for d in self.details if d.scored and d.measured and not d.passed)
 
 
 def _describe(part: LegVerdict) -> str:

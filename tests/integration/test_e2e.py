@@ -784,9 +784,10 @@ def test_reuse_runs_again_when_the_configuration_changed(
     assert doc["revisions"][CHEAP]["server"]["state"] == "unmeasured"
 
 
-def test_a_garbage_history_is_a_warning_and_the_scorecard_is_written(
-    session: Session, tmp_path: Path
-) -> None:
+def test_a_garbage_history_is_refused_before_any_work(session: Session, tmp_path: Path) -> None:
+    # A file that is not a database can never hold the history: bad input, refused with one
+    # line before anything runs, and never overwritten. (A database that breaks while the run
+    # goes on is still only a warning: tests/unit/history/test_history.py.)
     garbage = tmp_path / "history.sqlite"
     garbage.write_bytes(b"not a database " * 300)
     sdk = copy_sample(tmp_path / "sample-sdk")
@@ -800,20 +801,17 @@ def test_a_garbage_history_is_a_warning_and_the_scorecard_is_written(
         "--skip-build",
         "--revision",
         CHEAP,
-        "--server-cmd",
-        "python3 -c 'import sys; sys.exit(4)'",
-        "--client-cmd",
-        "",
         "--history",
         str(garbage),
         "--out",
         str(out),
         env=session.env(),
     )
-    assert run.returncode == 1, run.explain()
-    assert (out / "scorecard.json").is_file()
-    assert "history" not in run.doc
-    warnings = [line for line in run.stderr.splitlines() if "warning: history" in line]
-    assert len(warnings) == 1, run.stderr
-    assert "file is not a database" in warnings[0]
+    assert run.returncode == 2, run.explain()
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert lines == [
+        f"tier-check: error: --history {garbage}: not an SQLite database "
+        "(tiercheck's history is one)"
+    ], run.stderr
+    assert not (out / "scorecard.json").exists()
     assert garbage.read_bytes().startswith(b"not a database")

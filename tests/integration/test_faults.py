@@ -190,6 +190,102 @@ exit 137
     assert_no_slots(session)
 
 
+# --- 2b. a server that stops answering behind a process that lives on (issue 23) -------------
+
+
+def _count_until(raw: Path, n: int) -> str:
+    """Shell: wait until the harness has written `n` scenario results under `raw`."""
+    return (
+        f'until [ "$(find {shlex.quote(str(raw))} -name checks.json 2>/dev/null | wc -l)" '
+        f"-ge {n} ]; do sleep 0.05; done"
+    )
+
+
+def _scenarios(doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {d["scenario"]: d for d in leg(doc, "server")["details"]}
+
+
+def test_a_server_dead_behind_a_wrapper_that_lives_on_makes_the_rest_unmeasured(
+    session: Session, built: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    raw = out / "raw" / CHEAP / "server"
+    # The wrapper (a supervisor that does not supervise) kills the real server once three
+    # scenarios are written, and lives on: the process we started never exits.
+    server = script(
+        tmp_path / "wrapper.sh",
+        f""".venv/bin/python server.py --port "$1" &
+pid=$!
+{_count_until(raw, 3)}
+kill -9 "$pid"
+echo "injected: the server behind the wrapper was killed" >&2
+sleep 600
+""",
+    )
+    run = assess_built(session, built, out, "--server-cmd", f"{server} {{port}}")
+    assert run.returncode == 1, run.explain()
+    doc = assert_written(run)
+    entry = leg(doc, "server")
+    assert entry["state"] == "unmeasured", entry
+    assert "the server stopped answering MCP after" in entry["reason"], entry["reason"]
+    assert "POST initialize (protocolVersion 2025-11-25)" in entry["reason"], entry["reason"]
+    assert "answered again" not in entry["reason"]
+    details = _scenarios(doc)
+    unmeasured = [n for n, d in details.items() if "unmeasured" in d]
+    passed = [n for n, d in details.items() if d["passed"]]
+    failed = [n for n, d in details.items() if not d["passed"] and "unmeasured" not in d]
+    # Three (or, when the kill lands late, a few more) passed before it; nothing failed; every
+    # scenario from the first unanswered one on is unmeasured, with what was sent and seen.
+    assert len(passed) >= 3, details
+    assert failed == [], failed
+    assert unmeasured, details
+    for name in unmeasured:
+        assert "did not answer after it failed: POST initialize" in details[name]["unmeasured"]
+        assert name in entry["reason"]
+    assert leg(doc, "client")["state"] == "measured"
+    assert doc["implied_tier"]["tier"] is None or entry["state"] == "unmeasured"
+    assert_none_with_word(str(tmp_path / "wrapper.sh"), "the wrapper")
+    assert_no_slots(session)
+
+
+def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_while_down(
+    session: Session, built: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    raw = out / "raw" / CHEAP / "server"
+    # A supervisor that restarts the server: killed after three scenarios, started again on
+    # the same port once two more have failed without it (and a moment has passed).
+    server = script(
+        tmp_path / "supervisor.sh",
+        f""".venv/bin/python server.py --port "$1" &
+pid=$!
+{_count_until(raw, 3)}
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+{_count_until(raw, 5)}
+sleep 2
+echo "injected: restarted" >&2
+exec .venv/bin/python server.py --port "$1"
+""",
+    )
+    run = assess_built(session, built, out, "--server-cmd", f"{server} {{port}}")
+    assert run.returncode == 1, run.explain()
+    doc = assert_written(run)
+    entry = leg(doc, "server")
+    assert entry["state"] == "unmeasured", entry
+    assert "it answered again later" in entry["reason"], entry["reason"]
+    details = _scenarios(doc)
+    down = [n for n, d in details.items() if "unmeasured" in d]
+    assert len(down) >= 2, details
+    assert "scenarios run while it was down: " + ", ".join(down) in entry["reason"]
+    # After the restart the server answers again and its scenarios are measured passes.
+    order = sorted(details, key=lambda n: details[n].get("results_path") or "")
+    last_down = max(order.index(n) for n in down)
+    assert any(details[n]["passed"] for n in order[last_down + 1 :]), details
+    assert_none_with_word(str(tmp_path / "supervisor.sh"), "the supervisor")
+    assert_no_slots(session)
+
+
 # --- 3. two runs sharing a cache -------------------------------------------------------------
 
 

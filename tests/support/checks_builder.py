@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import pytest
+
 from tiercheck.config.requirements import NotScored, RequirementSet
 from tiercheck.revisions import Leg
 
@@ -77,3 +79,14 @@ def requirement_set(
         client=tuple(client),
         not_scored=tuple(NotScored(s, leg, reason) for s, leg, reason in not_scored),  # type: ignore[arg-type]
     )
+
+
+#: Unreadable harness output, each kind once: (raw bytes of checks.json, words of the reason).
+UNREADABLE = [
+    pytest.param(b'[{"id": "a", "status": "SUCC', "not JSON", id="truncated"),
+    pytest.param(b"<html>oops</html>", "not JSON", id="not-json"),
+    pytest.param(b'[{"id": "caf\xe9", "status": "SUCCESS"}]', "not UTF-8", id="not-utf8"),
+    pytest.param(b'{"checks": []}', "expected a JSON array of checks", id="wrong-shape"),
+    pytest.param(b'["not an object"]', "is not an object with a status", id="wrong-items"),
+    pytest.param(b"[" * 5000 + b"]" * 5000, "nested deeper than", id="deep"),
+]

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from support.checks_builder import check, failing, passing, requirement_set, write_scenario
+from support.checks_builder import (
+    UNREADABLE,
+    check,
+    failing,
+    passing,
+    requirement_set,
+    write_scenario,
+)
 from tiercheck.conformance.legs import LegRun
 from tiercheck.conformance.results import parse_results
 from tiercheck.model import to_json
@@ -81,12 +88,54 @@ def test_expected_scenario_without_results_fails(tmp_path: Path) -> None:
     assert (missing.checks_passed, missing.checks_failed) == (0, 0)
 
 
-def test_bad_json_fails_with_one_failed_check(tmp_path: Path) -> None:
-    verdict = _score(tmp_path, {"a": "{oops"}, server=["a"])
-    (d,) = verdict.details
-    assert not d.passed
-    assert d.checks_failed == 1
-    assert (d.reason or "").startswith("unreadable checks.json")
+@pytest.mark.parametrize(("raw", "words"), UNREADABLE)
+def test_unreadable_checks_json_is_an_unmeasured_scenario_and_leg(
+    tmp_path: Path, raw: bytes, words: str
+) -> None:
+    write_scenario(tmp_path, "ok", passing())
+    write_scenario(tmp_path, "bad", "").joinpath("checks.json").write_bytes(raw)
+    rset = requirement_set(server=["ok", "bad"])
+    run = LegRun("server", rset.revision, tmp_path, 0, False, "", 1.0)
+    verdict = score_leg_run(run, rset)
+    bad = next(d for d in verdict.details if d.scenario == "bad")
+    # Neither passed nor failed: not counted, and the leg (so the tier) rests on no guess.
+    assert not bad.measured
+    assert words in (bad.unmeasured or "")
+    assert bad.unmeasured.startswith("unreadable checks.json: ")  # type: ignore[union-attr]
+    assert verdict.state == "unmeasured"
+    assert verdict.reason is not None
+    assert "1 scored scenario(s) not measured (bad: unreadable checks.json" in verdict.reason
+    assert (verdict.passed, verdict.failed, verdict.total) == (1, 0, 1)
+    assert verdict.failing == ()
+    entry = to_json(scenario_entry(bad, {}, "server"))
+    assert entry["passed"] is False
+    assert entry["unmeasured"].startswith("unreadable checks.json: ")
+
+
+def test_a_folder_without_checks_json_after_a_failed_harness_is_unmeasured(tmp_path: Path) -> None:
+    write_scenario(tmp_path, "ok", passing())
+    write_scenario(tmp_path, "threw", None)  # the folder, and no checks.json in it
+    rset = requirement_set(server=["ok", "threw"])
+    after_exit_1 = score_leg_run(LegRun("server", rset.revision, tmp_path, 1, False, "", 1.0), rset)
+    threw = next(d for d in after_exit_1.details if d.scenario == "threw")
+    assert threw.unmeasured == "no checks.json: the harness exited 1 without writing it"
+    assert after_exit_1.state == "unmeasured"
+    # After a harness that exited 0 the same folder is the scenario's own empty answer.
+    after_exit_0 = score_leg_run(LegRun("server", rset.revision, tmp_path, 0, False, "", 1.0), rset)
+    assert after_exit_0.state == "measured"
+    (failed,) = after_exit_0.failing
+    assert failed.reason == "no checks (the scenario wrote none)"
+
+
+def test_an_unmeasured_not_scored_scenario_leaves_the_leg_measured(tmp_path: Path) -> None:
+    write_scenario(tmp_path, "ok", passing())
+    write_scenario(tmp_path, "ext", "{oops")
+    rset = requirement_set(server=["ok"], not_scored=[("ext", "server", "extension")])
+    verdict = score_leg("server", rset.revision, parse_results(tmp_path, "server"), rset)
+    assert verdict.state == "measured"
+    assert (verdict.passed, verdict.total, verdict.not_scored_total) == (1, 1, 0)
+    ext = next(d for d in verdict.details if d.scenario == "ext")
+    assert not ext.measured
 
 
 def test_not_scored_scenarios_are_counted_apart(tmp_path: Path) -> None:

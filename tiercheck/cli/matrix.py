@@ -182,7 +182,11 @@ def _check_fail_on(args: argparse.Namespace) -> None:
 
 
 def _child_args(args: argparse.Namespace, registry: Registry) -> tuple[str, ...]:
-    """What every row's `tier-check` is given besides its own row."""
+    """What every row's `tier-check` is given besides its own row; the files it names are read
+    here, so a bad one is refused once, before any row runs."""
+    from tiercheck.governance.snapshot import load_snapshot
+    from tiercheck.pipeline.inputs import check_history
+
     out = ["--registry", str(registry.path.resolve())]
     if args.skip_governance and args.governance_snapshot:
         msg = "--skip-governance cannot be combined with --governance-snapshot"
@@ -193,6 +197,8 @@ def _child_args(args: argparse.Namespace, registry: Registry) -> tuple[str, ...]
         snapshot = Path(args.governance_snapshot)
         if not snapshot.is_file():
             raise UsageError(f"--governance-snapshot {snapshot}: no such file")
+        # Read now, as every row would: a bad snapshot is one line here, not one per row.
+        load_snapshot(snapshot)
         out += ["--governance-snapshot", str(snapshot.resolve())]
     if args.as_of:
         out += ["--as-of", args.as_of]
@@ -203,6 +209,7 @@ def _child_args(args: argparse.Namespace, registry: Registry) -> tuple[str, ...]
     if args.no_history:
         out.append("--no-history")
     elif args.history:
+        check_history(Path(args.history))
         out += ["--history", str(Path(args.history).resolve())]
     return tuple(out)
 

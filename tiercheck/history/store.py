@@ -167,12 +167,7 @@ class HistoryStore:
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
-            # Never written down to, never dropped: a newer tiercheck owns this file.
-            msg = (
-                f"history {self.path}: schema version {version} is newer than this tiercheck's "
-                f"({SCHEMA_VERSION}); upgrade tiercheck or use --history with another file"
-            )
-            raise HistoryError(msg)
+            raise _newer_schema(self.path, version)
         if version == SCHEMA_VERSION:
             return
         conn.execute("BEGIN IMMEDIATE")
@@ -188,6 +183,29 @@ class HistoryStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def check_readable(self) -> None:
+        """Raise HistoryError if the file is not a database this tiercheck can use.
+
+        Read-only: nothing is created, migrated or switched to WAL, so checking a file before
+        a run never changes it.
+        """
+        try:
+            conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self._busy_timeout_s
+            )
+        except (OSError, sqlite3.Error) as exc:
+            msg = f"history {self.path}: cannot open: {_one_line(exc)}"
+            raise HistoryError(msg) from None
+        with closing(conn):
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            except sqlite3.Error as exc:
+                msg = f"history {self.path}: {_one_line(exc)}"
+                raise HistoryError(msg) from None
+        if version > SCHEMA_VERSION:
+            raise _newer_schema(self.path, version)
 
     def schema_version(self) -> int:
         """The schema version of the file (migrating it forward first)."""
@@ -443,3 +461,11 @@ def _setup_lock(db: Path, deadline: float) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _newer_schema(path: Path, version: int) -> HistoryError:
+    # Never written down to, never dropped: a newer tiercheck owns this file.
+    return HistoryError(
+        f"history {path}: schema version {version} is newer than this tiercheck's "
+        f"({SCHEMA_VERSION}); upgrade tiercheck or use --history with another file"
+    )

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from tiercheck.errors import UsageError
+from tiercheck.conformance.results import ScenarioResult
+from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
 from tiercheck.pipeline.facts import harness_facts, now_utc, tiercheck_facts
@@ -136,6 +137,17 @@ def score_results(
     )
 
 
+def _refuse_unreadable(results: Sequence[ScenarioResult]) -> None:
+    """`score` is given results to judge: an unreadable `checks.json` is bad input (exit 2),
+    named, never a failed scenario of the SDK's."""
+    for result in results:
+        if result.parse_error is not None:
+            path = str(result.path / "checks.json")
+            error = result.parse_error
+            named = error if path in error else f"{path}: {error}"
+            raise ConfigError(f"unreadable harness output: {named}")
+
+
 def _read_results(
     inputs: Sequence[tuple[str, Path | None, Path | None]],
 ) -> tuple[tuple[RevisionPlan, ...], Measurement]:
@@ -160,6 +172,7 @@ def _read_results(
                 msg = f"--{leg}-results {folder}: not a directory"
                 raise UsageError(msg)
             elif results := parse_results(folder, leg):
+                _refuse_unreadable(results)
                 verdict = score_leg(leg, revision, results, rset, results_dir=folder)
             else:
                 reason = f"no checks.json under {folder}"

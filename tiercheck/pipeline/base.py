@@ -60,6 +60,8 @@ class AssessOptions:
     #: The run's id (`pipeline.output`), recorded in the scorecard.
     run_id: str = ""
     flags: Mapping[str, Any] = field(default_factory=dict)
+    #: `--expected-failures` was given on the command line: the file must exist and load.
+    explicit_baseline: bool = False
     environ: Mapping[str, str] = field(default_factory=dict)
     revisions: tuple[str, ...] | None = None
     #: URL mode: an already running server (no checkout, no build, no managed server).

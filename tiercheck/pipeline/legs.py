@@ -28,6 +28,7 @@ from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import ServerStartError, TiercheckError
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.pipeline.verdict import score_leg_run
 from tiercheck.revisions import LEGS, Leg, is_known_revision
@@ -35,6 +36,7 @@ from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 
 if TYPE_CHECKING:
     from tiercheck.probes import ProbeReport
+    from tiercheck.sdk.server import ManagedServer
 
 __all__ = ["CLIENT_LEG_TIMEOUT_S", "SERVER_LEG_TIMEOUT_S", "LegsResult", "run_legs"]
 
@@ -186,7 +188,8 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
             if stop.is_set():
                 return unmeasured_leg("server", revision, "interrupted")
             progress.step(f"server leg {revision}")
-            with _watching(progress, plan, "server", raw):
+            watch = LivenessWatch(raw, "server", lambda: _answers(server))
+            with _watching(progress, plan, "server", raw), watch:
                 run = run_server_leg(
                     harness,
                     url=server.url,
@@ -197,6 +200,10 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                     allow_env=config.pass_env,
                     timeout_s=SERVER_LEG_TIMEOUT_S,
                 )
+            liveness = watch.liveness
+            if stop.is_set():
+                # Our own teardown stopped the server (Ctrl-C, SIGTERM): not the server's fate.
+                return unmeasured_leg("server", revision, "interrupted before the leg finished")
             # A server that died during its leg answered none of the scenarios after its
             # death: their failures are not the SDK's answers, so the leg is unmeasured.
             fate = server.fate()
@@ -205,7 +212,14 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 progress.warn(f"{revision}: {fate.splitlines()[0]}")
                 progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
                 return unmeasured_leg("server", revision, fate, results_dir=raw)
-            _run_probes(ctx, plan, server.url)
+            end = liveness.end
+            if end is not None and not end.ok:
+                # Every scenario passed (or failed while it still answered), but it is not
+                # answering now: the advisory probes would only measure that.
+                progress.warn(f"{revision}: the server stopped answering at the end of its leg")
+                progress.warn(f"{revision}: probes not run: {end.detail}")
+            else:
+                _run_probes(ctx, plan, server.url)
     except TiercheckError as exc:
         # Only a start-up failure is the server's; the harness refusing its folder is not.
         ready = isinstance(exc, ServerStartError)
@@ -218,7 +232,12 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
         return unmeasured_leg("server", revision, reason, results_dir=raw)
     finally:
         record.timings[f"server {revision}"] = elapsed(began)
-    return _scored(record, run, plan, stop, progress)
+    return _scored(record, run, plan, stop, progress, liveness=liveness)
+
+
+def _answers(server: ManagedServer) -> tuple[bool, str]:
+    answer = server.answers()
+    return answer.ok, answer.detail
 
 
 def _run_probes(ctx: _LegContext, plan: RevisionPlan, url: str) -> None:
@@ -249,11 +268,15 @@ def _scored(
     plan: RevisionPlan,
     stop: threading.Event,
     progress: ProgressSink,
+    *,
+    liveness: Liveness | None = None,
 ) -> LegVerdict:
     if stop.is_set():
         reason = "interrupted before the leg finished"
         return unmeasured_leg(run.leg, run.revision, reason, results_dir=run.results_dir)
     verdict = score_leg_run(run, plan.requirements)
+    if liveness is not None:
+        verdict = judge_liveness(verdict, liveness)
     if verdict.state == "unmeasured":
         what = f"{run.leg} leg {run.revision}"
         record.unmeasured.append(Unmeasured(what, verdict.reason or "unknown"))

@@ -26,6 +26,7 @@ from tiercheck.pipeline.base import (
 )
 from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
+from tiercheck.pipeline.inputs import EXPECTED_FAILURES_FLAG, check_checkout_inputs
 from tiercheck.pipeline.legs import LegsResult, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
 from tiercheck.pipeline.provision import (
@@ -145,6 +146,10 @@ def _run_steps(
             if checkout.path is None:
                 return
             workdir, commit = checkout.path, checkout.commit
+            if options.explicit_baseline:
+                # A relative --expected-failures names a file of the clone: refused (exit 2)
+                # now, not after every leg has run.
+                check_checkout_inputs(options.flags.get(EXPECTED_FAILURES_FLAG), workdir)
             tools = provision_tools(options.cache_dir, toolchain, plan.revisions, workdir, progress)
             done.append(tools)
             if tools.halt is not None:
@@ -169,7 +174,8 @@ def _run_steps(
 
 def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:
     """checkout → provision → build → legs. Never raises for a failure to measure (those become
-    unmeasured legs); raises only for a missing npm (ToolMissingError)."""
+    unmeasured legs); raises only for a missing npm (ToolMissingError) and for a relative
+    `--expected-failures` the clone does not hold as a readable baseline (ConfigError)."""
     began = time.monotonic()
     done: list[StepResult] = []
     stopped: Unmeasured | None = None

@@ -18,6 +18,7 @@ from tiercheck.pipeline.assess import assess
 from tiercheck.pipeline.base import AssessOptions, ProgressSink
 from tiercheck.pipeline.facts import now_utc
 from tiercheck.pipeline.history import HistoryHook
+from tiercheck.pipeline.inputs import check_inputs
 from tiercheck.pipeline.output import report_folder
 from tiercheck.pipeline.request import AssessRequest
 from tiercheck.report.writer import write_reports
@@ -96,6 +97,7 @@ def run(
     """
     check_request(request)
     target = resolve(request)
+    check_inputs(request)
     started = now_utc()
     folder = report_folder(request.out, target.name, started)
     options = AssessOptions(
@@ -104,6 +106,7 @@ def run(
         out_dir=folder.path,
         run_id=folder.run_id,
         flags=request.flags,
+        explicit_baseline=request.explicit_baseline,
         environ=request.environ,
         revisions=request.revisions,
         server_url=request.target.server_url,

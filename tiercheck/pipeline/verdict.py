@@ -46,4 +46,11 @@ def score_leg_run(run: LegRun, requirements: RequirementSet) -> LegVerdict:
         if run.log_tail:
             reason += f":\n{run.log_tail}"
         return unmeasured_leg(run.leg, run.revision, reason, results_dir=run.results_dir)
-    return score_leg(run.leg, run.revision, results, requirements, results_dir=run.results_dir)
+    return score_leg(
+        run.leg,
+        run.revision,
+        results,
+        requirements,
+        results_dir=run.results_dir,
+        harness_exit=run.returncode,
+    )

@@ -114,7 +114,7 @@ class Diff:
 
 
 def _outcome(detail: ScenarioEntry) -> str:
-    result = "passed" if detail.passed else "failed"
+    result = "unmeasured" if not detail.measured else "passed" if detail.passed else "failed"
     return result if detail.scored else f"not scored: {result}"
 
 

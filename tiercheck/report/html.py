@@ -22,6 +22,7 @@ from tiercheck.scorecard.view import (
     clean,
     failure_message,
     legs,
+    one_line,
     pct,
     short_sha,
     signal_detail,
@@ -119,13 +120,18 @@ def page(title: str, heading: str, meta: str, body: str, *, css: str = "") -> st
 
 
 def _scenario_row(entry: ScenarioEntry) -> list[str]:
-    if entry.passed:
+    if not entry.measured:
+        verdict = chip("skipped", "unmeasured")
+    elif entry.passed:
         verdict = chip("pass")
     elif entry.expected_failure:
         verdict = chip("partial", "expected failure")
     else:
         verdict = chip("fail")
-    message = "" if entry.passed else f'<div class="msg">{esc(failure_message(entry))}</div>'
+    if not entry.measured:
+        message = f'<div class="msg">{esc(one_line(entry.unmeasured))}</div>'
+    else:
+        message = "" if entry.passed else f'<div class="msg">{esc(failure_message(entry))}</div>'
     scored = (
         ""
         if entry.scored

@@ -18,7 +18,14 @@ import re
 import xml.etree.ElementTree as ET
 
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import LegView, failure_message, legs, one_line, short_sha
+from tiercheck.scorecard.view import (
+    LegView,
+    failure_message,
+    legs,
+    one_line,
+    scenario_result,
+    short_sha,
+)
 
 __all__ = ["render_junit"]
 
@@ -102,10 +109,14 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
         case = _testcase(suite, view, one_line(detail.scenario))
         counts["tests"] += 1
         if not detail.scored:
-            result = "passed" if detail.passed else f"failed: {failure_message(detail)}"
-            message = f"not scored ({detail.not_scored_reason}); {result}"
+            message = f"not scored ({detail.not_scored_reason}); {scenario_result(detail)}"
             _attr(ET.SubElement(case, "skipped"), message=message)
             counts["skipped"] += 1
+        elif not detail.measured:
+            # JUnit's <error> is a test that could not run as meant, not a failed assertion.
+            error = ET.SubElement(case, "error")
+            _attr(error, message=scenario_result(detail), type="unmeasured")
+            counts["errors"] += 1
         elif detail.passed:
             continue
         elif detail.expected_failure:

@@ -21,6 +21,7 @@ from tiercheck.scorecard.view import (
     merged_legs,
     one_line,
     pct,
+    scenario_result,
     short_sha,
     signal_detail,
     signal_disagreement,
@@ -128,6 +129,13 @@ def _conformance(doc: Scorecard) -> list[str]:
             lines += ["", "<details>", summary, "", *items, "", "</details>"]
         else:
             lines += ["", f"_Failing ({len(failing)}):_", "", *items]
+    unmeasured = [(v, d) for v in views for d in v.unmeasured]
+    if unmeasured:
+        items = [
+            f"- {_code(d.scenario)} ({v.leg} {v.revision}): {cell(d.unmeasured)}"
+            for v, d in unmeasured
+        ]
+        lines += ["", f"_Not measured ({len(unmeasured)}), neither passed nor failed:_", "", *items]
     not_scored = [(v, d) for v in views for d in v.not_scored]
     if not_scored:
         rows = [
@@ -135,7 +143,7 @@ def _conformance(doc: Scorecard) -> list[str]:
                 _code(d.scenario),
                 v.leg,
                 v.revision,
-                "passed" if d.passed else cell(f"failed: {failure_message(d)}"),
+                cell(scenario_result(d)),
                 cell(d.not_scored_reason),
             ]
             for v, d in not_scored

@@ -19,6 +19,7 @@ from tiercheck.scorecard.view import (
     merged_legs,
     one_line,
     pct,
+    scenario_result,
     short_sha,
     signal_detail,
     signal_disagreement,
@@ -173,7 +174,7 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
     if not_scored:
         rows = []
         for view, detail in not_scored:
-            result = "passed" if detail.passed else f"failed: {failure_message(detail)}"
+            result = scenario_result(detail)
             text = Text(f"{view.leg} {view.revision} {one_line(detail.scenario)}")
             text.append(f" [{one_line(detail.not_scored_reason)}] {result}", style="dim")
             rows.append((Text("-"), text))

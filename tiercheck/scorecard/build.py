@@ -120,6 +120,7 @@ def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> Sc
         warnings=tuple(_check_entry(n) for n in verdict.warnings),
         results_path=None if verdict.results_path is None else str(verdict.results_path),
         baseline=outcome,  # type: ignore[arg-type]
+        unmeasured=verdict.unmeasured,
     )
 
 

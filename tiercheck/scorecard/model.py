@@ -103,6 +103,11 @@ class ScenarioEntry:
     baseline: BaselineOutcomeName | None = doc_field(
         default=None, omit_none=True, doc="the expected-failures baseline's outcome"
     )
+    unmeasured: str | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="why the SDK's answer was not measured (neither passed nor failed)",
+    )
 
     @property
     def scored(self) -> bool:
@@ -110,9 +115,14 @@ class ScenarioEntry:
         return not self.not_scored_reason
 
     @property
+    def measured(self) -> bool:
+        """Whether the SDK's answer was measured (else `unmeasured` says why not)."""
+        return self.unmeasured is None
+
+    @property
     def expected_failure(self) -> bool:
         """Whether an expected-failures baseline lists this scenario's failure."""
-        return self.baseline == "expected-failure" and not self.passed
+        return self.baseline == "expected-failure" and self.measured and not self.passed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,8 +171,8 @@ class LegEntry(LegCounts):
 
     @property
     def failing(self) -> tuple[ScenarioEntry, ...]:
-        """Scored scenarios that failed."""
-        return tuple(d for d in self.details if d.scored and not d.passed)
+        """Scored scenarios that failed (an unmeasured one did not fail)."""
+        return tuple(d for d in self.details if d.scored and d.measured and not d.passed)
 
     @property
     def not_scored_details(self) -> tuple[ScenarioEntry, ...]:

@@ -109,6 +109,11 @@ class LegView:
         return [d for d in self.details if not d.scored]
 
     @property
+    def unmeasured(self) -> list[ScenarioEntry]:
+        """Scored scenarios whose answer was not measured (each says why)."""
+        return [d for d in self.details if d.scored and not d.measured]
+
+    @property
     def reason(self) -> str:
         """Why the leg was skipped or unmeasured ("" when measured)."""
         return one_line(self.data.reason or self.data.error or "")
@@ -143,6 +148,13 @@ def merged_legs(doc: Scorecard) -> Iterator[LegView]:
     """The two merged legs (`checks.conformance`, `checks.client_conformance`), label "all"."""
     for leg in LEG_CHECK_KEYS:
         yield LegView("all", leg, doc.checks.merged(leg))
+
+
+def scenario_result(detail: ScenarioEntry) -> str:
+    """ "passed", "failed: <why>" or "unmeasured: <why>", on one line."""
+    if not detail.measured:
+        return f"unmeasured: {one_line(detail.unmeasured)}"
+    return "passed" if detail.passed else f"failed: {failure_message(detail)}"
 
 
 def failure_message(detail: ScenarioEntry) -> str:

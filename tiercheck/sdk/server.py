@@ -57,6 +57,9 @@ DEFAULT_READY_TIMEOUT_S = 30.0
 PROBE_PROTOCOL_VERSION = "2025-11-25"
 #: Each readiness request is cut off after this long, so a hung server cannot stall the wait.
 PROBE_TIMEOUT_S = 1.0
+#: A running server's liveness probe: each try's limit, and how many tries before it is down.
+LIVENESS_TIMEOUT_S = 5.0
+LIVENESS_ATTEMPTS = 3
 #: Pause between readiness probes (also bounds how late an early exit is noticed).
 POLL_INTERVAL_S = 0.2
 #: Starts on fresh ports when an allocated port is lost to another process before the bind.
@@ -76,6 +79,8 @@ class ManagedServer:
     log_path: Path
     ready_after_s: float
     child: Child = field(repr=False, compare=False)
+    #: The revision its readiness `initialize` asked for; `answers()` asks the same.
+    protocol_version: str = PROBE_PROTOCOL_VERSION
 
     @property
     def pid(self) -> int:
@@ -99,6 +104,27 @@ class ManagedServer:
         log_tail = process.tail(self.log_path)
         summary = f"the server {_describe_exit(returncode)} during the leg (log: {self.log_path})"
         return f"{summary}:\n{log_tail}" if log_tail else summary
+
+    def answers(self) -> ProbeResult:
+        """Prove readiness again with the request that proved it at start (a real `initialize`).
+
+        A process that lives on proves nothing: a wrapper (`sh -c`, `npm run`, a supervisor)
+        can outlive the server it started, and a deadlocked server is alive too. Up to
+        `LIVENESS_ATTEMPTS` tries of `LIVENESS_TIMEOUT_S` each, so one slow answer on a loaded
+        machine is not taken for a dead server; the detail says what was sent and what came back.
+        """
+        timeout = httpx.Timeout(LIVENESS_TIMEOUT_S)
+        sent = f"POST initialize (protocolVersion {self.protocol_version}) to {self.url}"
+        verdict = ProbeResult(False, "not asked")
+        with httpx.Client(timeout=timeout, trust_env=False, follow_redirects=False) as client:
+            for attempt in range(LIVENESS_ATTEMPTS):
+                if attempt:
+                    time.sleep(POLL_INTERVAL_S)
+                verdict = probe_mcp(client, self.url, self.protocol_version)
+                if verdict.ok:
+                    break
+        tries = f" ({LIVENESS_ATTEMPTS} tries)" if not verdict.ok else ""
+        return ProbeResult(verdict.ok, f"{sent}: {verdict.detail}{tries}")
 
 
 @dataclass(frozen=True)
@@ -190,7 +216,8 @@ def probe_mcp(
             status = response.status_code
             session = response.headers.get("mcp-session-id")
     except httpx.TimeoutException:
-        return ProbeResult(False, f"{url} did not answer within {PROBE_TIMEOUT_S:g} s")
+        limit = client.timeout.read or PROBE_TIMEOUT_S
+        return ProbeResult(False, f"{url} did not answer within {limit:g} s")
     except httpx.HTTPError as exc:
         return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})")
     try:
@@ -424,6 +451,7 @@ def _start_ready(
         log_path=log_path,
         ready_after_s=ready_after,
         child=child,
+        protocol_version=protocol_version,
     )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support.checks_builder import TS, check, write_scenario
+from support.checks_builder import TS, UNREADABLE, check, write_scenario
 from support.mounts import small_file_system
 from tiercheck.cli import main
 from tiercheck.config.baseline import load_baseline
@@ -124,12 +124,25 @@ def test_8_deep_checks_json_is_that_scenarios_parse_error(
     assert parsed["tools-list"].parse_error is not None
     assert "nested deeper than" in parsed["tools-list"].parse_error
     assert parsed["ping"].parse_error is None
-    # And the whole `score` still produces a scorecard.
-    code, out, err = run(
-        capsys, "score", "--results", str(isolated / "results"), "--output", "json"
-    )
-    assert code in (0, 1), err
-    assert json.loads(out)["repo"] == "unknown/unknown"
+    # `score` is handed results to judge: unreadable harness output is bad input, named.
+    result = run(capsys, "score", "--results", str(isolated / "results"), "--output", "json")
+    assert_one_line_exit_2(result, "unreadable harness output: ")
+    assert "server-tools-list-" in result[2]
+    assert "nested deeper than 64 levels" in result[2]
+
+
+@pytest.mark.parametrize(("raw", "words"), UNREADABLE)
+def test_score_refuses_unreadable_harness_output_naming_the_file(
+    isolated: Path, capsys: pytest.CaptureFixture[str], raw: bytes, words: str
+) -> None:
+    results = isolated / "results" / "2025-11-25" / "server"
+    write_scenario(results, "ping", [check("main")])
+    bad = write_scenario(results, "tools-list", "") / "checks.json"
+    bad.write_bytes(raw)
+    result = run(capsys, "score", "--results", str(isolated / "results"), "--output", "json")
+    assert_one_line_exit_2(result, f"unreadable harness output: {bad}")
+    assert words in result[2]
+    assert result[1] == ""  # no scorecard: nothing was judged
 
 
 def test_8_deep_scorecard_given_to_diff(isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
