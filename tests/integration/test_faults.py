@@ -286,6 +286,60 @@ exec .venv/bin/python server.py --port "$1"
     assert_no_slots(session)
 
 
+# --- 2c. unreadable harness output (issue 23) --------------------------------------------------
+
+#: What a broken disk or a crashed writer leaves as a scenario's checks.json, one of each: the
+#: shell command that writes the bytes, and the words the scenario's reason must hold.
+BROKEN_OUTPUT = {
+    "truncated": ("""printf '[{"id": "a", "status": "SUCC'""", "not JSON"),
+    "not-json": ("printf '<html>oops</html>'", "not JSON"),
+    "not-utf8": ("""printf '[{"id": "caf\\351", "status": "SUCCESS"}]'""", "not UTF-8"),
+    "wrong-shape": ("""printf '{"checks": []}'""", "expected a JSON array of checks"),
+    "deep": ("head -c 5000 /dev/zero | tr '\\0' '['", "nested deeper than"),
+}
+
+
+def test_unreadable_checks_json_in_a_real_leg_makes_those_scenarios_unmeasured(
+    session: Session, built: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    raw = out / "raw" / CHEAP / "server"
+    # The server runs untouched; once six scenarios are written, the first five checks.json
+    # files are overwritten, one per kind of breakage, before the harness has finished.
+    writes = "\n".join(
+        f'{command} > "$(sed -n {i + 1}p "$list")"'
+        for i, (command, _) in enumerate(BROKEN_OUTPUT.values())
+    )
+    server = script(
+        tmp_path / "breaker.sh",
+        f""".venv/bin/python server.py --port "$1" &
+pid=$!
+{_count_until(raw, 6)}
+list=$(mktemp)
+find {shlex.quote(str(raw))} -name checks.json | sort > "$list"
+{writes}
+rm -f "$list"
+wait "$pid"
+""",
+    )
+    run = assess_built(session, built, out, "--server-cmd", f"{server} {{port}}")
+    assert run.returncode == 1, run.explain()
+    doc = assert_written(run)
+    entry = leg(doc, "server")
+    assert entry["state"] == "unmeasured", entry
+    assert "5 scored scenario(s) not measured" in entry["reason"], entry["reason"]
+    details = _scenarios(doc)
+    unmeasured = {n: d["unmeasured"] for n, d in details.items() if "unmeasured" in d}
+    assert len(unmeasured) == 5, unmeasured
+    words = sorted(w for _, w in BROKEN_OUTPUT.values())
+    seen = sorted(next(w for w in words if w in why) for why in unmeasured.values())
+    assert seen == words, unmeasured
+    # Nothing was failed for it: every other scenario is the SDK's own pass.
+    assert all(d["passed"] for n, d in details.items() if n not in unmeasured), details
+    assert entry["failed"] == 0
+    assert_no_slots(session)
+
+
 # --- 3. two runs sharing a cache -------------------------------------------------------------
 
 
