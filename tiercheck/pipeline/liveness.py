@@ -29,8 +29,9 @@ from tiercheck.scoring import LegVerdict, with_unmeasured
 
 __all__ = ["Answer", "Liveness", "LivenessWatch", "judge_liveness"]
 
-#: How often the results folder is read for newly finished scenarios.
-POLL_S = 0.2
+#: How often the results folder is read for newly finished scenarios (short: a probe long after
+#: a failure could meet a server restarted since).
+POLL_S = 0.1
 
 
 @dataclass(frozen=True)

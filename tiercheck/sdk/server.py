@@ -111,7 +111,8 @@ class ManagedServer:
         A process that lives on proves nothing: a wrapper (`sh -c`, `npm run`, a supervisor)
         can outlive the server it started, and a deadlocked server is alive too. Up to
         `LIVENESS_ATTEMPTS` tries of `LIVENESS_TIMEOUT_S` each, so one slow answer on a loaded
-        machine is not taken for a dead server; the detail says what was sent and what came back.
+        machine is not taken for a dead server (a refused connection is not asked again); the
+        detail says what was sent and what came back.
         """
         timeout = httpx.Timeout(LIVENESS_TIMEOUT_S)
         sent = f"POST initialize (protocolVersion {self.protocol_version}) to {self.url}"
@@ -121,9 +122,12 @@ class ManagedServer:
                 if attempt:
                     time.sleep(POLL_INTERVAL_S)
                 verdict = probe_mcp(client, self.url, self.protocol_version)
-                if verdict.ok:
+                # Asked again only when slow or garbled: a refused connection is down now, and
+                # every try more widens the window in which a restarted server would answer
+                # for scenarios that failed while it was down.
+                if verdict.ok or verdict.refused:
                     break
-        tries = f" ({LIVENESS_ATTEMPTS} tries)" if not verdict.ok else ""
+        tries = f" ({attempt + 1} tries)" if attempt else ""
         return ProbeResult(verdict.ok, f"{sent}: {verdict.detail}{tries}")
 
 
@@ -133,6 +137,8 @@ class ProbeResult:
 
     ok: bool
     detail: str
+    #: Nothing listened (connection refused): a definite "down", not worth asking again.
+    refused: bool = False
 
 
 def _initialize_request(protocol_version: str) -> dict[str, Any]:
@@ -218,6 +224,8 @@ def probe_mcp(
     except httpx.TimeoutException:
         limit = client.timeout.read or PROBE_TIMEOUT_S
         return ProbeResult(False, f"{url} did not answer within {limit:g} s")
+    except httpx.ConnectError as exc:
+        return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})", refused=True)
     except httpx.HTTPError as exc:
         return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})")
     try:
