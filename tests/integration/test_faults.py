@@ -254,18 +254,27 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
     out = tmp_path / "report"
     raw = out / "raw" / CHEAP / "server"
     # A supervisor that restarts the server: killed after three scenarios, started again on
-    # the same port once two more have failed without it (the scenarios run while it starts
-    # fail at once, and are down too).
+    # the same port once two more have failed without it. The second server is imported ahead
+    # and waits for the word (`go`), so it is back within the leg instead of a second of
+    # imports later, when every scenario would already have failed.
+    go = tmp_path / "go"
+    standby = (
+        "import os, sys, time; sys.argv = ['server.py', '--port', sys.argv[1]]; import server; "
+        f"exec('while not os.path.exists({str(go)!r}): time.sleep(0.01)'); server.main()"
+    )
     server = script(
         tmp_path / "supervisor.sh",
         f""".venv/bin/python server.py --port "$1" &
 pid=$!
+.venv/bin/python -c {shlex.quote(standby)} "$1" &
+second=$!
 {_count_until(raw, 3)}
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 {_count_until(raw, 5)}
 echo "injected: restarted" >&2
-exec .venv/bin/python server.py --port "$1"
+touch {shlex.quote(str(go))}
+wait "$second"
 """,
     )
     run = assess_built(session, built, out, "--server-cmd", f"{server} {{port}}")
