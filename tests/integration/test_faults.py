@@ -258,15 +258,21 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
     # and waits for the word (`go`), so it is back within the leg instead of a second of
     # imports later, when every scenario would already have failed.
     go = tmp_path / "go"
-    standby = (
-        "import os, sys, time; sys.argv = ['server.py', '--port', sys.argv[1]]; import server; "
-        f"exec('while not os.path.exists({str(go)!r}): time.sleep(0.01)'); server.main()"
+    standby = tmp_path / "standby.py"
+    standby.write_text(
+        "import os, sys, time\n"
+        "sys.path.insert(0, os.getcwd())\n"
+        "sys.argv = ['server.py', '--port', sys.argv[1]]\n"
+        "import server\n"
+        f"while not os.path.exists({str(go)!r}):\n"
+        "    time.sleep(0.01)\n"
+        "server.main()\n"
     )
     server = script(
         tmp_path / "supervisor.sh",
         f""".venv/bin/python server.py --port "$1" &
 pid=$!
-.venv/bin/python -c {shlex.quote(standby)} "$1" &
+.venv/bin/python {shlex.quote(str(standby))} "$1" &
 second=$!
 {_count_until(raw, 3)}
 kill -9 "$pid"
