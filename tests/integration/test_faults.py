@@ -254,9 +254,9 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
     out = tmp_path / "report"
     raw = out / "raw" / CHEAP / "server"
     # A supervisor that restarts the server: killed after three scenarios, started again on
-    # the same port once two more have failed without it. The second server is imported ahead
-    # and waits for the word (`go`), so it is back within the leg instead of a second of
-    # imports later, when every scenario would already have failed.
+    # the same port half a second after two more have failed without it. The second server is
+    # imported ahead and waits for the word (`go`), so it is back within the leg instead of a
+    # second of imports later, when every scenario would already have failed.
     go = tmp_path / "go"
     standby = tmp_path / "standby.py"
     standby.write_text(
@@ -278,6 +278,7 @@ second=$!
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 {_count_until(raw, 5)}
+sleep 0.5
 echo "injected: restarted" >&2
 touch {shlex.quote(str(go))}
 wait "$second"

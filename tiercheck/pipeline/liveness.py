@@ -31,7 +31,7 @@ __all__ = ["Answer", "Liveness", "LivenessWatch", "judge_liveness"]
 
 #: How often the results folder is read for newly finished scenarios (short: a probe long after
 #: a failure could meet a server restarted since).
-POLL_S = 0.1
+POLL_S = 0.05
 
 
 @dataclass(frozen=True)
