@@ -253,18 +253,36 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
 ) -> None:
     out = tmp_path / "report"
     raw = out / "raw" / CHEAP / "server"
-    # A supervisor that restarts the server: killed after three scenarios, started again on
-    # the same port half a second after two more have failed without it. The second server is
-    # imported ahead and waits for the word (`go`), so it is back within the leg instead of a
-    # second of imports later, when every scenario would already have failed.
-    go = tmp_path / "go"
+    # A supervisor that restarts the server. The server is killed after three scenarios; while
+    # it is down a stand-in holds the port, taking each connection and dropping it 0.3 s later
+    # without an answer (a hung process behind a living socket), so the scenarios run while it
+    # is down take time instead of failing in a blink; after five of them the stand-in goes and
+    # a second server, imported ahead so it binds at once, answers on the same port.
+    stop_holding, serve = tmp_path / "stop-holding", tmp_path / "serve"
+    holder = tmp_path / "holder.py"
+    holder.write_text(
+        "import os, socket, sys, threading\n"
+        "s = socket.socket()\n"
+        "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+        "s.bind(('127.0.0.1', int(sys.argv[1])))\n"
+        "s.listen(64)\n"
+        "s.settimeout(0.02)\n"
+        f"while not os.path.exists({str(stop_holding)!r}):\n"
+        "    try:\n"
+        "        c, _ = s.accept()\n"
+        "    except TimeoutError:\n"
+        "        continue\n"
+        "    threading.Timer(0.3, c.close).start()\n"
+        "s.close()\n"
+        f"open({str(serve)!r}, 'w').close()\n"
+    )
     standby = tmp_path / "standby.py"
     standby.write_text(
         "import os, sys, time\n"
         "sys.path.insert(0, os.getcwd())\n"
         "sys.argv = ['server.py', '--port', sys.argv[1]]\n"
         "import server\n"
-        f"while not os.path.exists({str(go)!r}):\n"
+        f"while not os.path.exists({str(serve)!r}):\n"
         "    time.sleep(0.01)\n"
         "server.main()\n"
     )
@@ -277,10 +295,10 @@ second=$!
 {_count_until(raw, 3)}
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-{_count_until(raw, 5)}
-sleep 0.5
+python3 {shlex.quote(str(holder))} "$1" &
+{_count_until(raw, 8)}
 echo "injected: restarted" >&2
-touch {shlex.quote(str(go))}
+touch {shlex.quote(str(stop_holding))}
 wait "$second"
 """,
     )
