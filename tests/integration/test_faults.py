@@ -258,13 +258,20 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
     # without an answer (a hung process behind a living socket), so the scenarios run while it
     # is down take time instead of failing in a blink; after five of them the stand-in goes and
     # a second server, imported ahead so it binds at once, answers on the same port.
-    stop_holding, serve = tmp_path / "stop-holding", tmp_path / "serve"
+    hold, stop_holding, serve = (tmp_path / w for w in ("hold", "stop-holding", "serve"))
     holder = tmp_path / "holder.py"
     holder.write_text(
-        "import os, socket, sys, threading\n"
+        "import os, socket, sys, threading, time\n"
+        f"while not os.path.exists({str(hold)!r}):\n"
+        "    time.sleep(0.001)\n"
         "s = socket.socket()\n"
         "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
-        "s.bind(('127.0.0.1', int(sys.argv[1])))\n"
+        "while True:  # the port frees the moment the server is killed\n"
+        "    try:\n"
+        "        s.bind(('127.0.0.1', int(sys.argv[1])))\n"
+        "        break\n"
+        "    except OSError:\n"
+        "        time.sleep(0.001)\n"
         "s.listen(64)\n"
         "s.settimeout(0.02)\n"
         f"while not os.path.exists({str(stop_holding)!r}):\n"
@@ -292,10 +299,11 @@ def test_a_server_that_stops_answering_and_comes_back_names_the_scenarios_run_wh
 pid=$!
 .venv/bin/python {shlex.quote(str(standby))} "$1" &
 second=$!
+python3 {shlex.quote(str(holder))} "$1" &
 {_count_until(raw, 3)}
+touch {shlex.quote(str(hold))}
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-python3 {shlex.quote(str(holder))} "$1" &
 {_count_until(raw, 8)}
 echo "injected: restarted" >&2
 touch {shlex.quote(str(stop_holding))}
