@@ -118,7 +118,7 @@ class ManagedServer:
         sent = f"POST initialize (protocolVersion {self.protocol_version}) to {self.url}"
         with httpx.Client(timeout=timeout, trust_env=False, follow_redirects=False) as client:
             verdict = probe_mcp(client, self.url, self.protocol_version)
-        return ProbeResult(verdict.ok, f"{sent}: {verdict.detail}", refused=verdict.refused)
+        return ProbeResult(verdict.ok, f"{sent}: {verdict.detail}")
 
 
 @dataclass(frozen=True)
@@ -127,8 +127,6 @@ class ProbeResult:
 
     ok: bool
     detail: str
-    #: Nothing listened (connection refused): a definite "down", not worth asking again.
-    refused: bool = False
 
 
 def _initialize_request(protocol_version: str) -> dict[str, Any]:
@@ -214,8 +212,6 @@ def probe_mcp(
     except httpx.TimeoutException:
         limit = client.timeout.read or PROBE_TIMEOUT_S
         return ProbeResult(False, f"{url} did not answer within {limit:g} s")
-    except httpx.ConnectError as exc:
-        return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})", refused=True)
     except httpx.HTTPError as exc:
         return ProbeResult(False, f"{url} is not answering ({type(exc).__name__})")
     try:
