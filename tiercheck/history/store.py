@@ -219,7 +219,10 @@ class HistoryStore:
         requirements_digest: str | None = None,
         leg_results: Mapping[tuple[str, str], StoredLegResults] | None = None,
     ) -> bool:
-        """Add one run in one transaction; False when a run of that id is already stored."""
+        """Add one run in one transaction; False when a run of that id is already stored.
+
+        `requirements_digest` defaults to the record's own.
+        """
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -264,7 +267,7 @@ class HistoryStore:
                 r.governance_digest,
                 json.dumps(dict(r.signals)),
                 int(r.interrupted),
-                requirements_digest,
+                requirements_digest if requirements_digest is not None else r.requirements_digest,
             ),
         )
         run = cursor.lastrowid
@@ -429,6 +432,7 @@ def _record(
             )
             for s in scenarios
         ),
+        requirements_digest=row["requirements_digest"],
     )
 
 
