@@ -25,6 +25,7 @@ from tiercheck.cli import (
     governance,
     history,
     matrix,
+    notify,
     probe,
     score,
 )
@@ -125,6 +126,12 @@ COMMANDS: tuple[Command, ...] = (
         "the matrix from the folders those jobs left",
         matrix.matrix_merge_parser,
         matrix.matrix_merge,
+    ),
+    Command(
+        "notify",
+        "one tracking issue per SDK line from the nightly history (or a pull-request comment)",
+        notify.notify_parser,
+        notify.notify,
     ),
     Command(
         "claim",

@@ -56,6 +56,7 @@ __all__ = [
     "SPEC_REPO",
     "CollectStats",
     "collect",
+    "make_retry",
     "resolve_token",
 ]
 
@@ -615,13 +616,19 @@ def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
 # --- the entry point -----------------------------------------------------------------------
 
 
-def _make_retry(
-    max_wait: float, retries: int, backoff: float, deadline_at: float | None = None
+def make_retry(
+    max_wait: float,
+    retries: int,
+    backoff: float,
+    deadline_at: float | None = None,
+    *,
+    allowed_methods: frozenset[str] | None = None,
 ) -> Any:
     """A `GithubRetry` whose every wait, `Retry-After` included, is bounded by `max_wait`.
 
     With `deadline_at` (a `time.monotonic()` moment), no retry starts after it and no wait
-    between tries lasts beyond it.
+    between tries lasts beyond it. `allowed_methods` narrows the methods retried (GithubRetry
+    retries POST too, which suits GraphQL reads but would repeat a create).
     """
     from github.GithubException import RateLimitExceededExceedsMaxWait
     from github.GithubRetry import GithubRetry
@@ -665,11 +672,13 @@ def _make_retry(
             if wait > 0:
                 time.sleep(wait)
 
+    methods = {} if allowed_methods is None else {"allowed_methods": allowed_methods}
     return BoundedRetry(
         total=retries,
         backoff_factor=backoff,
         max_rate_limit_wait=max_wait,
         secondary_rate_wait=min(60.0, max_wait),
+        **methods,
     )
 
 
@@ -729,7 +738,7 @@ def collect(
         base_url=api_url.rstrip("/"),
         timeout=timeout,
         per_page=100,
-        retry=_make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
+        retry=make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
         seconds_between_requests=throttle,
         seconds_between_writes=throttle,
     )

@@ -19,7 +19,7 @@ from support.governance_fixtures import (
     collect_from,
     running,
 )
-from tiercheck.governance.collector import CollectStats, _make_retry, collect, resolve_token
+from tiercheck.governance.collector import CollectStats, make_retry, collect, resolve_token
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Unavailable, dump_snapshot, save_snapshot
 from tiercheck.tier import LegSummary, compute_tier
@@ -291,7 +291,7 @@ def test_a_github_that_refuses_connections_is_given_up_on_the_first_one() -> Non
 def test_refused_connections_are_not_retried_but_timeouts_are() -> None:
     from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError
 
-    retry = _make_retry(max_wait=1.0, retries=3, backoff=0.0)
+    retry = make_retry(max_wait=1.0, retries=3, backoff=0.0)
     refused = NewConnectionError(None, "Failed to establish a new connection: [Errno 111]")
     with pytest.raises(MaxRetryError):
         retry.increment(method="GET", url="/repos/o/r", error=refused)

@@ -1,0 +1,178 @@
+"""`tier-check notify`: one tracking issue per SDK line, or one sticky comment on a pull request.
+
+Bad input (a missing history, a bad --repo or --night) is a usage error (exit 2). Whatever
+GitHub does (refuses, rate-limits, fails, answers nonsense) is a warning and exit 0: telling
+people is never the reason a nightly fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tiercheck.cli.common import emit, token_from_args, warn
+from tiercheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from tiercheck.pipeline.notify import NotifyOutcome
+
+__all__ = ["notify", "notify_parser"]
+
+#: Seconds between GitHub requests and between writes (PyGithub's politeness delays, GitHub's
+#: advice for content-creating requests); tests set them to None.
+THROTTLE_S: float | None = 0.25
+WRITE_THROTTLE_S: float | None = 1.0
+#: Retries of a failing GET or PATCH and their back-off factor; tests set the factor to 0.
+RETRIES = 3
+BACKOFF_S = 1.0
+#: The longest a rate limit is waited out before the nightly gives up on GitHub (a warning).
+MAX_RATE_LIMIT_WAIT_S = 60.0
+
+
+def _repo(text: str) -> str:
+    from tiercheck.target import check_repo
+
+    try:
+        return check_repo(text, "--repo")
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("--repo: ")) from None
+
+
+def _pr(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        msg = f"{text!r} is not a pull request number"
+        raise argparse.ArgumentTypeError(msg)
+    return int(text)
+
+
+def _night(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        msg = f"{text!r} is not a date (e.g. 2026-10-12)"
+        raise argparse.ArgumentTypeError(msg) from None
+
+
+def notify_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check notify --history DB --repo OWNER/REPO [--dry-run] [--pr N]`."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "Keep one tracking issue per SDK line on GitHub from the nightly history: opened "
+            "when a line regresses (a lower tier, a newly failing scored scenario, a row "
+            "unmeasured two nights running), its body updated each night while it lasts, "
+            "closed with a comment when the line is green again. With --pr, upsert one "
+            "comment on that pull request instead. GitHub errors are warnings (exit 0)."
+        ),
+    )
+    parser.add_argument("--history", required=True, metavar="DB", help="the history database")
+    parser.add_argument("--repo", required=True, metavar="OWNER/REPO", type=_repo)
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the calls instead of making them"
+    )
+    parser.add_argument("--pr", type=_pr, metavar="N", help="the pull request to comment on")
+    parser.add_argument(
+        "--night", type=_night, metavar="DATE", help="the night to judge (default: the latest)"
+    )
+    parser.add_argument(
+        "--sdk",
+        action="append",
+        metavar="NAME",
+        help="a line to judge (repeatable; default: every line in the history)",
+    )
+    parser.add_argument("--dashboard-url", metavar="URL", help="linked from each issue")
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the GitHub token from FILE (else GITHUB_TOKEN, GH_TOKEN, gh auth token)",
+    )
+    parser.add_argument(
+        "--github-api-url", metavar="URL", help="GitHub Enterprise (else $GITHUB_API_URL)"
+    )
+    return parser
+
+
+def _run_url() -> str | None:
+    """This workflow run's page, when running in GitHub Actions."""
+    server, repo, run = (
+        os.environ.get(name) for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    )
+    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else None
+
+
+def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
+    lines: list[str] = []
+    for state in outcome.states:
+        if state.latest is None:
+            lines.append(f"{state.line}: no run on or before {state.night}")
+        elif state.regressions:
+            kinds = ", ".join(sorted({r.kind for r in state.regressions}))
+            since = min(r.since for r in state.regressions)
+            lines.append(f"{state.line}: regression since {since} ({kinds})")
+        else:
+            extra = " (not comparable: " + ", ".join(r.row for r in state.not_comparable) + ")"
+            lines.append(f"{state.line}: green{extra if state.not_comparable else ''}")
+    calls = outcome.planned if dry_run else outcome.made
+    verb = "would" if dry_run else "did"
+    lines += [f"{verb} {call.describe(repo)}" for call in calls]
+    if not calls and not outcome.warnings:
+        lines.append("GitHub is up to date: no call needed")
+    if lines:
+        emit(*lines)
+
+
+def notify(args: argparse.Namespace) -> int:
+    """`tier-check notify`: judge each line on the night and bring GitHub in line."""
+    from tiercheck.cli.governance import check_api_url
+    from tiercheck.governance.collector import resolve_token
+    from tiercheck.governance.obtain import DEFAULT_API_URL
+    from tiercheck.notify.github import GitHubTarget
+    from tiercheck.pipeline.notify import NotifyRequest
+    from tiercheck.pipeline.notify import notify as run
+
+    if args.github_api_url is not None:
+        api_url = check_api_url(args.github_api_url, "--github-api-url")
+    elif os.environ.get("GITHUB_API_URL"):
+        api_url = check_api_url(os.environ["GITHUB_API_URL"], "GITHUB_API_URL")
+    else:
+        api_url = DEFAULT_API_URL
+    history = Path(args.history).expanduser()
+    if not history.is_file():  # before the token is looked for: bad input first
+        msg = f"--history {history}: no such file (the nightly's history database)"
+        raise UsageError(msg)
+    token, _ = resolve_token(token_from_args(args))
+    dry_run = bool(args.dry_run)
+    if token is None and not dry_run:
+        warn(
+            "notify: no GitHub token (--token-file, GITHUB_TOKEN, GH_TOKEN, gh auth token); "
+            "printing the calls it would make instead"
+        )
+        dry_run = True
+    target = GitHubTarget(
+        repo=args.repo,
+        api_url=api_url,
+        token=token,
+        throttle=THROTTLE_S,
+        write_throttle=WRITE_THROTTLE_S,
+        retries=RETRIES,
+        backoff=BACKOFF_S,
+        max_wait=MAX_RATE_LIMIT_WAIT_S,
+    )
+    request = NotifyRequest(
+        history=history,
+        target=target,
+        dry_run=dry_run,
+        pr=args.pr,
+        night=args.night,
+        lines=tuple(dict.fromkeys(args.sdk or ())),
+        dashboard=args.dashboard_url,
+        run_url=_run_url(),
+    )
+    outcome = run(request)
+    _print(outcome, args.repo, dry_run)
+    for line in outcome.warnings:
+        warn(f"notify: {line}")
+    return 0
