@@ -9,12 +9,18 @@ does, answers `If-None-Match` with 304, can be scripted to fail (403 rate limit,
 answer in the wrong shape (`reshape`) or never (`hang`), and logs every request so tests can
 count them.
 
+It also takes writes as GitHub does for the nightly's tracking issues: create an issue (POST),
+get and edit one (PATCH: body, title, state, state_reason; closing sets `closed_at`), list, add
+and edit its comments. Writes need an `Authorization` header (401 without, as GitHub answers),
+and each write is stamped with `now`, which the test moves night by night.
+
 One server can serve many datasets: `add(key, dataset)` mounts one under ``/d/<key>`` and
 returns its API base, so a differential test reuses a single server for all of them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -55,6 +61,7 @@ class FakeIssue:
     state_reason: str | None = None
     pull_request: bool = False
     events: tuple[FakeEvent, ...] = ()
+    body: str | None = None
 
     @property
     def updated_at(self) -> str:
@@ -76,6 +83,18 @@ class FakeRelease:
     prerelease: bool = False
 
 
+@dataclass(frozen=True)
+class FakeComment:
+    """A comment on an issue or a pull request's conversation."""
+
+    id: int
+    issue: int
+    body: str
+    created_at: str
+    updated_at: str
+    author: str = "github-actions[bot]"
+
+
 @dataclass
 class Dataset:
     """Everything the fake serves."""
@@ -91,6 +110,7 @@ class Dataset:
     #: The repository object's `issue_types` field, served as given when present is True.
     repo_issue_types: Any = None
     repo_issue_types_present: bool = False
+    comments: list[FakeComment] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -113,6 +133,7 @@ class Failure:
     body: dict[str, Any]
     headers: dict[str, str]
     times: int | None  # None: forever
+    method: str | None = None  # None: every method
 
 
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
@@ -132,7 +153,10 @@ class FakeGitHub:
         #: Path regexes whose requests are accepted and never answered (until `stop`).
         self.hangs: list[str] = []
         self.released = threading.Event()
-        self.lock = threading.Lock()
+        # Re-entrant: a write route holds it while it answers, and answering logs under it.
+        self.lock = threading.RLock()
+        #: The moment writes are stamped with (created_at, updated_at, closed_at).
+        self.now = "2026-01-01T00:00:00Z"
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.server.daemon_threads = True
         self.server.fake = self  # type: ignore[attr-defined]
@@ -173,11 +197,13 @@ class FakeGitHub:
         *,
         headers: dict[str, str] | None = None,
         times: int | None = None,
+        method: str | None = None,
     ) -> None:
-        """Answer requests whose path matches `pattern` (a regex) with `status`."""
+        """Answer requests whose path matches `pattern` (a regex), of `method` if given, with
+        `status`."""
         with self.lock:
             self.failures.append(
-                Failure(pattern, status, {"message": message}, headers or {}, times)
+                Failure(pattern, status, {"message": message}, headers or {}, times, method)
             )
 
     def reshape(self, pattern: str, change: Callable[[Any], Any]) -> None:
@@ -224,10 +250,31 @@ class FakeGitHub:
                 if (method is None or r.method == method) and (status is None or r.status == status)
             )
 
-    def _scripted(self, path: str) -> Failure | None:
+    def writes(self) -> list[LoggedRequest]:
+        """The write requests logged so far (POST other than GraphQL, PATCH), in order."""
+        with self.lock:
+            return [
+                r
+                for r in self.log
+                if r.method == "PATCH" or (r.method == "POST" and not r.path.endswith("/graphql"))
+            ]
+
+    def issue(self, number: int) -> FakeIssue:
+        """The dataset's issue `number` as it stands."""
+        with self.lock:
+            return next(i for i in self.dataset.issues if i.number == number)
+
+    def comments_of(self, number: int) -> list[FakeComment]:
+        """The comments on issue (or pull request) `number`, oldest first."""
+        with self.lock:
+            return [c for c in self.dataset.comments if c.issue == number]
+
+    def _scripted(self, path: str, method: str) -> Failure | None:
         with self.lock:
             for failure in self.failures:
                 if failure.times == 0 or not re.search(failure.pattern, path):
+                    continue
+                if failure.method is not None and failure.method != method:
                     continue
                 if failure.times is not None:
                     failure.times -= 1
@@ -252,10 +299,23 @@ def _issue_json(issue: FakeIssue, base: str, repo: str) -> dict[str, Any]:
         "labels": [{"name": name} for name in issue.labels],
         "user": {"login": issue.author, "type": issue.author_type},
         "author_association": issue.association,
+        "body": issue.body,
     }
     if issue.pull_request:
         data["pull_request"] = {"url": f"{base}/repos/{repo}/pulls/{issue.number}"}
     return data
+
+
+def _comment_json(comment: FakeComment, base: str, repo: str) -> dict[str, Any]:
+    return {
+        "id": comment.id,
+        "url": f"{base}/repos/{repo}/issues/comments/{comment.id}",
+        "issue_url": f"{base}/repos/{repo}/issues/{comment.issue}",
+        "body": comment.body,
+        "user": {"login": comment.author, "type": "Bot"},
+        "created_at": comment.created_at,
+        "updated_at": comment.updated_at,
+    }
 
 
 def _release_json(release: FakeRelease) -> dict[str, Any]:
@@ -327,6 +387,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._dispatch("POST")
 
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
     def _dispatch(self, method: str) -> None:
         split = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
@@ -340,7 +403,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.released.wait()
             self.close_connection = True
             return
-        failure = self.fake._scripted(split.path)
+        failure = self.fake._scripted(split.path, method)
         if failure is not None:
             self._send(failure.status, failure.body, extra=failure.headers)
         else:
@@ -370,6 +433,11 @@ class _Handler(BaseHTTPRequestHandler):
         contents = f"/repos/{repo}/contents/"
         if method == "GET" and path.startswith(contents):
             return self._contents(unquote(path[len(contents) :]))
+        issues = re.fullmatch(
+            rf"/repos/{re.escape(repo)}/issues(?:/(\d+)(/comments)?|/comments/(\d+))?", path
+        )
+        if issues and (method != "GET" or issues.group(1)):
+            return self._issue_route(method, issues.groups(), body, full_path, query)
         routes: dict[str, Any] = {
             f"/repos/{repo}": lambda: repository,
             f"/repos/{repo}/labels": lambda: [{"name": name} for name in data.labels],
@@ -390,6 +458,91 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(payload, list):
             return self._paginated(full_path, query, payload)
         return self._send(200, payload)
+
+    def _issue_route(
+        self,
+        method: str,
+        groups: tuple[str | None, ...],
+        body: bytes,
+        full_path: str,
+        query: dict[str, str],
+    ) -> int:
+        """Issues and comments: create, get, edit, list and add comments, edit a comment."""
+        number, comments, comment_id = groups
+        if method != "GET" and not self.headers.get("Authorization"):
+            return self._send(401, {"message": "Requires authentication"})
+        try:
+            data = json.loads(body) if body else {}
+        except ValueError:
+            return self._send(400, {"message": "Problems parsing JSON"})
+        repo, now = self.data.repo, self.fake.now
+        with self.fake.lock:
+            issues = self.data.issues
+            if number is None and comment_id is None:  # POST …/issues
+                created = FakeIssue(
+                    number=max((i.number for i in issues), default=0) + 1,
+                    title=str(data.get("title", "")),
+                    created_at=now,
+                    author="github-actions[bot]",
+                    author_type="Bot",
+                    body=data.get("body"),
+                )
+                issues.append(created)
+                return self._send(
+                    201, self.fake._reshaped(full_path, _issue_json(created, self.base, repo))
+                )
+            if comment_id is not None:  # PATCH …/issues/comments/ID
+                at = next(
+                    (k for k, c in enumerate(self.data.comments) if c.id == int(comment_id)), None
+                )
+                if at is None or method != "PATCH":
+                    return self._send(404, {"message": "Not Found"})
+                edited = dataclasses.replace(
+                    self.data.comments[at], body=str(data.get("body", "")), updated_at=now
+                )
+                self.data.comments[at] = edited
+                return self._send(
+                    200, self.fake._reshaped(full_path, _comment_json(edited, self.base, repo))
+                )
+            at = next((k for k, i in enumerate(issues) if i.number == int(number or 0)), None)
+            if at is None:
+                return self._send(404, {"message": "Not Found"})
+            issue = issues[at]
+            if comments:
+                if method == "GET":
+                    listed = [
+                        _comment_json(c, self.base, repo)
+                        for c in self.data.comments
+                        if c.issue == issue.number
+                    ]
+                    return self._paginated(full_path, query, self.fake._reshaped(full_path, listed))
+                added = FakeComment(
+                    id=len(self.data.comments) + 1001,
+                    issue=issue.number,
+                    body=str(data.get("body", "")),
+                    created_at=now,
+                    updated_at=now,
+                )
+                self.data.comments.append(added)
+                issues[at] = dataclasses.replace(
+                    issue, events=(*issue.events, FakeEvent("comment", now, added.author, "Bot"))
+                )
+                return self._send(
+                    201, self.fake._reshaped(full_path, _comment_json(added, self.base, repo))
+                )
+            if method == "PATCH":
+                changes: dict[str, Any] = {}
+                for key in ("title", "body", "state_reason"):
+                    if key in data:
+                        changes[key] = data[key]
+                if data.get("state") == "closed" and issue.closed_at is None:
+                    changes["closed_at"] = now
+                elif data.get("state") == "open":
+                    changes["closed_at"] = None
+                issue = issues[at] = dataclasses.replace(issue, **changes)
+            return self._send(
+                200, self.fake._reshaped(full_path, _issue_json(issue, self.base, repo))
+            )
 
     def _contents(self, path: str) -> int:
         tree = self.data.tree

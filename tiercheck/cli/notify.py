@@ -121,7 +121,7 @@ def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
     if not calls and not outcome.warnings:
         lines.append("GitHub is up to date: no call needed")
     if lines:
-        emit(*lines)
+        emit("\n".join(lines))
 
 
 def notify(args: argparse.Namespace) -> int:

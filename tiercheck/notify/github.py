@@ -1,7 +1,11 @@
 """The GitHub edge of `tier-check notify`: list issues and comments, make the planned calls.
 
-Thin on purpose: what to call is decided by `notify.plan`; this module only turns PyGithub's
-objects into `ExistingIssue`/`ExistingComment` and calls into requests. Every way GitHub can
+Thin on purpose: what to call is decided by `notify.plan`; this module only reads GitHub's
+answers into `ExistingIssue`/`ExistingComment` and turns calls into requests. Requests go through
+PyGithub's `Requester` (its auth, retries, throttling and errors) and read raw JSON, checked
+field by field: PyGithub's objects complete themselves lazily with one GET each when a field is
+missing or of the wrong type (PyGithub#2423), and a listing read wrongly must fail loudly, never
+look empty (an empty listing would open a duplicate issue). Every way GitHub can
 fail (an HTTP error, a rate limit beyond the wait bound, a network error, an answer of the
 wrong shape) is raised as one `NotifyError` with a one-line reason, which the caller reports as
 a warning: notifying is never the reason a nightly fails. The token travels only as a header.
@@ -16,14 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tiercheck.notify.plan import Call, ExistingComment, ExistingIssue
 
 if TYPE_CHECKING:
-    from github.Issue import Issue
-    from github.IssueComment import IssueComment
-    from github.Repository import Repository
+    from github.Requester import Requester
 
 __all__ = ["GitHubTarget", "NotifyError", "connect"]
 
@@ -31,7 +33,7 @@ _T = TypeVar("_T")
 
 #: Listing all issues is bounded: a repository with more than this many pages is not searched
 #: further (the tracking issues are found among the newest, where they were created).
-MAX_PAGES = 50
+MAX_PAGES = 100
 
 
 class NotifyError(Exception):
@@ -69,6 +71,8 @@ def _reason(exc: BaseException) -> str:
         return f"rate limited (HTTP {exc.status}); the limit resets in {exc.wait:.0f}s"
     if isinstance(exc, RateLimitExceededException):
         return f"rate limited (HTTP {exc.status})"
+    if isinstance(exc, GithubException) and exc.status == 429:
+        return "rate limited (HTTP 429)"
     if isinstance(exc, GithubException):
         message = exc.data.get("message") if isinstance(exc.data, dict) else None
         detail = f": {' '.join(str(message).split())[:160]}" if message else ""
@@ -117,8 +121,19 @@ def _number(value: object) -> int:
     return value
 
 
+def _next_link(link: object) -> str | None:
+    """The `rel="next"` URL of a `Link` header."""
+    if not isinstance(link, str):
+        return None
+    for part in link.split(","):
+        url, _, params = part.partition(";")
+        if 'rel="next"' in params:
+            return url.strip().strip("<>")
+    return None
+
+
 class GitHub:
-    """One repository on one GitHub, through PyGithub."""
+    """One repository on one GitHub, through PyGithub's Requester."""
 
     def __init__(self, target: GitHubTarget) -> None:
         from github import Auth, Github
@@ -139,32 +154,47 @@ class GitHub:
             ),
             seconds_between_requests=target.throttle,
             seconds_between_writes=target.write_throttle,
-            lazy=True,
         )
-        self.repo: Repository = self.client.get_repo(target.repo, lazy=True)
-        self._issues: dict[int, Issue] = {}
-        self._comments: dict[int, IssueComment] = {}
+        self.requester: Requester = self.client.requester
+        self.base = f"/repos/{target.repo}/issues"
 
     def close(self) -> None:
         """Close the HTTP session."""
         self.client.close()
 
+    def _listing(self, url: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Every item of a paginated listing, up to `MAX_PAGES` pages."""
+        next_url: str | None = url
+        next_params: dict[str, Any] | None = {**params, "per_page": 100}
+        for _ in range(MAX_PAGES):
+            if next_url is None:
+                return
+            headers, data = self.requester.requestJsonAndCheck(
+                "GET", next_url, parameters=next_params
+            )
+            if not isinstance(data, list):
+                raise TypeError(f"a listing that is not a list ({type(data).__name__})")
+            for item in data:
+                if not isinstance(item, dict):
+                    raise TypeError(f"a listed item that is not an object ({type(item).__name__})")
+                yield item
+            # The next URL already carries the query string.
+            next_url, next_params = _next_link(headers.get("link")), None
+
     def issues(self) -> list[ExistingIssue]:
         """Every issue of the repository, open and closed, newest first (pull requests left
-        out), up to `MAX_PAGES` pages."""
+        out), up to `MAX_PAGES` pages of 100."""
 
         def listing() -> list[ExistingIssue]:
             found: list[ExistingIssue] = []
-            pages = self.repo.get_issues(state="all", sort="created", direction="desc")
-            for i, issue in enumerate(pages):
-                if i >= MAX_PAGES * 100:
-                    break
-                if issue.pull_request is not None:
+            params = {"state": "all", "sort": "created", "direction": "desc"}
+            for item in self._listing(self.base, params):
+                if item.get("pull_request") is not None:
                     continue
-                state: Literal["open", "closed"] = "open" if issue.state == "open" else "closed"
-                number = _number(issue.number)
-                self._issues[number] = issue
-                found.append(ExistingIssue(number, state, _text(issue.body)))
+                state = item["state"]
+                if state not in ("open", "closed"):
+                    raise ValueError(f"an issue state that is not one ({state!r:.40})")
+                found.append(ExistingIssue(_number(item["number"]), state, _text(item.get("body"))))
             return found
 
         return _guarded("listing the issues", listing)
@@ -173,51 +203,52 @@ class GitHub:
         """The comments of pull request `pr` (its conversation, which is an issue's)."""
 
         def listing() -> list[ExistingComment]:
-            issue = self._issue(pr)
-            found = []
-            for comment in issue.get_comments():
-                number = _number(comment.id)
-                self._comments[number] = comment
-                found.append(ExistingComment(number, _text(comment.body)))
-            return found
+            return [
+                ExistingComment(_number(item["id"]), _text(item.get("body")))
+                for item in self._listing(f"{self.base}/{pr}/comments", {})
+            ]
 
         return _guarded(f"listing the comments of #{pr}", listing)
 
-    def _issue(self, number: int) -> Issue:
-        if number not in self._issues:
-            self._issues[number] = self.repo.get_issue(number)
-        return self._issues[number]
-
     def apply(self, call: Call) -> None:
         """Make one planned call."""
-        _guarded(call.describe(self.target.repo).split(":")[0], lambda: self._apply(call))
+        method, url, payload = self._request(call)
+        _guarded(
+            f"{method} {url}",
+            lambda: self.requester.requestJsonAndCheck(method, url, input=payload),
+        )
 
-    def _apply(self, call: Call) -> None:
-        body = call.body or ""
+    def _request(self, call: Call) -> tuple[str, str, dict[str, Any]]:
         if call.verb == "create-issue":
-            self.repo.create_issue(title=call.title or "", body=body)
-        elif call.verb == "edit-issue":
-            assert call.number is not None
+            return "POST", self.base, {"title": call.title or "", "body": call.body or ""}
+        if call.verb == "edit-issue":
             changes: dict[str, Any] = {}
             if call.body is not None:
                 changes["body"] = call.body
             if call.state is not None:
                 changes["state"] = call.state
                 changes["state_reason"] = "completed" if call.state == "closed" else "reopened"
-            self._issue(call.number).edit(**changes)
-        elif call.verb in ("comment-issue", "create-comment"):
-            assert call.number is not None
-            self._issue(call.number).create_comment(body)
-        else:
-            assert call.comment is not None
-            self._comments[call.comment].edit(body)
+            return "PATCH", f"{self.base}/{call.number}", changes
+        if call.verb in ("comment-issue", "create-comment"):
+            return "POST", f"{self.base}/{call.number}/comments", {"body": call.body or ""}
+        return "PATCH", f"{self.base}/comments/{call.comment}", {"body": call.body or ""}
 
 
 @contextmanager
 def connect(target: GitHubTarget) -> Iterator[GitHub]:
-    """A `GitHub` for `target`, closed on the way out."""
+    """A `GitHub` for `target`, closed on the way out.
+
+    PyGithub logs each retry and rate-limit wait at INFO on a handler of its own (stderr);
+    the one warning this command prints says the same, so its logger is quieted meanwhile.
+    """
+    import logging
+
+    logger = logging.getLogger("github")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
     github = GitHub(target)
     try:
         yield github
     finally:
         github.close()
+        logger.setLevel(level)

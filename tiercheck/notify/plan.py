@@ -123,7 +123,8 @@ class Call:
     def describe(self, repo: str) -> str:
         """One line: the HTTP call and what it does (never a token; the body by its size)."""
         base = f"/repos/{repo}/issues"
-        size = f"{len(self.body or '')} characters"
+        chars = len(self.body or "")
+        size = f"{chars} character{'' if chars == 1 else 's'}"
         about = f" ({self.line})" if self.line else ""
         if self.verb == "create-issue":
             return f"POST {base}: open {self.title!r}, body of {size}{about}"
