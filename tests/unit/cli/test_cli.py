@@ -66,6 +66,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "matrix",
         "matrix plan",
         "matrix merge",
+        "notify",
         "claim",
     ]
 
