@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,7 @@ SCRIPT = REPO / "action" / "tiercheck-action.sh"
 FAKE = """#!{python}
 import json, os, sys
 from pathlib import Path
+from typing import Any
 args = sys.argv[1:]
 Path(os.environ["FAKE_ARGV"]).write_text(json.dumps(args))
 out = Path(args[args.index("--out") + 1])
@@ -260,3 +262,230 @@ def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
     assert (doc["changes"] is not None) == (previous == "comparable")
     warned = "::warning::the previous matrix could not be compared" in done.stdout
     assert warned == (previous == "unreadable")
+
+
+# --- the nightly's history, site and notifications -------------------------------------------
+
+NIGHTLY = REPO / ".github" / "workflows" / "nightly-matrix.yml"
+
+
+def _nightly() -> dict[str, Any]:
+    import yaml
+
+    # PyYAML reads the key `on` as True (YAML 1.1); only the jobs matter here.
+    return yaml.safe_load(NIGHTLY.read_text())  # type: ignore[no-any-return]
+
+
+def _step(job: str, name: str) -> str:
+    (script,) = [s["run"] for s in _nightly()["jobs"][job]["steps"] if s.get("name") == name]
+    return str(script)
+
+
+def test_the_nightly_keeps_its_history_and_uses_the_commands_as_named() -> None:
+    text = NIGHTLY.read_text()
+    assert "--no-history" not in text
+    assert '--history "$RUNNER_TEMP/history.sqlite" --out "out/$JOB"' in text
+    for command in (
+        "tier-check history import data/history --history history.sqlite",
+        "tier-check history import jobs --history history.sqlite",
+        "tier-check history export --history history.sqlite --out data/history",
+        "tier-check publish --history history.sqlite --out site --matrix matrix",
+        "tier-check notify --history history/history.sqlite",
+        '--repo "$GITHUB_REPOSITORY" --pr "$PR"',
+    ):
+        assert command in text, command
+    jobs = _nightly()["jobs"]
+    uses = [s.get("uses", "") for job in jobs.values() for s in job["steps"]]
+    assert "actions/upload-pages-artifact@v3" in uses
+    assert "actions/deploy-pages@v4" in uses
+    assert jobs["publish"]["needs"] == ["plan", "merge"]
+    assert jobs["deploy"]["needs"] == ["plan", "publish"]
+    assert jobs["notify"]["needs"] == ["plan", "publish", "deploy"]
+
+
+def test_each_write_permission_is_held_by_the_one_job_that_needs_it() -> None:
+    workflow = _nightly()
+    assert workflow["permissions"] == {"contents": "read", "actions": "read"}
+    writes = {name: dict(job.get("permissions", {})) for name, job in workflow["jobs"].items()}
+    assert writes == {
+        "plan": {},
+        "assess": {},
+        "merge": {},
+        "publish": {"contents": "write"},
+        "deploy": {"pages": "write", "id-token": "write"},
+        "notify": {"issues": "write"},
+        "comment": {"pull-requests": "write"},
+    }
+    assert workflow["jobs"]["deploy"]["environment"]["name"] == "github-pages"
+
+
+def test_two_runs_that_write_never_overlap() -> None:
+    concurrency = _nightly()["concurrency"]
+    group = concurrency["group"]
+    # Every run that is not a pull request's shares one group, and none is cancelled.
+    assert "github.event_name == 'pull_request'" in group
+    assert group.endswith("|| 'data' }}")
+    assert concurrency["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
+
+
+@pytest.mark.parametrize(
+    ("event", "branch", "expected"),
+    [
+        ("schedule", "main", "true"),
+        ("workflow_dispatch", "main", "true"),
+        ("workflow_dispatch", "feature", "false"),
+        ("pull_request", "7/merge", "false"),
+    ],
+)
+def test_only_the_default_branch_publishes(
+    tmp_path: Path, event: str, branch: str, expected: str
+) -> None:
+    (script,) = [s["run"] for s in _nightly()["jobs"]["plan"]["steps"] if s.get("id") == "where"]
+    output = tmp_path / "output"
+    output.write_text("")
+    env = {**os.environ, "EVENT": event, "BRANCH": branch, "DEFAULT": "main"}
+    env["GITHUB_OUTPUT"] = str(output)
+    subprocess.run(["bash", "-e", "-c", script], env=env, check=True, timeout=60)
+    assert output.read_text() == f"publish={expected}\n"
+
+
+# A stand-in for `tier-check history export`: the step around it is what is tested here (the
+# export itself is tested with the history). It writes one run file per call, named by $NIGHT.
+EXPORT = """#!/bin/sh
+out=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = --out ]; then out="$2"; fi
+  shift
+done
+mkdir -p "$out/runs"
+[ -z "$NIGHT" ] || echo "{\\"night\\": \\"$NIGHT\\"}" > "$out/runs/$NIGHT.json"
+"""
+
+
+class _Runner:
+    """A clone of a bare `origin` laid out as the publish job sees it, running its steps."""
+
+    def __init__(self, tmp_path: Path, origin: Path, name: str) -> None:
+        self.root = tmp_path / name
+        subprocess.run(["git", "clone", "-q", str(origin), str(self.root)], check=True)
+        bin_dir = self.root / ".venv" / "bin"
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "tier-check").write_text(EXPORT)
+        (bin_dir / "tier-check").chmod(0o755)
+        self.output = self.root / "github-output"
+        self.output.write_text("")
+
+    def run(self, step: str, night: str = "") -> subprocess.CompletedProcess[str]:
+        env = {
+            **os.environ,
+            "DATA_BRANCH": "tiercheck-data",
+            "GITHUB_OUTPUT": str(self.output),
+            "GITHUB_RUN_ID": "4242",
+            "NIGHT": night,
+        }
+        return subprocess.run(
+            ["bash", "-e", "-c", _step("publish", step)],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+
+def _origin(tmp_path: Path) -> Path:
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    seed = tmp_path / "seed"
+    subprocess.run(["git", "clone", "-q", str(origin), str(seed)], check=True)
+    (seed / "README.md").write_text("the project\n")
+    for args in (["add", "."], ["commit", "-q", "-m", "start"], ["push", "-q", "origin", "main"]):
+        subprocess.run(["git", *args], cwd=seed, check=True)
+    return origin
+
+
+def _data_head(origin: Path) -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "tiercheck-data"],
+        cwd=origin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def _data_files(origin: Path) -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", "tiercheck-data"],
+        cwd=origin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return listed.stdout.split()
+
+
+@pytest.mark.usefixtures("isolated_git")
+def test_the_data_branch_is_started_then_extended_and_never_pushed_over_a_newer_state(
+    tmp_path: Path,
+) -> None:
+    for name, value in (("user.name", "Runner"), ("user.email", "runner@example.invalid")):
+        subprocess.run(["git", "config", "--global", name, value], check=True)
+    origin = _origin(tmp_path)
+    push = "export the history and push the data branch"
+    # Night 1: no data branch yet: an orphan branch holding only the history.
+    first = _Runner(tmp_path, origin, "night1")
+    checked = first.run("check out the data branch")
+    assert checked.returncode == 0, checked.stderr
+    assert first.output.read_text() == "base=\n"
+    done = first.run(push, night="2026-10-01")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _data_files(origin) == ["history/runs/2026-10-01.json"]  # not the project's files
+    # Night 2: the branch is read at its commit and extended.
+    second = _Runner(tmp_path, origin, "night2")
+    assert second.run("check out the data branch").returncode == 0
+    base = _data_head(origin)
+    assert second.output.read_text() == f"base={base}\n"
+    assert second.run(push, night="2026-10-02").returncode == 0
+    assert _data_files(origin) == [
+        "history/runs/2026-10-01.json",
+        "history/runs/2026-10-02.json",
+    ]
+    # Nothing new: no commit, no push.
+    third = _Runner(tmp_path, origin, "night2-again")
+    third.run("check out the data branch")
+    quiet = third.run(push)
+    assert (quiet.returncode, quiet.stdout.strip()) == (0, "no new runs to record")
+    # Night 3 is read, then another run pushes a newer state before it is written back.
+    stale = _Runner(tmp_path, origin, "night3-stale")
+    stale.run("check out the data branch")
+    newer = _Runner(tmp_path, origin, "night3-newer")
+    newer.run("check out the data branch")
+    assert newer.run(push, night="2026-10-03").returncode == 0
+    head = _data_head(origin)
+    refused = stale.run(push, night="2026-10-03b")
+    assert refused.returncode == 1
+    assert "::error::the data branch moved since this run read it" in refused.stdout
+    after = _data_head(origin)
+    assert after == head
+    assert "history/runs/2026-10-03b.json" not in _data_files(origin)
+
+
+@pytest.mark.parametrize(
+    ("change", "found"),
+    [
+        (("needs.deploy.outputs.page_url", "needs.deploy.outputs.page_uri"), "page_uri"),
+        (("      issues: write", "      issue: write"), "issue"),
+        (("needs: [plan, publish, deploy]", "needs: [plan, publish, deploy, report]"), "report"),
+    ],
+)
+def test_actionlint_catches_a_mistake_in_the_publishing_jobs(
+    tmp_path: Path, change: tuple[str, str], found: str
+) -> None:
+    text = NIGHTLY.read_text()
+    assert change[0] in text
+    done = _lint_project(tmp_path, {NIGHTLY.name: text.replace(change[0], change[1])})
+    assert done.returncode == 1
+    assert found in done.stdout
