@@ -30,6 +30,8 @@ RETRIES = 3
 BACKOFF_S = 1.0
 #: The longest a rate limit is waited out before the nightly gives up on GitHub (a warning).
 MAX_RATE_LIMIT_WAIT_S = 60.0
+#: Seconds one request may take.
+TIMEOUT_S = 30
 
 
 def _repo(text: str) -> str:
@@ -160,6 +162,7 @@ def notify(args: argparse.Namespace) -> int:
         retries=RETRIES,
         backoff=BACKOFF_S,
         max_wait=MAX_RATE_LIMIT_WAIT_S,
+        timeout=TIMEOUT_S,
     )
     request = NotifyRequest(
         history=history,

@@ -43,6 +43,7 @@ class NotifyRequest:
     #: The lines to judge (default: every line in the history).
     lines: tuple[str, ...] = ()
     dashboard: str | None = None
+    #: This workflow run's page, linked from the pull-request comment.
     run_url: str | None = None
 
 
@@ -69,9 +70,7 @@ def _runs(path: Path) -> list[RunRecord]:
         raise UsageError(str(exc)) from None
 
 
-def notices(
-    states: Sequence[LineNight], *, dashboard: str | None = None, run_url: str | None = None
-) -> list[LineNotice]:
+def notices(states: Sequence[LineNight], *, dashboard: str | None = None) -> list[LineNotice]:
     """Each line's notice: its state with the texts rendered."""
     return [
         LineNotice(
@@ -79,7 +78,7 @@ def notices(
             regressed=s.status == "regression",
             key=s.state_key,
             title=texts.issue_title(s.line),
-            body=texts.issue_body(s, dashboard=dashboard, run_url=run_url),
+            body=texts.issue_body(s, dashboard=dashboard),
             changed=texts.changed_comment(s),
             reopened=texts.reopened_comment(s),
             green=texts.green_comment(s),
@@ -94,7 +93,7 @@ def _plan(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> lis
     if request.pr is not None:
         text = texts.pr_comment(outcome.states, outcome.night, run_url=request.run_url)
         return plan_pr_comment(request.pr, text, github.pr_comments(request.pr))
-    mine = notices(outcome.states, dashboard=request.dashboard, run_url=request.run_url)
+    mine = notices(outcome.states, dashboard=request.dashboard)
     return plan_issues(mine, github.issues())
 
 

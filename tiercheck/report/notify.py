@@ -105,13 +105,8 @@ def _rows_table(rows: Sequence[RowNight]) -> list[str]:
     return lines
 
 
-def _links(dashboard: str | None, run_url: str | None) -> list[str]:
-    out = []
-    if dashboard:
-        out.append(f"[the dashboard]({dashboard})")
-    if run_url:
-        out.append(f"[tonight's workflow run]({run_url})")
-    return ["", "See " + " and ".join(out) + "."] if out else []
+def _links(dashboard: str | None) -> list[str]:
+    return ["", f"The line on [the dashboard]({dashboard})."] if dashboard else []
 
 
 _FOOTER = (
@@ -121,10 +116,12 @@ _FOOTER = (
 )
 
 
-def issue_body(
-    state: LineNight, *, dashboard: str | None = None, run_url: str | None = None
-) -> str:
-    """The tracking issue's body for `state` (a regression, or green once it is over)."""
+def issue_body(state: LineNight, *, dashboard: str | None = None) -> str:
+    """The tracking issue's body for `state` (a regression, or green once it is over).
+
+    It says only what the history says (no workflow run link), so the same night gives the same
+    body whichever run writes it: re-running a night changes nothing.
+    """
     latest = state.latest.isoformat() if state.latest else "none"
     if state.regressions:
         since = min(r.since for r in state.regressions).isoformat()
@@ -137,7 +134,7 @@ def issue_body(
     else:
         head = [f"**{cell(state.line)}** is green again (latest run: {latest})."]
     lines = [*head, "", "Rows of the latest night:", "", *_rows_table(state.rows)]
-    lines += _links(dashboard, run_url)
+    lines += _links(dashboard)
     lines += ["", _FOOTER]
     return "\n".join(lines) + "\n"
 

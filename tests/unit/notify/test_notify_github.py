@@ -475,3 +475,49 @@ def test_a_missing_or_garbage_history_is_exit_2(
     err = capsys.readouterr().err
     assert err.startswith("tier-check: error: history ")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_github_that_never_answers_costs_one_timeout_and_is_a_warning(
+    github: FakeGitHub,
+    store: HistoryStore,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(notify_cli, "TIMEOUT_S", 1)
+    monkeypatch.setattr(notify_cli, "RETRIES", 0)
+    for n in range(1, 13):
+        record(store, thirty_nights(n))
+    github.hang(r"/issues$")
+    code, _, err = _notify(github, store, capsys)
+    assert code == 0
+    assert "listing the issues: network error" in err
+    assert github.writes() == []
+
+
+def test_a_malformed_comment_listing_is_a_warning(
+    github: FakeGitHub, store: HistoryStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record(store, thirty_nights(1))
+    github.reshape(r"/comments$", lambda payload: [{"body": "no id"}])
+    code, _, err = _notify(github, store, capsys, "--pr", str(PR))
+    assert code == 0
+    assert f"listing the comments of #{PR}: GitHub answered in an unexpected shape" in err
+    assert github.writes() == []
+
+
+def test_re_running_a_night_from_another_workflow_run_changes_nothing(
+    github: FakeGitHub,
+    store: HistoryStore,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for n in range(1, 14):
+        record(store, thirty_nights(n))
+    for name, value in (("GITHUB_SERVER_URL", "https://github.com"), ("GITHUB_REPOSITORY", REPO)):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GITHUB_RUN_ID", "1001")
+    _notify(github, store, capsys)
+    before = len(github.writes())
+    monkeypatch.setenv("GITHUB_RUN_ID", "1002")  # the same night, notified by another run
+    _notify(github, store, capsys)
+    assert _writes(github, before) == []

@@ -1,0 +1,100 @@
+"""The texts of the tracking issues and the pull-request comment (tiercheck.report.notify):
+what they say, worked out by hand from simulated nights, and that nothing an SDK or the harness
+wrote can mention a user, open HTML or break a table."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from support.nights import BROKEN, LINE, day, night_scorecard, record
+from tiercheck.history.nightly import LineNight, line_night
+from tiercheck.history.store import HistoryStore
+from tiercheck.report.notify import (
+    MESSAGE_CHARS,
+    changed_comment,
+    green_comment,
+    issue_body,
+    pr_comment,
+)
+
+HOSTILE = "@octocat <img src=x onerror=alert(1)> | `rm -rf` ![p](http://x/y.png)\nsecond line"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> HistoryStore:
+    store = HistoryStore(tmp_path / "history.sqlite")
+    for n in range(1, 12):
+        record(store, night_scorecard(n))
+    return store
+
+
+def _outside_code(markdown: str) -> str:
+    """The text outside inline code spans."""
+    return re.sub(r"`[^`\n]*`", "", markdown)
+
+
+def test_a_hostile_message_stays_inside_code_spans(store: HistoryStore) -> None:
+    record(store, night_scorecard(12, failing=[BROKEN]))
+    state = line_night(LINE, store.runs(LINE), day(12))
+    hostile = tuple(
+        dataclasses.replace(r, message=HOSTILE, check="id|`x`") if r.kind == "scenario" else r
+        for r in state.regressions
+    )
+    state = dataclasses.replace(state, regressions=hostile)
+    for text in (issue_body(state), changed_comment(state), pr_comment([state], day(12))):
+        outside = _outside_code(text)
+        assert "@octocat" not in outside
+        assert "<img" not in outside
+        assert "![p]" not in outside
+        assert "second line" in text  # one line: the newline is gone, the words stay
+    body = issue_body(state)
+    # In the table the pipe is escaped and the backticks neutralised, so the row keeps 4 cells.
+    (row,) = [line for line in body.splitlines() if "fails" in line]
+    assert len(re.findall(r"(?<!\\)\|", row)) == 5  # | row | what | since | nights |
+    assert "`id\\|ʼxʼ`" in row
+
+
+def test_a_long_message_is_cut(store: HistoryStore) -> None:
+    record(store, night_scorecard(12, failing=[BROKEN]))
+    state = line_night(LINE, store.runs(LINE), day(12))
+    long = "x" * (MESSAGE_CHARS * 3)
+    cut = tuple(dataclasses.replace(r, message=long) for r in state.regressions)
+    body = issue_body(dataclasses.replace(state, regressions=cut))
+    assert "x" * (MESSAGE_CHARS - 1) + "…" in body
+    assert "x" * MESSAGE_CHARS not in body
+
+
+def test_the_green_body_and_comment(store: HistoryStore) -> None:
+    record(store, night_scorecard(12, harness="0.2.0-alpha.13"))
+    state = line_night(LINE, store.runs(LINE), day(12))
+    body = issue_body(state, dashboard="https://example.github.io/nightly/")
+    assert body.startswith("**sample-sdk** is green again (latest run: 2026-10-12).")
+    assert "The line on [the dashboard](https://example.github.io/nightly/)." in body
+    assert "**not comparable**: measured under harness `0.2.0-alpha.13`" in body
+    comment = green_comment(state)
+    assert comment.startswith("Green again on 2026-10-12: no row of `sample-sdk` regresses.")
+    assert "Not comparable with the nights before" in comment
+    assert "`sample-sdk@v1.0.0`" in comment
+
+
+def test_the_pull_request_comment_has_one_row_per_line(store: HistoryStore) -> None:
+    record(store, night_scorecard(12, failing=[BROKEN]))
+    record(store, night_scorecard(11, line="quiet-sdk"))
+    record(store, night_scorecard(12, line="quiet-sdk", unmeasured=True))
+    runs = store.runs()
+    states = [
+        line_night(LINE, runs, day(12)),
+        line_night("quiet-sdk", runs, day(12)),
+        LineNight("new-sdk", day(12), None, (), ()),
+    ]
+    text = pr_comment(states, date(2026, 10, 12), run_url="https://github.com/o/r/actions/runs/9")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert rows[0].startswith("| `sample-sdk` | ❌ regression | `sample-sdk@v1.0.0`: ")
+    assert rows[1] == "| `quiet-sdk` | ⚠️ unmeasured tonight | — |"
+    assert rows[2] == "| `new-sdk` | no run | — |"
+    assert "[The workflow run](https://github.com/o/r/actions/runs/9)." in text
