@@ -33,7 +33,7 @@ from support.scorecards import (
 )
 from tiercheck.cli.app import main
 from tiercheck.cli.common import warn
-from tiercheck.history.record import RunRecord, record_of
+from tiercheck.history.record import record_of
 from tiercheck.history.store import SCHEMA_VERSION, HistoryError, HistoryStore
 from tiercheck.pipeline.history import HistoryHook
 from tiercheck.report.writer import load_scorecard, write_reports
@@ -413,7 +413,7 @@ _WRITER = textwrap.dedent(
     """
     import dataclasses, sys
     from datetime import UTC, datetime, timedelta
-    from tiercheck.history.record import RunRecord, record_of
+    from tiercheck.history.record import record_of
     from tiercheck.history.store import HistoryStore
     from tiercheck.model import from_json
     from tiercheck.scorecard.model import Scorecard
@@ -520,10 +520,9 @@ def test_import_of_saved_folders_gives_the_same_history(
 
     # The live hook records the digest of the requirement sets a run was scored against; a
     # saved scorecard may not say it, so the comparison leaves it out.
-    def known(runs: list[RunRecord]) -> list[RunRecord]:
-        return [dataclasses.replace(r, requirements_digest=None) for r in runs]
-
-    assert known(HistoryStore(imported).runs()) == known(live.runs())
+    assert [dataclasses.replace(r, requirements_digest=None) for r in live.runs()] == [
+        dataclasses.replace(r, requirements_digest=None) for r in HistoryStore(imported).runs()
+    ]
     # Importing again adds nothing.
     assert main(["history", "import", str(matrix), "--history", str(imported)]) == 0
     assert "imported 0 run(s)" in capsys.readouterr().out

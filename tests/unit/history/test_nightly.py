@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.nights import (
+from support.notify_nights import (
     BROKEN,
     FIX,
     LINE,

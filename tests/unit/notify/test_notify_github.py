@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from support.fake_github import Dataset, FakeComment, FakeGitHub, FakeIssue, LoggedRequest
-from support.nights import (
+from support.notify_nights import (
     BROKEN,
     LINE,
     REF,

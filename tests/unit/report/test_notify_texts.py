@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support.nights import BROKEN, LINE, day, night_scorecard, record
+from support.notify_nights import BROKEN, LINE, day, night_scorecard, record
 from tiercheck.history.nightly import LineNight, line_night
 from tiercheck.history.store import HistoryStore
 from tiercheck.report.notify import (
