@@ -19,16 +19,19 @@ docs/history.md, "The state of a line on a night"):
 * **Regressions**, each lasting until it is undone, so a line stays in regression from the
   night it begins until the night it is green again:
 
-  - *tier*: among comparable runs that measured every leg, the implied tier went down (a
-    higher number) from one run to the next; it lasts while the tier stays below the tier
-    before the drop.
+  - *tier*: among comparable runs that judge the tier (they measured every leg, and every
+    governance signal was conclusive: a tier lowered by what could not be measured, such as a
+    rate-limited GitHub, is a gap), the implied tier went down (a higher number) from one run
+    to the next; it lasts while the tier stays below the tier before the drop.
   - *scenario*: a scored scenario whose latest measured verdict is a failure, in a streak of
     failures that began after a measured pass (a scenario that has never passed under these
     runs is a standing failure, not a regression). A leg that was not measured is a gap: it
     neither ends nor extends a streak (tiercheck.history.analysis).
   - *unmeasured*: the row's runs of two nights running (nights without a run skipped) both
-    left a planned leg unmeasured (or were interrupted), whatever the harness. One such night
-    alone is shown as a warning and is not a regression.
+    left a planned leg unmeasured (or were interrupted), whatever the harness, after a night
+    that measured every leg (a row that has never been measured, such as one whose toolchain
+    the runner lacks, has not regressed). One such night alone is shown as a warning and is
+    not a regression.
 """
 
 from __future__ import annotations
@@ -175,13 +178,18 @@ def _nightly(runs: Iterable[RunRecord]) -> list[RunRecord]:
     return [latest[d] for d in sorted(latest)]
 
 
+def _judges_tier(run: RunRecord) -> bool:
+    """Whether a run's tier is a verdict: every leg measured, every signal conclusive."""
+    return run.all_measured and "inconclusive" not in run.signals.values()
+
+
 def _tier_regression(row: str, comparable: Sequence[RunRecord]) -> Regression | None:
     """The tier drop that still lasts among comparable fully measured runs, if any."""
     drop: tuple[int, RunRecord] | None = None  # (tier before the drop, run of the drop)
     previous: RunRecord | None = None
     for run in comparable:
-        if not run.all_measured:
-            continue  # a partial run's tier says what could not be measured, not a verdict
+        if not _judges_tier(run):
+            continue  # a tier lowered by what could not be measured is not a verdict
         if previous is not None:
             if drop is None and run.tier > previous.tier:
                 drop = (previous.tier, run)
@@ -190,7 +198,7 @@ def _tier_regression(row: str, comparable: Sequence[RunRecord]) -> Regression | 
         previous = run
     if drop is None or previous is None:
         return None
-    nights = sum(1 for r in comparable if night_of(r) >= night_of(drop[1]) and r.all_measured)
+    nights = sum(1 for r in comparable if night_of(r) >= night_of(drop[1]) and _judges_tier(r))
     return Regression(
         "tier",
         row,
@@ -272,7 +280,8 @@ def _row_night(row: str, runs: Sequence[RunRecord]) -> tuple[RowNight, list[Regr
         if tier is not None:
             regressions.append(tier)
         regressions += _scenario_regressions(row, comparable)
-    if unmeasured >= UNMEASURED_NIGHTS:
+    measured_before = any(r.all_measured for r in runs[: len(runs) - unmeasured])
+    if unmeasured >= UNMEASURED_NIGHTS and measured_before:
         regressions.append(
             Regression(
                 "unmeasured",

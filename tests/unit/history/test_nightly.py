@@ -188,17 +188,44 @@ def test_rows_are_judged_apart_and_a_ref_no_longer_run_drops_out(store: HistoryS
         record(store, night_scorecard(n))
         record(store, night_scorecard(n, ref="main", failing=[BROKEN] if n == 5 else []))
         if n < 4:
-            record(store, night_scorecard(n, ref="v0.9.0", unmeasured=True))
+            record(store, night_scorecard(n, ref="v0.9.0", unmeasured=n > 1))
     state = _state(store, 5)
     assert [r.row for r in state.rows] == [f"{LINE}@main", ROW]  # v0.9.0 stopped on night 3
     assert {r.row for r in state.regressions} == {f"{LINE}@main"}
-    # On night 3 the unmeasured ref was still run, and unmeasured three nights running.
+    # On night 3 the ref was still run, unmeasured two nights running after a measured one.
     night3 = _state(store, 3)
     (unmeasured,) = night3.regressions
-    assert (unmeasured.row, unmeasured.nights) == (f"{LINE}@v0.9.0", 3)
+    assert (unmeasured.row, unmeasured.since, unmeasured.nights) == (f"{LINE}@v0.9.0", day(2), 2)
 
 
 def test_another_line_and_an_empty_history_are_green(store: HistoryStore) -> None:
     record(store, night_scorecard(1, line="other-sdk", failing=[BROKEN]))
     empty = _state(store, 1)
     assert (empty.status, empty.latest, empty.rows) == ("green", None, ())
+
+
+def test_a_row_never_measured_has_not_regressed(store: HistoryStore) -> None:
+    for n in range(1, 6):
+        record(store, night_scorecard(n, unmeasured=True))  # the runner lacks its toolchain
+    state = _state(store, 5)
+    assert state.status == "green"
+    assert state.rows[0].unmeasured_nights == 5
+
+
+def test_a_tier_lowered_by_inconclusive_governance_is_not_a_regression(
+    store: HistoryStore,
+) -> None:
+    for n in range(1, 4):
+        record(store, night_scorecard(n))
+    # GitHub rate-limited the governance collection: triage inconclusive, Tier 2 as a lower
+    # bound. The legs all passed; the tier is not a verdict.
+    doc = night_scorecard(4)
+    lowered = implied(2, [Blocker("triage", 1, "inconclusive", reason="rate limited")])
+    triage = dataclasses.replace(doc.checks.triage, status="inconclusive")
+    doc = dataclasses.replace(
+        doc,
+        implied_tier=implied_tier_block(lowered),
+        checks=dataclasses.replace(doc.checks, triage=triage),
+    )
+    record(store, doc)
+    assert _state(store, 4).status == "green"
