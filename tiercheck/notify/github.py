@@ -243,7 +243,10 @@ def connect(target: GitHubTarget) -> Iterator[GitHub]:
     """
     import logging
 
-    logger = logging.getLogger("github")
+    import github as pygithub
+
+    # After the import: importing PyGithub sets its logger to INFO.
+    logger = logging.getLogger(pygithub.__name__)
     level = logger.level
     logger.setLevel(logging.WARNING)
     github = GitHub(target)

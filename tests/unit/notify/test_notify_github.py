@@ -521,3 +521,40 @@ def test_re_running_a_night_from_another_workflow_run_changes_nothing(
     monkeypatch.setenv("GITHUB_RUN_ID", "1002")  # the same night, notified by another run
     _notify(github, store, capsys)
     assert _writes(github, before) == []
+
+
+def test_the_command_in_its_own_process_prints_one_warning_line_when_rate_limited(
+    github: FakeGitHub, store: HistoryStore
+) -> None:
+    """As the workflow runs it: PyGithub's own log lines (it logs each retry to stderr from the
+    moment it is imported) stay out of the output."""
+    import os
+    import subprocess
+    import sys
+
+    for n in range(1, 13):
+        record(store, thirty_nights(n))
+    github.rate_limit_everything()
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "tier-check"),
+            "notify",
+            "--history",
+            str(store.path),
+            "--repo",
+            REPO,
+            "--github-api-url",
+            github.url,
+        ],
+        env={**os.environ, "GITHUB_TOKEN": TOKEN},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(
+        "tier-check: warning: notify: GitHub: listing the issues: rate limited (HTTP 403); "
+    )
+    assert TOKEN not in done.stdout + done.stderr
