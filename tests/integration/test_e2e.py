@@ -675,6 +675,7 @@ def test_a_misspelt_registry_key_is_one_line_naming_file_and_key(
 # --- 9. concurrency does not move verdicts ------------------------------------------------------
 
 
+@pytest.mark.slow  # a second whole assessment at both revisions, one client at a time
 def test_one_client_at_a_time_gives_the_same_verdicts(
     clone_v1: Run, one_client_at_a_time: Run
 ) -> None:
