@@ -9,8 +9,9 @@ checks, and nothing else.
 `crosswire=p` makes a race instead: each call of a plain tool in concurrent-ids' rounds (ids
 from 7 000 000) gets another plain tool's result with probability p, drawn from a
 `random.Random(seed)`, and the ids of those calls are kept in `crossed_ids` (what a probe
-should have caught, known from the server's side). `busy=True` refuses every call of those
-rounds.
+should have caught, known from the server's side); `crosswire_shared=True` limits that to the
+calls that share an id, as python-sdk's transport does. `busy=True` refuses every call of
+those rounds.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ _KEY = b"probe-server-test-key-0123456789abcdef"
 _PLAIN = ("alpha", "beta", "always_error")
 #: The first JSON-RPC id of concurrent-ids' rounds (its ID_BASE, restated: the server is ours).
 _ROUND_IDS = 7_000_000
+#: The id every call of a round's second batch shares ends in this (mod 1000).
+_SHARED_ID = 500
 _STATE_TOOL = "test_input_required_tampered_state"
 
 
@@ -87,12 +90,14 @@ class _State:
         also_serves: tuple[str, ...] = (),
         *,
         crosswire: float = 0.0,
+        crosswire_shared: bool = False,
         seed: int = 0,
         busy: bool = False,
     ) -> None:
         self.revision = revision
         self.also_serves = also_serves
         self.crosswire = crosswire
+        self.crosswire_shared = crosswire_shared
         self.random = random.Random(seed)
         self.crossed_ids: list[Any] = []
         self.busy = busy
@@ -141,7 +146,13 @@ class _State:
         in_rounds = isinstance(request_id, int) and request_id >= _ROUND_IDS
         if self.busy and in_rounds:
             return {"error": {"code": -32000, "message": "busy"}}
-        if self.crosswire and in_rounds and name in _PLAIN:
+        shared = in_rounds and request_id % 1000 == _SHARED_ID
+        if (
+            self.crosswire
+            and in_rounds
+            and name in _PLAIN
+            and (shared or not self.crosswire_shared)
+        ):
             with self.lock:
                 if self.random.random() < self.crosswire:
                     self.crossed_ids.append(request_id)
@@ -382,13 +393,14 @@ class ProbeServer:
         state_refusal: tuple[int, str] = REFUSAL,
         also_serves: tuple[str, ...] = (),
         crosswire: float = 0.0,
+        crosswire_shared: bool = False,
         seed: int = 0,
         busy: bool = False,
     ) -> None:
         """`state_tool` names the input-required tool; `state_refusal` is the (code, message)
         a tampered state gets when the server is not told to accept it; `also_serves` adds
         earlier revisions to what `server/discover` lists (a dual-era server); `crosswire`,
-        `seed` and `busy` as the module says."""
+        `crosswire_shared`, `seed` and `busy` as the module says."""
         if misbehave is not None and misbehave not in MISBEHAVIOURS:
             msg = f"unknown misbehaviour {misbehave}"
             raise ValueError(msg)
@@ -399,6 +411,7 @@ class ProbeServer:
             state_refusal,
             also_serves,
             crosswire=crosswire,
+            crosswire_shared=crosswire_shared,
             seed=seed,
             busy=busy,
         )

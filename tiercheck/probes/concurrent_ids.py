@@ -154,9 +154,16 @@ def _classify(reply: Reply | None, rid: int, own: str, by_mark: dict[str, str]) 
     return "crossed" if got in by_mark else "unrecognised"
 
 
-def observe(ctx: ProbeContext, *, rounds: int = ROUNDS, deadline_s: float = DEADLINE_S) -> Finding:
+def observe(
+    ctx: ProbeContext,
+    *,
+    rounds: int = ROUNDS,
+    deadline_s: float = DEADLINE_S,
+    wait_s: float | None = None,
+) -> Finding:
     """Up to `rounds` rounds (no new one after `deadline_s`), each a batch of unique ids then a
-    batch sharing one id; the verdict from what any round proved."""
+    batch sharing one id; the verdict from what any round proved. `wait_s` fixes how long a
+    call of a round waits (default: from the lone calls' median, as `WAIT_FACTOR` says)."""
     wire = ctx.wire()
     marks, lone_s = _distinct_tools(ctx, wire)
     if len(marks) < 2:
@@ -164,7 +171,8 @@ def observe(ctx: ProbeContext, *, rounds: int = ROUNDS, deadline_s: float = DEAD
     tools = list(marks)
     names = [tools[i % len(tools)] for i in range(CONCURRENCY)]
     by_mark = {mark: name for name, mark in marks.items()}
-    wait_s = min(ctx.client.timeout_s, max(WAIT_MIN_S, WAIT_FACTOR * lone_s))
+    if wait_s is None:
+        wait_s = min(ctx.client.timeout_s, max(WAIT_MIN_S, WAIT_FACTOR * lone_s))
     tally = {_UNIQUE: _Tally(), _DUPLICATE: _Tally()}
     sample = ""
     run = observed = 0
