@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from support.probe_server import ProbeServer
-from tiercheck.probes.base import ProbeContext, ProbeResult, Rounds
+from tiercheck.probes.base import Finding, ProbeContext, ProbeResult, Rounds
 from tiercheck.probes.client import ProbeClient
-from tiercheck.probes.concurrent_ids import ID_BASE, PROBE, ROUNDS, observe
+from tiercheck.probes.concurrent_ids import DEADLINE_S, ID_BASE, PROBE, ROUNDS, observe
 
 R1, R2 = "2025-11-25", "2026-07-28"
 TIMEOUT = 3.0
@@ -21,10 +21,16 @@ TIMEOUT = 3.0
 P = 0.05
 
 
-def run_once(server: ProbeServer, revision: str, **bounds: float) -> ProbeResult:
+def run_once(
+    server: ProbeServer, revision: str, *, rounds: int = ROUNDS, deadline_s: float = DEADLINE_S
+) -> ProbeResult:
     """The probe, with every call of a round waiting the whole request timeout: on our server
     no answer is late, so what the probe saw is exactly what the server did."""
-    probe = dataclasses.replace(PROBE, check=lambda ctx: observe(ctx, wait_s=TIMEOUT, **bounds))  # type: ignore[arg-type]
+
+    def check(ctx: ProbeContext) -> Finding:
+        return observe(ctx, rounds=rounds, deadline_s=deadline_s, wait_s=TIMEOUT)
+
+    probe = dataclasses.replace(PROBE, check=check)
     with ProbeClient(server.url, timeout_s=TIMEOUT) as client:
         return probe.run(ProbeContext(client, revision))
 
