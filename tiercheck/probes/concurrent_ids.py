@@ -206,9 +206,9 @@ def observe(
     record = Rounds(bound=rounds, run=run, observed=observed)
     stopped = f", stopped by the {deadline_s:g} s bound" if run < rounds else ""
     evidence = [
-        f"sent: {run} of {rounds} rounds{stopped}, each {CONCURRENCY} concurrent POST "
-        f"tools/call over {', '.join(tools)} with unique ids, then {CONCURRENCY} sharing one "
-        f"id; a call waited at most {wait_s:.2f} s",
+        f"{CONCURRENCY} concurrent POST tools/call over {', '.join(tools)} with unique ids, then "
+        f"{CONCURRENCY} sharing one id, in {run} of {rounds} rounds{stopped}; a call waited at "
+        f"most {wait_s:.2f} s",
         *([sample] if sample else []),
         tally[_UNIQUE].line(_UNIQUE),
         tally[_DUPLICATE].line(_DUPLICATE),

@@ -92,7 +92,7 @@ def test_no_round_starts_after_the_time_bound() -> None:
         result = run_once(server, R2, deadline_s=0.0)
     assert result.outcome == "fail"
     assert result.rounds == Rounds(bound=40, run=1, observed=1)
-    assert result.evidence[0].startswith("sent: 1 of 40 rounds, stopped by the 0 s bound, ")
+    assert ", in 1 of 40 rounds, stopped by the 0 s bound; " in result.evidence[0]
 
 
 def test_a_server_that_refuses_the_rounds_is_a_skip_with_its_rounds() -> None:

@@ -202,8 +202,8 @@ def test_concurrent_ids_shows_what_it_sent_a_sample_answer_and_the_counts() -> N
     assert result.outcome == "pass"
     sent, sample, unique, duplicate = result.evidence
     matches(
-        r"sent: 2 of 2 rounds, each 8 concurrent POST tools/call over alpha, beta, always_error "
-        r"with unique ids, then 8 sharing one id; a call waited at most \d+\.\d\d s",
+        r"8 concurrent POST tools/call over alpha, beta, always_error with unique ids, then 8 "
+        r"sharing one id, in 2 of 2 rounds; a call waited at most \d+\.\d\d s",
         sent,
     )
     # The first call of the first round: alpha, under the first id of the rounds.
