@@ -154,6 +154,58 @@ def _classify(reply: Reply | None, rid: int, own: str, by_mark: dict[str, str]) 
     return "crossed" if got in by_mark else "unrecognised"
 
 
+@dataclass
+class _Seen:
+    """What the rounds saw: the calls of each kind, the rounds run and those that crossed."""
+
+    tally: dict[str, _Tally] = field(
+        default_factory=lambda: {_UNIQUE: _Tally(), _DUPLICATE: _Tally()}
+    )
+    run: int = 0
+    observed: int = 0
+    #: The first call's request and reply, as evidence of what one call looks like.
+    sample: str = ""
+
+
+def _rounds(
+    wire: Wire, marks: dict[str, str], rounds: int, deadline_s: float, wait_s: float
+) -> _Seen:
+    """Up to `rounds` rounds, none started after `deadline_s`: a batch of unique ids, then one
+    of a shared id, each call classified against the tools' fingerprints."""
+    tools = list(marks)
+    names = [tools[i % len(tools)] for i in range(CONCURRENCY)]
+    by_mark = {mark: name for name, mark in marks.items()}
+    seen = _Seen()
+    began = time.monotonic()
+    with ThreadPoolExecutor(max_workers=CONCURRENCY, thread_name_prefix="probe-call") as pool:
+        for round_no in range(rounds):
+            if round_no and time.monotonic() - began >= deadline_s:
+                break
+            crossed_here = False
+            for kind, ids in zip((_UNIQUE, _DUPLICATE), round_ids(round_no), strict=True):
+                tally = seen.tally[kind]
+                crossed_batch = False
+                for name, rid, reply in _batch(wire, pool, names, ids, wait_s):
+                    what = _classify(reply, rid, marks[name], by_mark)
+                    tally.calls[what] += 1
+                    if not seen.sample and reply is not None:
+                        seen.sample = f"POST tools/call {name} (id {rid}) → {reply.evidence()}"
+                    if what != "crossed":
+                        continue
+                    crossed_batch = True
+                    if reply is not None and len(tally.examples) < 2:
+                        other = by_mark[fingerprint((reply.response(rid) or {}).get("result"))]
+                        tally.examples.append(
+                            f"round {round_no + 1}, {kind}: tools/call {name} (id {rid}) "
+                            f"got {other}'s result"
+                        )
+                tally.rounds_crossed += crossed_batch
+                crossed_here = crossed_here or crossed_batch
+            seen.observed += crossed_here
+            seen.run += 1
+    return seen
+
+
 def observe(
     ctx: ProbeContext,
     *,
@@ -168,67 +220,34 @@ def observe(
     marks, lone_s = _distinct_tools(ctx, wire)
     if len(marks) < 2:
         raise Skip("fewer than two argument-free tools with different, stable results")
-    tools = list(marks)
-    names = [tools[i % len(tools)] for i in range(CONCURRENCY)]
-    by_mark = {mark: name for name, mark in marks.items()}
     if wait_s is None:
         wait_s = min(ctx.client.timeout_s, max(WAIT_MIN_S, WAIT_FACTOR * lone_s))
-    tally = {_UNIQUE: _Tally(), _DUPLICATE: _Tally()}
-    sample = ""
-    run = observed = 0
-    began = time.monotonic()
-    with ThreadPoolExecutor(max_workers=CONCURRENCY, thread_name_prefix="probe-call") as pool:
-        for round_no in range(rounds):
-            if round_no and time.monotonic() - began >= deadline_s:
-                break
-            unique, shared = round_ids(round_no)
-            crossed_here = False
-            for kind, ids in ((_UNIQUE, unique), (_DUPLICATE, shared)):
-                crossed_batch = False
-                for name, rid, reply in _batch(wire, pool, names, ids, wait_s):
-                    what = _classify(reply, rid, marks[name], by_mark)
-                    tally[kind].calls[what] += 1
-                    if not sample and reply is not None:
-                        sample = f"POST tools/call {name} (id {rid}) → {reply.evidence()}"
-                    if what == "crossed":
-                        crossed_batch = True
-                        if len(tally[kind].examples) < 2:
-                            answer = reply.response(rid) if reply else None
-                            other = by_mark[fingerprint((answer or {}).get("result"))]
-                            tally[kind].examples.append(
-                                f"round {round_no + 1}, {kind}: tools/call {name} (id {rid}) "
-                                f"got {other}'s result"
-                            )
-                tally[kind].rounds_crossed += crossed_batch
-                crossed_here = crossed_here or crossed_batch
-            observed += crossed_here
-            run += 1
-    record = Rounds(bound=rounds, run=run, observed=observed)
-    stopped = f", stopped by the {deadline_s:g} s bound" if run < rounds else ""
+    seen = _rounds(wire, marks, rounds, deadline_s, wait_s)
+    unique, duplicate = seen.tally[_UNIQUE], seen.tally[_DUPLICATE]
+    record = Rounds(bound=rounds, run=seen.run, observed=seen.observed)
+    stopped = f", stopped by the {deadline_s:g} s bound" if seen.run < rounds else ""
     evidence = [
-        f"{CONCURRENCY} concurrent POST tools/call over {', '.join(tools)} with unique ids, then "
-        f"{CONCURRENCY} sharing one id, in {run} of {rounds} rounds{stopped}; a call waited at "
-        f"most {wait_s:.2f} s",
-        *([sample] if sample else []),
-        tally[_UNIQUE].line(_UNIQUE),
-        tally[_DUPLICATE].line(_DUPLICATE),
-        *tally[_UNIQUE].examples,
-        *tally[_DUPLICATE].examples,
+        f"{CONCURRENCY} concurrent POST tools/call over {', '.join(marks)} with unique ids, then "
+        f"{CONCURRENCY} sharing one id, in {seen.run} of {rounds} rounds{stopped}; a call "
+        f"waited at most {wait_s:.2f} s",
+        *([seen.sample] if seen.sample else []),
+        unique.line(_UNIQUE),
+        duplicate.line(_DUPLICATE),
+        *unique.examples,
+        *duplicate.examples,
     ]
-    in_unique, in_duplicate = tally[_UNIQUE].rounds_crossed, tally[_DUPLICATE].rounds_crossed
-    if observed:
+    if seen.observed:
         summary = (
-            f"cross-wired in {record.rate()} ({_UNIQUE} in {in_unique}, "
-            f"{_DUPLICATE} in {in_duplicate})"
+            f"cross-wired in {record.rate()} ({_UNIQUE} in {unique.rounds_crossed}, "
+            f"{_DUPLICATE} in {duplicate.rounds_crossed})"
         )
-        if ctx.modern or in_unique:
+        if ctx.modern or unique.rounds_crossed:
             return broken(summary, *evidence, rounds=record)
         # At 2025-11-25 duplicate ids inside one session already break the client's own MUST
         # (an id is not reused within a session), so the server's cross-wiring is a WARN there.
         note = "; duplicate ids in one session: the client broke id uniqueness first"
         return broken(summary + note, *evidence, level="SHOULD", rounds=record)
-    sent = run * CONCURRENCY
-    own = tally[_UNIQUE].calls["own"]
+    sent, own = seen.run * CONCURRENCY, unique.calls["own"]
     if 2 * own < sent:
         # Too few answers to say anything; half is far from what either a sound server (all)
         # or one that refuses concurrency (none) gives, so load does not flip pass and skip.
@@ -238,7 +257,7 @@ def observe(
         )
         raise Skip(msg, rounds=record)
     summary = (
-        f"cross-wired in {record.rate()} of {CONCURRENCY} concurrent calls over {len(tools)} "
+        f"cross-wired in {record.rate()} of {CONCURRENCY} concurrent calls over {len(marks)} "
         "tools, unique then duplicate ids: every response reached its own request"
     )
     return ok(summary, *evidence, rounds=record)
