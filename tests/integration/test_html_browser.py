@@ -222,6 +222,8 @@ def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
     for probe in ("cross-origin", "tool-names", "notification-202", "request-state"):
         assert probe in text
     assert "Answer 202 with an empty body." in text
+    # A pass shows its evidence too, as text (the server's markup in it escaped, not parsed).
+    assert "POST tools/list [Origin: http://evil.example] → HTTP 403 Invalid <Origin>" in text
 
 
 def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:

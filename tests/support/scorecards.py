@@ -538,6 +538,7 @@ def probe_entry(probe: str, outcome: str, level: str, summary: str, **more: obje
         spec=str(more.get("spec", "a spec sentence")),
         fix=more.get("fix"),  # type: ignore[arg-type]
         duration_s=0.125,
+        rounds=more.get("rounds"),  # type: ignore[arg-type]
     )
 
 
@@ -549,7 +550,15 @@ def probed_scorecard() -> Scorecard:
         revision="2026-07-28",
         duration_s=1.5,
         results=(
-            probe_entry("cross-origin", "pass", "MUST", "a foreign Origin was refused with 403"),
+            probe_entry(
+                "cross-origin",
+                "pass",
+                "MUST",
+                "a foreign Origin was refused with 403",
+                evidence=[
+                    "POST tools/list [Origin: http://evil.example] → HTTP 403 Invalid <Origin>"
+                ],
+            ),
             probe_entry(
                 "tool-names",
                 "warn",
