@@ -178,10 +178,10 @@ def _threw(results_dir: Path, leg: Leg) -> set[str]:
     out = set()
     for folder in results_dir.rglob("*"):
         relative = folder.relative_to(results_dir).as_posix()
-        if folder.is_dir() and re.search(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", relative):
-            if not (folder / "checks.json").is_file():
-                name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", "", relative)
-                out.add(re.sub(r"^server-", "", name) if leg == "server" else name)
+        stamped = re.search(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", relative)
+        if folder.is_dir() and stamped and not (folder / "checks.json").is_file():
+            name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", "", relative)
+            out.add(re.sub(r"^server-", "", name) if leg == "server" else name)
     return out
 
 
