@@ -573,3 +573,81 @@ def probed_scorecard() -> Scorecard:
     revisions = dict(doc.revisions)
     revisions["2026-07-28"] = dataclasses.replace(revisions["2026-07-28"], probes=block)
     return dataclasses.replace(doc, revisions=revisions)
+
+
+def sample_scorecard(
+    *,
+    failing: Mapping[tuple[str, Leg, str], str] | None = None,
+    fail_everything: str | None = None,
+    warned: Mapping[tuple[str, Leg, str], int] | None = None,
+    baseline: Baseline | None = None,
+) -> Scorecard:
+    """The sample SDK as a real run at both revisions measures it: every scenario of the frozen
+    requirement sets (`tiercheck/_data/requirements/`), each passing (30 + 37 server, 18 + 32
+    client, as examples/sample-sdk/README.md reports), every governance signal passing.
+
+    `failing` makes (revision, leg, scenario) fail with that message; `fail_everything` makes
+    every scenario fail with that message (and its name); `warned` adds WARNING checks.
+    """
+    from tiercheck.config.requirements import load_requirement_set
+
+    failing = dict(failing or {})
+    warned = dict(warned or {})
+    legs: dict[str, dict[Leg, LegVerdict]] = {}
+    for rev in (R1, R2):
+        rset = load_requirement_set(rev)
+        legs[rev] = {}
+        for leg in ("server", "client"):
+            names: tuple[str, ...] = rset.server if leg == "server" else rset.client
+            scenarios = []
+            for n in names:
+                message = failing.get((rev, leg, n))
+                if fail_everything is not None:
+                    message = f"{fail_everything} ({n})"
+                warnings = warned.get((rev, leg, n), 0)
+                if message is None:
+                    scenarios.append(scenario(n, warned=warnings))
+                else:
+                    scenarios.append(
+                        scenario(
+                            n,
+                            passed=False,
+                            checks_passed=1,
+                            failing=[check(f"{n}-check", message, f"{SPEC}/server/tools")],
+                            warned=warnings,
+                        )
+                    )
+            legs[rev][leg] = measured_leg(rev, leg, scenarios)
+    signals = {
+        "labels": labels(),
+        "triage": triage(),
+        "p0_resolution": p0(),
+        "stable_release": release("1.0.0"),
+        "policy_signals": policy(),
+        "spec_tracking": spec_tracking(0, "1.0.0"),
+    }
+    any_failing = bool(failing) or fail_everything is not None
+    tier = (
+        implied(2, [Blocker("server_conformance", 1), Blocker("client_conformance", 1)])
+        if any_failing
+        else implied(1, [])
+    )
+    if fail_everything is not None:
+        tier = implied(
+            3,
+            [Blocker("server_conformance", 1), Blocker("client_conformance", 1)],
+            [
+                Blocker("server_conformance", 2, qualifier="< 80%"),
+                Blocker("client_conformance", 2, qualifier="< 80%"),
+            ],
+        )
+    doc = scorecard(
+        legs=legs,
+        signals=signals,
+        tier=tier,
+        name="sample-sdk",
+        harness_version="0.2.0-alpha.12",
+        baseline=baseline,
+        exit_code=1 if any_failing else 0,
+    )
+    return dataclasses.replace(doc, repo="tiercheck/sample-sdk")

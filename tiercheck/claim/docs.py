@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tiercheck.claim.features import FEATURES, Feature
-from tiercheck.claim.sources import SourceTree
+from tiercheck.claim.tree import SourceTree
 
 __all__ = ["DocsCoverage", "FeatureCoverage", "Hit", "docs_coverage"]
 

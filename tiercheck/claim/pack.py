@@ -13,15 +13,34 @@ from typing import Any
 
 from tiercheck.claim.docs import DocsCoverage, docs_coverage
 from tiercheck.claim.evidence import Evidence, gather_evidence
+from tiercheck.claim.header import Manifest, TagFact, build_header
+from tiercheck.claim.model import (
+    CLAIM_SCHEMA_VERSION,
+    ClaimDocument,
+    ClaimHeader,
+    ClaimRowDoc,
+    DocsFeatureDoc,
+    DocsHitDoc,
+    DocumentationDoc,
+    EvidenceDoc,
+    PreviousAssessment,
+)
 from tiercheck.claim.policies import PolicyFinding, find_policies
-from tiercheck.claim.sources import SourceTree
 from tiercheck.claim.table import ClaimStatus, Row, build_rows, claim_status
+from tiercheck.claim.tree import SourceTree
 from tiercheck.governance.snapshot import Snapshot
+from tiercheck.model import format_time, to_json
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["CLAIM_SCHEMA_VERSION", "Claim", "build_claim", "claim_to_dict"]
-
-CLAIM_SCHEMA_VERSION = 1
+__all__ = [
+    "CLAIM_SCHEMA_VERSION",
+    "Claim",
+    "ClaimContext",
+    "build_claim",
+    "claim_document",
+    "claim_to_dict",
+    "judged_tiers",
+]
 #: The official triage window when the scorecard does not say (tier-check's default).
 DEFAULT_WINDOW_DAYS = 90
 
@@ -31,6 +50,7 @@ class Claim:
     """Everything a claim folder says."""
 
     scorecard: Scorecard
+    header: ClaimHeader
     target_tier: int
     tiers: tuple[int, int]
     rows: tuple[Row, ...]
@@ -63,6 +83,40 @@ def _as_of(doc: Scorecard) -> datetime | None:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
+@dataclass(frozen=True)
+class ClaimContext:
+    """What a claim knows beside the scorecard: the checkout's release tag and manifest, the
+    previous assessment, and the names the command line gave."""
+
+    release: TagFact | None = None
+    tag_prefix: str | None = None
+    manifest: Manifest | None = None
+    previous: PreviousAssessment | None = None
+    language: str | None = None
+
+
+def judged_tiers(target_tier: int) -> tuple[int, int]:
+    """The two tiers a claim's table judges, in column order.
+
+    Tier 1 and Tier 2 claims are judged for the tier asked and the one below (the fallback a
+    reviewer grants). Tier 3 asks for nothing, so a Tier 3 claim shows what Tier 2 and then
+    Tier 1 still need, as the filed Tier 3 claims do.
+    """
+    if target_tier >= 3:
+        return (2, 1)
+    return (target_tier, target_tier + 1)
+
+
+def _published(evidence: Evidence | None) -> dict[str, tuple[str, str]]:
+    if evidence is None:
+        return {}
+    return {
+        r.tag: (format_time(r.published_at), r.url)
+        for r in evidence.releases
+        if r.published_at is not None
+    }
+
+
 def build_claim(
     doc: Scorecard,
     *,
@@ -70,9 +124,11 @@ def build_claim(
     snapshot: Snapshot | None,
     tree: SourceTree | None,
     source: str | None = None,
+    context: ClaimContext | None = None,
 ) -> Claim:
-    """The claim for `target_tier`, judged for it and the tier below."""
-    tiers = (target_tier, target_tier + 1)
+    """The claim for `target_tier`, judged for the tiers `judged_tiers` names."""
+    context = context or ClaimContext()
+    tiers = judged_tiers(target_tier)
     as_of = _as_of(doc)
     evidence = None
     if snapshot is not None and as_of is not None:
@@ -86,12 +142,25 @@ def build_claim(
     coverage = docs_coverage(tree) if tree is not None else None
     policies = find_policies(tree) if tree is not None else None
     rows = build_rows(doc, tiers=tiers, evidence=evidence, coverage=coverage, policies=policies)
+    header = build_header(
+        doc,
+        requested_tier=target_tier,
+        release=context.release,
+        tag_prefix=context.tag_prefix,
+        manifest=context.manifest,
+        published=_published(evidence),
+        previous=context.previous,
+        language=context.language,
+    )
+    # Tier 3 has no minimum: a Tier 3 claim can always be filed; its table shows the way up.
+    status: ClaimStatus = "ready" if target_tier >= 3 else claim_status(rows)
     return Claim(
         scorecard=doc,
+        header=header,
         target_tier=target_tier,
         tiers=tiers,
         rows=rows,
-        status=claim_status(rows),
+        status=status,
         coverage=coverage,
         policies=policies,
         evidence=evidence,
@@ -99,71 +168,78 @@ def build_claim(
     )
 
 
-def _row_dict(row: Row, tiers: tuple[int, int]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": row.id,
-        "requirement": row.requirement,
-        "kind": row.kind,
-        "standards": {f"tier{t}": s for t, s in zip(tiers, row.standards, strict=True)},
-        "current": row.current,
-        "verdicts": {f"tier{t}": v for t, v in zip(tiers, row.verdicts, strict=True)},
-        "sep1730": (
+def _row_doc(row: Row, tiers: tuple[int, int]) -> ClaimRowDoc:
+    return ClaimRowDoc(
+        id=row.id,
+        requirement=row.requirement,
+        kind=row.kind,
+        standards={f"tier{t}": s for t, s in zip(tiers, row.standards, strict=True)},
+        current=row.current,
+        verdicts={f"tier{t}": v for t, v in zip(tiers, row.verdicts, strict=True)},
+        sep1730=(
             {f"tier{t}": v for t, v in zip(tiers, row.sep1730, strict=True)}
             if row.sep1730 is not None
             else None
         ),
-        "gap": row.gap,
-        "evidence": [{"text": e.text, "url": e.url} for e in row.evidence],
-    }
-    if row.review is not None:
-        out["review"] = row.review
-    return out
+        gap=row.gap,
+        evidence=tuple(EvidenceDoc(text=e.text, url=e.url) for e in row.evidence),
+        review=row.review,
+    )
 
 
-def _coverage_dict(claim: Claim) -> dict[str, Any] | None:
+def _documentation_doc(claim: Claim) -> DocumentationDoc | None:
     coverage = claim.coverage
     if coverage is None:
         return None
-    return {
-        "covered": len(coverage.covered),
-        "total": len(coverage.scored),
-        "core_missing": [f.feature.number for f in coverage.core_missing],
-        "doc_files": len(coverage.doc_files),
-        "example_files": len(coverage.example_files),
-        "features": [
-            {
-                "number": f.feature.number,
-                "name": f.feature.name,
-                "group": f.feature.group,
-                "finding": f.finding,
-                "doc_hits": f.doc_count,
-                "example_hits": f.example_count,
-                "where": [
-                    {"path": h.path, "line": h.line, "url": claim.commit_url(h.path, h.line)}
+    return DocumentationDoc(
+        covered=len(coverage.covered),
+        total=len(coverage.scored),
+        core_missing=tuple(
+            f.feature.number for f in coverage.core_missing if f.feature.number is not None
+        ),
+        doc_files=len(coverage.doc_files),
+        example_files=len(coverage.example_files),
+        features=tuple(
+            DocsFeatureDoc(
+                number=f.feature.number,
+                name=f.feature.name,
+                group=f.feature.group,
+                finding=f.finding,
+                doc_hits=f.doc_count,
+                example_hits=f.example_count,
+                where=tuple(
+                    DocsHitDoc(path=h.path, line=h.line, url=claim.commit_url(h.path, h.line))
                     for h in (*f.doc_hits, *f.example_hits)
-                ],
-            }
+                ),
+            )
             for f in coverage.features
-        ],
-    }
+        ),
+    )
+
+
+def claim_document(claim: Claim) -> ClaimDocument:
+    """`claim.json` as a typed document."""
+    doc = claim.scorecard
+    return ClaimDocument(
+        schema_version=CLAIM_SCHEMA_VERSION,
+        header=claim.header,
+        repo=doc.repo,
+        sdk=doc.sdk.name,
+        commit=doc.sdk.commit,
+        timestamp=doc.timestamp,
+        requirements_revisions=tuple(doc.requirements_revisions),
+        target_tier=claim.target_tier,
+        tiers=claim.tiers,
+        status=claim.status,
+        implied_tier=doc.implied_tier.tier,
+        sep1730_tier=doc.implied_tier.sep1730.tier,
+        scorecard=claim.source,
+        rows=tuple(_row_doc(row, claim.tiers) for row in claim.rows),
+        documentation=_documentation_doc(claim),
+    )
 
 
 def claim_to_dict(claim: Claim) -> dict[str, Any]:
-    """`claim.json`: the table, the claim's status and the documentation coverage."""
-    doc = claim.scorecard
-    return {
-        "schema_version": CLAIM_SCHEMA_VERSION,
-        "repo": doc.repo,
-        "sdk": doc.sdk.name,
-        "commit": doc.sdk.commit,
-        "timestamp": doc.timestamp,
-        "requirements_revisions": list(doc.requirements_revisions),
-        "target_tier": claim.target_tier,
-        "tiers": list(claim.tiers),
-        "status": claim.status,
-        "implied_tier": doc.implied_tier.tier,
-        "sep1730_tier": doc.implied_tier.sep1730.tier,
-        "scorecard": claim.source,
-        "rows": [_row_dict(row, claim.tiers) for row in claim.rows],
-        "documentation": _coverage_dict(claim),
-    }
+    """`claim.json`: the header, the table, the claim's status and everything behind them."""
+    data: dict[str, Any] = to_json(claim_document(claim))
+    return data

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tiercheck.claim.sources import SourceTree
+from tiercheck.claim.tree import SourceTree
 
 __all__ = [
     "DEPENDENCY_FILES",

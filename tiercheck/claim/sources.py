@@ -8,11 +8,19 @@ package plain text, so coverage and policy rules stay pure and testable on a dic
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-__all__ = ["DOC_SUFFIXES", "SourceTree", "classify", "read_tree"]
+from tiercheck.claim.header import Manifest, TagFact, choose_release_tag
+from tiercheck.claim.tree import SourceTree
+
+__all__ = [
+    "DOC_SUFFIXES",
+    "SourceTree",
+    "classify",
+    "read_manifest",
+    "read_release",
+    "read_tree",
+]
 
 #: Prose documentation: what a reader of the repository reads.
 DOC_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".adoc", ".txt"})
@@ -70,26 +78,6 @@ def classify(path: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class SourceTree:
-    """Text files of a checkout by POSIX path, with the kind each one was read as."""
-
-    root: str | None
-    kinds: Mapping[str, str] = field(default_factory=dict)
-    texts: Mapping[str, str] = field(default_factory=dict)
-    truncated: bool = False
-
-    def of_kind(self, kind: str) -> Iterator[tuple[str, str]]:
-        """(path, text) of every file read as `kind`, sorted by path."""
-        for path in sorted(self.kinds):
-            if self.kinds[path] == kind:
-                yield path, self.texts[path]
-
-    def text(self, path: str) -> str | None:
-        """One file's text, when it was read."""
-        return self.texts.get(path)
-
-
 def _read(path: Path) -> str | None:
     try:
         if path.stat().st_size > _MAX_BYTES:
@@ -140,3 +128,86 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
             kinds[rel] = "policy"
             texts[rel] = text
     return SourceTree(str(root), kinds, texts, truncated)
+
+
+def read_release(root: Path, commit: str | None, tag_prefix: str | None) -> TagFact | None:
+    """The release tag the commit at `root` carries (`header.choose_release_tag`), with the
+    number of commits since it; None when the checkout has no git history or no release tag."""
+    from tiercheck.sdk.checkout import commits_between, tags_merged
+
+    if not commit:
+        return None
+    chosen = choose_release_tag(tags_merged(root, commit), tag_prefix)
+    if chosen is None:
+        return None
+    tag, date = chosen
+    return TagFact(tag, date, commits_between(root, f"refs/tags/{tag}", commit))
+
+
+def _toml_name(text: str, table: str) -> str | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    block = data.get(table)
+    name = block.get("name") if isinstance(block, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def _json_name(text: str) -> str | None:
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("private") is True:
+        return None
+    name = data.get("name")
+    return name if isinstance(name, str) and name else None
+
+
+def _maven_name(text: str) -> str | None:
+    import re
+
+    # The project's own coordinates come before <dependencies>; a parent's are inside <parent>.
+    head = re.sub(
+        r"<parent>.*?</parent>", "", text.split("<dependencies>", maxsplit=1)[0], flags=re.S
+    )
+    group = re.search(r"<groupId>\s*([^<\s]+)\s*</groupId>", head)
+    artifact = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", head)
+    return f"{group.group(1)}/{artifact.group(1)}" if group and artifact else None
+
+
+def _go_module(text: str) -> str | None:
+    import re
+
+    match = re.search(r"^module\s+(\S+)", text, re.M)
+    return match.group(1) if match else None
+
+
+def read_manifest(root: Path) -> Manifest | None:
+    """The package the checkout's root manifest publishes (pyproject.toml, package.json, go.mod,
+    Cargo.toml, composer.json, *.gemspec, pom.xml), for the registry link of its release."""
+    import re
+
+    readers = (
+        ("pyproject.toml", "pypi", lambda t: _toml_name(t, "project")),
+        ("go.mod", "go", _go_module),
+        ("Cargo.toml", "crates", lambda t: _toml_name(t, "package")),
+        ("package.json", "npm", _json_name),
+        ("composer.json", "packagist", _json_name),
+        ("pom.xml", "maven", _maven_name),
+    )
+    for name, kind, read in readers:
+        text = _read(root / name)
+        if text is not None and (found := read(text)):
+            return Manifest(kind, found)
+    for spec in sorted(root.glob("*.gemspec")):
+        text = _read(spec) or ""
+        match = re.search(r"\.name\s*=\s*[\"']([^\"']+)[\"']", text)
+        if match:
+            return Manifest("rubygems", match.group(1))
+    return None

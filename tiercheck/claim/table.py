@@ -16,12 +16,14 @@ from typing import Literal
 
 from tiercheck.claim.docs import DocsCoverage
 from tiercheck.claim.evidence import Evidence, ReleaseItem
+from tiercheck.claim.model import ClaimStatus, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
 from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
 
 __all__ = [
     "ROW_IDS",
+    "ClaimStatus",
     "EvidenceLine",
     "Row",
     "Verdict",
@@ -29,7 +31,6 @@ __all__ = [
     "claim_status",
 ]
 
-Verdict = Literal["pass", "fail", "needs review", "unmeasured", "inconclusive", "skipped", "n/a"]
 RowKind = Literal["measured", "judgment"]
 
 #: Every row of the official audit template, in its order.
@@ -582,9 +583,6 @@ def build_rows(
     )
     assert tuple(r.id for r in rows) == ROW_IDS
     return rows
-
-
-ClaimStatus = Literal["ready", "needs review", "blocked"]
 
 
 def claim_status(rows: Sequence[Row], column: int = 0) -> ClaimStatus:

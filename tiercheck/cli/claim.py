@@ -14,6 +14,7 @@ Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,8 @@ from tiercheck.cli.common import PROG, emit, emit_scorecard
 from tiercheck.errors import UsageError
 
 if TYPE_CHECKING:
+    from tiercheck.claim.model import PreviousAssessment
+    from tiercheck.claim.pack import ClaimContext
     from tiercheck.governance.snapshot import Snapshot
     from tiercheck.scorecard.model import Scorecard
 
@@ -40,7 +43,25 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
     )
     group = parser.add_argument_group("claim")
     group.add_argument(
-        "--tier", type=int, choices=(1, 2), default=1, help="the tier claimed (default 1)"
+        "--tier", type=int, choices=(1, 2, 3), default=1, help="the tier claimed (default 1)"
+    )
+    group.add_argument(
+        "--language",
+        metavar="NAME",
+        help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: from the "
+        "repository's name)",
+    )
+    group.add_argument(
+        "--previous-issue",
+        metavar="URL|#N",
+        help="the issue of the previous assessment (#N: an issue of "
+        "modelcontextprotocol/modelcontextprotocol)",
+    )
+    group.add_argument(
+        "--previous-tier",
+        type=int,
+        choices=(1, 2, 3),
+        help="the tier the previous assessment gave",
     )
     group.add_argument(
         "--from",
@@ -86,6 +107,52 @@ def _checkout(args: argparse.Namespace, doc: Scorecard) -> Path | None:
     return None
 
 
+#: Where tier claims are filed (a bare `#N` names one of its issues).
+CLAIMS_REPO = "modelcontextprotocol/modelcontextprotocol"
+_ISSUE_URL = re.compile(r"^https://github\.com/[^/\s]+/[^/\s]+/(?:issues|pull)/\d+/?$")
+
+
+def _issue_url(value: str) -> str:
+    text = value.strip()
+    number = text.removeprefix("#")
+    if number.isdigit():
+        return f"https://github.com/{CLAIMS_REPO}/issues/{int(number)}"
+    if _ISSUE_URL.match(text):
+        return text.rstrip("/")
+    msg = (
+        f"--previous-issue {value!r}: give an issue URL "
+        "(https://github.com/OWNER/REPO/issues/N) or #N"
+    )
+    raise UsageError(msg)
+
+
+def _previous(args: argparse.Namespace) -> PreviousAssessment | None:
+    from tiercheck.claim.model import PreviousAssessment
+
+    if not (args.previous_issue or args.previous_tier):
+        return None
+    return PreviousAssessment(
+        url=_issue_url(args.previous_issue) if args.previous_issue else None,
+        tier=args.previous_tier,
+    )
+
+
+def _context(args: argparse.Namespace, doc: Scorecard, checkout: Path | None) -> ClaimContext:
+    from tiercheck.claim.pack import ClaimContext
+    from tiercheck.claim.sources import read_manifest, read_release
+    from tiercheck.cli.common import known_sdks
+
+    entry = known_sdks(args).find(doc.sdk.name)
+    prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
+    return ClaimContext(
+        release=read_release(checkout, doc.sdk.commit, prefix) if checkout else None,
+        tag_prefix=prefix,
+        manifest=read_manifest(checkout) if checkout else None,
+        previous=_previous(args),
+        language=args.language,
+    )
+
+
 def claim(args: argparse.Namespace) -> int:
     """`tier-check claim`: assess (or load), build the claim, write the folder."""
     from tiercheck.claim.pack import build_claim
@@ -94,6 +161,7 @@ def claim(args: argparse.Namespace) -> int:
     from tiercheck.report.writer import load_scorecard, write_claim
 
     out_dir = Path(args.out) if args.out else _default_dir(args)
+    _previous(args)  # a bad --previous-issue is refused before anything runs
     if args.from_scorecard:
         if args.sdk or args.conformance_server_url:
             msg = "--from reuses a finished assessment; drop --sdk/--conformance-server-url"
@@ -116,7 +184,14 @@ def claim(args: argparse.Namespace) -> int:
     snapshot = _snapshot(args, doc)
     checkout = _checkout(args, doc)
     tree = read_tree(checkout, POLICY_PATHS) if checkout is not None else None
-    pack = build_claim(doc, target_tier=args.tier, snapshot=snapshot, tree=tree, source=str(source))
+    pack = build_claim(
+        doc,
+        target_tier=args.tier,
+        snapshot=snapshot,
+        tree=tree,
+        source=str(source),
+        context=_context(args, doc, checkout),
+    )
     written = write_claim(pack, out_dir.resolve())
     passing = sum(1 for row in pack.rows if row.verdicts[0] == "pass")
     review = sum(1 for row in pack.rows if row.verdicts[0] == "needs review")
@@ -125,7 +200,7 @@ def claim(args: argparse.Namespace) -> int:
     ]
     coverage = pack.coverage
     lines = [
-        f"Tier {pack.target_tier} claim for {doc.repo}: {pack.status} "
+        f"{pack.header.title}: {pack.status} "
         f"({passing} rows pass, {review} need review"
         + (f", blocked by {', '.join(blocked)})" if blocked else ")"),
     ]

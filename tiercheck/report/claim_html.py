@@ -5,8 +5,8 @@ from __future__ import annotations
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
 from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.claim_view import Segment, header_fields
 from tiercheck.report.html import chip, esc, link, page, table
-from tiercheck.scorecard.view import short_sha
 
 __all__ = ["render_claim_html"]
 
@@ -116,21 +116,26 @@ def _evidence(claim: Claim) -> str:
     return "\n".join(parts)
 
 
+def _segment(segment: Segment) -> str:
+    text = link(segment.text, segment.url)
+    return f"<code>{text}</code>" if segment.code else text
+
+
+def _header(claim: Claim) -> str:
+    items = [
+        f'<div class="field"><strong>{esc(field.label)}</strong>: '
+        + "".join(_segment(s) for s in field.segments)
+        + "</div>"
+        for field in header_fields(claim)
+    ]
+    return f'<section id="claim-header">{"".join(items)}</section>'
+
+
 def render_claim_html(claim: Claim) -> str:
     """The whole claim page."""
     doc = claim.scorecard
     badge = render_badge_svg(doc)
     kind, text = _STATUS[claim.status]
-    heading = (
-        f"{badge}<span>Tier {claim.target_tier} claim: {esc(doc.repo)}</span> {chip(kind, text)}"
-    )
-    commit = link(short_sha(doc.sdk.commit), claim.commit_url())
-    meta = (
-        f"{esc(doc.sdk.name)} at {commit} · revisions "
-        f"{esc(', '.join(doc.requirements_revisions) or 'none')} · "
-        f"implied Tier {doc.implied_tier.tier} (official), "
-        f"Tier {doc.implied_tier.sep1730.tier} (SEP-1730) · "
-        f"{esc(doc.timestamp)}"
-    )
+    heading = f"{badge}<span>{esc(claim.header.title)}</span> {chip(kind, text)}"
     body = "\n".join([_requirements(claim), _checklist(claim), _evidence(claim)])
-    return page(f"Tier {claim.target_tier} claim: {doc.repo}", heading, meta, body)
+    return page(claim.header.title, heading, _header(claim), body)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
+from tiercheck.report.claim_view import Segment, header_fields
 from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
@@ -78,29 +79,23 @@ def _summary(claim: Claim) -> list[str]:
     return lines
 
 
+def _segment(segment: Segment) -> str:
+    raw = segment.text
+    lead = " " if raw[:1].isspace() else ""
+    trail = " " if raw[-1:].isspace() else ""
+    text = _cell(raw)
+    if segment.code:
+        text = f"`{one_line(raw).replace('`', '')}`"
+    shown = f"[{text}]({segment.url})" if segment.url else text
+    return f"{lead}{shown}{trail}" if text else lead
+
+
 def _header(claim: Claim) -> list[str]:
-    doc = claim.scorecard
-    commit = doc.sdk.commit
-    commit_text = (
-        f"[`{short_sha(commit)}`]({claim.commit_url()})" if claim.commit_url() else "`unknown`"
-    )
-    implied = doc.implied_tier
-    status = {"ready": "ready to file", "needs review": "ready once reviewed", "blocked": "blocked"}
-    return [
-        f"# Tier {claim.target_tier} claim: {_cell(doc.repo)}",
-        "",
-        f"**SDK**: {_cell(doc.sdk.name)} · **Commit**: {commit_text} · "
-        f"**Revisions**: {', '.join(doc.requirements_revisions) or 'none'} · "
-        f"**Assessed**: {doc.timestamp}  ",
-        f"**Harness**: {_cell(doc.harness.package)} {_cell(doc.harness.version or '?')} · "
-        f"**Governance**: {_cell(doc.governance.source)}"
-        + (f" as of {doc.governance.as_of}" if doc.governance.as_of else "")
-        + f" · **tiercheck** {doc.tiercheck.version}  ",
-        f"**Implied tier**: Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
-        "(SEP-1730 as written)  ",
-        f"**Claim for Tier {claim.target_tier}**: {status[claim.status]}",
-        "",
-    ]
+    lines = [f"# {_cell(claim.header.title)}", ""]
+    for field in header_fields(claim):
+        lines.append(f"**{field.label}**: " + "".join(_segment(s) for s in field.segments) + "  ")
+    lines[-1] = lines[-1].rstrip()
+    return [*lines, ""]
 
 
 def _table(claim: Claim) -> list[str]:

@@ -1,0 +1,173 @@
+"""The claim document, typed: what `claim.json` holds, for other tools and for `--previous`.
+
+Each class is one JSON object of `claim.json`, its fields in the order they are written.
+`tiercheck.model` turns these into JSON and back, and `tiercheck/schemas/claim.schema.json` is
+generated from them (`python -m tiercheck.document_schemas`). The claim's own builders return
+these classes where a part of the claim is plain data (the header, the conformance split, the
+baseline, …), so what the reports render is what the file records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from tiercheck.model import doc_field
+
+__all__ = [
+    "CLAIM_SCHEMA_VERSION",
+    "ClaimDocument",
+    "ClaimHeader",
+    "ClaimRowDoc",
+    "DocsFeatureDoc",
+    "DocsHitDoc",
+    "DocumentationDoc",
+    "EvidenceDoc",
+    "PreviousAssessment",
+    "ReleaseRef",
+    "Verdict",
+]
+
+#: The schema version `claim.json` declares. 2: the header, typed rows and everything after.
+CLAIM_SCHEMA_VERSION = 2
+
+Verdict = Literal["pass", "fail", "needs review", "unmeasured", "inconclusive", "skipped", "n/a"]
+ClaimStatus = Literal["ready", "needs review", "blocked"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReleaseRef:
+    """The release the assessed commit carries: the newest release tag in its history."""
+
+    tag: str = doc_field(doc="the git tag, as written (v2.0.0, rmcp-v1.0.0)")
+    version: str = doc_field(doc="the version the tag names (2.0.0)")
+    stable: bool = doc_field(doc="a plain X.Y.Z with X ≥ 1 (SEP-1730's stable release)")
+    commits_after: int | None = doc_field(
+        doc="commits between the tag and the assessed commit (0: the commit is the release)"
+    )
+    published_at: str | None = doc_field(doc="when it was published, ISO-8601")
+    published_source: str | None = doc_field(
+        doc="where the date comes from: 'GitHub release' or 'git tag'"
+    )
+    url: str | None = doc_field(doc="the release page on GitHub")
+    registry: str | None = doc_field(doc="the package registry (PyPI, npm, pkg.go.dev, …)")
+    registry_url: str | None = doc_field(doc="the version's page on that registry")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PreviousAssessment:
+    """The assessment this claim follows: its issue, the tier it gave, its version and date."""
+
+    url: str | None
+    tier: int | None
+    version: str | None = None
+    date: str | None = None
+    commit: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimHeader:
+    """What a reviewer reads first, as the filed claims give it."""
+
+    title: str = doc_field(doc="'<Language> SDK — Tier N Assessment', the issue's title")
+    language: str
+    repo: str
+    sdk: str = doc_field(doc="the SDK line (known_sdks.yaml name)")
+    release: ReleaseRef | None = doc_field(doc="the release the commit carries, when one is found")
+    newest_stable: str | None = doc_field(
+        doc="the stable release the official check found on GitHub (scorecard `version`)"
+    )
+    branch: str | None
+    commit: str | None
+    date: str = doc_field(doc="the assessment date (YYYY-MM-DD)")
+    timestamp: str
+    requested_tier: int
+    previous: PreviousAssessment | None
+    harness: str = doc_field(doc="the conformance harness package")
+    harness_version: str | None
+    tiercheck_version: str
+    revisions: tuple[str, ...] = doc_field(doc="the spec revisions scored")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvidenceDoc:
+    """One line of a row's evidence, with its link."""
+
+    text: str
+    url: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimRowDoc:
+    """One row of the official audit: standards and verdicts per tier (`tier1`, `tier2`, …)."""
+
+    id: str
+    requirement: str
+    kind: Literal["measured", "judgment"]
+    standards: Mapping[str, str]
+    current: str
+    verdicts: Mapping[str, Verdict]
+    sep1730: Mapping[str, Verdict] | None = doc_field(
+        doc="SEP-1730 as written, for measured rows (null for judgment rows)"
+    )
+    gap: str
+    evidence: tuple[EvidenceDoc, ...]
+    review: str | None = doc_field(
+        default=None, omit_none=True, doc="what the reviewer checks before the row can pass"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class DocsHitDoc:
+    """A line of documentation or example that names a feature."""
+
+    path: str
+    line: int
+    url: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DocsFeatureDoc:
+    """One feature of the official list: where it is documented and shown."""
+
+    number: int | None
+    name: str
+    group: str
+    finding: str = doc_field(doc="docs and example, docs only, example only, or no hit")
+    doc_hits: int
+    example_hits: int
+    where: tuple[DocsHitDoc, ...] = doc_field(doc="the best hits, documentation first")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DocumentationDoc:
+    """Row 5's coverage: every feature, and the files read."""
+
+    covered: int
+    total: int
+    core_missing: tuple[int, ...]
+    doc_files: int
+    example_files: int
+    features: tuple[DocsFeatureDoc, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimDocument:
+    """A tiercheck claim: every row of the official audit for one tier, with its evidence."""
+
+    schema_version: int
+    header: ClaimHeader
+    repo: str
+    sdk: str
+    commit: str | None
+    timestamp: str
+    requirements_revisions: tuple[str, ...]
+    target_tier: int
+    tiers: tuple[int, ...] = doc_field(doc="the two tiers judged, in the table's column order")
+    status: ClaimStatus
+    implied_tier: int
+    sep1730_tier: int
+    scorecard: str | None = doc_field(doc="the scorecard.json the claim was built from")
+    rows: tuple[ClaimRowDoc, ...]
+    documentation: DocumentationDoc | None

@@ -1,0 +1,151 @@
+"""What the claim's Markdown and HTML both show, as text segments with links: one source.
+
+`assessment.md` and `claim.html` render the same header, conformance split and sections; the
+wording lives here once, as `Field`s of `Segment`s, and each renderer only decides how a segment
+looks (a Markdown link, an `<a>`, inline code).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tiercheck.claim.model import ClaimHeader
+from tiercheck.claim.pack import Claim
+from tiercheck.scorecard.view import short_sha
+
+__all__ = ["STATUS_TEXT", "Field", "Segment", "header_fields"]
+
+STATUS_TEXT = {
+    "ready": "ready to file",
+    "needs review": "ready once reviewed",
+    "blocked": "blocked",
+}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of text, linked when `url` is set, shown as code when `code`."""
+
+    text: str
+    url: str | None = None
+    code: bool = False
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled line of the header."""
+
+    label: str
+    segments: tuple[Segment, ...]
+
+
+def _github(repo: str, *path: str) -> str | None:
+    if not repo or "/" not in repo:
+        return None
+    return "/".join((f"https://github.com/{repo}", *path))
+
+
+def _version(header: ClaimHeader) -> tuple[Segment, ...]:
+    release = header.release
+    parts: list[Segment] = []
+    if release is None:
+        parts.append(Segment("no release tag in the assessed commit's history"))
+        if header.newest_stable:
+            parts.append(Segment(f" (newest stable release on GitHub: {header.newest_stable})"))
+    else:
+        parts.append(Segment(release.version, release.url))
+        if release.registry_url and release.registry:
+            parts += [Segment(" ("), Segment(release.registry, release.registry_url), Segment(")")]
+        notes = []
+        if not release.stable:
+            notes.append("not a stable release")
+        if release.published_at:
+            notes.append(f"published {release.published_at[:10]}")
+        if notes:
+            parts.append(Segment(f" ({', '.join(notes)})"))
+    parts.append(Segment(" · assessed on "))
+    if header.branch:
+        parts += [Segment(header.branch, _github(header.repo, "tree", header.branch), True)]
+        parts.append(Segment(" @ "))
+    if header.commit:
+        parts.append(
+            Segment(short_sha(header.commit), _github(header.repo, "commit", header.commit), True)
+        )
+    else:
+        parts.append(Segment("an unknown commit (not a git checkout)"))
+    if release is not None and release.commits_after is not None:
+        after = release.commits_after
+        parts.append(
+            Segment(
+                f" (the release {release.tag} itself)"
+                if after == 0
+                else f" ({after} commit{'s' if after != 1 else ''} after {release.tag})"
+            )
+        )
+    return tuple(parts)
+
+
+def _requested(claim: Claim) -> tuple[Segment, ...]:
+    header = claim.header
+    parts = [Segment(f"Tier {header.requested_tier}")]
+    previous = header.previous
+    if previous is None:
+        parts.append(Segment(" · previous assessment: none given (--previous-issue)"))
+        return tuple(parts)
+    parts.append(Segment(" · previous assessment "))
+    if previous.url:
+        number = previous.url.rstrip("/").rsplit("/", 1)[-1]
+        parts.append(Segment(f"#{number}" if number.isdigit() else previous.url, previous.url))
+    else:
+        parts.append(Segment("(issue not given)"))
+    details = [
+        f"Tier {previous.tier}" if previous.tier else None,
+        previous.version,
+        previous.date,
+    ]
+    shown = [d for d in details if d]
+    if shown:
+        parts.append(Segment(f" ({', '.join(shown)})"))
+    return tuple(parts)
+
+
+def header_fields(claim: Claim) -> list[Field]:
+    """The header's lines, in the order the filed claims give them."""
+    header = claim.header
+    doc = claim.scorecard
+    sdk = (
+        Segment(header.repo, _github(header.repo)),
+        Segment(f" (line {header.sdk})" if header.sdk else ""),
+    )
+    governance = doc.governance.source + (
+        f" as of {doc.governance.as_of}" if doc.governance.as_of else ""
+    )
+    implied = doc.implied_tier
+    return [
+        Field("SDK", sdk),
+        Field("Version", _version(header)),
+        Field("Assessed", (Segment(header.date),)),
+        Field("Requested tier", _requested(claim)),
+        Field(
+            "Tool",
+            (
+                Segment(f"tiercheck {header.tiercheck_version} with "),
+                Segment(f"{header.harness} {header.harness_version or '?'}", code=True),
+                Segment(f" · governance: {governance}"),
+            ),
+        ),
+        Field("Revisions scored", (Segment(", ".join(header.revisions) or "none"),)),
+        Field(
+            "Implied tier",
+            (
+                Segment(
+                    f"Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
+                    "(SEP-1730 as written)"
+                ),
+            ),
+        ),
+        Field(
+            f"Claim for Tier {claim.target_tier}",
+            (Segment(STATUS_TEXT[claim.status]),),
+        ),
+    ]
