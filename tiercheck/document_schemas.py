@@ -1,8 +1,9 @@
 """The JSON Schemas of tiercheck's typed documents, generated from their models: one table.
 
 Each document tiercheck writes for other tools to read (the scorecard, the matrix, the
-governance snapshot, the claim) has a frozen-dataclass model; its schema in `tiercheck/schemas/` is this
-module's output, committed so that other tools can validate without running Python. A unit
+governance snapshot, the claim) has a frozen-dataclass model; its schema in
+`tiercheck/schemas/` is this module's output, committed so that other tools can validate
+without running Python. A unit
 test fails when a committed file differs. Regenerate every one with
 ``python -m tiercheck.document_schemas``. (The hand-written schemas of the files people edit —
 known_sdks.yaml, requirements, baselines, matrix files — sit beside them.)

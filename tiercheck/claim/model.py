@@ -20,13 +20,18 @@ __all__ = [
     "ClaimDocument",
     "ClaimHeader",
     "ClaimRowDoc",
+    "ConformanceSplit",
     "DocsFeatureDoc",
     "DocsHitDoc",
     "DocumentationDoc",
     "EvidenceDoc",
+    "NotScoredTally",
     "PreviousAssessment",
     "ReleaseRef",
+    "SplitRow",
+    "Tally",
     "Verdict",
+    "WarningTally",
 ]
 
 #: The schema version `claim.json` declares. 2: the header, typed rows and everything after.
@@ -88,6 +93,55 @@ class ClaimHeader:
     harness_version: str | None
     tiercheck_version: str
     revisions: tuple[str, ...] = doc_field(doc="the spec revisions scored")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tally:
+    """Scored scenarios passed of those run, in one revision (or across revisions)."""
+
+    passed: int
+    total: int
+    state: str = doc_field(doc="measured, unmeasured, skipped or partially-measured")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SplitRow:
+    """One line of the conformance split: a leg (or part of the client leg) per revision."""
+
+    name: str = doc_field(doc="server, client: core, client: auth, or client")
+    by_revision: Mapping[str, Tally]
+    all: Tally = doc_field(doc="every (scenario, revision) pair together")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarningTally:
+    """WARNING checks in one scored scenario (they do not fail it: conformance#245 is open)."""
+
+    leg: str
+    revision: str
+    scenario: str
+    checks: int
+    message: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotScoredTally:
+    """Scenarios run but not scored, by leg and reason: how many passed and failed."""
+
+    leg: str
+    reason: str
+    passed: int
+    failed: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConformanceSplit:
+    """Rows 1a and 1b as the filed claims split them: per revision, client core vs auth."""
+
+    revisions: tuple[str, ...]
+    rows: tuple[SplitRow, ...]
+    warnings: tuple[WarningTally, ...] = doc_field(doc="scored scenarios with WARNING checks")
+    not_scored: tuple[NotScoredTally, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,4 +224,5 @@ class ClaimDocument:
     sep1730_tier: int
     scorecard: str | None = doc_field(doc="the scorecard.json the claim was built from")
     rows: tuple[ClaimRowDoc, ...]
+    conformance: ConformanceSplit
     documentation: DocumentationDoc | None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from tiercheck.claim.conformance import conformance_split
 from tiercheck.claim.docs import DocsCoverage, docs_coverage
 from tiercheck.claim.evidence import Evidence, gather_evidence
 from tiercheck.claim.header import Manifest, TagFact, build_header
@@ -19,6 +20,7 @@ from tiercheck.claim.model import (
     ClaimDocument,
     ClaimHeader,
     ClaimRowDoc,
+    ConformanceSplit,
     DocsFeatureDoc,
     DocsHitDoc,
     DocumentationDoc,
@@ -55,6 +57,7 @@ class Claim:
     tiers: tuple[int, int]
     rows: tuple[Row, ...]
     status: ClaimStatus
+    conformance: ConformanceSplit
     coverage: DocsCoverage | None
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
     evidence: Evidence | None
@@ -161,6 +164,7 @@ def build_claim(
         tiers=tiers,
         rows=rows,
         status=status,
+        conformance=conformance_split(doc),
         coverage=coverage,
         policies=policies,
         evidence=evidence,
@@ -235,6 +239,7 @@ def claim_document(claim: Claim) -> ClaimDocument:
         sep1730_tier=doc.implied_tier.sep1730.tier,
         scorecard=claim.source,
         rows=tuple(_row_doc(row, claim.tiers) for row in claim.rows),
+        conformance=claim.conformance,
         documentation=_documentation_doc(claim),
     )
 

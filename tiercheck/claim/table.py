@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tiercheck.claim.conformance import conformance_split, split_text
 from tiercheck.claim.docs import DocsCoverage
 from tiercheck.claim.evidence import Evidence, ReleaseItem
-from tiercheck.claim.model import ClaimStatus, Verdict
+from tiercheck.claim.model import ClaimStatus, ConformanceSplit, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
 from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
@@ -139,8 +140,35 @@ def _gap(verdicts: tuple[Verdict, Verdict], detail: str) -> str:
     return "None" if all(v in ("pass", "n/a") for v in verdicts) else detail
 
 
+def _warnings_text(split: ConformanceSplit, leg: str) -> str:
+    found = [w for w in split.warnings if w.leg == leg]
+    if not found:
+        return "no WARNING checks"
+    checks = sum(w.checks for w in found)
+    scenarios = len(found)
+    return (
+        f"{checks} WARNING check{'s' if checks != 1 else ''} in {scenarios} scored "
+        f"scenario{'s' if scenarios != 1 else ''} (not counted; conformance#245)"
+    )
+
+
+def _split_current(leg: MergedLegEntry, split: ConformanceSplit) -> str:
+    if leg.state in ("skipped", "unmeasured"):
+        return _leg_current(leg)
+    rows = {row.name: row for row in split.rows}
+    text = f"{_pct(leg.pass_rate)}: {split_text(rows[leg.leg])}"
+    if leg.leg == "client":
+        core, auth = rows["client: core"].all, rows["client: auth"].all
+        text += f"; core {core.passed}/{core.total}, auth {auth.passed}/{auth.total}"
+    return f"{text}; {_warnings_text(split, leg.leg)}"
+
+
 def _conformance_row(
-    doc: Scorecard, row_id: str, leg: MergedLegEntry, tiers: tuple[int, int]
+    doc: Scorecard,
+    row_id: str,
+    leg: MergedLegEntry,
+    tiers: tuple[int, int],
+    split: ConformanceSplit,
 ) -> Row:
     check = "server_conformance" if leg.leg == "server" else "client_conformance"
     official, sep = _tier_verdicts(doc, check, tiers)
@@ -152,16 +180,28 @@ def _conformance_row(
     if leg.state == "skipped":
         # SEP-1730 does not count a skipped leg against a tier, but nothing was measured either.
         sep = ("skipped" if sep[0] == "pass" else sep[0], "skipped" if sep[1] == "pass" else sep[1])
+    warned = [w for w in split.warnings if w.leg == leg.leg]
+    review = None
+    if warned:
+        # The official pass rate ignores WARNING checks while its CI runner fails a client
+        # scenario on one; SEP-1730 does not say (conformance#245): a person decides.
+        checks = sum(w.checks for w in warned)
+        review = (
+            f"the {checks} WARNING check{'s' if checks != 1 else ''} in scored scenarios "
+            "(listed under Conformance) are acceptable for the tier: the official pass rate "
+            "ignores them, and SEP-1730 does not say whether they count (conformance#245)"
+        )
     return Row(
         id=row_id,
         requirement=f"{leg.leg.capitalize()} conformance",
         kind="measured",
         standards=_standard("conformance", tiers),
-        current=_leg_current(leg),
+        current=_split_current(leg, split),
         verdicts=official,
         sep1730=sep,
         gap=_gap(official, detail),
         evidence=_leg_evidence(leg),
+        review=review,
     )
 
 
@@ -507,9 +547,10 @@ def build_rows(
     dependency, roadmap, versioning = policies if policies else (None, None, None)
     p0 = checks.p0_resolution
     version = str(release.get("version") or "no stable release")
+    split = conformance_split(doc)
     rows = (
-        _conformance_row(doc, "1a", checks.conformance, tiers),
-        _conformance_row(doc, "1b", checks.client_conformance, tiers),
+        _conformance_row(doc, "1a", checks.conformance, tiers, split),
+        _conformance_row(doc, "1b", checks.client_conformance, tiers, split),
         _signal_row(
             doc,
             row_id="2",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
 from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.claim_view import Segment, header_fields
+from tiercheck.report.claim_view import Segment, header_fields, split_notes, split_table
 from tiercheck.report.html import chip, esc, link, page, table
 
 __all__ = ["render_claim_html"]
@@ -53,10 +53,27 @@ def _requirements(claim: Claim) -> str:
     return "<h2>Requirements</h2>" + table(header, rows)
 
 
+def _conformance(claim: Claim) -> str:
+    header, rows = split_table(claim)
+    cells = [
+        [
+            esc(c) if i < len(header) - 2 else chip(c.lower(), c) if c != "—" else "—"
+            for i, c in enumerate(row)
+        ]
+        for row in rows
+    ]
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in split_notes(claim))
+    return (
+        '<h2 id="conformance">Conformance</h2>'
+        + table(header, cells, numeric=tuple(range(1, len(header) - 2)))
+        + notes
+    )
+
+
 def _checklist(claim: Claim) -> str:
     items = []
     for row in claim.rows:
-        if row.kind == "judgment":
+        if row.review is not None:
             items.append(
                 '<li><input type="checkbox" disabled> '
                 f"<strong>{esc(row.id)} {esc(row.requirement)}</strong>: "
@@ -137,5 +154,7 @@ def render_claim_html(claim: Claim) -> str:
     badge = render_badge_svg(doc)
     kind, text = _STATUS[claim.status]
     heading = f"{badge}<span>{esc(claim.header.title)}</span> {chip(kind, text)}"
-    body = "\n".join([_requirements(claim), _checklist(claim), _evidence(claim)])
+    body = "\n".join(
+        [_requirements(claim), _conformance(claim), _checklist(claim), _evidence(claim)]
+    )
     return page(claim.header.title, heading, _header(claim), body)

@@ -12,20 +12,18 @@ from collections.abc import Sequence
 from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
-from tiercheck.report.claim_view import Segment, header_fields
+from tiercheck.report.claim_view import (
+    VERDICT_LABEL,
+    Segment,
+    header_fields,
+    split_notes,
+    split_table,
+)
 from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
 
-_LABEL: dict[str, str] = {
-    "pass": "PASS",
-    "fail": "FAIL",
-    "needs review": "NEEDS REVIEW",
-    "unmeasured": "UNMEASURED",
-    "inconclusive": "INCONCLUSIVE",
-    "skipped": "SKIPPED",
-    "n/a": "N/A",
-}
+_LABEL = VERDICT_LABEL
 
 #: Effort per row (the official guide's scale: Small < 1 day, Medium 1–3 days, Large > 3 days).
 EFFORT: dict[str, str] = {
@@ -125,10 +123,25 @@ def _table(claim: Claim) -> list[str]:
     return lines
 
 
+def _conformance(claim: Claim) -> list[str]:
+    header, rows = split_table(claim)
+    lines = [
+        "## Conformance",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines.append("")
+    for note in split_notes(claim):
+        lines += [note, ""]
+    return lines
+
+
 def _checklist(claim: Claim) -> list[str]:
     lines = ["## Reviewer checklist", ""]
     for row in claim.rows:
-        if row.kind != "judgment":
+        if row.review is None:
             continue
         if all(v in ("fail", "n/a") for v in row.verdicts):
             what = f"fix first ({_cell(row.gap)}), then check that {row.review}"
@@ -197,7 +210,15 @@ def _evidence(claim: Claim) -> list[str]:
 def render_assessment(claim: Claim) -> str:
     """`assessment.md`: header, the requirements table, the checklist and every row's evidence."""
     return (
-        "\n".join([*_header(claim), *_table(claim), *_checklist(claim), *_evidence(claim)]).rstrip()
+        "\n".join(
+            [
+                *_header(claim),
+                *_table(claim),
+                *_conformance(claim),
+                *_checklist(claim),
+                *_evidence(claim),
+            ]
+        ).rstrip()
         + "\n"
     )
 
@@ -273,6 +294,9 @@ def render_remediation(claim: Claim) -> str:
         "Effort: Small (under a day), Medium (1–3 days), Large (more than 3 days).",
         "",
     ]
+    if claim.target_tier >= 3:
+        # A Tier 3 claim's columns are the way up: Tier 2 first, then Tier 1.
+        return "\n".join([*lines, *_path(claim, 0), *_path(claim, 1)]).rstrip() + "\n"
     lower = claim.tiers[1]
     if lower <= 3 and doc.implied_tier.tier > lower:
         lines += _path(claim, 1)

@@ -9,11 +9,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tiercheck.claim.model import ClaimHeader
+from tiercheck.claim.model import ClaimHeader, Tally
 from tiercheck.claim.pack import Claim
-from tiercheck.scorecard.view import short_sha
+from tiercheck.scorecard.view import one_line, short_sha
 
-__all__ = ["STATUS_TEXT", "Field", "Segment", "header_fields"]
+__all__ = [
+    "STATUS_TEXT",
+    "VERDICT_LABEL",
+    "Field",
+    "Segment",
+    "header_fields",
+    "split_notes",
+    "split_table",
+]
+
+VERDICT_LABEL: dict[str, str] = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "needs review": "NEEDS REVIEW",
+    "unmeasured": "UNMEASURED",
+    "inconclusive": "INCONCLUSIVE",
+    "skipped": "SKIPPED",
+    "n/a": "N/A",
+}
 
 STATUS_TEXT = {
     "ready": "ready to file",
@@ -149,3 +167,68 @@ def header_fields(claim: Claim) -> list[Field]:
             (Segment(STATUS_TEXT[claim.status]),),
         ),
     ]
+
+
+def _fraction(tally: Tally, with_rate: bool = False) -> str:
+    if tally.state not in ("measured", "partially-measured"):
+        return tally.state
+    text = f"{tally.passed}/{tally.total}"
+    if with_rate and tally.total:
+        rate = f"{100 * tally.passed / tally.total:.1f}".rstrip("0").rstrip(".")
+        text += f" ({rate}%)"
+    return text
+
+
+def split_table(claim: Claim) -> tuple[list[str], list[list[str]]]:
+    """The conformance split as the filed claims tabulate it: a row per leg (client core and
+    auth apart), a column per revision, the total, and the two tiers' verdicts."""
+    split = claim.conformance
+    verdicts = {row.id: row for row in claim.rows}
+    header = [
+        "",
+        *split.revisions,
+        "All",
+        *(f"Tier {t}" for t in claim.tiers),
+    ]
+    rows = []
+    for line in split.rows:
+        judged = {"server": "1a", "client": "1b"}.get(line.name)
+        cells = [line.name.capitalize() if line.name != "client" else "Client total"]
+        cells += [_fraction(line.by_revision[r]) for r in split.revisions]
+        cells.append(_fraction(line.all, with_rate=True))
+        if judged is not None:
+            row = verdicts[judged]
+            cells += [VERDICT_LABEL[row.verdicts[i]] for i in range(2)]
+        else:
+            cells += ["—", "—"]
+        rows.append(cells)
+    return header, rows
+
+
+def split_notes(claim: Claim) -> list[str]:
+    """What the split table leaves to sentences: pairs, warnings, what was not scored."""
+    split = claim.conformance
+    notes = [
+        "Counts are (scenario, revision) pairs: a scenario required at both revisions runs once "
+        "per revision, at that revision's wire. Client scenarios named `auth/…` are the auth "
+        "part, the rest the core."
+    ]
+    if split.warnings:
+        listed = "; ".join(
+            f"{w.leg} {w.scenario} @ {w.revision}: {w.checks}"
+            + (f" ({one_line(w.message, 120)})" if w.message else "")
+            for w in split.warnings
+        )
+        total = sum(w.checks for w in split.warnings)
+        notes.append(
+            f"WARNING checks: {total} in scored scenarios, not counted in the pass rate (the "
+            f"official rule; whether they should count is conformance#245): {listed}."
+        )
+    else:
+        notes.append("WARNING checks: none in any scored scenario.")
+    if split.not_scored:
+        parts = ", ".join(
+            f"{t.leg} {t.reason}: {t.passed} pass, {t.failed} fail" for t in split.not_scored
+        )
+        notes.append(f"Run but not scored (informational): {parts}.")
+    return notes
