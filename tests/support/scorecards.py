@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from support.checks_builder import requirement_set
-from tiercheck.baseline import apply_baseline
+from tiercheck.baseline import BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry
 from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
 from tiercheck.model import from_json, to_json
@@ -276,6 +276,7 @@ def scorecard(
     node_version: str = "v22.12.0",
     exit_code: int = 0,
     durations: Mapping[str, float] | None = None,
+    baselines: Mapping[str, tuple[str, Baseline]] | None = None,
 ) -> Scorecard:
     """A whole scorecard from judged legs, signal values and the tier, remediation included.
 
@@ -283,8 +284,19 @@ def scorecard(
     server = merge_revisions([by_leg["server"] for by_leg in legs.values()])
     client = merge_revisions([by_leg["client"] for by_leg in legs.values()])
     verdict = None
+    files = {R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {}
     if baseline is not None:
         verdict = apply_baseline(baseline, [v for by_leg in legs.values() for v in by_leg.values()])
+    if baselines:
+        # One file per revision, each applied to its revision's legs (as the pipeline does).
+        outcomes = []
+        normal = 0
+        for rev, (_, each) in baselines.items():
+            applied = apply_baseline(each, list(legs[rev].values()))
+            outcomes.extend(applied.outcomes)
+            normal += applied.normal_passes
+        files = {rev: path for rev, (path, _) in baselines.items()}
+        verdict = BaselineVerdict(", ".join(files.values()), tuple(outcomes), normal)
     unmeasured = [
         (f"{leg} {rev}", verdict_.reason or "")
         for rev, by_leg in legs.items()
@@ -319,7 +331,7 @@ def scorecard(
         implied_tier=tier,
         stable_version=signals["stable_release"].get("version"),
         baseline=verdict,
-        baseline_files={R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {},
+        baseline_files=files,
         build=BuildBlock(state="cached", reason=None, log="reports/logs/build.log"),
         unmeasured=unmeasured,
         timings={"build": 0.4, "conformance": 141.2, "governance": 3.1}
@@ -580,7 +592,7 @@ def sample_scorecard(
     failing: Mapping[tuple[str, Leg, str], str] | None = None,
     fail_everything: str | None = None,
     warned: Mapping[tuple[str, Leg, str], int] | None = None,
-    baseline: Baseline | None = None,
+    baselines: Mapping[str, tuple[str, Baseline]] | None = None,
 ) -> Scorecard:
     """The sample SDK as a real run at both revisions measures it: every scenario of the frozen
     requirement sets (`tiercheck/_data/requirements/`), each passing (30 + 37 server, 18 + 32
@@ -647,7 +659,7 @@ def sample_scorecard(
         tier=tier,
         name="sample-sdk",
         harness_version="0.2.0-alpha.12",
-        baseline=baseline,
+        baselines=baselines,
         exit_code=1 if any_failing else 0,
     )
     return dataclasses.replace(doc, repo="tiercheck/sample-sdk")

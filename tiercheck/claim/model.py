@@ -17,6 +17,9 @@ from tiercheck.model import doc_field
 
 __all__ = [
     "CLAIM_SCHEMA_VERSION",
+    "BaselineFile",
+    "BaselineItem",
+    "BaselineSection",
     "ClaimDocument",
     "ClaimHeader",
     "ClaimRowDoc",
@@ -145,6 +148,47 @@ class ConformanceSplit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class BaselineFile:
+    """An expected-failures file applied, and the revisions it was applied at."""
+
+    path: str = doc_field(doc="as configured (relative to the checkout unless absolute)")
+    revisions: tuple[str, ...]
+    url: str | None = doc_field(doc="the file at the assessed commit")
+    entries: int = doc_field(doc="entries it lists (server and client)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineItem:
+    """One baseline entry (or one failure no entry covers), over the revisions it applies to."""
+
+    entry: str | None = doc_field(doc="the entry as written (scenario or scenario:check)")
+    leg: str
+    scenario: str
+    revisions: tuple[str, ...]
+    outcome: str = doc_field(doc="expected-failure, unexpected-failure, stale or not-run")
+    scored: bool = doc_field(doc="whether the scenario counts toward the tier at these revisions")
+    reason: str | None = doc_field(doc="the file's comment for the entry: why it is expected")
+    detail: str = doc_field(doc="what the run found (the failing check, or why it did not run)")
+    url: str | None = doc_field(doc="the entry's line at the assessed commit")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineSection:
+    """The expected-failures baseline: every entry with its reason, and what does not fit it."""
+
+    files: tuple[BaselineFile, ...]
+    items: tuple[BaselineItem, ...]
+    expected_failures: int
+    unexpected_failures: int
+    stale: int
+
+    @property
+    def empty(self) -> bool:
+        """Whether no file lists an entry and nothing failed outside one: the baseline is none."""
+        return not self.items
+
+
+@dataclass(frozen=True, kw_only=True)
 class EvidenceDoc:
     """One line of a row's evidence, with its link."""
 
@@ -225,4 +269,5 @@ class ClaimDocument:
     scorecard: str | None = doc_field(doc="the scorecard.json the claim was built from")
     rows: tuple[ClaimRowDoc, ...]
     conformance: ConformanceSplit
+    baseline: BaselineSection
     documentation: DocumentationDoc | None

@@ -7,16 +7,19 @@ Markdown, HTML and JSON renderings are functions of the `Claim` alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tiercheck.claim.baseline import BaselineSource, baseline_section
 from tiercheck.claim.conformance import conformance_split
 from tiercheck.claim.docs import DocsCoverage, docs_coverage
 from tiercheck.claim.evidence import Evidence, gather_evidence
 from tiercheck.claim.header import Manifest, TagFact, build_header
 from tiercheck.claim.model import (
     CLAIM_SCHEMA_VERSION,
+    BaselineSection,
     ClaimDocument,
     ClaimHeader,
     ClaimRowDoc,
@@ -58,6 +61,7 @@ class Claim:
     rows: tuple[Row, ...]
     status: ClaimStatus
     conformance: ConformanceSplit
+    baseline: BaselineSection
     coverage: DocsCoverage | None
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
     evidence: Evidence | None
@@ -92,6 +96,8 @@ class ClaimContext:
     previous assessment, and the names the command line gave."""
 
     release: TagFact | None = None
+    #: Each baseline file the scorecard names → its path in the repository and its text.
+    baselines: Mapping[str, BaselineSource] = field(default_factory=dict)
     tag_prefix: str | None = None
     manifest: Manifest | None = None
     previous: PreviousAssessment | None = None
@@ -165,6 +171,7 @@ def build_claim(
         rows=rows,
         status=status,
         conformance=conformance_split(doc),
+        baseline=baseline_section(doc, context.baselines),
         coverage=coverage,
         policies=policies,
         evidence=evidence,
@@ -240,6 +247,7 @@ def claim_document(claim: Claim) -> ClaimDocument:
         scorecard=claim.source,
         rows=tuple(_row_doc(row, claim.tiers) for row in claim.rows),
         conformance=claim.conformance,
+        baseline=claim.baseline,
         documentation=_documentation_doc(claim),
     )
 

@@ -8,8 +8,10 @@ package plain text, so coverage and policy rules stay pure and testable on a dic
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from tiercheck.claim.baseline import BaselineSource
 from tiercheck.claim.header import Manifest, TagFact, choose_release_tag
 from tiercheck.claim.tree import SourceTree
 
@@ -17,6 +19,7 @@ __all__ = [
     "DOC_SUFFIXES",
     "SourceTree",
     "classify",
+    "read_baselines",
     "read_manifest",
     "read_release",
     "read_tree",
@@ -211,3 +214,26 @@ def read_manifest(root: Path) -> Manifest | None:
         if match:
             return Manifest("rubygems", match.group(1))
     return None
+
+
+def read_baselines(root: Path | None, paths: Iterable[str]) -> dict[str, BaselineSource]:
+    """Each baseline file the scorecard names (relative to the checkout unless absolute), with
+    its path inside the checkout (for links) and its text (for the reasons its comments give)."""
+    found: dict[str, BaselineSource] = {}
+    base = root.resolve() if root is not None else None
+    for name in paths:
+        path = Path(name)
+        if not path.is_absolute():
+            if base is None:
+                found[name] = BaselineSource(name, None)
+                continue
+            path = base / path
+        repo_path = None
+        if base is not None:
+            try:
+                repo_path = path.resolve().relative_to(base).as_posix()
+            except ValueError:
+                repo_path = None
+        text = _read(path) if path.is_file() else None
+        found[name] = BaselineSource(repo_path, text)
+    return found

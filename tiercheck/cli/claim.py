@@ -139,13 +139,15 @@ def _previous(args: argparse.Namespace) -> PreviousAssessment | None:
 
 def _context(args: argparse.Namespace, doc: Scorecard, checkout: Path | None) -> ClaimContext:
     from tiercheck.claim.pack import ClaimContext
-    from tiercheck.claim.sources import read_manifest, read_release
+    from tiercheck.claim.sources import read_baselines, read_manifest, read_release
     from tiercheck.cli.common import known_sdks
 
     entry = known_sdks(args).find(doc.sdk.name)
     prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
+    files = doc.baseline.files.values() if doc.baseline else ()
     return ClaimContext(
         release=read_release(checkout, doc.sdk.commit, prefix) if checkout else None,
+        baselines=read_baselines(checkout, files),
         tag_prefix=prefix,
         manifest=read_manifest(checkout) if checkout else None,
         previous=_previous(args),

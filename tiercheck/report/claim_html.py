@@ -5,7 +5,14 @@ from __future__ import annotations
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
 from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.claim_view import Segment, header_fields, split_notes, split_table
+from tiercheck.report.claim_view import (
+    Block,
+    Segment,
+    baseline_block,
+    header_fields,
+    split_notes,
+    split_table,
+)
 from tiercheck.report.html import chip, esc, link, page, table
 
 __all__ = ["render_claim_html"]
@@ -68,6 +75,15 @@ def _conformance(claim: Claim) -> str:
         + table(header, cells, numeric=tuple(range(1, len(header) - 2)))
         + notes
     )
+
+
+def _block(title: str, ident: str, block: Block) -> str:
+    parts = [f'<h2 id="{ident}">{esc(title)}</h2>']
+    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+    if block.header:
+        cells = [["".join(_segment(s) for s in cell) for cell in row] for row in block.rows]
+        parts.append(table(list(block.header), cells))
+    return "".join(parts)
 
 
 def _checklist(claim: Claim) -> str:
@@ -155,6 +171,12 @@ def render_claim_html(claim: Claim) -> str:
     kind, text = _STATUS[claim.status]
     heading = f"{badge}<span>{esc(claim.header.title)}</span> {chip(kind, text)}"
     body = "\n".join(
-        [_requirements(claim), _conformance(claim), _checklist(claim), _evidence(claim)]
+        [
+            _requirements(claim),
+            _conformance(claim),
+            _block("Baseline", "baseline", baseline_block(claim)),
+            _checklist(claim),
+            _evidence(claim),
+        ]
     )
     return page(claim.header.title, heading, _header(claim), body)

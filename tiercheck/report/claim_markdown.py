@@ -14,7 +14,9 @@ from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
 from tiercheck.report.claim_view import (
     VERDICT_LABEL,
+    Block,
     Segment,
+    baseline_block,
     header_fields,
     split_notes,
     split_table,
@@ -138,6 +140,21 @@ def _conformance(claim: Claim) -> list[str]:
     return lines
 
 
+def _block(title: str, block: Block) -> list[str]:
+    lines = [title, ""]
+    for paragraph in block.paragraphs:
+        lines += ["".join(_segment(s) for s in paragraph), ""]
+    if block.header:
+        lines.append("| " + " | ".join(block.header) + " |")
+        lines.append("|" + "---|" * len(block.header))
+        for row in block.rows:
+            lines.append(
+                "| " + " | ".join("".join(_segment(s) for s in cell) for cell in row) + " |"
+            )
+        lines.append("")
+    return lines
+
+
 def _checklist(claim: Claim) -> list[str]:
     lines = ["## Reviewer checklist", ""]
     for row in claim.rows:
@@ -215,6 +232,7 @@ def render_assessment(claim: Claim) -> str:
                 *_header(claim),
                 *_table(claim),
                 *_conformance(claim),
+                *_block("## Baseline", baseline_block(claim)),
                 *_checklist(claim),
                 *_evidence(claim),
             ]

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tiercheck.claim.model import ClaimHeader, Tally
+from tiercheck.claim.model import BaselineItem, ClaimHeader, Tally
 from tiercheck.claim.pack import Claim
 from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = [
     "STATUS_TEXT",
     "VERDICT_LABEL",
+    "Block",
     "Field",
     "Segment",
+    "baseline_block",
     "header_fields",
     "split_notes",
     "split_table",
@@ -232,3 +234,84 @@ def split_notes(claim: Claim) -> list[str]:
         )
         notes.append(f"Run but not scored (informational): {parts}.")
     return notes
+
+
+@dataclass(frozen=True)
+class Block:
+    """A section's content: paragraphs, then an optional table whose cells are segments."""
+
+    paragraphs: tuple[tuple[Segment, ...], ...]
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[tuple[Segment, ...], ...], ...] = ()
+
+
+def _outcome(item: BaselineItem) -> str:
+    if item.outcome == "not-run" and not item.scored:
+        return f"not run as scored ({item.detail})"
+    return {
+        "expected-failure": "expected failure",
+        "unexpected-failure": "UNEXPECTED failure (no entry)",
+        "stale": "STALE (passes now)",
+        "not-run": f"not run ({item.detail})",
+    }.get(item.outcome, item.outcome)
+
+
+def baseline_block(claim: Claim) -> Block:
+    """The baseline section: the files, every entry with its reason, or an explicit none."""
+    section = claim.baseline
+    if not section.files:
+        return Block(
+            (
+                (
+                    Segment(
+                        "None: no expected-failures file is configured for this SDK line, so "
+                        "every scored failure counts as unexpected."
+                    ),
+                ),
+            )
+        )
+    files: list[Segment] = [Segment("Files: ")]
+    for i, f in enumerate(section.files):
+        if i:
+            files.append(Segment("; "))
+        files += [
+            Segment(f.path, f.url, code=True),
+            Segment(
+                f" ({', '.join(f.revisions)}: {f.entries} entr{'y' if f.entries == 1 else 'ies'})"
+            ),
+        ]
+    if section.empty:
+        return Block(
+            (
+                tuple(files),
+                (
+                    Segment(
+                        "None: no entry is listed and no scored scenario failed outside the "
+                        "baseline (no expected failures)."
+                    ),
+                ),
+            )
+        )
+    rows = tuple(
+        (
+            (Segment(item.entry or item.scenario, item.url, code=True),),
+            (Segment(item.leg),),
+            (Segment(", ".join(item.revisions)),),
+            (Segment(_outcome(item)),),
+            (Segment("yes" if item.scored else "no"),),
+            (Segment(item.reason or ("—" if item.entry else item.detail)),),
+        )
+        for item in section.items
+    )
+    counts = (
+        Segment(
+            f"Expected failures: {section.expected_failures}; unexpected failures: "
+            f"{section.unexpected_failures}; stale entries: {section.stale}. A baseline never "
+            "changes a score: an expected failure of a scored scenario still counts against it."
+        ),
+    )
+    return Block(
+        (tuple(files), counts),
+        ("Entry", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
+        rows,
+    )
