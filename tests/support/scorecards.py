@@ -19,6 +19,7 @@ from typing import Any
 from support.checks_builder import requirement_set
 from tiercheck.baseline import BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry
+from tiercheck.config.resolve import RevisionConfig
 from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
 from tiercheck.model import from_json, to_json
 from tiercheck.revisions import Leg
@@ -277,6 +278,7 @@ def scorecard(
     exit_code: int = 0,
     durations: Mapping[str, float] | None = None,
     baselines: Mapping[str, tuple[str, Baseline]] | None = None,
+    configs: Mapping[str, RevisionConfig] | None = None,
 ) -> Scorecard:
     """A whole scorecard from judged legs, signal values and the tier, remediation included.
 
@@ -325,7 +327,7 @@ def scorecard(
         client=client,
         per_revision=legs,
         server_urls=server_urls or {},
-        configs={},
+        configs=configs or {},
         checks={name: from_json(SignalEntry, dict(s), name) for name, s in signals.items()},
         governance=GovernanceBlock(source="github", as_of=TIMESTAMP, captured_at=TIMESTAMP),
         implied_tier=tier,
@@ -593,15 +595,23 @@ def sample_scorecard(
     fail_everything: str | None = None,
     warned: Mapping[tuple[str, Leg, str], int] | None = None,
     baselines: Mapping[str, tuple[str, Baseline]] | None = None,
+    flags: Mapping[str, str] | None = None,
 ) -> Scorecard:
     """The sample SDK as a real run at both revisions measures it: every scenario of the frozen
     requirement sets (`tiercheck/_data/requirements/`), each passing (30 + 37 server, 18 + 32
     client, as examples/sample-sdk/README.md reports), every governance signal passing.
 
     `failing` makes (revision, leg, scenario) fail with that message; `fail_everything` makes
-    every scenario fail with that message (and its name); `warned` adds WARNING checks.
+    every scenario fail with that message (and its name); `warned` adds WARNING checks. Each
+    revision's configuration is the shipped known_sdks.yaml entry resolved through the real
+    cascade, with `flags` on top (`{"--client-cmd": "./c"}`).
     """
+    from tiercheck.config.registry import load_registry
     from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.config.resolve import resolve
+
+    entry = load_registry().get("sample-sdk")
+    configs = {rev: resolve(entry, rev, environ={}, flags=dict(flags or {})) for rev in (R1, R2)}
 
     failing = dict(failing or {})
     warned = dict(warned or {})
@@ -660,6 +670,7 @@ def sample_scorecard(
         name="sample-sdk",
         harness_version="0.2.0-alpha.12",
         baselines=baselines,
+        configs=configs,
         exit_code=1 if any_failing else 0,
     )
     return dataclasses.replace(doc, repo="tiercheck/sample-sdk")

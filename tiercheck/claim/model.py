@@ -23,6 +23,7 @@ __all__ = [
     "ClaimDocument",
     "ClaimHeader",
     "ClaimRowDoc",
+    "CommandStep",
     "ConformanceSplit",
     "DocsFeatureDoc",
     "DocsHitDoc",
@@ -31,6 +32,7 @@ __all__ = [
     "NotScoredTally",
     "PreviousAssessment",
     "ReleaseRef",
+    "Reproduce",
     "SplitRow",
     "Tally",
     "Verdict",
@@ -189,6 +191,26 @@ class BaselineSection:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CommandStep:
+    """One command to run, what it does, and the revision it is for (None: every one)."""
+
+    what: str
+    command: str
+    revision: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reproduce:
+    """How to get the same figures again: tiercheck's command, then the official harness's."""
+
+    tiercheck: tuple[CommandStep, ...]
+    harness: tuple[CommandStep, ...] = doc_field(
+        doc="per revision: build, start the server, run the server and client legs"
+    )
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class EvidenceDoc:
     """One line of a row's evidence, with its link."""
 
@@ -270,4 +292,5 @@ class ClaimDocument:
     rows: tuple[ClaimRowDoc, ...]
     conformance: ConformanceSplit
     baseline: BaselineSection
+    reproduce: Reproduce
     documentation: DocumentationDoc | None

@@ -29,8 +29,10 @@ from tiercheck.claim.model import (
     DocumentationDoc,
     EvidenceDoc,
     PreviousAssessment,
+    Reproduce,
 )
 from tiercheck.claim.policies import PolicyFinding, find_policies
+from tiercheck.claim.reproduce import reproduce
 from tiercheck.claim.table import ClaimStatus, Row, build_rows, claim_status
 from tiercheck.claim.tree import SourceTree
 from tiercheck.governance.snapshot import Snapshot
@@ -62,6 +64,7 @@ class Claim:
     status: ClaimStatus
     conformance: ConformanceSplit
     baseline: BaselineSection
+    reproduce: Reproduce
     coverage: DocsCoverage | None
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
     evidence: Evidence | None
@@ -172,6 +175,7 @@ def build_claim(
         status=status,
         conformance=conformance_split(doc),
         baseline=baseline_section(doc, context.baselines),
+        reproduce=reproduce(doc, tier=target_tier),
         coverage=coverage,
         policies=policies,
         evidence=evidence,
@@ -248,6 +252,7 @@ def claim_document(claim: Claim) -> ClaimDocument:
         rows=tuple(_row_doc(row, claim.tiers) for row in claim.rows),
         conformance=claim.conformance,
         baseline=claim.baseline,
+        reproduce=claim.reproduce,
         documentation=_documentation_doc(claim),
     )
 

@@ -10,12 +10,19 @@ from tiercheck.report.claim_view import (
     Segment,
     baseline_block,
     header_fields,
+    reproduce_parts,
     split_notes,
     split_table,
 )
 from tiercheck.report.html import chip, esc, link, page, table
 
 __all__ = ["render_claim_html"]
+
+_CSS = """
+pre { background: var(--bg); border: 1px solid var(--line); padding: 8px; overflow-x: auto; }
+#claim-header .field { margin: 2px 0; }
+details > summary { cursor: pointer; color: var(--info); }
+"""
 
 _STATUS = {
     "ready": ("pass", "ready to file"),
@@ -83,6 +90,15 @@ def _block(title: str, ident: str, block: Block) -> str:
     if block.header:
         cells = [["".join(_segment(s) for s in cell) for cell in row] for row in block.rows]
         parts.append(table(list(block.header), cells))
+    return "".join(parts)
+
+
+def _reproduce(claim: Claim) -> str:
+    blocks, notes = reproduce_parts(claim)
+    parts = ['<h2 id="reproduce">Reproduce</h2>']
+    for intro, code in blocks:
+        parts.append(f"<p>{esc(intro)}</p><pre><code>{esc(chr(10).join(code))}</code></pre>")
+    parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
     return "".join(parts)
 
 
@@ -177,6 +193,7 @@ def render_claim_html(claim: Claim) -> str:
             _block("Baseline", "baseline", baseline_block(claim)),
             _checklist(claim),
             _evidence(claim),
+            _reproduce(claim),
         ]
     )
-    return page(claim.header.title, heading, _header(claim), body)
+    return page(claim.header.title, heading, _header(claim), body, css=_CSS)

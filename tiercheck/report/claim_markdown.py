@@ -7,6 +7,7 @@ titles, file lines) is flattened to one line and its table-breaking characters e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tiercheck.claim.docs import FeatureCoverage
@@ -18,6 +19,7 @@ from tiercheck.report.claim_view import (
     Segment,
     baseline_block,
     header_fields,
+    reproduce_parts,
     split_notes,
     split_table,
 )
@@ -155,6 +157,22 @@ def _block(title: str, block: Block) -> list[str]:
     return lines
 
 
+def _fence(lines: list[str]) -> str:
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _reproduce(claim: Claim) -> list[str]:
+    blocks, notes = reproduce_parts(claim)
+    lines = ["## Reproduce", ""]
+    for intro, code in blocks:
+        fence = _fence(code)
+        lines += [intro, "", f"{fence}sh", *code, fence, ""]
+    for note in notes:
+        lines += [_cell(note), ""]
+    return lines
+
+
 def _checklist(claim: Claim) -> list[str]:
     lines = ["## Reviewer checklist", ""]
     for row in claim.rows:
@@ -235,6 +253,7 @@ def render_assessment(claim: Claim) -> str:
                 *_block("## Baseline", baseline_block(claim)),
                 *_checklist(claim),
                 *_evidence(claim),
+                *_reproduce(claim),
             ]
         ).rstrip()
         + "\n"

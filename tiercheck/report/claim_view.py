@@ -21,6 +21,7 @@ __all__ = [
     "Segment",
     "baseline_block",
     "header_fields",
+    "reproduce_parts",
     "split_notes",
     "split_table",
 ]
@@ -315,3 +316,28 @@ def baseline_block(claim: Claim) -> Block:
         ("Entry", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
         rows,
     )
+
+
+def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """(intro, shell lines) per code block, then the notes: tiercheck's command, then the
+    official harness's, each command under a `#` comment saying what it does."""
+    rep = claim.reproduce
+    blocks: list[tuple[str, list[str]]] = []
+    lines: list[str] = []
+    for step in rep.tiercheck:
+        lines += [f"# {step.what}", step.command]
+    blocks.append(("With tiercheck:", lines))
+    if rep.harness:
+        lines = []
+        for step in rep.harness:
+            prefix = f"{step.revision}: " if step.revision else ""
+            lines += [f"# {prefix}{step.what}", step.command]
+        version = claim.header.harness_version or "?"
+        blocks.append(
+            (
+                f"With the official harness alone ({claim.header.harness} {version}), "
+                "for the same conformance figures:",
+                lines,
+            )
+        )
+    return blocks, list(rep.notes)
