@@ -47,6 +47,7 @@ from tiercheck.scoring import (
 from tiercheck.tier import Blocker, ImpliedTier, SepTier
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25"
+LEGS_BOTH = frozenset({"server", "client"})
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
 FINISHED = datetime(2026, 8, 20, 9, 15, tzinfo=UTC)
 TIMESTAMP = "2026-08-20T09:15:00Z"
@@ -649,11 +650,12 @@ def sample_scorecard(
         "spec_tracking": spec_tracking(0, "1.0.0"),
     }
     any_failing = bool(failing) or fail_everything is not None
-    tier = (
-        implied(2, [Blocker("server_conformance", 1), Blocker("client_conformance", 1)])
-        if any_failing
-        else implied(1, [])
-    )
+    # Tier 1 is blocked by each leg with a failing scenario (by hand: a leg at 100% passes).
+    failing_legs = {leg for _, leg, _ in failing} if fail_everything is None else LEGS_BOTH
+    blockers = [
+        Blocker(f"{leg}_conformance", 1) for leg in ("server", "client") if leg in failing_legs
+    ]
+    tier = implied(2, blockers) if any_failing else implied(1, [])
     if fail_everything is not None:
         tier = implied(
             3,

@@ -20,6 +20,7 @@ __all__ = [
     "BaselineFile",
     "BaselineItem",
     "BaselineSection",
+    "Changes",
     "ClaimDocument",
     "ClaimHeader",
     "ClaimRowDoc",
@@ -33,6 +34,9 @@ __all__ = [
     "PreviousAssessment",
     "ReleaseRef",
     "Reproduce",
+    "RowChange",
+    "ScenarioChange",
+    "ScenarioState",
     "SplitRow",
     "Tally",
     "Verdict",
@@ -210,6 +214,61 @@ class Reproduce:
     notes: tuple[str, ...]
 
 
+ScenarioStateName = Literal["passed", "failed", "unmeasured"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioState:
+    """One scenario of one leg at one revision, as this claim measured it."""
+
+    revision: str
+    leg: str
+    scenario: str
+    state: ScenarioStateName
+    scored: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class RowChange:
+    """A row whose finding or verdict differs from the previous assessment's."""
+
+    id: str
+    requirement: str
+    before: str | None = doc_field(doc="what the previous assessment found (null: no such row)")
+    after: str
+    verdicts_before: Mapping[str, Verdict]
+    verdicts_after: Mapping[str, Verdict]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioChange:
+    """A scored scenario added, removed, or whose verdict changed since the previous one."""
+
+    revision: str
+    leg: str
+    scenario: str
+    before: ScenarioStateName | None
+    after: ScenarioStateName | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Changes:
+    """What changed since the previous assessment (`--previous claim.json|scorecard.json`)."""
+
+    source: str = doc_field(doc="the file compared with")
+    kind: Literal["claim", "scorecard"]
+    commit: str | None
+    date: str | None
+    rows: tuple[RowChange, ...] = doc_field(
+        doc="rows whose finding or verdict changed (a scorecard has no judgment rows to compare)"
+    )
+    added: tuple[ScenarioChange, ...] = doc_field(doc="scored now, not before")
+    removed: tuple[ScenarioChange, ...] = doc_field(doc="scored before, not now")
+    now_passing: tuple[ScenarioChange, ...]
+    now_failing: tuple[ScenarioChange, ...]
+    other: tuple[ScenarioChange, ...] = doc_field(doc="to or from unmeasured")
+
+
 @dataclass(frozen=True, kw_only=True)
 class EvidenceDoc:
     """One line of a row's evidence, with its link."""
@@ -293,4 +352,8 @@ class ClaimDocument:
     conformance: ConformanceSplit
     baseline: BaselineSection
     reproduce: Reproduce
+    changes: Changes | None = doc_field(doc="against --previous, when one was given")
     documentation: DocumentationDoc | None
+    scenarios: tuple[ScenarioState, ...] = doc_field(
+        doc="every scenario run, for the next claim's --previous"
+    )

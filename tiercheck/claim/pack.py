@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from tiercheck.claim.baseline import BaselineSource, baseline_section
+from tiercheck.claim.changes import Previous, compare, from_scorecard, scenario_states
 from tiercheck.claim.conformance import conformance_split
 from tiercheck.claim.docs import DocsCoverage, docs_coverage
 from tiercheck.claim.evidence import Evidence, gather_evidence
@@ -20,6 +21,7 @@ from tiercheck.claim.header import Manifest, TagFact, build_header
 from tiercheck.claim.model import (
     CLAIM_SCHEMA_VERSION,
     BaselineSection,
+    Changes,
     ClaimDocument,
     ClaimHeader,
     ClaimRowDoc,
@@ -30,6 +32,7 @@ from tiercheck.claim.model import (
     EvidenceDoc,
     PreviousAssessment,
     Reproduce,
+    ScenarioState,
 )
 from tiercheck.claim.policies import PolicyFinding, find_policies
 from tiercheck.claim.reproduce import reproduce
@@ -47,6 +50,7 @@ __all__ = [
     "claim_document",
     "claim_to_dict",
     "judged_tiers",
+    "previous_from_scorecard",
 ]
 #: The official triage window when the scorecard does not say (tier-check's default).
 DEFAULT_WINDOW_DAYS = 90
@@ -65,6 +69,8 @@ class Claim:
     conformance: ConformanceSplit
     baseline: BaselineSection
     reproduce: Reproduce
+    scenarios: tuple[ScenarioState, ...]
+    changes: Changes | None
     coverage: DocsCoverage | None
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
     evidence: Evidence | None
@@ -104,6 +110,8 @@ class ClaimContext:
     tag_prefix: str | None = None
     manifest: Manifest | None = None
     previous: PreviousAssessment | None = None
+    #: The previous assessment's document (`--previous`), to say what changed since.
+    previous_doc: Previous | None = None
     language: str | None = None
 
 
@@ -127,6 +135,28 @@ def _published(evidence: Evidence | None) -> dict[str, tuple[str, str]]:
         for r in evidence.releases
         if r.published_at is not None
     }
+
+
+def _previous_assessment(context: ClaimContext) -> PreviousAssessment | None:
+    given, found = context.previous, context.previous_doc
+    if found is None:
+        return given
+    return PreviousAssessment(
+        url=given.url if given else None,
+        tier=given.tier if given and given.tier else found.requested_tier,
+        version=found.version,
+        date=found.date,
+        commit=found.commit,
+    )
+
+
+def previous_from_scorecard(doc: Scorecard, source: str, target_tier: int) -> Previous:
+    """A previous `scorecard.json` as `--previous` compares it: its measured rows, judged for
+    the same tiers as this claim, and its scenarios."""
+    rows = build_rows(
+        doc, tiers=judged_tiers(target_tier), evidence=None, coverage=None, policies=None
+    )
+    return from_scorecard(doc, [_row_doc(r, judged_tiers(target_tier)) for r in rows], source)
 
 
 def build_claim(
@@ -161,9 +191,13 @@ def build_claim(
         tag_prefix=context.tag_prefix,
         manifest=context.manifest,
         published=_published(evidence),
-        previous=context.previous,
+        previous=_previous_assessment(context),
         language=context.language,
     )
+    scenarios = scenario_states(doc)
+    changes = None
+    if context.previous_doc is not None:
+        changes = compare(context.previous_doc, [_row_doc(r, tiers) for r in rows], scenarios)
     # Tier 3 has no minimum: a Tier 3 claim can always be filed; its table shows the way up.
     status: ClaimStatus = "ready" if target_tier >= 3 else claim_status(rows)
     return Claim(
@@ -176,6 +210,8 @@ def build_claim(
         conformance=conformance_split(doc),
         baseline=baseline_section(doc, context.baselines),
         reproduce=reproduce(doc, tier=target_tier),
+        scenarios=scenarios,
+        changes=changes,
         coverage=coverage,
         policies=policies,
         evidence=evidence,
@@ -253,7 +289,9 @@ def claim_document(claim: Claim) -> ClaimDocument:
         conformance=claim.conformance,
         baseline=claim.baseline,
         reproduce=claim.reproduce,
+        changes=claim.changes,
         documentation=_documentation_doc(claim),
+        scenarios=claim.scenarios,
     )
 
 

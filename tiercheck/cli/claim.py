@@ -24,6 +24,7 @@ from tiercheck.cli.common import PROG, emit, emit_scorecard
 from tiercheck.errors import UsageError
 
 if TYPE_CHECKING:
+    from tiercheck.claim.changes import Previous
     from tiercheck.claim.model import PreviousAssessment
     from tiercheck.claim.pack import ClaimContext
     from tiercheck.governance.snapshot import Snapshot
@@ -50,6 +51,12 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
         metavar="NAME",
         help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: from the "
         "repository's name)",
+    )
+    group.add_argument(
+        "--previous",
+        metavar="FILE",
+        help="the previous assessment's claim.json or scorecard.json: say which rows and "
+        "scenarios changed since",
     )
     group.add_argument(
         "--previous-issue",
@@ -137,7 +144,23 @@ def _previous(args: argparse.Namespace) -> PreviousAssessment | None:
     )
 
 
-def _context(args: argparse.Namespace, doc: Scorecard, checkout: Path | None) -> ClaimContext:
+def _load_previous(args: argparse.Namespace) -> Previous | None:
+    from tiercheck.claim.changes import from_claim
+    from tiercheck.claim.pack import previous_from_scorecard
+    from tiercheck.report.writer import load_previous
+    from tiercheck.scorecard.model import Scorecard
+
+    if not args.previous:
+        return None
+    found = load_previous(Path(args.previous))
+    if isinstance(found, Scorecard):
+        return previous_from_scorecard(found, args.previous, args.tier)
+    return from_claim(found, args.previous)
+
+
+def _context(
+    args: argparse.Namespace, doc: Scorecard, checkout: Path | None, previous: Previous | None
+) -> ClaimContext:
     from tiercheck.claim.pack import ClaimContext
     from tiercheck.claim.sources import read_baselines, read_manifest, read_release
     from tiercheck.cli.common import known_sdks
@@ -151,6 +174,7 @@ def _context(args: argparse.Namespace, doc: Scorecard, checkout: Path | None) ->
         tag_prefix=prefix,
         manifest=read_manifest(checkout) if checkout else None,
         previous=_previous(args),
+        previous_doc=previous,
         language=args.language,
     )
 
@@ -163,7 +187,8 @@ def claim(args: argparse.Namespace) -> int:
     from tiercheck.report.writer import load_scorecard, write_claim
 
     out_dir = Path(args.out) if args.out else _default_dir(args)
-    _previous(args)  # a bad --previous-issue is refused before anything runs
+    _previous(args)  # a bad --previous-issue or --previous is refused before anything runs
+    previous = _load_previous(args)
     if args.from_scorecard:
         if args.sdk or args.conformance_server_url:
             msg = "--from reuses a finished assessment; drop --sdk/--conformance-server-url"
@@ -192,7 +217,7 @@ def claim(args: argparse.Namespace) -> int:
         snapshot=snapshot,
         tree=tree,
         source=str(source),
-        context=_context(args, doc, checkout),
+        context=_context(args, doc, checkout, previous),
     )
     written = write_claim(pack, out_dir.resolve())
     passing = sum(1 for row in pack.rows if row.verdicts[0] == "pass")

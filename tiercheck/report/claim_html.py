@@ -9,6 +9,7 @@ from tiercheck.report.claim_view import (
     Block,
     Segment,
     baseline_block,
+    changes_block,
     header_fields,
     reproduce_parts,
     split_notes,
@@ -102,6 +103,13 @@ def _reproduce(claim: Claim) -> str:
     return "".join(parts)
 
 
+def _changes(claim: Claim) -> str:
+    block = changes_block(claim)
+    return (
+        "" if block is None else _block("Changes since the previous assessment", "changes", block)
+    )
+
+
 def _checklist(claim: Claim) -> str:
     items = []
     for row in claim.rows:
@@ -191,6 +199,7 @@ def render_claim_html(claim: Claim) -> str:
             _requirements(claim),
             _conformance(claim),
             _block("Baseline", "baseline", baseline_block(claim)),
+            _changes(claim),
             _checklist(claim),
             _evidence(claim),
             _reproduce(claim),

@@ -18,6 +18,7 @@ from tiercheck.report.claim_view import (
     Block,
     Segment,
     baseline_block,
+    changes_block,
     header_fields,
     reproduce_parts,
     split_notes,
@@ -173,6 +174,11 @@ def _reproduce(claim: Claim) -> list[str]:
     return lines
 
 
+def _changes(claim: Claim) -> list[str]:
+    block = changes_block(claim)
+    return [] if block is None else _block("## Changes since the previous assessment", block)
+
+
 def _checklist(claim: Claim) -> list[str]:
     lines = ["## Reviewer checklist", ""]
     for row in claim.rows:
@@ -251,6 +257,7 @@ def render_assessment(claim: Claim) -> str:
                 *_table(claim),
                 *_conformance(claim),
                 *_block("## Baseline", baseline_block(claim)),
+                *_changes(claim),
                 *_checklist(claim),
                 *_evidence(claim),
                 *_reproduce(claim),

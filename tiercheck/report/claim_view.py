@@ -7,9 +7,10 @@ looks (a Markdown link, an `<a>`, inline code).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tiercheck.claim.model import BaselineItem, ClaimHeader, Tally
+from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
 from tiercheck.scorecard.view import one_line, short_sha
 
@@ -20,6 +21,7 @@ __all__ = [
     "Field",
     "Segment",
     "baseline_block",
+    "changes_block",
     "header_fields",
     "reproduce_parts",
     "split_notes",
@@ -341,3 +343,56 @@ def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str
             )
         )
     return blocks, list(rep.notes)
+
+
+def _verdict_line(verdicts: Mapping[str, str]) -> str:
+    return ", ".join(
+        f"Tier {k.removeprefix('tier')} {VERDICT_LABEL.get(v, v)}" for k, v in verdicts.items()
+    )
+
+
+def _scenario_list(items: Sequence[ScenarioChange]) -> str:
+    return ", ".join(f"{c.scenario} ({c.leg} @ {c.revision})" for c in items)
+
+
+def changes_block(claim: Claim) -> Block | None:
+    """What changed since `--previous`: the rows that moved, then the scenarios."""
+    changes = claim.changes
+    if changes is None:
+        return None
+    what = "claim.json" if changes.kind == "claim" else "scorecard.json (measured rows only)"
+    intro: tuple[Segment, ...] = (
+        Segment(f"Compared with the previous assessment's {what}, "),
+        Segment(changes.source, code=True),
+        Segment(f" ({changes.date or 'undated'}, commit {short_sha(changes.commit)})."),
+    )
+    paragraphs: list[tuple[Segment, ...]] = [intro]
+    lists = (
+        ("Now passing", changes.now_passing),
+        ("Now failing", changes.now_failing),
+        ("Added to the scored scenarios", changes.added),
+        ("No longer scored", changes.removed),
+        ("To or from unmeasured", changes.other),
+    )
+    moved = [(title, items) for title, items in lists if items]
+    if not changes.rows and not moved:
+        paragraphs.append((Segment("No row and no scored scenario changed."),))
+        return Block(tuple(paragraphs))
+    if not changes.rows:
+        paragraphs.append((Segment("No row changed."),))
+    for title, items in moved:
+        paragraphs.append((Segment(f"{title} ({len(items)}): {_scenario_list(items)}."),))
+    if not moved:
+        paragraphs.append((Segment("No scored scenario changed."),))
+    rows = tuple(
+        (
+            (Segment(c.id),),
+            (Segment(c.requirement),),
+            (Segment(c.before if c.before is not None else "—"),),
+            (Segment(c.after),),
+            (Segment(f"{_verdict_line(c.verdicts_before)} → {_verdict_line(c.verdicts_after)}"),),
+        )
+        for c in changes.rows
+    )
+    header = ("#", "Requirement", "Before", "Now", "Verdicts") if rows else ()
+    return Block(tuple(paragraphs), header, rows)
