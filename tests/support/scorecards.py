@@ -625,20 +625,20 @@ def sample_scorecard(
             scenarios = []
             for n in names:
                 message = failing.get((rev, leg, n))
+                checks = [check(f"{n}-check", message or "", f"{SPEC}/server/tools")]
                 if fail_everything is not None:
-                    message = f"{fail_everything} ({n})"
+                    # Four failing checks each, as a scenario whose fixture is missing fails.
+                    checks = [
+                        check(f"{n}-check-{k}", f"{fail_everything} ({n}, check {k})")
+                        for k in range(4)
+                    ]
+                    message = fail_everything
                 warnings = warned.get((rev, leg, n), 0)
                 if message is None:
                     scenarios.append(scenario(n, warned=warnings))
                 else:
                     scenarios.append(
-                        scenario(
-                            n,
-                            passed=False,
-                            checks_passed=1,
-                            failing=[check(f"{n}-check", message, f"{SPEC}/server/tools")],
-                            warned=warnings,
-                        )
+                        scenario(n, passed=False, checks_passed=1, failing=checks, warned=warnings)
                     )
             legs[rev][leg] = measured_leg(rev, leg, scenarios)
     signals = {

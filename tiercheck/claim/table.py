@@ -20,7 +20,14 @@ from tiercheck.claim.evidence import Evidence, ReleaseItem
 from tiercheck.claim.model import ClaimStatus, ConformanceSplit, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
-from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
+from tiercheck.scorecard.model import (
+    BlockerEntry,
+    MergedLegEntry,
+    ScenarioEntry,
+    Scorecard,
+    SignalEntry,
+)
+from tiercheck.scorecard.view import one_line
 
 __all__ = [
     "ROW_IDS",
@@ -117,15 +124,37 @@ def _leg_current(leg: MergedLegEntry) -> str:
     return f"{_pct(leg.pass_rate)} ({leg.passed}/{leg.total} scored scenarios)"
 
 
+#: Failing checks named per failing scenario, and how much of each message is kept (the
+#: scorecard keeps them all, whole).
+_CHECKS_SHOWN = 5
+_MESSAGE_LIMIT = 200
+
+
+def _failure_detail(entry: ScenarioEntry) -> str:
+    failures = entry.failures
+    if not failures:
+        return entry.reason or ""
+    shown = "; ".join(
+        f"{f.id}: {one_line(f.message, _MESSAGE_LIMIT)}" for f in failures[:_CHECKS_SHOWN]
+    )
+    more = len(failures) - _CHECKS_SHOWN
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
 def _leg_evidence(leg: MergedLegEntry) -> tuple[EvidenceLine, ...]:
     lines: list[EvidenceLine] = []
     scored = [d for d in leg.details if d.scored]
-    # Failures first, each with the message of its first failing check.
-    for entry in sorted(scored, key=lambda d: (d.passed, d.revision, d.scenario)):
+    # Failures first, each with its failing checks; then what was not measured; then passes.
+    for entry in sorted(scored, key=lambda d: (d.passed, d.measured, d.revision, d.scenario)):
+        if not entry.measured:
+            lines.append(
+                EvidenceLine(f"UNMEASURED {entry.scenario} [{entry.revision}] ({entry.unmeasured})")
+            )
+            continue
         mark = "pass" if entry.passed else "FAIL"
         detail = f"{entry.checks_passed} checks passed, {entry.checks_failed} failed"
         if not entry.passed:
-            why = entry.failures[0].message if entry.failures else entry.reason
+            why = _failure_detail(entry)
             if why:
                 detail += f": {why}"
             if entry.expected_failure:

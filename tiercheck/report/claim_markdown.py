@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
+from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fit
 from tiercheck.report.claim_view import (
     VERDICT_LABEL,
     Block,
@@ -26,7 +27,18 @@ from tiercheck.report.claim_view import (
 )
 from tiercheck.scorecard.view import one_line, short_sha
 
-__all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
+__all__ = [
+    "EFFORT",
+    "render_assessment",
+    "render_assessment_files",
+    "render_remediation",
+    "verdict_text",
+]
+
+#: Rows with at most this many evidence lines show them inline; longer ones fold.
+_INLINE_EVIDENCE = 8
+#: An evidence line is cut here (the scorecard keeps the whole message).
+_LINE_LIMIT = 1500
 
 _LABEL = VERDICT_LABEL
 
@@ -51,7 +63,7 @@ def _cell(text: object) -> str:
 
 
 def _linked(line: EvidenceLine) -> str:
-    text = _cell(line.text)
+    text = _cell(one_line(line.text, _LINE_LIMIT))
     return f"[{text}]({line.url})" if line.url else text
 
 
@@ -235,36 +247,106 @@ def _documentation(claim: Claim) -> list[str]:
     return [*lines, ""]
 
 
-def _evidence(claim: Claim) -> list[str]:
-    lines = ["## Evidence", ""]
+def _details(summary: str, lines: Sequence[str]) -> list[str]:
+    # A blank line after <summary> and before </details>, so GitHub renders the Markdown inside.
+    return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *lines, "", "</details>", ""]
+
+
+def _moved(what: str) -> tuple[str, ...]:
+    return (f"_{what}: left out to fit one issue body; see the attached {FULL_NAME}._", "")
+
+
+def _evidence_parts(claim: Claim) -> list[Part]:
+    parts = [Part(("## Evidence", ""))]
     for row in claim.rows:
         if row.id == "5":
-            lines += _documentation(claim)
+            parts.append(_documentation_part(claim))
             continue
-        lines += [f"### {row.id} {row.requirement}", ""]
+        title = [f"### {row.id} {row.requirement}", ""]
         items = row.evidence or (EvidenceLine("no further evidence recorded"),)
-        lines += [f"- {_linked(item)}" for item in items]
-        lines.append("")
-    return lines
+        lines = [f"- {_linked(item)}" for item in items]
+        if len(lines) <= _INLINE_EVIDENCE:
+            parts.append(Part((*title, *lines, "")))
+            continue
+        summary = f"{len(lines)} lines of evidence"
+        steps: list[tuple[str, ...]] = []
+        if row.id in ("1a", "1b"):
+            failing = sum(1 for e in items if e.text.startswith("FAIL "))
+            summary = f"{len(lines)} scored scenarios, {failing} failing (failures first)"
+            # First the messages go (the scenario and its verdict stay), then the list.
+            names = [f"- {_cell(e.text.split(' (', 1)[0])}" for e in items]
+            brief = f"{summary}; the failing checks are in the attached {FULL_NAME}"
+            steps.append((*title, *_details(brief, names)))
+        steps.append((*title, *_moved(summary)))
+        parts.append(Part((*title, *_details(summary, lines)), tuple(steps)))
+    return parts
+
+
+def _documentation_part(claim: Claim) -> Part:
+    lines = _documentation(claim)
+    if claim.coverage is None:
+        return Part(tuple(lines))
+    title, intro, table = lines[:2], lines[2:4], lines[4:]
+    return Part(
+        (*title, *intro, *_details("the features, one row each", table)),
+        ((*title, *intro, *_moved("the feature table")),),
+    )
+
+
+def _baseline_part(claim: Claim) -> Part:
+    block = baseline_block(claim)
+    full = _block("## Baseline", block)
+    if not block.rows:
+        return Part(tuple(full))
+    short = _block("## Baseline", Block(block.paragraphs))
+    return Part(tuple(full), ((*short, *_moved(f"the {len(block.rows)} entries")),))
+
+
+def _changes_part(claim: Claim) -> Part:
+    block = changes_block(claim)
+    if block is None:
+        return Part(())
+    full = _block("## Changes since the previous assessment", block)
+    short = _block(
+        "## Changes since the previous assessment",
+        Block(block.paragraphs[:1], block.header, block.rows),
+    )
+    return Part(tuple(full), ((*short, *_moved("the scenario lists")),))
+
+
+def _parts(claim: Claim) -> list[Part]:
+    return [
+        Part((*_header(claim), *_table(claim), *_conformance(claim))),
+        _baseline_part(claim),
+        _changes_part(claim),
+        Part(tuple(_checklist(claim))),
+        *_evidence_parts(claim),
+        Part(tuple(_reproduce(claim))),
+    ]
+
+
+def render_assessment_files(claim: Claim) -> dict[str, str]:
+    """`assessment.md`, the body to paste (under GitHub's 65,536 characters), and, when the
+    body had to leave evidence out, `assessment-full.md` with all of it (to attach)."""
+    parts = _parts(claim)
+    # Room for the note that says what was left out, added below.
+    body, shortened = fit(parts, BODY_LIMIT - 256)
+    if not shortened:
+        return {"assessment.md": body}
+    full = "\n".join(line for part in parts for line in part.full).rstrip() + "\n"
+    note = (
+        f"> This body leaves some evidence out to fit one GitHub issue; the attached "
+        f"`{FULL_NAME}` has all of it."
+    )
+    title_end = body.index("\n") + 1
+    body, _ = fit([Part((body[:title_end].rstrip(), "", note, "", body[title_end:].lstrip()))])
+    return {"assessment.md": body, FULL_NAME: full}
 
 
 def render_assessment(claim: Claim) -> str:
-    """`assessment.md`: header, the requirements table, the checklist and every row's evidence."""
-    return (
-        "\n".join(
-            [
-                *_header(claim),
-                *_table(claim),
-                *_conformance(claim),
-                *_block("## Baseline", baseline_block(claim)),
-                *_changes(claim),
-                *_checklist(claim),
-                *_evidence(claim),
-                *_reproduce(claim),
-            ]
-        ).rstrip()
-        + "\n"
-    )
+    """`assessment.md`: header, the requirements table, the split, the baseline, the changes,
+    the checklist, every row's evidence and how to reproduce it; under 65,536 characters."""
+    return render_assessment_files(claim)["assessment.md"]
 
 
 def _actions(claim: Claim, column: int) -> list[tuple[Row, str]]:

@@ -167,23 +167,35 @@ CLAIM_FILES = (
 
 
 def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
-    """Render and write every file of the claim folder atomically; JSON first."""
+    """Render and write every file of the claim folder atomically; JSON first.
+
+    `assessment.md` is the issue body (under GitHub's 65,536 characters); when it had to leave
+    evidence out, `assessment-full.md` beside it holds everything, and a stale one from an
+    earlier claim in the same folder is removed so the folder never contradicts its body.
+    """
     import json
 
     from tiercheck.claim.pack import claim_to_dict
     from tiercheck.report.badge import render_badge_json, render_badge_svg
+    from tiercheck.report.claim_fit import FULL_NAME
     from tiercheck.report.claim_html import render_claim_html
-    from tiercheck.report.claim_markdown import render_assessment, render_remediation
+    from tiercheck.report.claim_markdown import render_assessment_files, render_remediation
 
+    assessment = render_assessment_files(claim)
     renderers = {
         "claim.json": lambda: json.dumps(claim_to_dict(claim), indent=2, default=str) + "\n",
-        "assessment.md": lambda: render_assessment(claim),
+        "assessment.md": lambda: assessment["assessment.md"],
         "remediation.md": lambda: render_remediation(claim),
         "claim.html": lambda: render_claim_html(claim),
         "badge.svg": lambda: render_badge_svg(claim.scorecard),
         "badge.json": lambda: render_badge_json(claim.scorecard),
     }
-    return [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
+    written = [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
+    if FULL_NAME in assessment:
+        written.append(atomic_write_text(out_dir / FULL_NAME, assessment[FULL_NAME]))
+    else:
+        (out_dir / FULL_NAME).unlink(missing_ok=True)
+    return written
 
 
 def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:
