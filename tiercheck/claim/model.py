@@ -304,11 +304,16 @@ class DocsHitDoc:
     path: str
     line: int
     url: str | None
+    kind: Literal["heading", "section", "mention", "example"] = doc_field(
+        default="mention",
+        doc="a heading naming it, a line in a section about it, a passing mention, an example",
+    )
+    section: str | None = doc_field(default=None, doc="the heading it sits under")
 
 
 @dataclass(frozen=True, kw_only=True)
 class DocsFeatureDoc:
-    """One feature of the official list: where it is documented and shown."""
+    """One feature of the official list: where it is documented and shown, best first."""
 
     number: int | None
     name: str
@@ -316,6 +321,12 @@ class DocsFeatureDoc:
     finding: str = doc_field(doc="docs and example, docs only, example only, or no hit")
     doc_hits: int
     example_hits: int
+    best_doc: DocsHitDoc | None = doc_field(doc="where the feature is documented (ranked first)")
+    best_example: DocsHitDoc | None = doc_field(doc="the example that shows it (ranked first)")
+    lifecycle: str | None = doc_field(
+        doc="deprecated or removed at the targeted revision, and by what (its gap does not block)"
+    )
+    blocking: bool = doc_field(doc="whether a gap in this feature counts against the claim")
     where: tuple[DocsHitDoc, ...] = doc_field(doc="the best hits, documentation first")
 
 
@@ -326,6 +337,12 @@ class DocumentationDoc:
     covered: int
     total: int
     core_missing: tuple[int, ...]
+    non_blocking: tuple[int, ...] = doc_field(
+        doc="features with no hit that the spec deprecated or removed by the targeted revision"
+    )
+    revision: str | None = doc_field(doc="the revision the features are judged against")
+    docs_ref: str | None = doc_field(doc="the ref the documentation was read at (--docs-ref)")
+    docs_commit: str | None = doc_field(doc="the commit the documentation was read at")
     doc_files: int
     example_files: int
     features: tuple[DocsFeatureDoc, ...]

@@ -15,7 +15,7 @@ from typing import Any
 from tiercheck.claim.baseline import BaselineSource, baseline_section
 from tiercheck.claim.changes import Previous, compare, from_scorecard, scenario_states
 from tiercheck.claim.conformance import conformance_split
-from tiercheck.claim.docs import DocsCoverage, docs_coverage
+from tiercheck.claim.docs import DocsCoverage, FeatureCoverage, Hit, docs_coverage
 from tiercheck.claim.evidence import Evidence, gather_evidence
 from tiercheck.claim.header import Manifest, TagFact, build_header
 from tiercheck.claim.model import (
@@ -75,6 +75,8 @@ class Claim:
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None
     evidence: Evidence | None
     source: str | None
+    docs_ref: str | None = None
+    docs_commit: str | None = None
 
     @property
     def repo(self) -> str:
@@ -90,6 +92,13 @@ class Claim:
             return f"https://github.com/{self.repo}/tree/{commit}"
         anchor = f"#L{line}" if line else ""
         return f"https://github.com/{self.repo}/blob/{commit}/{path}{anchor}"
+
+    def docs_url(self, path: str, line: int | None = None) -> str | None:
+        """A link to a documentation or example line, at the commit it was read at."""
+        if self.docs_commit is None:
+            return self.commit_url(path, line)
+        anchor = f"#L{line}" if line else ""
+        return f"https://github.com/{self.repo}/blob/{self.docs_commit}/{path}{anchor}"
 
 
 def _as_of(doc: Scorecard) -> datetime | None:
@@ -113,6 +122,10 @@ class ClaimContext:
     #: The previous assessment's document (`--previous`), to say what changed since.
     previous_doc: Previous | None = None
     language: str | None = None
+    #: Documentation read at another ref than the assessed commit (`--docs-ref`).
+    docs_tree: SourceTree | None = None
+    docs_ref: str | None = None
+    docs_commit: str | None = None
 
 
 def judged_tiers(target_tier: int) -> tuple[int, int]:
@@ -181,7 +194,9 @@ def build_claim(
         )
         days = days or DEFAULT_WINDOW_DAYS
         evidence = gather_evidence(snapshot, as_of, int(days))
-    coverage = docs_coverage(tree) if tree is not None else None
+    docs_tree = context.docs_tree if context.docs_tree is not None else tree
+    target = max(doc.requirements_revisions) if doc.requirements_revisions else None
+    coverage = docs_coverage(docs_tree, target) if docs_tree is not None else None
     policies = find_policies(tree) if tree is not None else None
     rows = build_rows(doc, tiers=tiers, evidence=evidence, coverage=coverage, policies=policies)
     header = build_header(
@@ -216,6 +231,8 @@ def build_claim(
         policies=policies,
         evidence=evidence,
         source=source,
+        docs_ref=context.docs_ref,
+        docs_commit=context.docs_commit,
     )
 
 
@@ -238,6 +255,23 @@ def _row_doc(row: Row, tiers: tuple[int, int]) -> ClaimRowDoc:
     )
 
 
+def _hit_doc(claim: Claim, hit: Hit | None) -> DocsHitDoc | None:
+    if hit is None:
+        return None
+    return DocsHitDoc(
+        path=hit.path,
+        line=hit.line,
+        url=claim.docs_url(hit.path, hit.line),
+        kind=hit.kind,
+        section=hit.section,
+    )
+
+
+def _lifecycle_text(f: FeatureCoverage) -> str | None:
+    life = f.lifecycle
+    return None if life is None else f"{life.state} since {life.since} ({life.source})"
+
+
 def _documentation_doc(claim: Claim) -> DocumentationDoc | None:
     coverage = claim.coverage
     if coverage is None:
@@ -248,6 +282,12 @@ def _documentation_doc(claim: Claim) -> DocumentationDoc | None:
         core_missing=tuple(
             f.feature.number for f in coverage.core_missing if f.feature.number is not None
         ),
+        non_blocking=tuple(
+            f.feature.number for f in coverage.non_blocking if f.feature.number is not None
+        ),
+        revision=coverage.revision,
+        docs_ref=claim.docs_ref,
+        docs_commit=claim.docs_commit,
         doc_files=len(coverage.doc_files),
         example_files=len(coverage.example_files),
         features=tuple(
@@ -258,9 +298,14 @@ def _documentation_doc(claim: Claim) -> DocumentationDoc | None:
                 finding=f.finding,
                 doc_hits=f.doc_count,
                 example_hits=f.example_count,
+                best_doc=_hit_doc(claim, f.best_doc),
+                best_example=_hit_doc(claim, f.best_example),
+                lifecycle=_lifecycle_text(f),
+                blocking=f.blocking,
                 where=tuple(
-                    DocsHitDoc(path=h.path, line=h.line, url=claim.commit_url(h.path, h.line))
-                    for h in (*f.doc_hits, *f.example_hits)
+                    hit
+                    for hit in (_hit_doc(claim, h) for h in (*f.doc_hits, *f.example_hits))
+                    if hit is not None
                 ),
             )
             for f in coverage.features

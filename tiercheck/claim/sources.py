@@ -23,6 +23,7 @@ __all__ = [
     "read_manifest",
     "read_release",
     "read_tree",
+    "read_tree_at",
 ]
 
 #: Prose documentation: what a reader of the repository reads.
@@ -131,6 +132,41 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
             kinds[rel] = "policy"
             texts[rel] = text
     return SourceTree(str(root), kinds, texts, truncated)
+
+
+def _kind_at(path: str) -> str | None:
+    """`classify`, for a path of a commit: the directories `read_tree` skips are skipped too."""
+    parts = PurePosixPath(path).parts[:-1]
+    if any(p.lower() in _SKIP_DIRS or p.startswith(".") for p in parts):
+        return None
+    return classify(path)
+
+
+def read_tree_at(root: Path, ref: str) -> tuple[SourceTree, str]:
+    """The documentation and example files of `ref` (a branch, tag or commit of the checkout
+    at `root`), read from git's objects without checking anything out, and the commit `ref`
+    names. Raises UsageError when `ref` names nothing there."""
+    from tiercheck.errors import UsageError
+    from tiercheck.sdk.checkout import files_at, resolve_ref
+
+    commit = resolve_ref(root, ref)
+    if commit is None:
+        msg = f"--docs-ref {ref!r}: not a branch, tag or commit of {root}"
+        raise UsageError(msg)
+    kinds: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    truncated = False
+    for path, data in files_at(root, commit, lambda p: _kind_at(p) is not None, _MAX_BYTES):
+        if len(kinds) >= _MAX_FILES:
+            truncated = True
+            break
+        if b"\0" in data[:4096]:
+            continue
+        kind = _kind_at(path)
+        if kind is not None:
+            kinds[path] = kind
+            texts[path] = data.decode("utf-8", errors="replace")
+    return SourceTree(f"{root}@{commit}", kinds, texts, truncated), commit
 
 
 def read_release(root: Path, commit: str | None, tag_prefix: str | None) -> TagFact | None:

@@ -473,6 +473,11 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
     covered = coverage.covered
     missing = coverage.missing
     current = f"{len(covered)}/{len(scored)} features named in docs or examples"
+    if coverage.non_blocking:
+        current += (
+            f"; {len(coverage.non_blocking)} more deprecated or removed by "
+            f"{coverage.revision} (not blocking)"
+        )
     if not coverage.has_docs:
         verdicts: tuple[Verdict, Verdict] = ("fail", "fail" if tiers[1] < 3 else "n/a")
         gap = "no documentation or example file found"
@@ -493,6 +498,18 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
     if missing:
         names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in missing)
         evidence.append(EvidenceLine(f"no hit: {names}"))
+    if coverage.non_blocking:
+        names = ", ".join(
+            f"{f.feature.number} {f.feature.name} ({f.lifecycle.state})"
+            for f in coverage.non_blocking
+            if f.lifecycle is not None
+        )
+        evidence.append(
+            EvidenceLine(
+                f"no hit, not blocking at {coverage.revision} (the spec deprecated or removed "
+                f"them; conformance#441): {names}"
+            )
+        )
     return Row(
         id="5",
         requirement="Documentation",
@@ -504,8 +521,9 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
         gap=gap,
         evidence=tuple(evidence),
         review=(
-            "for each feature, the first hit explains it in prose and shows an example (Tier 1: "
-            "all 48; Tier 2: the 36 core ones); a hit only in an example counts as partial"
+            "for each feature, the best documentation hit explains it in prose and the best "
+            "example hit shows it (Tier 1: every feature still active at the targeted revision; "
+            "Tier 2: the core ones); a hit only in an example counts as partial"
         ),
     )
 

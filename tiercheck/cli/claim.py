@@ -47,6 +47,12 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
         "--tier", type=int, choices=(1, 2, 3), default=1, help="the tier claimed (default 1)"
     )
     group.add_argument(
+        "--docs-ref",
+        metavar="REF",
+        help="read the documentation and examples at this branch, tag or commit of the checkout "
+        "instead of the assessed commit (documentation published from another branch)",
+    )
+    group.add_argument(
         "--language",
         metavar="NAME",
         help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: from the "
@@ -162,13 +168,29 @@ def _context(
     args: argparse.Namespace, doc: Scorecard, checkout: Path | None, previous: Previous | None
 ) -> ClaimContext:
     from tiercheck.claim.pack import ClaimContext
-    from tiercheck.claim.sources import read_baselines, read_manifest, read_release
+    from tiercheck.claim.sources import (
+        read_baselines,
+        read_manifest,
+        read_release,
+        read_tree_at,
+    )
     from tiercheck.cli.common import known_sdks
 
     entry = known_sdks(args).find(doc.sdk.name)
     prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
     files = doc.baseline.files.values() if doc.baseline else ()
+    docs_tree = docs_commit = None
+    if args.docs_ref:
+        if checkout is None:
+            msg = (
+                "--docs-ref needs the SDK's checkout (--sdk-path, or a scorecard whose one exists)"
+            )
+            raise UsageError(msg)
+        docs_tree, docs_commit = read_tree_at(checkout, args.docs_ref)
     return ClaimContext(
+        docs_tree=docs_tree,
+        docs_ref=args.docs_ref,
+        docs_commit=docs_commit,
         release=read_release(checkout, doc.sdk.commit, prefix) if checkout else None,
         baselines=read_baselines(checkout, files),
         tag_prefix=prefix,

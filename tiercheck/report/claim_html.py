@@ -10,6 +10,7 @@ from tiercheck.report.claim_view import (
     Segment,
     baseline_block,
     changes_block,
+    docs_block,
     header_fields,
     reproduce_parts,
     split_notes,
@@ -122,41 +123,27 @@ def _checklist(claim: Claim) -> str:
     return "<h2>Reviewer checklist</h2><ul>" + "".join(items) + "</ul>"
 
 
+_FOUND_CHIP = {
+    "docs and example": "pass",
+    "docs only": "needs review",
+    "example only": "needs review",
+    "no hit": "fail",
+}
+
+
 def _documentation(claim: Claim) -> str:
-    coverage = claim.coverage
-    if coverage is None:
-        return "<h3>5 Documentation</h3><p>Not read: the assessed checkout was not available.</p>"
-    rows = []
-    for f in coverage.features:
-        hits = [*f.doc_hits[:2], *f.example_hits[:1]]
-        where = (
-            ", ".join(link(f"{h.path}:{h.line}", claim.commit_url(h.path, h.line)) for h in hits)
-            or "—"
-        )
-        verdict = {
-            "docs and example": "pass",
-            "docs only": "needs review",
-            "example only": "needs review",
-            "no hit": "fail",
-        }[f.finding]
-        rows.append(
-            [
-                esc(f.feature.number if f.feature.number is not None else "—"),
-                esc(f.feature.name),
-                esc(f.feature.group),
-                chip(verdict, f.finding),
-                str(f.doc_count),
-                str(f.example_count),
-                where,
-            ]
-        )
-    summary = (
-        f"{len(coverage.covered)}/{len(coverage.scored)} features named in the documentation "
-        "or examples."
-    )
-    return f"<h3>5 Documentation</h3><p>{esc(summary)}</p>" + table(
-        ["#", "Feature", "Group", "Found", "Docs", "Examples", "Where"], rows, numeric=(4, 5)
-    )
+    block = docs_block(claim)
+    parts = ['<h3 id="documentation">5 Documentation</h3>']
+    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+    if block.header and claim.coverage is not None:
+        rows = []
+        for f, row in zip(claim.coverage.features, block.rows, strict=True):
+            cells = ["".join(_segment(s) for s in cell) for cell in row]
+            kind = "skip" if f.lifecycle is not None and not f.covered else _FOUND_CHIP[f.finding]
+            cells[3] = chip(kind, row[3][0].text)
+            rows.append(cells)
+        parts.append(table(list(block.header), rows))
+    return "".join(parts)
 
 
 def _evidence(claim: Claim) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
 from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fit
@@ -20,6 +19,7 @@ from tiercheck.report.claim_view import (
     Segment,
     baseline_block,
     changes_block,
+    docs_block,
     header_fields,
     reproduce_parts,
     split_notes,
@@ -204,49 +204,6 @@ def _checklist(claim: Claim) -> list[str]:
     return [*lines, ""]
 
 
-def _where(claim: Claim, feature: FeatureCoverage) -> str:
-    hits = [*feature.doc_hits[:2], *feature.example_hits[:1]]
-    if not hits:
-        return "—"
-    parts = []
-    for hit in hits:
-        url = claim.commit_url(hit.path, hit.line)
-        label = f"{hit.path}:{hit.line}"
-        parts.append(f"[{_cell(label)}]({url})" if url else _cell(label))
-    return ", ".join(parts)
-
-
-def _documentation(claim: Claim) -> list[str]:
-    coverage = claim.coverage
-    if coverage is None:
-        return ["### 5 Documentation", "", "Not read: the assessed checkout was not available.", ""]
-    lines = [
-        "### 5 Documentation",
-        "",
-        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the documentation "
-        f"or examples ({len(coverage.doc_files)} documentation files, "
-        f"{len(coverage.example_files)} example files). A hit is a line naming the feature's "
-        "method or terms; the reviewer confirms it documents the feature.",
-        "",
-        "| # | Feature | Group | Found | Docs hits | Example hits | Where |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for f in coverage.features:
-        number = str(f.feature.number) if f.feature.number is not None else "—"
-        lines.append(
-            f"| {number} | {_cell(f.feature.name)} | {f.feature.group} | {f.finding} | "
-            f"{f.doc_count} | {f.example_count} | {_where(claim, f)} |"
-        )
-    if coverage.missing:
-        lines += [
-            "",
-            "No hit: "
-            + ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
-            + ".",
-        ]
-    return [*lines, ""]
-
-
 def _details(summary: str, lines: Sequence[str]) -> list[str]:
     # A blank line after <summary> and before </details>, so GitHub renders the Markdown inside.
     return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *lines, "", "</details>", ""]
@@ -283,10 +240,12 @@ def _evidence_parts(claim: Claim) -> list[Part]:
 
 
 def _documentation_part(claim: Claim) -> Part:
-    lines = _documentation(claim)
-    if claim.coverage is None:
-        return Part(tuple(lines))
-    title, intro, table = lines[:2], lines[2:4], lines[4:]
+    block = docs_block(claim)
+    title = ["### 5 Documentation", ""]
+    intro = _block("", Block(block.paragraphs))[2:]
+    if not block.header:
+        return Part((*title, *intro))
+    table = _block("", Block((), block.header, block.rows))[2:]
     return Part(
         (*title, *intro, *_details("the features, one row each", table)),
         ((*title, *intro, *_moved("the feature table")),),

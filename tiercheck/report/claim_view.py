@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
 from tiercheck.scorecard.view import one_line, short_sha
@@ -22,6 +23,7 @@ __all__ = [
     "Segment",
     "baseline_block",
     "changes_block",
+    "docs_block",
     "header_fields",
     "reproduce_parts",
     "split_notes",
@@ -396,3 +398,74 @@ def changes_block(claim: Claim) -> Block | None:
     )
     header = ("#", "Requirement", "Before", "Now", "Verdicts") if rows else ()
     return Block(tuple(paragraphs), header, rows)
+
+
+def _hit(claim: Claim, hit: Hit | None) -> tuple[Segment, ...]:
+    if hit is None:
+        return (Segment("—"),)
+    parts = [Segment(f"{hit.path}:{hit.line}", claim.docs_url(hit.path, hit.line))]
+    if hit.kind == "heading":
+        parts.append(Segment(" (heading)"))
+    elif hit.kind == "section" and hit.section:
+        parts.append(Segment(f" (§ {one_line(hit.section, 60)})"))
+    return tuple(parts)
+
+
+def docs_block(claim: Claim) -> Block:
+    """Row 5's table: per feature, the best documentation hit and the best example hit."""
+    coverage = claim.coverage
+    if coverage is None:
+        return Block(((Segment("Not read: the assessed checkout was not available."),),))
+    where = "the assessed commit"
+    if claim.docs_ref:
+        where = f"{claim.docs_ref} ({short_sha(claim.docs_commit)}, --docs-ref)"
+    intro = Segment(
+        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the "
+        f"documentation or examples ({len(coverage.doc_files)} documentation files, "
+        f"{len(coverage.example_files)} example files, read at {where}). The best "
+        "documentation hit is a heading naming the feature, or a line in a section about it, "
+        "in the documentation folder before the README before other pages; only then a passing "
+        "mention. The reviewer confirms each one documents the feature."
+    )
+    paragraphs = [(intro,)]
+    if coverage.revision:
+        paragraphs.append(
+            (
+                Segment(
+                    f"Judged against {coverage.revision}, the newest revision scored: a feature "
+                    "the spec deprecated or removed by then is listed, but its gap does not "
+                    "block (conformance#441)."
+                ),
+            )
+        )
+    rows = []
+    for f in coverage.features:
+        found = f.finding
+        if f.lifecycle is not None:
+            found += f" ({f.lifecycle.state} since {f.lifecycle.since}: not blocking)"
+        rows.append(
+            (
+                (Segment(str(f.feature.number) if f.feature.number is not None else "—"),),
+                (Segment(f.feature.name),),
+                (Segment(f.feature.group),),
+                (Segment(found),),
+                _hit(claim, f.best_doc),
+                _hit(claim, f.best_example),
+                (Segment(f"{f.doc_count} / {f.example_count}"),),
+            )
+        )
+    if coverage.missing:
+        paragraphs.append(
+            (
+                Segment(
+                    "No hit: "
+                    + ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
+                    + "."
+                ),
+            )
+        )
+    return Block(
+        tuple(paragraphs),
+        ("#", "Feature", "Group", "Found", "Best documentation", "Best example", "Hits"),
+        tuple(rows),
+    )
