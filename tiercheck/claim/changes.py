@@ -20,6 +20,7 @@ from tiercheck.claim.model import (
     ScenarioState,
     ScenarioStateName,
 )
+from tiercheck.claim.table import BY_DATE_MARK
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["Previous", "compare", "scenario_states"]
@@ -94,8 +95,13 @@ def from_scorecard(doc: Scorecard, rows: Sequence[ClaimRowDoc], source: str) -> 
     )
 
 
+def _official(current: str) -> str:
+    # A scorecard alone has no release tag to judge row 4b by date: compare what it has.
+    return current.split(BY_DATE_MARK, 1)[0]
+
+
 def _row_changes(
-    before: Sequence[ClaimRowDoc], after: Sequence[ClaimRowDoc]
+    before: Sequence[ClaimRowDoc], after: Sequence[ClaimRowDoc], *, scorecard: bool
 ) -> tuple[RowChange, ...]:
     old = {r.id: r for r in before}
     changed = []
@@ -105,7 +111,10 @@ def _row_changes(
             continue
         shared = [k for k in row.verdicts if k in prior.verdicts]
         moved = any(prior.verdicts[k] != row.verdicts[k] for k in shared)
-        if prior.current != row.current or moved:
+        found_before, found_now = prior.current, row.current
+        if scorecard:
+            found_before, found_now = _official(found_before), _official(found_now)
+        if found_before != found_now or moved:
             changed.append(
                 RowChange(
                     id=row.id,
@@ -148,7 +157,7 @@ def compare(
         kind="claim" if previous.kind == "claim" else "scorecard",
         commit=previous.commit,
         date=previous.date,
-        rows=_row_changes(previous.rows, rows),
+        rows=_row_changes(previous.rows, rows, scorecard=previous.kind == "scorecard"),
         added=tuple(change(k) for k in new if k not in old),
         removed=tuple(change(k) for k in old if k not in new),
         now_passing=tuple(change(k) for k in both if new[k].state == "passed"),

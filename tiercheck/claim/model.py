@@ -37,6 +37,7 @@ __all__ = [
     "RowChange",
     "ScenarioChange",
     "ScenarioState",
+    "SpecByDate",
     "SplitRow",
     "Tally",
     "Verdict",
@@ -269,6 +270,30 @@ class Changes:
     other: tuple[ScenarioChange, ...] = doc_field(doc="to or from unmeasured")
 
 
+SpecTrackStatus = Literal[
+    "by the release date", "after the release date", "no stable release", "not determined"
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecByDate:
+    """Whether a stable release supported the newest revision scored by that revision's
+    release date, as reviewers judge spec tracking (conformance#167, #402; the Ruby review)."""
+
+    revision: str
+    spec_released: str = doc_field(doc="the spec revision's release date (YYYY-MM-DD)")
+    spec_source: str = doc_field(doc="'GitHub release' or 'the revision's name'")
+    release: str | None = doc_field(doc="the release tag the assessed commit carries")
+    release_published: str | None = doc_field(doc="its publication date (YYYY-MM-DD)")
+    commits_after: int | None
+    days_after: int | None = doc_field(
+        doc="days from the spec release to the SDK release (negative: before)"
+    )
+    within_six_months: bool | None = doc_field(doc="Tier 2's rule: within 6 months")
+    status: SpecTrackStatus
+    note: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class EvidenceDoc:
     """One line of a row's evidence, with its link."""
@@ -369,6 +394,9 @@ class ClaimDocument:
     conformance: ConformanceSplit
     baseline: BaselineSection
     reproduce: Reproduce
+    spec_by_date: SpecByDate | None = doc_field(
+        doc="spec tracking as reviewers judge it (null: no revision scored)"
+    )
     changes: Changes | None = doc_field(doc="against --previous, when one was given")
     documentation: DocumentationDoc | None
     scenarios: tuple[ScenarioState, ...] = doc_field(

@@ -33,9 +33,11 @@ from tiercheck.claim.model import (
     PreviousAssessment,
     Reproduce,
     ScenarioState,
+    SpecByDate,
 )
 from tiercheck.claim.policies import PolicyFinding, find_policies
 from tiercheck.claim.reproduce import reproduce
+from tiercheck.claim.spec_dates import spec_by_date
 from tiercheck.claim.table import ClaimStatus, Row, build_rows, claim_status
 from tiercheck.claim.tree import SourceTree
 from tiercheck.governance.snapshot import Snapshot
@@ -69,6 +71,7 @@ class Claim:
     conformance: ConformanceSplit
     baseline: BaselineSection
     reproduce: Reproduce
+    spec_by_date: SpecByDate | None
     scenarios: tuple[ScenarioState, ...]
     changes: Changes | None
     coverage: DocsCoverage | None
@@ -198,7 +201,6 @@ def build_claim(
     target = max(doc.requirements_revisions) if doc.requirements_revisions else None
     coverage = docs_coverage(docs_tree, target) if docs_tree is not None else None
     policies = find_policies(tree) if tree is not None else None
-    rows = build_rows(doc, tiers=tiers, evidence=evidence, coverage=coverage, policies=policies)
     header = build_header(
         doc,
         requested_tier=target_tier,
@@ -208,6 +210,15 @@ def build_claim(
         published=_published(evidence),
         previous=_previous_assessment(context),
         language=context.language,
+    )
+    by_date = spec_by_date(header, evidence)
+    rows = build_rows(
+        doc,
+        tiers=tiers,
+        evidence=evidence,
+        coverage=coverage,
+        policies=policies,
+        by_date=by_date,
     )
     scenarios = scenario_states(doc)
     changes = None
@@ -225,6 +236,7 @@ def build_claim(
         conformance=conformance_split(doc),
         baseline=baseline_section(doc, context.baselines),
         reproduce=reproduce(doc, tier=target_tier),
+        spec_by_date=by_date,
         scenarios=scenarios,
         changes=changes,
         coverage=coverage,
@@ -334,6 +346,7 @@ def claim_document(claim: Claim) -> ClaimDocument:
         conformance=claim.conformance,
         baseline=claim.baseline,
         reproduce=claim.reproduce,
+        spec_by_date=claim.spec_by_date,
         changes=claim.changes,
         documentation=_documentation_doc(claim),
         scenarios=claim.scenarios,

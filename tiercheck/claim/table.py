@@ -10,6 +10,7 @@ never passed on a guess.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -17,7 +18,7 @@ from typing import Literal
 from tiercheck.claim.conformance import conformance_split, split_text
 from tiercheck.claim.docs import DocsCoverage
 from tiercheck.claim.evidence import Evidence, ReleaseItem
-from tiercheck.claim.model import ClaimStatus, ConformanceSplit, Verdict
+from tiercheck.claim.model import ClaimStatus, ConformanceSplit, SpecByDate, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
 from tiercheck.scorecard.model import (
@@ -30,6 +31,7 @@ from tiercheck.scorecard.model import (
 from tiercheck.scorecard.view import one_line
 
 __all__ = [
+    "BY_DATE_MARK",
     "ROW_IDS",
     "ClaimStatus",
     "EvidenceLine",
@@ -445,6 +447,43 @@ def _spec_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[Evid
     return tuple(lines)
 
 
+#: Where row 4b's official finding ends and the reviewers' by-date answer begins.
+BY_DATE_MARK = "; stable release by the "
+
+_BY_DATE_SHORT = {
+    "by the release date": "yes",
+    "after the release date": "no",
+    "no stable release": "no stable release",
+    "not determined": "not determined",
+}
+
+
+def _by_date(row: Row, by_date: SpecByDate | None) -> Row:
+    """Row 4b with the reviewers' question beside the official gap: was a stable release out
+    by the newest revision's release date? A fixed rule settles it only for the release itself
+    measured on time; anything else is left to the reviewer."""
+    if by_date is None:
+        return row
+    answer = _BY_DATE_SHORT[by_date.status]
+    line = EvidenceLine(
+        f"by the {by_date.revision} release date ({by_date.spec_released}, from "
+        f"{by_date.spec_source}): {answer}: {by_date.note}"
+    )
+    review = None
+    if by_date.status != "by the release date":
+        review = (
+            f"a stable release supported {by_date.revision} by its release date "
+            f"({by_date.spec_released}) for Tier 1, and within six months for Tier 2 "
+            f"({by_date.note})"
+        )
+    return dataclasses.replace(
+        row,
+        current=f"{row.current}{BY_DATE_MARK}{by_date.revision} release date: {answer}",
+        evidence=(*row.evidence, line),
+        review=review,
+    )
+
+
 # --- judgment rows ---------------------------------------------------------------------------
 
 
@@ -556,20 +595,27 @@ def _policy_row(
         path, _, line = f.path.partition("#L")
         what = f.note or f"{f.prose_units} sentences"
         flag = " — placeholder" if f.placeholder else ""
+        quoted = f" commits to: “{f.quote}”" if f.quote else ""
+        anchor = f.quote_line or (int(line) if line else None)
         evidence.append(
             EvidenceLine(
-                f"{f.path}: {f.size} bytes, {what}{flag}",
-                _blob(doc, path, int(line) if line else None),
+                f"{f.path} ({f.size} bytes, {what}{flag}){quoted}", _blob(doc, path, anchor)
             )
         )
     if finding.missing:
         evidence.append(EvidenceLine(f"not present: {', '.join(finding.missing)}"))
+    # The filed claims name the file and summarise what it commits to: the best sentence of the
+    # first substantive file (a fixed rule picks it; the reviewer reads the file).
+    quoted_file = next((f for f in finding.files if f.quote and not f.placeholder), None)
+    current = finding.summary
+    if quoted_file is not None and finding.tier1 != "pass":
+        current = f"{quoted_file.path.partition('#L')[0]}: “{quoted_file.quote}”"
     return Row(
         id=row_id,
         requirement=requirement,
         kind="judgment",
         standards=_standard(key, tiers),
-        current=finding.summary,
+        current=current,
         verdicts=verdicts,
         sep1730=None,
         gap=_gap(verdicts, finding.summary),
@@ -585,6 +631,7 @@ def build_rows(
     evidence: Evidence | None,
     coverage: DocsCoverage | None,
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None,
+    by_date: SpecByDate | None = None,
 ) -> tuple[Row, ...]:
     """Every official row, judged for the two tiers in `tiers` (the target and the one below)."""
     checks = doc.checks
@@ -638,15 +685,18 @@ def build_rows(
             evidence=_release_evidence(release, evidence),
             tiers=tiers,
         ),
-        _signal_row(
-            doc,
-            row_id="4b",
-            requirement="Spec tracking",
-            check="spec_tracking",
-            standard="spec",
-            current=_spec_current(spec),
-            evidence=_spec_evidence(spec, evidence),
-            tiers=tiers,
+        _by_date(
+            _signal_row(
+                doc,
+                row_id="4b",
+                requirement="Spec tracking",
+                check="spec_tracking",
+                standard="spec",
+                current=_spec_current(spec),
+                evidence=_spec_evidence(spec, evidence),
+                tiers=tiers,
+            ),
+            by_date,
         ),
         _docs_row(doc, coverage, tiers),
         _policy_row(
