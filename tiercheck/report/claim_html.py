@@ -26,6 +26,9 @@ pre { background: var(--bg); border: 1px solid var(--line); padding: 8px; overfl
 details > summary { cursor: pointer; color: var(--info); }
 """
 
+#: Rows with more evidence lines than this fold them (as assessment.md does).
+_INLINE_EVIDENCE = 8
+
 _STATUS = {
     "ready": ("pass", "ready to file"),
     "needs review": ("needs review", "ready once reviewed"),
@@ -66,7 +69,7 @@ def _requirements(claim: Claim) -> str:
         f"Tier {t2}",
         "Gap",
     ]
-    return "<h2>Requirements</h2>" + table(header, rows)
+    return '<section id="requirements"><h2>Requirements</h2>' + table(header, rows) + "</section>"
 
 
 def _conformance(claim: Claim) -> str:
@@ -80,28 +83,29 @@ def _conformance(claim: Claim) -> str:
     ]
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in split_notes(claim))
     return (
-        '<h2 id="conformance">Conformance</h2>'
+        '<section id="conformance"><h2>Conformance</h2>'
         + table(header, cells, numeric=tuple(range(1, len(header) - 2)))
         + notes
+        + "</section>"
     )
 
 
 def _block(title: str, ident: str, block: Block) -> str:
-    parts = [f'<h2 id="{ident}">{esc(title)}</h2>']
+    parts = [f'<section id="{ident}"><h2>{esc(title)}</h2>']
     parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
     if block.header:
         cells = [["".join(_segment(s) for s in cell) for cell in row] for row in block.rows]
         parts.append(table(list(block.header), cells))
-    return "".join(parts)
+    return "".join(parts) + "</section>"
 
 
 def _reproduce(claim: Claim) -> str:
     blocks, notes = reproduce_parts(claim)
-    parts = ['<h2 id="reproduce">Reproduce</h2>']
+    parts = ['<section id="reproduce"><h2>Reproduce</h2>']
     for intro, code in blocks:
         parts.append(f"<p>{esc(intro)}</p><pre><code>{esc(chr(10).join(code))}</code></pre>")
     parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
-    return "".join(parts)
+    return "".join(parts) + "</section>"
 
 
 def _changes(claim: Claim) -> str:
@@ -120,7 +124,11 @@ def _checklist(claim: Claim) -> str:
                 f"<strong>{esc(row.id)} {esc(row.requirement)}</strong>: "
                 f"check that {esc(row.review)}</li>"
             )
-    return "<h2>Reviewer checklist</h2><ul>" + "".join(items) + "</ul>"
+    return (
+        '<section id="checklist"><h2>Reviewer checklist</h2><ul>'
+        + "".join(items)
+        + "</ul></section>"
+    )
 
 
 _FOUND_CHIP = {
@@ -133,7 +141,7 @@ _FOUND_CHIP = {
 
 def _documentation(claim: Claim) -> str:
     block = docs_block(claim)
-    parts = ['<h3 id="documentation">5 Documentation</h3>']
+    parts = ['<section id="documentation"><h3>5 Documentation</h3>']
     parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
     if block.header and claim.coverage is not None:
         rows = []
@@ -143,7 +151,7 @@ def _documentation(claim: Claim) -> str:
             cells[3] = chip(kind, row[3][0].text)
             rows.append(cells)
         parts.append(table(list(block.header), rows))
-    return "".join(parts)
+    return "".join(parts) + "</section>"
 
 
 def _evidence(claim: Claim) -> str:
@@ -156,7 +164,11 @@ def _evidence(claim: Claim) -> str:
         items = [f"<li>{link(e.text, e.url)}</li>" for e in row.evidence] or [
             "<li>no further evidence recorded</li>"
         ]
-        parts.append("<ul>" + "".join(items) + "</ul>")
+        listed = "<ul>" + "".join(items) + "</ul>"
+        if len(items) > _INLINE_EVIDENCE:
+            # As in assessment.md: a long list folds, open on a click.
+            listed = f"<details><summary>{len(items)} lines of evidence</summary>{listed}</details>"
+        parts.append(listed)
     return "\n".join(parts)
 
 
