@@ -9,9 +9,11 @@ outright when the SDK has no documentation at all).
 Hits are ranked so the first is where the feature is documented, as the filed claims point at
 it: a heading that names the feature, or a line in a section whose heading names it (or its
 topic: "## Tools" for "Tools: listing"), in the documentation folder before the README before
-any other page; only then passing mentions. Example hits rank files whose path names the topic
-first. The revision the SDK targets decides which features still count: one the spec has
-deprecated or removed by then (`features.LIFECYCLE`) is shown, but its gap does not block.
+any other page, and asides (migration notes, deprecations, troubleshooting, design notes) last;
+within each, the page named after the topic first; only then passing mentions. Example hits
+rank files whose path names the topic first. The revision the SDK targets decides which
+features still count: one the spec has deprecated or removed by then (`features.LIFECYCLE`) is
+shown, but its gap does not block.
 """
 
 from __future__ import annotations
@@ -175,11 +177,37 @@ def structure(path: str, lines: list[str]) -> list[tuple[bool, tuple[str, ...]]]
     return out
 
 
+#: Pages that mention features without documenting them: what changed, what is deprecated,
+#: what goes wrong, how the code was designed. A hit there ranks after any other page's.
+_ASIDE_STEMS = frozenset(
+    {
+        "migration",
+        "migrating",
+        "upgrading",
+        "deprecated",
+        "deprecations",
+        "troubleshooting",
+        "faq",
+        "rough_edges",
+        "contributing",
+        "code_of_conduct",
+    }
+)
+_ASIDE_DIRS = frozenset({"design", "rfc", "rfcs", "proposals", "adr", "adrs"})
+_DOC_DIRS = frozenset({"docs", "doc", "documentation", "guide", "guides"})
+
+
 def _place(path: str) -> int:
-    parts = [p.lower() for p in PurePosixPath(path).parts]
-    if any(p in ("docs", "doc", "documentation", "guide", "guides") for p in parts[:-1]):
+    """0 the documentation folder, 1 a README, 2 another page, 3 an aside (migration notes,
+    deprecations, troubleshooting, design notes)."""
+    pure = PurePosixPath(path)
+    parts = [p.lower() for p in pure.parts[:-1]]
+    stem = pure.stem.lower().replace("-", "_")
+    if stem in _ASIDE_STEMS or any(p in _ASIDE_DIRS for p in parts):
+        return 3
+    if any(p in _DOC_DIRS for p in parts):
         return 0
-    if PurePosixPath(path).stem.lower() == "readme":
+    if stem == "readme":
         return 1
     return 2
 
@@ -187,9 +215,11 @@ def _place(path: str) -> int:
 _KIND_RANK = {"heading": 0, "section": 1, "mention": 2, "example": 2}
 
 
-def _doc_rank(hit: Hit) -> tuple[int, int, int, str, int]:
+def _doc_rank(hit: Hit, topic: re.Pattern[str]) -> tuple[int, int, int, int, str, int]:
     placed = hit.kind in ("heading", "section")
-    return (0 if placed else 1, _place(hit.path), _KIND_RANK[hit.kind], hit.path, hit.line)
+    # Within a place, the page named after the topic (docs/servers/tools.md) comes first.
+    named = 0 if topic.search(PurePosixPath(hit.path).stem) else 1
+    return (0 if placed else 1, _place(hit.path), named, _KIND_RANK[hit.kind], hit.path, hit.line)
 
 
 def _scan_docs(
@@ -212,7 +242,7 @@ def _scan_docs(
                 if naming:
                     kind, section = "section", naming[-1]
             hits.append(Hit(path, number, line.strip()[:160], kind, section))
-    hits.sort(key=_doc_rank)
+    hits.sort(key=lambda hit: _doc_rank(hit, topic))
     return tuple(hits[:MAX_HITS]), len(hits)
 
 

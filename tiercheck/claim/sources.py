@@ -74,7 +74,10 @@ def classify(path: str) -> str | None:
     suffix = pure.suffix.lower()
     if any(p in _EXAMPLE_DIRS for p in parts):
         return "example"
-    if pure.name.lower().startswith("example_") and pure.name.endswith("_test.go"):
+    name = pure.name.lower()
+    if name.endswith("_test.go") and (
+        name.startswith("example") or name.endswith("_example_test.go")
+    ):
         # Go's Example functions render on pkg.go.dev: the language's own way to document.
         return "example"
     if suffix in DOC_SUFFIXES and stem not in _NOT_DOCS and stem != "requirements":

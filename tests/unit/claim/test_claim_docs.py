@@ -100,6 +100,25 @@ def test_the_best_hit_is_where_the_feature_is_documented() -> None:
     )
 
 
+def test_asides_rank_last_and_the_page_named_after_the_topic_first() -> None:
+    tree = _tree(
+        {
+            "docs/migration.md": "# Migration\n\n## `list_tools()` now returns a page\n",
+            "docs/advanced/low-level.md": "# Tools by hand\n\nCall list_tools yourself.\n",
+            "docs/servers/tools.md": "# Tools\n\nThe client calls list_tools.\n",
+        },
+        {},
+    )
+    listing = next(f for f in docs_coverage(tree).features if f.feature.number == 1)
+    # Both documentation pages have a section about tools: tools.md is named after the topic.
+    # The migration guide's heading names the feature, but a migration note is an aside.
+    assert [(h.path, h.kind) for h in listing.doc_hits] == [
+        ("docs/servers/tools.md", "section"),
+        ("docs/advanced/low-level.md", "section"),
+        ("docs/migration.md", "heading"),
+    ]
+
+
 def test_features_the_spec_retired_do_not_block() -> None:
     coverage = docs_coverage(read_tree(SAMPLE, POLICY_PATHS), "2026-07-28")
     assert [f.feature.number for f in coverage.non_blocking] == [29, 30, 31, 32, 36, 39]
