@@ -116,7 +116,7 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
         build = _value(config, "build")
         if isinstance(build, str) and build and build not in built:
             built.add(build)
-            steps.append(CommandStep(what="build (in the checkout)", command=build))
+            steps.append(CommandStep(what="build (in the checkout)", command=f"{env}{build}"))
         server = _value(config, "server.command")
         url = _value(config, "server.url") or (entry.server_url if entry else None)
         baseline = _value(config, "expected_failures")

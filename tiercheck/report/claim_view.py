@@ -251,14 +251,34 @@ class Block:
 
 
 def _outcome(item: BaselineItem) -> str:
-    if item.outcome == "not-run" and not item.scored:
-        return f"not run as scored ({item.detail})"
+    if item.outcome == "not-run":
+        return item.detail  # "not scored at 2026-07-28 (extension)", "not run on the … leg"
     return {
         "expected-failure": "expected failure",
         "unexpected-failure": "UNEXPECTED failure (no entry)",
         "stale": "STALE (passes now)",
-        "not-run": f"not run ({item.detail})",
     }.get(item.outcome, item.outcome)
+
+
+#: A reason is quoted up to here in the table (claim.json keeps it whole).
+_REASON_LIMIT = 400
+
+
+def _groups(items: Sequence[BaselineItem]) -> list[list[BaselineItem]]:
+    """Consecutive entries that share a reason, a leg, revisions and an outcome: one table row,
+    as the files group them under one comment."""
+    groups: list[list[BaselineItem]] = []
+    for item in items:
+        last = groups[-1][-1] if groups else None
+        same = last is not None and (
+            (last.reason, last.leg, last.revisions, _outcome(last), last.scored)
+            == (item.reason, item.leg, item.revisions, _outcome(item), item.scored)
+        )
+        if same and item.reason:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
 
 
 def baseline_block(claim: Claim) -> Block:
@@ -297,17 +317,25 @@ def baseline_block(claim: Claim) -> Block:
                 ),
             )
         )
-    rows = tuple(
-        (
-            (Segment(item.entry or item.scenario, item.url, code=True),),
-            (Segment(item.leg),),
-            (Segment(", ".join(item.revisions)),),
-            (Segment(_outcome(item)),),
-            (Segment("yes" if item.scored else "no"),),
-            (Segment(item.reason or ("—" if item.entry else item.detail)),),
+    rows = []
+    for group in _groups(section.items):
+        first = group[0]
+        entries: list[Segment] = []
+        for i, item in enumerate(group):
+            if i:
+                entries.append(Segment(", "))
+            entries.append(Segment(item.entry or item.scenario, item.url, code=True))
+        reason = first.reason or ("—" if first.entry else first.detail)
+        rows.append(
+            (
+                tuple(entries),
+                (Segment(first.leg),),
+                (Segment(", ".join(first.revisions)),),
+                (Segment(_outcome(first)),),
+                (Segment("yes" if first.scored else "no"),),
+                (Segment(one_line(reason, _REASON_LIMIT)),),
+            )
         )
-        for item in section.items
-    )
     counts = (
         Segment(
             f"Expected failures: {section.expected_failures}; unexpected failures: "
@@ -317,8 +345,8 @@ def baseline_block(claim: Claim) -> Block:
     )
     return Block(
         (tuple(files), counts),
-        ("Entry", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
-        rows,
+        ("Entries", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
+        tuple(rows),
     )
 
 

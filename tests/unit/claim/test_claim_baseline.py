@@ -31,6 +31,7 @@ client:
   # (tracked in #41).
   - auth/iss-supported
   - auth/dpop
+  - auth/dpop-nonce
 
   - auth/wif-jwt-bearer
 """
@@ -42,8 +43,9 @@ def test_each_entry_gets_its_own_comment_or_its_group_s() -> None:
         ("server", 0): (3, "fixed in 1.0.1; left here on purpose"),
         ("client", 0): (8, "The OIDC issuer check is not implemented yet (tracked in #41)."),
         ("client", 1): (9, "The OIDC issuer check is not implemented yet (tracked in #41)."),
+        ("client", 2): (10, "The OIDC issuer check is not implemented yet (tracked in #41)."),
         # After a blank line the group's comment no longer applies.
-        ("client", 2): (11, None),
+        ("client", 3): (12, None),
     }
 
 
@@ -97,6 +99,7 @@ def test_every_entry_with_its_outcome_and_reason(tmp_path: Path) -> None:
         ("auth/iss-supported", "client"): ((R2,), "expected-failure", True, reason),
         # Not in the 2026-07-28 requirement set: never run as scored.
         ("auth/dpop", "client"): ((R2,), "not-run", False, reason),
+        ("auth/dpop-nonce", "client"): ((R2,), "not-run", False, reason),
         ("auth/wif-jwt-bearer", "client"): ((R2,), "not-run", False, None),
     }
     assert (
@@ -115,3 +118,10 @@ def test_every_entry_with_its_outcome_and_reason(tmp_path: Path) -> None:
         f"{reason} |"
     ) in text
     assert "Expected failures: 1; unexpected failures: 0; stale entries: 1." in text
+    # Entries that share their group's comment and outcome share a row, the reason given once.
+    dpop = next(i for i in claim.baseline.items if i.entry == "auth/dpop")
+    nonce = next(i for i in claim.baseline.items if i.entry == "auth/dpop-nonce")
+    assert (
+        f"| [`auth/dpop`]({dpop.url}), [`auth/dpop-nonce`]({nonce.url}) | client | 2026-07-28 | "
+        f"not run on the client leg at 2026-07-28 | no | {reason} |"
+    ) in text
