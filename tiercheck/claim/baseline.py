@@ -24,6 +24,7 @@ _SECTION = re.compile(r"^(server|client)\s*:")
 _ITEM = re.compile(r"^\s+-\s")
 _COMMENT = re.compile(r"^\s*#\s?(.*)$")
 _WHERE = re.compile(r"^(server|client)\[(\d+)\]$")
+_AT_REVISION = re.compile(r" at \d{4}-\d{2}-\d{2}\b")
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,14 @@ def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> B
             if found is not None:
                 line, reason = found
         scored = _scored(doc, entry)
-        key = (entry.entry, entry.leg, entry.scenario, entry.outcome, scored, file_path)
+        # The same finding at another revision merges: its detail, less the revision named.
+        general = _AT_REVISION.sub("", entry.detail)
+        key = (entry.entry, entry.leg, entry.scenario, entry.outcome, scored, file_path, general)
         known = merged.get(key)
         if known is not None:
-            merged[key] = dataclasses.replace(known, revisions=(*known.revisions, entry.revision))
+            merged[key] = dataclasses.replace(
+                known, revisions=(*known.revisions, entry.revision), detail=general
+            )
             continue
         merged[key] = BaselineItem(
             entry=entry.entry,

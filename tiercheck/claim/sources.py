@@ -61,7 +61,8 @@ _SKIP_DIRS = frozenset(
 _NOT_DOCS = frozenset(
     {"changelog", "changes", "history", "news", "license", "security", "notice", "agents", "claude"}
 )
-_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample"})
+#: `docs_src` holds the code a documentation site includes (python-sdk, FastAPI style).
+_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "docs_src"})
 _MAX_BYTES = 512 * 1024
 _MAX_FILES = 20000
 

@@ -125,3 +125,18 @@ def test_every_entry_with_its_outcome_and_reason(tmp_path: Path) -> None:
         f"| [`auth/dpop`]({dpop.url}), [`auth/dpop-nonce`]({nonce.url}) | client | 2026-07-28 | "
         f"not run on the client leg at 2026-07-28 | no | {reason} |"
     ) in text
+
+
+def test_one_file_at_both_revisions_is_one_row_per_entry(tmp_path: Path) -> None:
+    # go-sdk's way: one baseline for every revision. auth/dpop is in neither requirement set.
+    path = tmp_path / "baseline.yml"
+    path.write_text("client:\n  # DPoP is not implemented.\n  - auth/dpop\n")
+    both = load_baseline(path)
+    doc = sample_scorecard(baselines={R1: ("baseline.yml", both), R2: ("baseline.yml", both)})
+    claim = _claim(doc, tmp_path)
+    assert [(i.entry, i.revisions, i.detail) for i in claim.baseline.items] == [
+        ("auth/dpop", (R1, R2), "not run on the client leg")
+    ]
+    assert [(f.path, f.revisions, f.entries) for f in claim.baseline.files] == [
+        ("baseline.yml", (R1, R2), 1)
+    ]
