@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Literal
 
-from tiercheck.claim.features import FEATURES, Feature, Lifecycle, lifecycle_at, topic_pattern
+from tiercheck.claim.features import (
+    FEATURES,
+    Feature,
+    Lifecycle,
+    lifecycle_at,
+    stem_pattern,
+    topic_pattern,
+)
 from tiercheck.claim.tree import SourceTree
 
 __all__ = ["DocsCoverage", "FeatureCoverage", "Hit", "HitKind", "docs_coverage", "structure"]
@@ -213,20 +220,45 @@ def _place(path: str) -> int:
 
 
 _KIND_RANK = {"heading": 0, "section": 1, "mention": 2, "example": 2}
+_MARKUP = re.compile(r"[`*_\[\]]|^\s*(?:\d+[.)]\s*|(?:the|a|an)\s+)", re.IGNORECASE)
 
 
-def _doc_rank(hit: Hit, topic: re.Pattern[str]) -> tuple[int, int, int, int, str, int]:
-    placed = hit.kind in ("heading", "section")
+@dataclass(frozen=True)
+class _Namer:
+    """How a heading can name one feature: its terms, its topic, the word for it."""
+
+    feature: Feature
+    topic: re.Pattern[str]
+    stem: re.Pattern[str] | None
+
+    def grade(self, heading: str) -> int:
+        """0 a heading that leads with the feature ("Listing tools", "Calling a tool"), 1 one
+        that names it elsewhere ("Intercepting `tools/call`"), 2 one about its topic ("Tools"),
+        3 one about something else."""
+        text = _MARKUP.sub("", heading).strip()
+        on_topic = self.topic.search(text) is not None
+        by_word = on_topic and self.stem is not None and self.stem.search(text) is not None
+        if not (self.feature.seen_in(heading) or by_word):
+            return 2 if on_topic else 3
+        leads = self.stem.match(text) if self.stem is not None else self.topic.match(text)
+        if leads is not None or (self.topic.match(text) and by_word):
+            return 0
+        return 1
+
+
+def _doc_rank(hit: Hit, grade: int, topic: re.Pattern[str]) -> tuple[int, ...]:
     # Within a place, the page named after the topic (docs/servers/tools.md) comes first.
     named = 0 if topic.search(PurePosixPath(hit.path).stem) else 1
-    return (0 if placed else 1, _place(hit.path), named, _KIND_RANK[hit.kind], hit.path, hit.line)
+    placed = 0 if grade < 3 else 1
+    return (placed, _place(hit.path), grade, named, _KIND_RANK[hit.kind], hit.line)
 
 
 def _scan_docs(
     feature: Feature, files: list[tuple[str, list[str], list[tuple[bool, tuple[str, ...]]]]]
 ) -> tuple[tuple[Hit, ...], int]:
-    hits: list[Hit] = []
+    ranked: list[tuple[tuple[int, ...], str, Hit]] = []
     topic = topic_pattern(feature)
+    namer = _Namer(feature, topic, stem_pattern(feature))
     for path, lines, shape in files:
         in_context = feature.applies_in(path)
         for number, line in enumerate(lines, start=1):
@@ -235,15 +267,19 @@ def _scan_docs(
             is_heading, headings = shape[number - 1]
             kind: HitKind = "mention"
             section = headings[-1] if headings else None
+            grades = [(namer.grade(h), -depth, h) for depth, h in enumerate(headings)]
+            grade = 3
             if is_heading:
-                kind = "heading"
-            else:
-                naming = [h for h in headings if topic.search(h) or feature.seen_in(h)]
-                if naming:
-                    kind, section = "section", naming[-1]
-            hits.append(Hit(path, number, line.strip()[:160], kind, section))
-    hits.sort(key=lambda hit: _doc_rank(hit, topic))
-    return tuple(hits[:MAX_HITS]), len(hits)
+                kind, grade = "heading", min(namer.grade(headings[-1]), 1)
+            elif grades:
+                # The heading that names the feature best, the innermost of equals.
+                best = min(grades)
+                if best[0] < 3:
+                    kind, grade, section = "section", best[0], best[2]
+            hit = Hit(path, number, line.strip()[:160], kind, section)
+            ranked.append((_doc_rank(hit, grade, topic), path, hit))
+    ranked.sort(key=lambda r: (r[0][:5], r[1], r[0][5]))
+    return tuple(r[2] for r in ranked[:MAX_HITS]), len(ranked)
 
 
 def _scan_examples(

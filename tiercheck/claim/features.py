@@ -28,6 +28,7 @@ __all__ = [
     "Lifecycle",
     "lifecycle_at",
     "scored_features",
+    "stem_pattern",
     "topic_pattern",
 ]
 
@@ -399,3 +400,36 @@ def topic_pattern(feature: Feature) -> re.Pattern[str]:
     topic = feature.name.split(":", 1)[0]
     words = _TOPICS.get(topic, re.escape(topic))
     return re.compile(rf"(?<![A-Za-z0-9])(?:{words})(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+#: What a heading about one feature says besides its topic, where the first word of the
+#: feature's name does not say it ("Tools: listing" → "list", found in "Listing tools").
+_STEM_OVERRIDES = {
+    8: r"list.?changed|notif\w*|changes?",
+    11: r"read\w*|binar\w*|blobs?",
+    16: r"list.?changed|notif\w*|changes?",
+    18: r"get\w*|simple",
+    19: r"argument\w*|param\w*",
+    22: r"list.?changed|notif\w*|changes?",
+    23: r"creat\w*|messages?|sampl\w*",
+    24: r"forms?|elicit\w*",
+    26: r"schemas?|validat\w*",
+    31: r"list.?changed|notif\w*|changes?",
+    32: r"logs?|logging|messages?",
+    33: r"levels?",
+}
+
+
+def stem_pattern(feature: Feature) -> re.Pattern[str] | None:
+    """What a heading says when it is about this very feature, beside its topic: "list" for
+    "Tools: listing" ("## Listing tools"), "call" for "Tools: calling" ("## Calling a tool").
+    None for a feature that is its own topic (Ping, Pagination)."""
+    if feature.number in _STEM_OVERRIDES:
+        words = _STEM_OVERRIDES[feature.number]
+    elif ":" in feature.name:
+        first = re.split(r"[ ,]", feature.name.split(":", 1)[1].strip())[0].lower()
+        stem = re.sub(r"(?:ing|ed|s)$", "", first) or first
+        words = re.escape(stem) + r"\w*"
+    else:
+        return None
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{words})", re.IGNORECASE)

@@ -119,6 +119,32 @@ def test_asides_rank_last_and_the_page_named_after_the_topic_first() -> None:
     ]
 
 
+def test_a_heading_that_leads_with_the_feature_beats_one_that_mentions_it() -> None:
+    # python-sdk's own shape: the client page has "## Calling a tool"; an advanced page has
+    # "### Intercepting `tools/call`" (a heading naming the method, about something else);
+    # the server page on tools says "call" in passing under "# Tools".
+    tree = _tree(
+        {
+            "docs/advanced/extensions.md": "# Extensions\n\n### Intercepting `tools/call`\n",
+            "docs/client/index.md": (
+                "# The Client\n\n## Listing tools\n\n`list_tools()` returns them.\n\n"
+                "## Calling a tool\n\n`call_tool(name, arguments)` runs the tool.\n"
+            ),
+            "docs/servers/tools.md": "# Tools\n\nThe model can call tools; list_tools finds them.\n",
+        },
+        {},
+    )
+    features = {f.feature.number: f for f in docs_coverage(tree).features}
+    best = {n: (h.path, h.line) for n in (1, 2) if (h := features[n].best_doc) is not None}
+    assert best == {1: ("docs/client/index.md", 5), 2: ("docs/client/index.md", 9)}
+    calling = [(h.path, h.line) for h in features[2].doc_hits]
+    assert calling == [
+        ("docs/client/index.md", 9),  # under "Calling a tool": leads with the feature
+        ("docs/advanced/extensions.md", 3),  # names tools/call, but is about intercepting
+        ("docs/servers/tools.md", 3),  # "# Tools": the topic only
+    ]
+
+
 def test_features_the_spec_retired_do_not_block() -> None:
     coverage = docs_coverage(read_tree(SAMPLE, POLICY_PATHS), "2026-07-28")
     assert [f.feature.number for f in coverage.non_blocking] == [29, 30, 31, 32, 36, 39]
