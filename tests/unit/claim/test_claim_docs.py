@@ -130,7 +130,7 @@ def test_a_heading_that_leads_with_the_feature_beats_one_that_mentions_it() -> N
                 "# The Client\n\n## Listing tools\n\n`list_tools()` returns them.\n\n"
                 "## Calling a tool\n\n`call_tool(name, arguments)` runs the tool.\n"
             ),
-            "docs/servers/tools.md": "# Tools\n\nThe model can call tools; list_tools finds them.\n",
+            "docs/servers/tools.md": "# Tools\n\nThe model can call tools; list_tools finds.\n",
         },
         {},
     )
