@@ -1,8 +1,9 @@
 """The JSON Schemas of tiercheck's typed documents, generated from their models: one table.
 
 Each document tiercheck writes for other tools to read (the scorecard, the matrix, the
-governance snapshot) has a frozen-dataclass model; its schema in `tiercheck/schemas/` is this
-module's output, committed so that other tools can validate without running Python. A unit
+governance snapshot, the claim) has a frozen-dataclass model; its schema in
+`tiercheck/schemas/` is this module's output, committed so that other tools can validate
+without running Python. A unit
 test fails when a committed file differs. Regenerate every one with
 ``python -m tiercheck.document_schemas``. (The hand-written schemas of the files people edit —
 known_sdks.yaml, requirements, baselines, matrix files — sit beside them.)
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck import model
+from tiercheck.claim.model import ClaimDocument
 from tiercheck.governance.snapshot import Snapshot
 from tiercheck.matrix.model import Matrix
 from tiercheck.scorecard.model import Scorecard
@@ -39,6 +41,7 @@ GENERATED: Mapping[str, GeneratedSchema] = {
     "scorecard.schema.json": GeneratedSchema(Scorecard, "tiercheck scorecard"),
     "matrix.schema.json": GeneratedSchema(Matrix, "tiercheck matrix"),
     "governance_snapshot.schema.json": GeneratedSchema(Snapshot, "tiercheck governance snapshot"),
+    "claim.schema.json": GeneratedSchema(ClaimDocument, "tiercheck claim"),
 }
 
 

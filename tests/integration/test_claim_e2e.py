@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from support.e2e import base_env, copy_sample, tier_check
+from support.e2e import base_env, copy_sample, git, tier_check
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
@@ -100,7 +100,10 @@ def test_claim_measured_rows_equal_the_scorecard(claim_run) -> None:
     doc = json.loads((out / "scorecard" / "scorecard.json").read_text("utf-8"))
     rows = {r["id"]: r for r in claim["rows"]}
     server, client = doc["checks"]["conformance"], doc["checks"]["client_conformance"]
-    assert f"({server['passed']}/{server['total']} scored scenarios)" in rows["1a"]["current"]
+    # One revision: "100%: 30/30 @ 2025-11-25"; the client split into core and auth.
+    assert f": {server['passed']}/{server['total']} @ {REVISION}" in rows["1a"]["current"]
+    assert f": {client['passed']}/{client['total']} @ {REVISION}" in rows["1b"]["current"]
+    assert "core 4/4, auth 14/14" in rows["1b"]["current"]
     assert (server["passed"], server["total"], client["passed"], client["total"]) == (
         30,
         30,
@@ -133,12 +136,121 @@ def test_claim_documentation_and_judgment_rows(claim_run) -> None:
     assert [(w["path"], w["line"]) for w in features[23]["where"]] == [("README.md", 45)]
     assert features[36]["finding"] == "no hit"  # no line of the sample's docs says ping
     # The copy is not a git checkout: no commit to link at, so the hit is named, not linked.
-    assert "| 23 | Sampling: creating messages | core | docs only | 1 | 0 | README.md:45 |" in text
+    assert (
+        "| 23 | Sampling: creating messages | core | docs only | README.md:45 | — | 1 / 0 |" in text
+    )
     assert "No hit: 1 Tools: listing" in text
     # Each judgment row has a checkbox saying what to check.
     for row in ("5 Documentation", "6 Dependency policy", "7 Roadmap", "8 Versioning policy"):
         assert f"- [ ] **{row}**: " in text
     assert "NEEDS REVIEW" in text
+
+
+@pytest.fixture(scope="module")
+def both_revisions(tmp_path_factory: pytest.TempPathFactory):
+    """The sample as a git checkout whose commit is the release v1.0.0, claimed at both
+    revisions with its recorded governance, a previous issue and its tier."""
+    tmp = tmp_path_factory.mktemp("claim-both")
+    env = _env(tmp)
+    sdk = copy_sample(tmp / "sample-sdk")
+    git(sdk, "init", "-q", "-b", "main", env=env)
+    git(sdk, "add", ".", env=env)
+    git(sdk, "commit", "-q", "-m", "sample SDK", env=env)
+    git(sdk, "tag", "v1.0.0", env=env)
+    out = tmp / "claim"
+    run = tier_check(
+        "claim",
+        "--sdk-path",
+        str(sdk),
+        "--sdk",
+        "sample-sdk",
+        "--governance-snapshot",
+        str(SNAPSHOT),
+        "--previous-issue",
+        "#2305",
+        "--previous-tier",
+        "3",
+        "--out",
+        str(out),
+        env=env,
+    )
+    return run, out, sdk, env
+
+
+def test_both_revisions_give_the_header_split_and_sections(both_revisions) -> None:
+    # Hand-worked: the sample's README gives 30/30 + 37/37 server and 18/18 + 32/32 client;
+    # the requirement sets' client lists hold 4 + 7 core and 14 + 25 auth scenarios; the
+    # snapshot publishes v1.0.0 on 2026-08-12, 15 days after the 2026-07-28 spec release; both
+    # baseline files are empty.
+    run, out, _, _ = both_revisions
+    assert run.returncode == 1, run.explain()  # the snapshot's governance blocks Tier 1
+    claim = json.loads((out / "claim.json").read_text("utf-8"))
+    header = claim["header"]
+    assert header["title"] == "Sample SDK — Tier 1 Assessment"
+    assert header["revisions"] == ["2025-11-25", "2026-07-28"]
+    assert (header["release"]["tag"], header["release"]["commits_after"]) == ("v1.0.0", 0)
+    assert header["release"]["published_at"] == "2026-08-12T14:20:00Z"
+    assert header["previous"]["url"].endswith("/modelcontextprotocol/issues/2305")
+    rows = {r["id"]: r for r in claim["rows"]}
+    assert rows["1a"]["current"].startswith("100%: 67/67 (30/30 @ 2025-11-25 + 37/37 @ 2026-07-28)")
+    assert rows["1b"]["current"].startswith(
+        "100%: 50/50 (18/18 @ 2025-11-25 + 32/32 @ 2026-07-28); core 11/11, auth 39/39"
+    )
+    assert claim["baseline"]["items"] == []
+    assert [f["entries"] for f in claim["baseline"]["files"]] == [0, 0]
+    by_date = claim["spec_by_date"]
+    assert (by_date["status"], by_date["days_after"]) == ("after the release date", 15)
+    assert claim["documentation"]["non_blocking"] == [29, 30, 31, 32, 36, 39]
+    body = (out / "assessment.md").read_text("utf-8")
+    assert len(body) < 65_536
+    assert not (out / "assessment-full.md").exists()
+    for section in ("## Conformance", "## Baseline", "## Reviewer checklist", "## Reproduce"):
+        assert section in body
+    commit = claim["commit"]
+    assert (
+        f"tier-check claim --sdk-path '<checkout>' --sdk sample-sdk --tier 1 --revision "
+        f"2025-11-25 --revision 2026-07-28 --harness-version {claim['header']['harness_version']}"
+    ) in body
+    assert f"git -C '<checkout>' checkout --detach {commit}" in body
+    assert "PORT=3000 .venv/bin/python server.py --port 3000 --revision 2026-07-28" in body
+
+
+def test_previous_claim_differing_in_one_row_and_one_scenario(
+    both_revisions, tmp_path: Path
+) -> None:
+    # The previous claim is this run's, with one scenario failing and row 1b saying so.
+    _, out, sdk, env = both_revisions
+    previous = json.loads((out / "claim.json").read_text("utf-8"))
+    for state in previous["scenarios"]:
+        if (state["revision"], state["leg"], state["scenario"]) == (
+            "2026-07-28",
+            "client",
+            "auth/iss-supported",
+        ):
+            state["state"] = "failed"
+    row = next(r for r in previous["rows"] if r["id"] == "1b")
+    row["current"] = "98%: 49/50 (18/18 @ 2025-11-25 + 31/32 @ 2026-07-28)"
+    row["verdicts"]["tier1"] = "fail"
+    path = tmp_path / "previous.json"
+    path.write_text(json.dumps(previous))
+    again = tmp_path / "again"
+    run = tier_check(
+        "claim",
+        "--from",
+        str(out / "scorecard" / "scorecard.json"),
+        "--sdk-path",
+        str(sdk),
+        "--previous",
+        str(path),
+        "--out",
+        str(again),
+        env=env,
+    )
+    assert run.returncode in (0, 1), run.explain()
+    changes = json.loads((again / "claim.json").read_text("utf-8"))["changes"]
+    assert [(r["id"], r["verdicts_before"]["tier1"]) for r in changes["rows"]] == [("1b", "fail")]
+    assert [c["scenario"] for c in changes["now_passing"]] == ["auth/iss-supported"]
+    assert changes["now_failing"] == changes["added"] == changes["removed"] == []
 
 
 def _run_action(tmp: Path, **inputs: str) -> tuple[int, dict[str, str], str]:

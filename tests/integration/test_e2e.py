@@ -276,12 +276,18 @@ def test_advisory_probes_pass_or_skip_with_a_reason_on_the_sample_at_both_revisi
         for name, result in got.items():
             allowed = ("pass", "skip")
             if (revision, name) == ("2025-11-25", "concurrent-ids"):
-                # mcp 2.3.0 cross-wires concurrent duplicate ids within one session now and
-                # then (a WARN there: the duplicate already breaks the client's MUST).
-                allowed = ("pass", "skip", "warn")
+                # mcp 2.3.0 keeps a session's response streams by request id alone, so calls
+                # that share an id in one session get each other's results: in 30 to 40 rounds
+                # of 40 in each of 30 runs measured, always a WARN there (the duplicate already
+                # breaks the client's MUST).
+                allowed = ("warn",)
+                assert result["rounds"]["bound"] == 40
+                assert result["rounds"]["observed"] > 0
             assert result["outcome"] in allowed, f"{revision} {name}: {result}"
             if result["outcome"] == "skip":
                 assert result["summary"], f"{revision} {name} skipped without a reason"
+            else:
+                assert result["evidence"], f"{revision} {name} gave no evidence"
         assert f"### Probes at {revision}" in clone_v1.report("scorecard.md").read_text()
         html = clone_v1.report("scorecard.html").read_text()
         section = html[html.index("<h2>Advisory probes</h2>") :]
@@ -675,6 +681,7 @@ def test_a_misspelt_registry_key_is_one_line_naming_file_and_key(
 # --- 9. concurrency does not move verdicts ------------------------------------------------------
 
 
+@pytest.mark.slow  # a second whole assessment at both revisions, one client at a time
 def test_one_client_at_a_time_gives_the_same_verdicts(
     clone_v1: Run, one_client_at_a_time: Run
 ) -> None:

@@ -404,6 +404,7 @@ def start_tier_check(
     return proc, mark
 
 
+@pytest.mark.slow  # two whole assessments with fresh builds, racing for one cache
 def test_two_runs_sharing_a_cache_never_share_a_working_tree(
     session: Session, origin: Origin, tmp_path: Path
 ) -> None:

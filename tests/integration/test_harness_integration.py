@@ -173,19 +173,38 @@ def _raw_scenarios(results_dir: Path, leg: Leg) -> dict[str, Raw]:
 MEASURED: dict[str, str] = {}
 
 
+def _threw(results_dir: Path, leg: Leg) -> set[str]:
+    """Scenarios whose folder holds no checks.json (the harness's scenario code threw)."""
+    out = set()
+    for folder in results_dir.rglob("*"):
+        relative = folder.relative_to(results_dir).as_posix()
+        stamped = re.search(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", relative)
+        if folder.is_dir() and stamped and not (folder / "checks.json").is_file():
+            name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", "", relative)
+            out.add(re.sub(r"^server-", "", name) if leg == "server" else name)
+    return out
+
+
 def _assert_agrees(run: LegRun, verdict: LegVerdict, rset: RequirementSet, sdk: Sdk) -> None:
-    assert verdict.state == "measured", verdict.reason
     raw = _raw_scenarios(run.results_dir, run.leg)
-    scored = rset.scored(run.leg)
+    # After a harness that exited non-zero, a folder without checks.json is a scenario the
+    # harness did not finish: unmeasured here (issue 23), where the harness counts a failure.
+    threw = _threw(run.results_dir, run.leg) if run.returncode != 0 else set()
+    scored = [n for n in rset.scored(run.leg) if n not in threw]
+    expected_state = "unmeasured" if len(scored) < len(rset.scored(run.leg)) else "measured"
+    assert verdict.state == expected_state, verdict.reason
     missing = Raw(False, 0, 0)
     expected_passed = sum(raw.get(n, missing).passed for n in scored)
     assert (verdict.passed, verdict.total) == (expected_passed, len(scored))
     assert verdict.failed == len(scored) - expected_passed
     assert verdict.pass_rate == pytest.approx(expected_passed / len(scored))
-    unscored = rset.not_scored_on(run.leg)
+    unscored = [n for n in rset.not_scored_on(run.leg) if n not in threw]
     assert verdict.not_scored_total == len(unscored)
     assert verdict.not_scored_failed == sum(not raw.get(n, missing).passed for n in unscored)
     for detail in verdict.details:
+        if detail.scenario in threw:
+            assert (detail.unmeasured or "").startswith("no checks.json: the harness exited")
+            continue
         r = raw.get(detail.scenario, missing)
         assert (detail.passed, detail.checks_passed, detail.checks_failed) == (
             r.passed,
@@ -193,7 +212,7 @@ def _assert_agrees(run: LegRun, verdict: LegVerdict, rset: RequirementSet, sdk: 
             r.failures,
         ), detail.scenario
     # The harness's own verdict: under --requirements it exits 1 iff a scored scenario FAILED.
-    scored_failure = any(raw.get(n, missing).failures for n in scored)
+    scored_failure = any(raw.get(n, missing).failures for n in rset.scored(run.leg))
     assert (run.returncode != 0) == scored_failure, process.tail(run.log_path)
     assert run.log_path.name == LOG_NAME
     assert run.log_path.is_file()

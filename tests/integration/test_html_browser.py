@@ -222,6 +222,8 @@ def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
     for probe in ("cross-origin", "tool-names", "notification-202", "request-state"):
         assert probe in text
     assert "Answer 202 with an empty body." in text
+    # A pass shows its evidence too, as text (the server's markup in it escaped, not parsed).
+    assert "POST tools/list [Origin: http://evil.example] → HTTP 403 Invalid <Origin>" in text
 
 
 def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:
@@ -237,6 +239,85 @@ def test_claim_html_renders_every_row_with_no_network(tmp_path: Path) -> None:
     assert "Reviewer checklist" in text
     assert "README.md:45" in text  # a documentation hit, by file and line
     assert parsed.tags.count("tr") >= 11 + 53  # the requirements and the feature table
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
+    # The sample SDK at both revisions, the release its commit carries, its governance
+    # snapshot and files, a previous claim, its (empty) baselines: every section has content.
+    from support.scorecards import R1, R2, sample_scorecard
+    from tiercheck.claim.changes import from_claim
+    from tiercheck.claim.header import TagFact
+    from tiercheck.claim.model import PreviousAssessment
+    from tiercheck.claim.pack import ClaimContext, claim_document
+    from tiercheck.claim.sources import read_baselines
+    from tiercheck.config.baseline import load_baseline
+    from tiercheck.report.claim_view import header_fields, split_table
+
+    baselines = {
+        rev: (
+            f"expected-failures.{rev}.yml",
+            load_baseline(SAMPLE / f"expected-failures.{rev}.yml"),
+        )
+        for rev in (R1, R2)
+    }
+    before = sample_scorecard(failing={(R2, "client", "auth/iss-supported"): "iss unchecked"})
+    tree = read_tree(SAMPLE, POLICY_PATHS)
+    previous = from_claim(
+        claim_document(build_claim(before, target_tier=1, snapshot=None, tree=tree)), "prev.json"
+    )
+    doc = sample_scorecard(baselines=baselines)
+    claim = build_claim(
+        doc,
+        target_tier=1,
+        snapshot=load_snapshot(SAMPLE / "governance-snapshot.json"),
+        tree=tree,
+        context=ClaimContext(
+            release=TagFact("v1.0.0", None, 2),
+            previous=PreviousAssessment(
+                url="https://github.com/modelcontextprotocol/modelcontextprotocol/issues/2304",
+                tier=1,
+            ),
+            previous_doc=previous,
+            baselines=read_baselines(SAMPLE, [f for f, _ in baselines.values()]),
+        ),
+    )
+    parsed, text = _show(tmp_path, "claim.html", render_claim_html(claim))
+    assert "script" not in parsed.tags
+    assert "Sample SDK — Tier 1 Assessment" in text
+    # The header: every field the Markdown gives, with the same words.
+    header = _flat(parsed.ids["claim-header"])
+    for field in header_fields(claim):
+        assert _flat(f"{field.label}: " + "".join(s.text for s in field.segments)) in header
+    assert "Version: 1.0.0" in header
+    assert "(2 commits after v1.0.0)" in header
+    assert "previous assessment #2304 (Tier 1, 2026-08-20)" in header
+    assert "Revisions scored: 2025-11-25, 2026-07-28" in header
+    # The split, row by row, as the Markdown table has it (cells' text runs together).
+    split = "".join(parsed.ids["conformance"].split())
+    _, rows = split_table(claim)
+    for row in rows:
+        assert "".join("".join(row).split()) in split
+    assert "Client:core4/47/711/11(100%)" in split
+    assert "Client:auth14/1425/2539/39(100%)" in split
+    # The sections.
+    assert "None: no entry is listed" in parsed.ids["baseline"]
+    changes = _flat(parsed.ids["changes"])
+    assert "Now passing (1): auth/iss-supported (client @ 2026-07-28)." in changes
+    # One row moved (the previous claim's judgment rows read the same files).
+    assert "1bClientconformance98%:49/50" in "".join(changes.split())
+    assert "2bLabels" not in "".join(changes.split())
+    reproduce = parsed.ids["reproduce"]
+    assert "npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url" in reproduce
+    assert "tier-check claim --sdk sample-sdk@" in reproduce
+    documentation = _flat(parsed.ids["documentation"])
+    assert "Best documentation" in documentation
+    assert "README.md:45" in documentation  # sampling/createMessage, the best (and only) hit
+    assert "4b Spec tracking" in _flat(parsed.ids["checklist"])
+    assert "stable release by the 2026-07-28 release date: no" in text
 
 
 def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:

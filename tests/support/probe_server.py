@@ -5,6 +5,13 @@
 `beta`, `always_error`) and, at 2026-07-28, an input-required tool whose `requestState` is
 sealed with an HMAC. Each `misbehave` name breaks exactly the rule the probe of that name
 checks, and nothing else.
+
+`crosswire=p` makes a race instead: each call of a plain tool in concurrent-ids' rounds (ids
+from 7 000 000) gets another plain tool's result with probability p, drawn from a
+`random.Random(seed)`, and the ids of those calls are kept in `crossed_ids` (what a probe
+should have caught, known from the server's side); `crosswire_shared=True` limits that to the
+calls that share an id, as python-sdk's transport does. `busy=True` refuses every call of
+those rounds.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import random
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,6 +49,11 @@ MISBEHAVIOURS = (
     "request-state",
 )
 _KEY = b"probe-server-test-key-0123456789abcdef"
+_PLAIN = ("alpha", "beta", "always_error")
+#: The first JSON-RPC id of concurrent-ids' rounds (its ID_BASE, restated: the server is ours).
+_ROUND_IDS = 7_000_000
+#: The id every call of a round's second batch shares ends in this (mod 1000).
+_SHARED_ID = 500
 _STATE_TOOL = "test_input_required_tampered_state"
 
 
@@ -75,9 +88,19 @@ class _State:
         state_tool: str = _STATE_TOOL,
         refusal: tuple[int, str] = REFUSAL,
         also_serves: tuple[str, ...] = (),
+        *,
+        crosswire: float = 0.0,
+        crosswire_shared: bool = False,
+        seed: int = 0,
+        busy: bool = False,
     ) -> None:
         self.revision = revision
         self.also_serves = also_serves
+        self.crosswire = crosswire
+        self.crosswire_shared = crosswire_shared
+        self.random = random.Random(seed)
+        self.crossed_ids: list[Any] = []
+        self.busy = busy
         self.state_tool = state_tool
         self.refusal = refusal
         self.modern = revision >= MODERN
@@ -120,6 +143,20 @@ class _State:
             if self.bad("concurrent-ids") and request_id in self.by_id:
                 return self.by_id[request_id]  # type: ignore[no-any-return]
         name = params.get("name")
+        in_rounds = isinstance(request_id, int) and request_id >= _ROUND_IDS
+        if self.busy and in_rounds:
+            return {"error": {"code": -32000, "message": "busy"}}
+        shared = in_rounds and request_id % 1000 == _SHARED_ID
+        if (
+            self.crosswire
+            and in_rounds
+            and name in _PLAIN
+            and (shared or not self.crosswire_shared)
+        ):
+            with self.lock:
+                if self.random.random() < self.crosswire:
+                    self.crossed_ids.append(request_id)
+                    name = _PLAIN[(_PLAIN.index(str(name)) + 1) % len(_PLAIN)]
         if name in ("alpha", "beta"):
             out: dict[str, Any] = {
                 "result": {"content": [{"type": "text", "text": name}], "isError": False}
@@ -355,14 +392,30 @@ class ProbeServer:
         state_tool: str = _STATE_TOOL,
         state_refusal: tuple[int, str] = REFUSAL,
         also_serves: tuple[str, ...] = (),
+        crosswire: float = 0.0,
+        crosswire_shared: bool = False,
+        seed: int = 0,
+        busy: bool = False,
     ) -> None:
         """`state_tool` names the input-required tool; `state_refusal` is the (code, message)
         a tampered state gets when the server is not told to accept it; `also_serves` adds
-        earlier revisions to what `server/discover` lists (a dual-era server)."""
+        earlier revisions to what `server/discover` lists (a dual-era server); `crosswire`,
+        `crosswire_shared`, `seed` and `busy` as the module says."""
         if misbehave is not None and misbehave not in MISBEHAVIOURS:
             msg = f"unknown misbehaviour {misbehave}"
             raise ValueError(msg)
-        self._server = _Server(_State(revision, misbehave, state_tool, state_refusal, also_serves))
+        self.state = _State(
+            revision,
+            misbehave,
+            state_tool,
+            state_refusal,
+            also_serves,
+            crosswire=crosswire,
+            crosswire_shared=crosswire_shared,
+            seed=seed,
+            busy=busy,
+        )
+        self._server = _Server(self.state)
         # A short poll keeps `shutdown()` from waiting out serve_forever's default half second.
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True

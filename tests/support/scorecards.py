@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from support.checks_builder import requirement_set
-from tiercheck.baseline import apply_baseline
+from tiercheck.baseline import BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry
+from tiercheck.config.resolve import RevisionConfig
 from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
 from tiercheck.model import from_json, to_json
 from tiercheck.revisions import Leg
@@ -46,6 +47,7 @@ from tiercheck.scoring import (
 from tiercheck.tier import Blocker, ImpliedTier, SepTier
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25"
+LEGS_BOTH = frozenset({"server", "client"})
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
 FINISHED = datetime(2026, 8, 20, 9, 15, tzinfo=UTC)
 TIMESTAMP = "2026-08-20T09:15:00Z"
@@ -276,6 +278,8 @@ def scorecard(
     node_version: str = "v22.12.0",
     exit_code: int = 0,
     durations: Mapping[str, float] | None = None,
+    baselines: Mapping[str, tuple[str, Baseline]] | None = None,
+    configs: Mapping[str, RevisionConfig] | None = None,
 ) -> Scorecard:
     """A whole scorecard from judged legs, signal values and the tier, remediation included.
 
@@ -283,8 +287,19 @@ def scorecard(
     server = merge_revisions([by_leg["server"] for by_leg in legs.values()])
     client = merge_revisions([by_leg["client"] for by_leg in legs.values()])
     verdict = None
+    files = {R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {}
     if baseline is not None:
         verdict = apply_baseline(baseline, [v for by_leg in legs.values() for v in by_leg.values()])
+    if baselines:
+        # One file per revision, each applied to its revision's legs (as the pipeline does).
+        outcomes = []
+        normal = 0
+        for rev, (_, each) in baselines.items():
+            applied = apply_baseline(each, list(legs[rev].values()))
+            outcomes.extend(applied.outcomes)
+            normal += applied.normal_passes
+        files = {rev: path for rev, (path, _) in baselines.items()}
+        verdict = BaselineVerdict(", ".join(files.values()), tuple(outcomes), normal)
     unmeasured = [
         (f"{leg} {rev}", verdict_.reason or "")
         for rev, by_leg in legs.items()
@@ -313,13 +328,13 @@ def scorecard(
         client=client,
         per_revision=legs,
         server_urls=server_urls or {},
-        configs={},
+        configs=configs or {},
         checks={name: from_json(SignalEntry, dict(s), name) for name, s in signals.items()},
         governance=GovernanceBlock(source="github", as_of=TIMESTAMP, captured_at=TIMESTAMP),
         implied_tier=tier,
         stable_version=signals["stable_release"].get("version"),
         baseline=verdict,
-        baseline_files={R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {},
+        baseline_files=files,
         build=BuildBlock(state="cached", reason=None, log="reports/logs/build.log"),
         unmeasured=unmeasured,
         timings={"build": 0.4, "conformance": 141.2, "governance": 3.1}
@@ -538,6 +553,7 @@ def probe_entry(probe: str, outcome: str, level: str, summary: str, **more: obje
         spec=str(more.get("spec", "a spec sentence")),
         fix=more.get("fix"),  # type: ignore[arg-type]
         duration_s=0.125,
+        rounds=more.get("rounds"),  # type: ignore[arg-type]
     )
 
 
@@ -549,7 +565,15 @@ def probed_scorecard() -> Scorecard:
         revision="2026-07-28",
         duration_s=1.5,
         results=(
-            probe_entry("cross-origin", "pass", "MUST", "a foreign Origin was refused with 403"),
+            probe_entry(
+                "cross-origin",
+                "pass",
+                "MUST",
+                "a foreign Origin was refused with 403",
+                evidence=[
+                    "POST tools/list [Origin: http://evil.example] → HTTP 403 Invalid <Origin>"
+                ],
+            ),
             probe_entry(
                 "tool-names",
                 "warn",
@@ -573,3 +597,91 @@ def probed_scorecard() -> Scorecard:
     revisions = dict(doc.revisions)
     revisions["2026-07-28"] = dataclasses.replace(revisions["2026-07-28"], probes=block)
     return dataclasses.replace(doc, revisions=revisions)
+
+
+def sample_scorecard(
+    *,
+    failing: Mapping[tuple[str, Leg, str], str] | None = None,
+    fail_everything: str | None = None,
+    warned: Mapping[tuple[str, Leg, str], int] | None = None,
+    baselines: Mapping[str, tuple[str, Baseline]] | None = None,
+    flags: Mapping[str, str] | None = None,
+) -> Scorecard:
+    """The sample SDK as a real run at both revisions measures it: every scenario of the frozen
+    requirement sets (`tiercheck/_data/requirements/`), each passing (30 + 37 server, 18 + 32
+    client, as examples/sample-sdk/README.md reports), every governance signal passing.
+
+    `failing` makes (revision, leg, scenario) fail with that message; `fail_everything` makes
+    every scenario fail with that message (and its name); `warned` adds WARNING checks. Each
+    revision's configuration is the shipped known_sdks.yaml entry resolved through the real
+    cascade, with `flags` on top (`{"--client-cmd": "./c"}`).
+    """
+    from tiercheck.config.registry import load_registry
+    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.config.resolve import resolve
+
+    entry = load_registry().get("sample-sdk")
+    configs = {rev: resolve(entry, rev, environ={}, flags=dict(flags or {})) for rev in (R1, R2)}
+
+    failing = dict(failing or {})
+    warned = dict(warned or {})
+    legs: dict[str, dict[Leg, LegVerdict]] = {}
+    for rev in (R1, R2):
+        rset = load_requirement_set(rev)
+        legs[rev] = {}
+        for leg in ("server", "client"):
+            names: tuple[str, ...] = rset.server if leg == "server" else rset.client
+            scenarios = []
+            for n in names:
+                message = failing.get((rev, leg, n))
+                checks = [check(f"{n}-check", message or "", f"{SPEC}/server/tools")]
+                if fail_everything is not None:
+                    # Four failing checks each, as a scenario whose fixture is missing fails.
+                    checks = [
+                        check(f"{n}-check-{k}", f"{fail_everything} ({n}, check {k})")
+                        for k in range(4)
+                    ]
+                    message = fail_everything
+                warnings = warned.get((rev, leg, n), 0)
+                if message is None:
+                    scenarios.append(scenario(n, warned=warnings))
+                else:
+                    scenarios.append(
+                        scenario(n, passed=False, checks_passed=1, failing=checks, warned=warnings)
+                    )
+            legs[rev][leg] = measured_leg(rev, leg, scenarios)
+    signals = {
+        "labels": labels(),
+        "triage": triage(),
+        "p0_resolution": p0(),
+        "stable_release": release("1.0.0"),
+        "policy_signals": policy(),
+        "spec_tracking": spec_tracking(0, "1.0.0"),
+    }
+    any_failing = bool(failing) or fail_everything is not None
+    # Tier 1 is blocked by each leg with a failing scenario (by hand: a leg at 100% passes).
+    failing_legs = {leg for _, leg, _ in failing} if fail_everything is None else LEGS_BOTH
+    blockers = [
+        Blocker(f"{leg}_conformance", 1) for leg in ("server", "client") if leg in failing_legs
+    ]
+    tier = implied(2, blockers) if any_failing else implied(1, [])
+    if fail_everything is not None:
+        tier = implied(
+            3,
+            [Blocker("server_conformance", 1), Blocker("client_conformance", 1)],
+            [
+                Blocker("server_conformance", 2, qualifier="< 80%"),
+                Blocker("client_conformance", 2, qualifier="< 80%"),
+            ],
+        )
+    doc = scorecard(
+        legs=legs,
+        signals=signals,
+        tier=tier,
+        name="sample-sdk",
+        harness_version="0.2.0-alpha.12",
+        baselines=baselines,
+        configs=configs,
+        exit_code=1 if any_failing else 0,
+    )
+    return dataclasses.replace(doc, repo="tiercheck/sample-sdk")

@@ -20,7 +20,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-__all__ = ["FEATURES", "Feature", "FeatureGroup", "scored_features"]
+__all__ = [
+    "FEATURES",
+    "LIFECYCLE",
+    "Feature",
+    "FeatureGroup",
+    "Lifecycle",
+    "lifecycle_at",
+    "scored_features",
+    "stem_pattern",
+    "topic_pattern",
+]
 
 FeatureGroup = Literal["core", "transport", "protocol", "experimental"]
 
@@ -317,3 +327,109 @@ FEATURES: tuple[Feature, ...] = (
 def scored_features() -> tuple[Feature, ...]:
     """The 48 features that count toward the documentation requirement."""
     return tuple(f for f in FEATURES if f.group != "experimental")
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """A feature the spec deprecated or removed, from which revision on, and by what."""
+
+    state: Literal["deprecated", "removed"]
+    since: str
+    source: str
+
+
+#: The rows of the official list the spec has since deprecated or removed (conformance#441:
+#: "11 of the 48 rows are removed or deprecated" as of 2026-07-28). A gap in one of them does
+#: not block a claim at or after that revision: the Ruby review (#3247) called the legacy SSE
+#: documentation gap "not blocking" because the feature is deprecated.
+LIFECYCLE: dict[int, Lifecycle] = {
+    14: Lifecycle("removed", "2026-07-28", "SEP-2575 removes resources/subscribe"),
+    15: Lifecycle("removed", "2026-07-28", "SEP-2575 removes resources/unsubscribe"),
+    23: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates sampling"),
+    29: Lifecycle(
+        "removed",
+        "2026-07-28",
+        "notifications/elicitation/complete is not in the 2026-07-28 schema",
+    ),
+    30: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates roots"),
+    31: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates roots"),
+    32: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates logging"),
+    33: Lifecycle("removed", "2026-07-28", "SEP-2575 removes logging/setLevel"),
+    36: Lifecycle("removed", "2026-07-28", "SEP-2575 removes ping"),
+    39: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
+    40: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
+}
+
+
+def lifecycle_at(feature: Feature, revision: str | None) -> Lifecycle | None:
+    """How the spec stands on `feature` at `revision` (None: active, or no revision known).
+    Revisions are dates, so they compare as text."""
+    found = LIFECYCLE.get(feature.number) if feature.number is not None else None
+    if found is None or revision is None or revision < found.since:
+        return None
+    return found
+
+
+#: The word a heading about each group of features uses ("## Tools", "### Sampling").
+_TOPICS = {
+    "Tools": r"tools?",
+    "Resources": r"resources?",
+    "Prompts": r"prompts?",
+    "Sampling": r"sampling",
+    "Elicitation": r"elicitations?",
+    "Roots": r"roots?",
+    "Logging": r"logging|logs?",
+    "Completions": r"completions?|autocomplet\w*",
+    "Ping": r"ping",
+    "Streamable HTTP transport": r"streamable|transports?",
+    "SSE transport, legacy": r"sse|transports?",
+    "stdio transport": r"stdio|transports?",
+    "Progress notifications": r"progress",
+    "Cancellation": r"cancel\w*",
+    "Pagination": r"paginat\w*|cursors?",
+    "Capability negotiation": r"capabilit\w*",
+    "Protocol version negotiation": r"versions?|versioning",
+    "JSON Schema 2020-12": r"json schema|schemas?",
+    "Tasks": r"tasks?",
+}
+
+
+def topic_pattern(feature: Feature) -> re.Pattern[str]:
+    """What a heading says when its section is about the feature's topic (`## Tools` for
+    "Tools: listing")."""
+    topic = feature.name.split(":", 1)[0]
+    words = _TOPICS.get(topic, re.escape(topic))
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{words})(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+#: What a heading about one feature says besides its topic, where the first word of the
+#: feature's name does not say it ("Tools: listing" → "list", found in "Listing tools").
+_STEM_OVERRIDES = {
+    8: r"list.?changed|notif\w*|changes?",
+    11: r"read\w*|binar\w*|blobs?",
+    16: r"list.?changed|notif\w*|changes?",
+    18: r"get\w*|simple",
+    19: r"argument\w*|param\w*",
+    22: r"list.?changed|notif\w*|changes?",
+    23: r"creat\w*|messages?|sampl\w*",
+    24: r"forms?|elicit\w*",
+    26: r"schemas?|validat\w*",
+    31: r"list.?changed|notif\w*|changes?",
+    32: r"logs?|logging|messages?",
+    33: r"levels?",
+}
+
+
+def stem_pattern(feature: Feature) -> re.Pattern[str] | None:
+    """What a heading says when it is about this very feature, beside its topic: "list" for
+    "Tools: listing" ("## Listing tools"), "call" for "Tools: calling" ("## Calling a tool").
+    None for a feature that is its own topic (Ping, Pagination)."""
+    if feature.number in _STEM_OVERRIDES:
+        words = _STEM_OVERRIDES[feature.number]
+    elif ":" in feature.name:
+        first = re.split(r"[ ,]", feature.name.split(":", 1)[1].strip())[0].lower()
+        stem = re.sub(r"(?:ing|ed|s)$", "", first) or first
+        words = re.escape(stem) + r"\w*"
+    else:
+        return None
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{words})", re.IGNORECASE)

@@ -8,11 +8,23 @@ package plain text, so coverage and policy rules stay pure and testable on a dic
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-__all__ = ["DOC_SUFFIXES", "SourceTree", "classify", "read_tree"]
+from tiercheck.claim.baseline import BaselineSource
+from tiercheck.claim.header import Manifest, TagFact, choose_release_tag
+from tiercheck.claim.tree import SourceTree
+
+__all__ = [
+    "DOC_SUFFIXES",
+    "SourceTree",
+    "classify",
+    "read_baselines",
+    "read_manifest",
+    "read_release",
+    "read_tree",
+    "read_tree_at",
+]
 
 #: Prose documentation: what a reader of the repository reads.
 DOC_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".adoc", ".txt"})
@@ -49,7 +61,8 @@ _SKIP_DIRS = frozenset(
 _NOT_DOCS = frozenset(
     {"changelog", "changes", "history", "news", "license", "security", "notice", "agents", "claude"}
 )
-_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample"})
+#: `docs_src` holds the code a documentation site includes (python-sdk, FastAPI style).
+_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "docs_src"})
 _MAX_BYTES = 512 * 1024
 _MAX_FILES = 20000
 
@@ -62,32 +75,15 @@ def classify(path: str) -> str | None:
     suffix = pure.suffix.lower()
     if any(p in _EXAMPLE_DIRS for p in parts):
         return "example"
-    if pure.name.lower().startswith("example_") and pure.name.endswith("_test.go"):
+    name = pure.name.lower()
+    if name.endswith("_test.go") and (
+        name.startswith("example") or name.endswith("_example_test.go")
+    ):
         # Go's Example functions render on pkg.go.dev: the language's own way to document.
         return "example"
     if suffix in DOC_SUFFIXES and stem not in _NOT_DOCS and stem != "requirements":
         return "docs"
     return None
-
-
-@dataclass(frozen=True)
-class SourceTree:
-    """Text files of a checkout by POSIX path, with the kind each one was read as."""
-
-    root: str | None
-    kinds: Mapping[str, str] = field(default_factory=dict)
-    texts: Mapping[str, str] = field(default_factory=dict)
-    truncated: bool = False
-
-    def of_kind(self, kind: str) -> Iterator[tuple[str, str]]:
-        """(path, text) of every file read as `kind`, sorted by path."""
-        for path in sorted(self.kinds):
-            if self.kinds[path] == kind:
-                yield path, self.texts[path]
-
-    def text(self, path: str) -> str | None:
-        """One file's text, when it was read."""
-        return self.texts.get(path)
 
 
 def _read(path: Path) -> str | None:
@@ -140,3 +136,144 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
             kinds[rel] = "policy"
             texts[rel] = text
     return SourceTree(str(root), kinds, texts, truncated)
+
+
+def _kind_at(path: str) -> str | None:
+    """`classify`, for a path of a commit: the directories `read_tree` skips are skipped too."""
+    parts = PurePosixPath(path).parts[:-1]
+    if any(p.lower() in _SKIP_DIRS or p.startswith(".") for p in parts):
+        return None
+    return classify(path)
+
+
+def read_tree_at(root: Path, ref: str) -> tuple[SourceTree, str]:
+    """The documentation and example files of `ref` (a branch, tag or commit of the checkout
+    at `root`), read from git's objects without checking anything out, and the commit `ref`
+    names. Raises UsageError when `ref` names nothing there."""
+    from tiercheck.errors import UsageError
+    from tiercheck.sdk.checkout import files_at, resolve_ref
+
+    commit = resolve_ref(root, ref)
+    if commit is None:
+        msg = f"--docs-ref {ref!r}: not a branch, tag or commit of {root}"
+        raise UsageError(msg)
+    kinds: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    truncated = False
+    for path, data in files_at(root, commit, lambda p: _kind_at(p) is not None, _MAX_BYTES):
+        if len(kinds) >= _MAX_FILES:
+            truncated = True
+            break
+        if b"\0" in data[:4096]:
+            continue
+        kind = _kind_at(path)
+        if kind is not None:
+            kinds[path] = kind
+            texts[path] = data.decode("utf-8", errors="replace")
+    return SourceTree(f"{root}@{commit}", kinds, texts, truncated), commit
+
+
+def read_release(root: Path, commit: str | None, tag_prefix: str | None) -> TagFact | None:
+    """The release tag the commit at `root` carries (`header.choose_release_tag`), with the
+    number of commits since it; None when the checkout has no git history or no release tag."""
+    from tiercheck.sdk.checkout import commits_between, tags_merged
+
+    if not commit:
+        return None
+    chosen = choose_release_tag(tags_merged(root, commit), tag_prefix)
+    if chosen is None:
+        return None
+    tag, date = chosen
+    return TagFact(tag, date, commits_between(root, f"refs/tags/{tag}", commit))
+
+
+def _toml_name(text: str, table: str) -> str | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    block = data.get(table)
+    name = block.get("name") if isinstance(block, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def _json_name(text: str) -> str | None:
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("private") is True:
+        return None
+    name = data.get("name")
+    return name if isinstance(name, str) and name else None
+
+
+def _maven_name(text: str) -> str | None:
+    import re
+
+    # The project's own coordinates come before <dependencies>; a parent's are inside <parent>.
+    head = re.sub(
+        r"<parent>.*?</parent>", "", text.split("<dependencies>", maxsplit=1)[0], flags=re.S
+    )
+    group = re.search(r"<groupId>\s*([^<\s]+)\s*</groupId>", head)
+    artifact = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", head)
+    return f"{group.group(1)}/{artifact.group(1)}" if group and artifact else None
+
+
+def _go_module(text: str) -> str | None:
+    import re
+
+    match = re.search(r"^module\s+(\S+)", text, re.M)
+    return match.group(1) if match else None
+
+
+def read_manifest(root: Path) -> Manifest | None:
+    """The package the checkout's root manifest publishes (pyproject.toml, package.json, go.mod,
+    Cargo.toml, composer.json, *.gemspec, pom.xml), for the registry link of its release."""
+    import re
+
+    readers = (
+        ("pyproject.toml", "pypi", lambda t: _toml_name(t, "project")),
+        ("go.mod", "go", _go_module),
+        ("Cargo.toml", "crates", lambda t: _toml_name(t, "package")),
+        ("package.json", "npm", _json_name),
+        ("composer.json", "packagist", _json_name),
+        ("pom.xml", "maven", _maven_name),
+    )
+    for name, kind, read in readers:
+        text = _read(root / name)
+        if text is not None and (found := read(text)):
+            return Manifest(kind, found)
+    for spec in sorted(root.glob("*.gemspec")):
+        text = _read(spec) or ""
+        match = re.search(r"\.name\s*=\s*[\"']([^\"']+)[\"']", text)
+        if match:
+            return Manifest("rubygems", match.group(1))
+    return None
+
+
+def read_baselines(root: Path | None, paths: Iterable[str]) -> dict[str, BaselineSource]:
+    """Each baseline file the scorecard names (relative to the checkout unless absolute), with
+    its path inside the checkout (for links) and its text (for the reasons its comments give)."""
+    found: dict[str, BaselineSource] = {}
+    base = root.resolve() if root is not None else None
+    for name in paths:
+        path = Path(name)
+        if not path.is_absolute():
+            if base is None:
+                found[name] = BaselineSource(name, None)
+                continue
+            path = base / path
+        repo_path = None
+        if base is not None:
+            try:
+                repo_path = path.resolve().relative_to(base).as_posix()
+            except ValueError:
+                repo_path = None
+        text = _read(path) if path.is_file() else None
+        found[name] = BaselineSource(repo_path, text)
+    return found

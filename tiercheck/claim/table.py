@@ -10,18 +10,30 @@ never passed on a guess.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tiercheck.claim.conformance import conformance_split, split_text
 from tiercheck.claim.docs import DocsCoverage
 from tiercheck.claim.evidence import Evidence, ReleaseItem
+from tiercheck.claim.model import ClaimStatus, ConformanceSplit, SpecByDate, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
-from tiercheck.scorecard.model import BlockerEntry, MergedLegEntry, Scorecard, SignalEntry
+from tiercheck.scorecard.model import (
+    BlockerEntry,
+    MergedLegEntry,
+    ScenarioEntry,
+    Scorecard,
+    SignalEntry,
+)
+from tiercheck.scorecard.view import one_line
 
 __all__ = [
+    "BY_DATE_MARK",
     "ROW_IDS",
+    "ClaimStatus",
     "EvidenceLine",
     "Row",
     "Verdict",
@@ -29,7 +41,6 @@ __all__ = [
     "claim_status",
 ]
 
-Verdict = Literal["pass", "fail", "needs review", "unmeasured", "inconclusive", "skipped", "n/a"]
 RowKind = Literal["measured", "judgment"]
 
 #: Every row of the official audit template, in its order.
@@ -115,15 +126,37 @@ def _leg_current(leg: MergedLegEntry) -> str:
     return f"{_pct(leg.pass_rate)} ({leg.passed}/{leg.total} scored scenarios)"
 
 
+#: Failing checks named per failing scenario, and how much of each message is kept (the
+#: scorecard keeps them all, whole).
+_CHECKS_SHOWN = 5
+_MESSAGE_LIMIT = 200
+
+
+def _failure_detail(entry: ScenarioEntry) -> str:
+    failures = entry.failures
+    if not failures:
+        return entry.reason or ""
+    shown = "; ".join(
+        f"{f.id}: {one_line(f.message, _MESSAGE_LIMIT)}" for f in failures[:_CHECKS_SHOWN]
+    )
+    more = len(failures) - _CHECKS_SHOWN
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
 def _leg_evidence(leg: MergedLegEntry) -> tuple[EvidenceLine, ...]:
     lines: list[EvidenceLine] = []
     scored = [d for d in leg.details if d.scored]
-    # Failures first, each with the message of its first failing check.
-    for entry in sorted(scored, key=lambda d: (d.passed, d.revision, d.scenario)):
+    # Failures first, each with its failing checks; then what was not measured; then passes.
+    for entry in sorted(scored, key=lambda d: (d.passed, d.measured, d.revision, d.scenario)):
+        if not entry.measured:
+            lines.append(
+                EvidenceLine(f"UNMEASURED {entry.scenario} [{entry.revision}] ({entry.unmeasured})")
+            )
+            continue
         mark = "pass" if entry.passed else "FAIL"
         detail = f"{entry.checks_passed} checks passed, {entry.checks_failed} failed"
         if not entry.passed:
-            why = entry.failures[0].message if entry.failures else entry.reason
+            why = _failure_detail(entry)
             if why:
                 detail += f": {why}"
             if entry.expected_failure:
@@ -138,8 +171,35 @@ def _gap(verdicts: tuple[Verdict, Verdict], detail: str) -> str:
     return "None" if all(v in ("pass", "n/a") for v in verdicts) else detail
 
 
+def _warnings_text(split: ConformanceSplit, leg: str) -> str:
+    found = [w for w in split.warnings if w.leg == leg]
+    if not found:
+        return "no WARNING checks"
+    checks = sum(w.checks for w in found)
+    scenarios = len(found)
+    return (
+        f"{checks} WARNING check{'s' if checks != 1 else ''} in {scenarios} scored "
+        f"scenario{'s' if scenarios != 1 else ''} (not counted; conformance#245)"
+    )
+
+
+def _split_current(leg: MergedLegEntry, split: ConformanceSplit) -> str:
+    if leg.state in ("skipped", "unmeasured"):
+        return _leg_current(leg)
+    rows = {row.name: row for row in split.rows}
+    text = f"{_pct(leg.pass_rate)}: {split_text(rows[leg.leg])}"
+    if leg.leg == "client":
+        core, auth = rows["client: core"].all, rows["client: auth"].all
+        text += f"; core {core.passed}/{core.total}, auth {auth.passed}/{auth.total}"
+    return f"{text}; {_warnings_text(split, leg.leg)}"
+
+
 def _conformance_row(
-    doc: Scorecard, row_id: str, leg: MergedLegEntry, tiers: tuple[int, int]
+    doc: Scorecard,
+    row_id: str,
+    leg: MergedLegEntry,
+    tiers: tuple[int, int],
+    split: ConformanceSplit,
 ) -> Row:
     check = "server_conformance" if leg.leg == "server" else "client_conformance"
     official, sep = _tier_verdicts(doc, check, tiers)
@@ -151,16 +211,28 @@ def _conformance_row(
     if leg.state == "skipped":
         # SEP-1730 does not count a skipped leg against a tier, but nothing was measured either.
         sep = ("skipped" if sep[0] == "pass" else sep[0], "skipped" if sep[1] == "pass" else sep[1])
+    warned = [w for w in split.warnings if w.leg == leg.leg]
+    review = None
+    if warned:
+        # The official pass rate ignores WARNING checks while its CI runner fails a client
+        # scenario on one; SEP-1730 does not say (conformance#245): a person decides.
+        checks = sum(w.checks for w in warned)
+        review = (
+            f"the {checks} WARNING check{'s' if checks != 1 else ''} in scored scenarios "
+            "(listed under Conformance) are acceptable for the tier: the official pass rate "
+            "ignores them, and SEP-1730 does not say whether they count (conformance#245)"
+        )
     return Row(
         id=row_id,
         requirement=f"{leg.leg.capitalize()} conformance",
         kind="measured",
         standards=_standard("conformance", tiers),
-        current=_leg_current(leg),
+        current=_split_current(leg, split),
         verdicts=official,
         sep1730=sep,
         gap=_gap(official, detail),
         evidence=_leg_evidence(leg),
+        review=review,
     )
 
 
@@ -375,6 +447,43 @@ def _spec_evidence(signal: SignalEntry, evidence: Evidence | None) -> tuple[Evid
     return tuple(lines)
 
 
+#: Where row 4b's official finding ends and the reviewers' by-date answer begins.
+BY_DATE_MARK = "; stable release by the "
+
+_BY_DATE_SHORT = {
+    "by the release date": "yes",
+    "after the release date": "no",
+    "no stable release": "no stable release",
+    "not determined": "not determined",
+}
+
+
+def _by_date(row: Row, by_date: SpecByDate | None) -> Row:
+    """Row 4b with the reviewers' question beside the official gap: was a stable release out
+    by the newest revision's release date? A fixed rule settles it only for the release itself
+    measured on time; anything else is left to the reviewer."""
+    if by_date is None:
+        return row
+    answer = _BY_DATE_SHORT[by_date.status]
+    line = EvidenceLine(
+        f"by the {by_date.revision} release date ({by_date.spec_released}, from "
+        f"{by_date.spec_source}): {answer}: {by_date.note}"
+    )
+    review = None
+    if by_date.status != "by the release date":
+        review = (
+            f"a stable release supported {by_date.revision} by its release date "
+            f"({by_date.spec_released}) for Tier 1, and within six months for Tier 2 "
+            f"({by_date.note})"
+        )
+    return dataclasses.replace(
+        row,
+        current=f"{row.current}{BY_DATE_MARK}{by_date.revision} release date: {answer}",
+        evidence=(*row.evidence, line),
+        review=review,
+    )
+
+
 # --- judgment rows ---------------------------------------------------------------------------
 
 
@@ -403,6 +512,11 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
     covered = coverage.covered
     missing = coverage.missing
     current = f"{len(covered)}/{len(scored)} features named in docs or examples"
+    if coverage.non_blocking:
+        current += (
+            f"; {len(coverage.non_blocking)} more deprecated or removed by "
+            f"{coverage.revision} (not blocking)"
+        )
     if not coverage.has_docs:
         verdicts: tuple[Verdict, Verdict] = ("fail", "fail" if tiers[1] < 3 else "n/a")
         gap = "no documentation or example file found"
@@ -423,6 +537,18 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
     if missing:
         names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in missing)
         evidence.append(EvidenceLine(f"no hit: {names}"))
+    if coverage.non_blocking:
+        names = ", ".join(
+            f"{f.feature.number} {f.feature.name} ({f.lifecycle.state})"
+            for f in coverage.non_blocking
+            if f.lifecycle is not None
+        )
+        evidence.append(
+            EvidenceLine(
+                f"no hit, not blocking at {coverage.revision} (the spec deprecated or removed "
+                f"them; conformance#441): {names}"
+            )
+        )
     return Row(
         id="5",
         requirement="Documentation",
@@ -434,8 +560,9 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
         gap=gap,
         evidence=tuple(evidence),
         review=(
-            "for each feature, the first hit explains it in prose and shows an example (Tier 1: "
-            "all 48; Tier 2: the 36 core ones); a hit only in an example counts as partial"
+            "for each feature, the best documentation hit explains it in prose and the best "
+            "example hit shows it (Tier 1: every feature still active at the targeted revision; "
+            "Tier 2: the core ones); a hit only in an example counts as partial"
         ),
     )
 
@@ -468,20 +595,27 @@ def _policy_row(
         path, _, line = f.path.partition("#L")
         what = f.note or f"{f.prose_units} sentences"
         flag = " — placeholder" if f.placeholder else ""
+        quoted = f" commits to: “{f.quote}”" if f.quote else ""
+        anchor = f.quote_line or (int(line) if line else None)
         evidence.append(
             EvidenceLine(
-                f"{f.path}: {f.size} bytes, {what}{flag}",
-                _blob(doc, path, int(line) if line else None),
+                f"{f.path} ({f.size} bytes, {what}{flag}){quoted}", _blob(doc, path, anchor)
             )
         )
     if finding.missing:
         evidence.append(EvidenceLine(f"not present: {', '.join(finding.missing)}"))
+    # The filed claims name the file and summarise what it commits to: the best sentence of the
+    # first substantive file (a fixed rule picks it; the reviewer reads the file).
+    quoted_file = next((f for f in finding.files if f.quote and not f.placeholder), None)
+    current = finding.summary
+    if quoted_file is not None and finding.tier1 != "pass":
+        current = f"{quoted_file.path.partition('#L')[0]}: “{quoted_file.quote}”"
     return Row(
         id=row_id,
         requirement=requirement,
         kind="judgment",
         standards=_standard(key, tiers),
-        current=finding.summary,
+        current=current,
         verdicts=verdicts,
         sep1730=None,
         gap=_gap(verdicts, finding.summary),
@@ -497,6 +631,7 @@ def build_rows(
     evidence: Evidence | None,
     coverage: DocsCoverage | None,
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None,
+    by_date: SpecByDate | None = None,
 ) -> tuple[Row, ...]:
     """Every official row, judged for the two tiers in `tiers` (the target and the one below)."""
     checks = doc.checks
@@ -506,9 +641,10 @@ def build_rows(
     dependency, roadmap, versioning = policies if policies else (None, None, None)
     p0 = checks.p0_resolution
     version = str(release.get("version") or "no stable release")
+    split = conformance_split(doc)
     rows = (
-        _conformance_row(doc, "1a", checks.conformance, tiers),
-        _conformance_row(doc, "1b", checks.client_conformance, tiers),
+        _conformance_row(doc, "1a", checks.conformance, tiers, split),
+        _conformance_row(doc, "1b", checks.client_conformance, tiers, split),
         _signal_row(
             doc,
             row_id="2",
@@ -549,15 +685,18 @@ def build_rows(
             evidence=_release_evidence(release, evidence),
             tiers=tiers,
         ),
-        _signal_row(
-            doc,
-            row_id="4b",
-            requirement="Spec tracking",
-            check="spec_tracking",
-            standard="spec",
-            current=_spec_current(spec),
-            evidence=_spec_evidence(spec, evidence),
-            tiers=tiers,
+        _by_date(
+            _signal_row(
+                doc,
+                row_id="4b",
+                requirement="Spec tracking",
+                check="spec_tracking",
+                standard="spec",
+                current=_spec_current(spec),
+                evidence=_spec_evidence(spec, evidence),
+                tiers=tiers,
+            ),
+            by_date,
         ),
         _docs_row(doc, coverage, tiers),
         _policy_row(
@@ -582,9 +721,6 @@ def build_rows(
     )
     assert tuple(r.id for r in rows) == ROW_IDS
     return rows
-
-
-ClaimStatus = Literal["ready", "needs review", "blocked"]
 
 
 def claim_status(rows: Sequence[Row], column: int = 0) -> ClaimStatus:

@@ -14,6 +14,7 @@ Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,9 @@ from tiercheck.cli.common import PROG, emit, emit_scorecard
 from tiercheck.errors import UsageError
 
 if TYPE_CHECKING:
+    from tiercheck.claim.changes import Previous
+    from tiercheck.claim.model import PreviousAssessment
+    from tiercheck.claim.pack import ClaimContext
     from tiercheck.governance.snapshot import Snapshot
     from tiercheck.scorecard.model import Scorecard
 
@@ -40,7 +44,37 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
     )
     group = parser.add_argument_group("claim")
     group.add_argument(
-        "--tier", type=int, choices=(1, 2), default=1, help="the tier claimed (default 1)"
+        "--tier", type=int, choices=(1, 2, 3), default=1, help="the tier claimed (default 1)"
+    )
+    group.add_argument(
+        "--docs-ref",
+        metavar="REF",
+        help="read the documentation and examples at this branch, tag or commit of the checkout "
+        "instead of the assessed commit (documentation published from another branch)",
+    )
+    group.add_argument(
+        "--language",
+        metavar="NAME",
+        help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: from the "
+        "repository's name)",
+    )
+    group.add_argument(
+        "--previous",
+        metavar="FILE",
+        help="the previous assessment's claim.json or scorecard.json: say which rows and "
+        "scenarios changed since",
+    )
+    group.add_argument(
+        "--previous-issue",
+        metavar="URL|#N",
+        help="the issue of the previous assessment (#N: an issue of "
+        "modelcontextprotocol/modelcontextprotocol)",
+    )
+    group.add_argument(
+        "--previous-tier",
+        type=int,
+        choices=(1, 2, 3),
+        help="the tier the previous assessment gave",
     )
     group.add_argument(
         "--from",
@@ -86,6 +120,87 @@ def _checkout(args: argparse.Namespace, doc: Scorecard) -> Path | None:
     return None
 
 
+#: Where tier claims are filed (a bare `#N` names one of its issues).
+CLAIMS_REPO = "modelcontextprotocol/modelcontextprotocol"
+_ISSUE_URL = re.compile(r"^https://github\.com/[^/\s]+/[^/\s]+/(?:issues|pull)/\d+/?$")
+
+
+def _issue_url(value: str) -> str:
+    text = value.strip()
+    number = text.removeprefix("#")
+    if number.isdigit():
+        return f"https://github.com/{CLAIMS_REPO}/issues/{int(number)}"
+    if _ISSUE_URL.match(text):
+        return text.rstrip("/")
+    msg = (
+        f"--previous-issue {value!r}: give an issue URL "
+        "(https://github.com/OWNER/REPO/issues/N) or #N"
+    )
+    raise UsageError(msg)
+
+
+def _previous(args: argparse.Namespace) -> PreviousAssessment | None:
+    from tiercheck.claim.model import PreviousAssessment
+
+    if not (args.previous_issue or args.previous_tier):
+        return None
+    return PreviousAssessment(
+        url=_issue_url(args.previous_issue) if args.previous_issue else None,
+        tier=args.previous_tier,
+    )
+
+
+def _load_previous(args: argparse.Namespace) -> Previous | None:
+    from tiercheck.claim.changes import from_claim
+    from tiercheck.claim.pack import previous_from_scorecard
+    from tiercheck.report.writer import load_previous
+    from tiercheck.scorecard.model import Scorecard
+
+    if not args.previous:
+        return None
+    found = load_previous(Path(args.previous))
+    if isinstance(found, Scorecard):
+        return previous_from_scorecard(found, args.previous, args.tier)
+    return from_claim(found, args.previous)
+
+
+def _context(
+    args: argparse.Namespace, doc: Scorecard, checkout: Path | None, previous: Previous | None
+) -> ClaimContext:
+    from tiercheck.claim.pack import ClaimContext
+    from tiercheck.claim.sources import (
+        read_baselines,
+        read_manifest,
+        read_release,
+        read_tree_at,
+    )
+    from tiercheck.cli.common import known_sdks
+
+    entry = known_sdks(args).find(doc.sdk.name)
+    prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
+    files = doc.baseline.files.values() if doc.baseline else ()
+    docs_tree = docs_commit = None
+    if args.docs_ref:
+        if checkout is None:
+            msg = (
+                "--docs-ref needs the SDK's checkout (--sdk-path, or a scorecard whose one exists)"
+            )
+            raise UsageError(msg)
+        docs_tree, docs_commit = read_tree_at(checkout, args.docs_ref)
+    return ClaimContext(
+        docs_tree=docs_tree,
+        docs_ref=args.docs_ref,
+        docs_commit=docs_commit,
+        release=read_release(checkout, doc.sdk.commit, prefix) if checkout else None,
+        baselines=read_baselines(checkout, files),
+        tag_prefix=prefix,
+        manifest=read_manifest(checkout) if checkout else None,
+        previous=_previous(args),
+        previous_doc=previous,
+        language=args.language,
+    )
+
+
 def claim(args: argparse.Namespace) -> int:
     """`tier-check claim`: assess (or load), build the claim, write the folder."""
     from tiercheck.claim.pack import build_claim
@@ -94,6 +209,8 @@ def claim(args: argparse.Namespace) -> int:
     from tiercheck.report.writer import load_scorecard, write_claim
 
     out_dir = Path(args.out) if args.out else _default_dir(args)
+    _previous(args)  # a bad --previous-issue or --previous is refused before anything runs
+    previous = _load_previous(args)
     if args.from_scorecard:
         if args.sdk or args.conformance_server_url:
             msg = "--from reuses a finished assessment; drop --sdk/--conformance-server-url"
@@ -116,7 +233,14 @@ def claim(args: argparse.Namespace) -> int:
     snapshot = _snapshot(args, doc)
     checkout = _checkout(args, doc)
     tree = read_tree(checkout, POLICY_PATHS) if checkout is not None else None
-    pack = build_claim(doc, target_tier=args.tier, snapshot=snapshot, tree=tree, source=str(source))
+    pack = build_claim(
+        doc,
+        target_tier=args.tier,
+        snapshot=snapshot,
+        tree=tree,
+        source=str(source),
+        context=_context(args, doc, checkout, previous),
+    )
     written = write_claim(pack, out_dir.resolve())
     passing = sum(1 for row in pack.rows if row.verdicts[0] == "pass")
     review = sum(1 for row in pack.rows if row.verdicts[0] == "needs review")
@@ -125,7 +249,7 @@ def claim(args: argparse.Namespace) -> int:
     ]
     coverage = pack.coverage
     lines = [
-        f"Tier {pack.target_tier} claim for {doc.repo}: {pack.status} "
+        f"{pack.header.title}: {pack.status} "
         f"({passing} rows pass, {review} need review"
         + (f", blocked by {', '.join(blocked)})" if blocked else ")"),
     ]

@@ -8,7 +8,7 @@ from tiercheck.probes.base import Skip, request_line
 from tiercheck.probes.client import Reply
 from tiercheck.probes.wire import MODERN, Wire
 
-__all__ = ["FOREIGN", "answered", "listing", "modern_only", "served", "shown"]
+__all__ = ["FOREIGN", "answered", "listing", "modern_only", "named", "served", "shown"]
 
 #: A host no test or user server is ever named: the attacker's page in a rebinding attack.
 FOREIGN = "evil.example"
@@ -23,6 +23,14 @@ def served(reply: Reply, body: dict[str, Any]) -> bool:
 def answered(reply: Reply) -> bool:
     """Whether the request got through the transport (2xx)."""
     return 200 <= reply.status < 300
+
+
+def named(names: list[str], most: int = 8) -> str:
+    """`3 tools: a, b, c`, or the first `most` names and how many more: evidence stays short
+    whatever the size of the catalogue."""
+    head = ", ".join(n[:40] for n in names[:most])
+    more = f", … (+{len(names) - most} more)" if len(names) > most else ""
+    return f"{len(names)} tools" + (f": {head}{more}" if names else "")
 
 
 def shown(method: str, headers: dict[str, str], keys: tuple[str, ...], reply: Reply) -> str:

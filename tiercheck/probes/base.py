@@ -24,6 +24,7 @@ __all__ = [
     "Probe",
     "ProbeContext",
     "ProbeResult",
+    "Rounds",
     "Skip",
     "broken",
     "ok",
@@ -35,8 +36,32 @@ Level = Literal["MUST", "SHOULD"]
 REVISIONS = ("2025-11-25", "2026-07-28")
 
 
+@dataclass(frozen=True)
+class Rounds:
+    """How a probe that observes a race repeated it: the rounds it may run (its fixed bound),
+    the rounds it ran (fewer when its time bound ran out first), and in how many the race
+    showed."""
+
+    bound: int
+    run: int
+    observed: int
+
+    def rate(self) -> str:
+        """`3 of 40 rounds`."""
+        return f"{self.observed} of {self.run} rounds"
+
+    def to_dict(self) -> dict[str, int]:
+        """The scorecard's form."""
+        return {"bound": self.bound, "run": self.run, "observed": self.observed}
+
+
 class Skip(Exception):  # noqa: N818 - reads as the outcome it is
-    """The probe cannot run here; the message says why."""
+    """The probe cannot run here; the message says why (and `rounds`, what a repeating probe
+    ran before it gave up)."""
+
+    def __init__(self, reason: str, *, rounds: Rounds | None = None) -> None:
+        super().__init__(reason)
+        self.rounds = rounds
 
 
 @dataclass(frozen=True)
@@ -48,16 +73,20 @@ class Finding:
     evidence: tuple[str, ...] = ()
     #: When a probe rests on a MUST in one case and a SHOULD in another, the case's own level.
     level: Level | None = None
+    #: A probe that repeats a race: its rounds and in how many the race showed.
+    rounds: Rounds | None = None
 
 
-def ok(summary: str, *evidence: str) -> Finding:
+def ok(summary: str, *evidence: str, rounds: Rounds | None = None) -> Finding:
     """The rule held."""
-    return Finding(True, summary, tuple(evidence))
+    return Finding(True, summary, tuple(evidence), rounds=rounds)
 
 
-def broken(summary: str, *evidence: str, level: Level | None = None) -> Finding:
+def broken(
+    summary: str, *evidence: str, level: Level | None = None, rounds: Rounds | None = None
+) -> Finding:
     """The rule was broken (at `level` when it differs from the probe's own)."""
-    return Finding(False, summary, tuple(evidence), level)
+    return Finding(False, summary, tuple(evidence), level, rounds)
 
 
 @dataclass(frozen=True)
@@ -72,10 +101,11 @@ class ProbeResult:
     spec: str
     fix: str | None
     duration_s: float
+    rounds: Rounds | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The scorecard's form of the result."""
-        return {
+        """The scorecard's form of the result (`rounds` only from a probe that repeats)."""
+        out: dict[str, Any] = {
             "probe": self.probe,
             "outcome": self.outcome,
             "level": self.level,
@@ -85,6 +115,9 @@ class ProbeResult:
             "fix": self.fix,
             "duration_s": self.duration_s,
         }
+        if self.rounds is not None:
+            out["rounds"] = self.rounds.to_dict()
+        return out
 
 
 class ProbeContext:
@@ -94,9 +127,14 @@ class ProbeContext:
     connection (a new session at 2025-11-25) so that probes do not share state by accident.
     """
 
-    def __init__(self, client: ProbeClient, revision: str) -> None:
+    def __init__(
+        self, client: ProbeClient, revision: str, *, race_rounds: int | None = None
+    ) -> None:
         self.client = client
         self.revision = revision
+        #: Rounds a probe that repeats a race runs at most; None is the probe's own bound (a
+        #: smaller one keeps tests that are not about the race fast).
+        self.race_rounds = race_rounds
         self.modern = revision >= "2026-07-28"
         self._lock = threading.Lock()
         self._tools: list[dict[str, Any]] | None = None
@@ -194,16 +232,18 @@ class Probe:
         try:
             found = self.check(ctx)
         except Skip as exc:
-            return self._result("skip", str(exc), (), began)
+            return self._result("skip", str(exc), (), began, rounds=exc.rounds)
         except ProbeTransportError as exc:
             return self._result("skip", f"the server did not answer: {exc}", (), began)
         except Exception as exc:  # noqa: BLE001 - an untrusted server must not crash the run
             return self._result("skip", f"probe error: {type(exc).__name__}: {exc}", (), began)
         if found.held:
-            return self._result("pass", found.summary, found.evidence, began)
+            return self._result("pass", found.summary, found.evidence, began, rounds=found.rounds)
         level = found.level or self.level
         outcome: Outcome = "fail" if level == "MUST" else "warn"
-        return self._result(outcome, found.summary, found.evidence, began, level)
+        return self._result(
+            outcome, found.summary, found.evidence, began, level, rounds=found.rounds
+        )
 
     def _result(
         self,
@@ -212,6 +252,8 @@ class Probe:
         evidence: Sequence[str],
         began: float,
         level: Level | None = None,
+        *,
+        rounds: Rounds | None = None,
     ) -> ProbeResult:
         return ProbeResult(
             probe=self.name,
@@ -222,6 +264,7 @@ class Probe:
             spec=self.spec,
             fix=self.fix if outcome in ("warn", "fail") else None,
             duration_s=round(time.monotonic() - began, 3),
+            rounds=rounds,
         )
 
 

@@ -128,20 +128,23 @@ class ProbeClient:
         body: bytes | None = None,
         until_id: Any = None,
         headers_only: bool = False,
+        timeout_s: float | None = None,
     ) -> Reply:
         """Send one request; read at most `max_bytes`, and an SSE stream only until the response
         to `until_id` (or the stream's end, or the cap). `headers_only` reads no body at all
-        (for a GET that may open a stream that never ends)."""
+        (for a GET that may open a stream that never ends). `timeout_s` shortens the client's
+        timeout for this request (never lengthens it)."""
+        wait = self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
         try:
             with self._http.stream(
-                method, self.url, headers=dict(headers or {}), content=body
+                method, self.url, headers=dict(headers or {}), content=body, timeout=wait
             ) as r:
                 got = {k.lower(): v for k, v in r.headers.items()}
                 if headers_only:
                     return Reply(status=r.status_code, headers=got, text="")
                 raw, truncated = self._read(r, until_id)
         except httpx.TimeoutException as exc:
-            msg = f"no answer within {self.timeout_s:g} s ({type(exc).__name__})"
+            msg = f"no answer within {wait:g} s ({type(exc).__name__})"
             raise ProbeTransportError(msg) from exc
         except httpx.HTTPError as exc:
             raise ProbeTransportError(f"{type(exc).__name__}: {exc}") from exc

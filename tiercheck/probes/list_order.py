@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tiercheck.probes._common import named
 from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
 
-__all__ = ["PROBE"]
+__all__ = ["PROBE", "first_difference"]
 
 
 def _names(ctx: ProbeContext) -> list[str]:
@@ -17,17 +18,25 @@ def _names(ctx: ProbeContext) -> list[str]:
     return [str(t.get("name")) for t in tools if isinstance(t, dict)]
 
 
+def first_difference(first: list[str], second: list[str]) -> str:
+    """`position 2: beta, then always_error`: where two orders of the same names part."""
+    at = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
+    return f"first difference at position {at + 1}: {first[at][:40]}, then {second[at][:40]}"
+
+
 def check(ctx: ProbeContext) -> Finding:
     """List the tools on two connections and compare the order of the names."""
     first, second = _names(ctx), _names(ctx)
+    evidence = (
+        f"POST tools/list (first connection) → {named(first)}",
+        f"POST tools/list (second connection) → {named(second)}",
+    )
     if first == second:
-        return ok(f"{len(first)} tools in the same order twice")
+        return ok(f"{len(first)} tools in the same order twice", *evidence)
     if sorted(first) != sorted(second):
         raise Skip("the two lists hold different tools (see tools-snapshot)")
     return broken(
-        "the same tools came back in another order",
-        "first: " + ", ".join(first[:8]),
-        "second: " + ", ".join(second[:8]),
+        "the same tools came back in another order", *evidence, first_difference(first, second)
     )
 
 

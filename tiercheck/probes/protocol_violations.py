@@ -13,7 +13,7 @@ from typing import Any
 from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
 from tiercheck.probes.client import Reply, trim
 
-__all__ = ["PROBE", "violations"]
+__all__ = ["PROBE", "described", "violations"]
 
 _LISTS = (("tools", "tools/list"), ("resources", "resources/list"), ("prompts", "prompts/list"))
 
@@ -49,23 +49,39 @@ def violations(reply: Reply, request_id: Any, *, modern: bool) -> list[str]:
     return found
 
 
+def described(method: str, request_id: Any, reply: Reply) -> str:
+    """`POST tools/list (id 7) → HTTP 200 text/event-stream: 2 messages, ids 'x', 7`: what the
+    reply carried, message by message, without the payloads."""
+    flat = _flat(reply)
+    ids = [repr(m.get("id")) if isinstance(m, dict) else "not an object" for m in flat[:6]]
+    got = f"{len(flat)} message(s)" + (f", ids {', '.join(ids)}" if ids else "")
+    if len(flat) > len(ids):
+        got += ", …"
+    if reply.garbage:
+        got += f"; {len(reply.garbage)} line(s) that are not JSON"
+    kind = reply.content_type or "no content type"
+    return f"POST {method} (id {request_id!r}) → HTTP {reply.status} {kind}: {got}"
+
+
 def check(ctx: ProbeContext) -> Finding:
     """List each kind the server advertises, and read every message of every reply."""
     wire = ctx.shared()
     caps = wire.capabilities()
     listed: list[str] = []
+    seen: list[str] = []
     problems: list[str] = []
     for cap, method in _LISTS:
         if cap not in caps:
             continue
         body, reply = wire.request(method)
         listed.append(method)
+        seen.append(described(method, body["id"], reply))
         problems.extend(f"{method}: {p}" for p in violations(reply, body["id"], modern=ctx.modern))
     if not listed:
         raise Skip("the server advertises none of tools, resources and prompts")
     if problems:
-        return broken(f"{len(problems)} protocol violation(s)", *problems[:5])
-    return ok(f"{', '.join(listed)}: every message valid JSON-RPC 2.0")
+        return broken(f"{len(problems)} protocol violation(s)", *seen, *problems[:5])
+    return ok(f"{', '.join(listed)}: every message valid JSON-RPC 2.0", *seen)
 
 
 PROBE = Probe(

@@ -107,14 +107,17 @@ def run_probes(
     *,
     timeout_s: float = 5.0,
     max_bytes: int = 1 << 20,
+    race_rounds: int | None = None,
 ) -> ProbeReport:
     """Run the probes named (default all) that apply at `revision`, one after another.
 
-    Raises ValueError for a URL that is not loopback http; never for what the server does.
+    `race_rounds` lowers the bound of the probes that repeat a race (`concurrent-ids`; None is
+    their own). Raises ValueError for a URL that is not loopback http; never for what the
+    server does.
     """
     chosen = [p for p in PROBES if (names is None or p.name in names) and p.applies_to(revision)]
     began = time.monotonic()
     with ProbeClient(url, timeout_s=timeout_s, max_bytes=max_bytes) as client:
-        ctx = ProbeContext(client, revision)
+        ctx = ProbeContext(client, revision, race_rounds=race_rounds)
         results = tuple(p.run(ctx) for p in chosen)
     return ProbeReport(url, revision, results, round(time.monotonic() - began, 3))

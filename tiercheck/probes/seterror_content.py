@@ -40,7 +40,8 @@ def check(ctx: ProbeContext) -> Finding:
     content = result.get("content")
     if not isinstance(content, list) or not content:
         return broken(f"{name} reported isError with no content", evidence)
-    return ok(f"{name} reported isError with its content: {trim(json.dumps(content), 80)}")
+    summary = f"{name} reported isError with its content: {trim(json.dumps(content), 80)}"
+    return ok(summary, evidence)
 
 
 PROBE = Probe(

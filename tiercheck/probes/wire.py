@@ -103,10 +103,13 @@ class Wire:
         headers: Mapping[str, str],
         *,
         until_id: Any = None,
+        timeout_s: float | None = None,
     ) -> Reply:
-        """POST `body` with exactly `headers`."""
+        """POST `body` with exactly `headers` (and a shorter timeout, when `timeout_s` says)."""
         data = json.dumps(body).encode()
-        return self.client.send("POST", headers=headers, body=data, until_id=until_id)
+        return self.client.send(
+            "POST", headers=headers, body=data, until_id=until_id, timeout_s=timeout_s
+        )
 
     def request(
         self,
@@ -116,6 +119,7 @@ class Wire:
         request_id: Any = None,
         extra: Mapping[str, str] | None = None,
         drop: tuple[str, ...] = (),
+        timeout_s: float | None = None,
     ) -> tuple[dict[str, Any], Reply]:
         """Send one request with the wire's headers (plus `extra`, minus `drop`)."""
         rid = next_id() if request_id is None else request_id
@@ -124,7 +128,7 @@ class Wire:
         for key in drop:
             headers.pop(key, None)
         headers.update(extra or {})
-        return body, self.post(body, headers, until_id=rid)
+        return body, self.post(body, headers, until_id=rid, timeout_s=timeout_s)
 
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
         """The `result` of a request, or None when it did not succeed."""

@@ -5,10 +5,29 @@ from __future__ import annotations
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
 from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.claim_view import (
+    Block,
+    Segment,
+    baseline_block,
+    changes_block,
+    docs_block,
+    header_fields,
+    reproduce_parts,
+    split_notes,
+    split_table,
+)
 from tiercheck.report.html import chip, esc, link, page, table
-from tiercheck.scorecard.view import short_sha
 
 __all__ = ["render_claim_html"]
+
+_CSS = """
+pre { background: var(--bg); border: 1px solid var(--line); padding: 8px; overflow-x: auto; }
+#claim-header .field { margin: 2px 0; }
+details > summary { cursor: pointer; color: var(--info); }
+"""
+
+#: Rows with more evidence lines than this fold them (as assessment.md does).
+_INLINE_EVIDENCE = 8
 
 _STATUS = {
     "ready": ("pass", "ready to file"),
@@ -50,56 +69,89 @@ def _requirements(claim: Claim) -> str:
         f"Tier {t2}",
         "Gap",
     ]
-    return "<h2>Requirements</h2>" + table(header, rows)
+    return '<section id="requirements"><h2>Requirements</h2>' + table(header, rows) + "</section>"
+
+
+def _conformance(claim: Claim) -> str:
+    header, rows = split_table(claim)
+    cells = [
+        [
+            esc(c) if i < len(header) - 2 else chip(c.lower(), c) if c != "—" else "—"
+            for i, c in enumerate(row)
+        ]
+        for row in rows
+    ]
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in split_notes(claim))
+    return (
+        '<section id="conformance"><h2>Conformance</h2>'
+        + table(header, cells, numeric=tuple(range(1, len(header) - 2)))
+        + notes
+        + "</section>"
+    )
+
+
+def _block(title: str, ident: str, block: Block) -> str:
+    parts = [f'<section id="{ident}"><h2>{esc(title)}</h2>']
+    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+    if block.header:
+        cells = [["".join(_segment(s) for s in cell) for cell in row] for row in block.rows]
+        parts.append(table(list(block.header), cells))
+    return "".join(parts) + "</section>"
+
+
+def _reproduce(claim: Claim) -> str:
+    blocks, notes = reproduce_parts(claim)
+    parts = ['<section id="reproduce"><h2>Reproduce</h2>']
+    for intro, code in blocks:
+        parts.append(f"<p>{esc(intro)}</p><pre><code>{esc(chr(10).join(code))}</code></pre>")
+    parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
+    return "".join(parts) + "</section>"
+
+
+def _changes(claim: Claim) -> str:
+    block = changes_block(claim)
+    return (
+        "" if block is None else _block("Changes since the previous assessment", "changes", block)
+    )
 
 
 def _checklist(claim: Claim) -> str:
     items = []
     for row in claim.rows:
-        if row.kind == "judgment":
+        if row.review is not None:
             items.append(
                 '<li><input type="checkbox" disabled> '
                 f"<strong>{esc(row.id)} {esc(row.requirement)}</strong>: "
                 f"check that {esc(row.review)}</li>"
             )
-    return "<h2>Reviewer checklist</h2><ul>" + "".join(items) + "</ul>"
+    return (
+        '<section id="checklist"><h2>Reviewer checklist</h2><ul>'
+        + "".join(items)
+        + "</ul></section>"
+    )
+
+
+_FOUND_CHIP = {
+    "docs and example": "pass",
+    "docs only": "needs review",
+    "example only": "needs review",
+    "no hit": "fail",
+}
 
 
 def _documentation(claim: Claim) -> str:
-    coverage = claim.coverage
-    if coverage is None:
-        return "<h3>5 Documentation</h3><p>Not read: the assessed checkout was not available.</p>"
-    rows = []
-    for f in coverage.features:
-        hits = [*f.doc_hits[:2], *f.example_hits[:1]]
-        where = (
-            ", ".join(link(f"{h.path}:{h.line}", claim.commit_url(h.path, h.line)) for h in hits)
-            or "—"
-        )
-        verdict = {
-            "docs and example": "pass",
-            "docs only": "needs review",
-            "example only": "needs review",
-            "no hit": "fail",
-        }[f.finding]
-        rows.append(
-            [
-                esc(f.feature.number if f.feature.number is not None else "—"),
-                esc(f.feature.name),
-                esc(f.feature.group),
-                chip(verdict, f.finding),
-                str(f.doc_count),
-                str(f.example_count),
-                where,
-            ]
-        )
-    summary = (
-        f"{len(coverage.covered)}/{len(coverage.scored)} features named in the documentation "
-        "or examples."
-    )
-    return f"<h3>5 Documentation</h3><p>{esc(summary)}</p>" + table(
-        ["#", "Feature", "Group", "Found", "Docs", "Examples", "Where"], rows, numeric=(4, 5)
-    )
+    block = docs_block(claim)
+    parts = ['<section id="documentation"><h3>5 Documentation</h3>']
+    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+    if block.header and claim.coverage is not None:
+        rows = []
+        for f, row in zip(claim.coverage.features, block.rows, strict=True):
+            cells = ["".join(_segment(s) for s in cell) for cell in row]
+            kind = "skip" if f.lifecycle is not None and not f.covered else _FOUND_CHIP[f.finding]
+            cells[3] = chip(kind, row[3][0].text)
+            rows.append(cells)
+        parts.append(table(list(block.header), rows))
+    return "".join(parts) + "</section>"
 
 
 def _evidence(claim: Claim) -> str:
@@ -112,8 +164,27 @@ def _evidence(claim: Claim) -> str:
         items = [f"<li>{link(e.text, e.url)}</li>" for e in row.evidence] or [
             "<li>no further evidence recorded</li>"
         ]
-        parts.append("<ul>" + "".join(items) + "</ul>")
+        listed = "<ul>" + "".join(items) + "</ul>"
+        if len(items) > _INLINE_EVIDENCE:
+            # As in assessment.md: a long list folds, open on a click.
+            listed = f"<details><summary>{len(items)} lines of evidence</summary>{listed}</details>"
+        parts.append(listed)
     return "\n".join(parts)
+
+
+def _segment(segment: Segment) -> str:
+    text = link(segment.text, segment.url)
+    return f"<code>{text}</code>" if segment.code else text
+
+
+def _header(claim: Claim) -> str:
+    items = [
+        f'<div class="field"><strong>{esc(field.label)}</strong>: '
+        + "".join(_segment(s) for s in field.segments)
+        + "</div>"
+        for field in header_fields(claim)
+    ]
+    return f'<section id="claim-header">{"".join(items)}</section>'
 
 
 def render_claim_html(claim: Claim) -> str:
@@ -121,16 +192,16 @@ def render_claim_html(claim: Claim) -> str:
     doc = claim.scorecard
     badge = render_badge_svg(doc)
     kind, text = _STATUS[claim.status]
-    heading = (
-        f"{badge}<span>Tier {claim.target_tier} claim: {esc(doc.repo)}</span> {chip(kind, text)}"
+    heading = f"{badge}<span>{esc(claim.header.title)}</span> {chip(kind, text)}"
+    body = "\n".join(
+        [
+            _requirements(claim),
+            _conformance(claim),
+            _block("Baseline", "baseline", baseline_block(claim)),
+            _changes(claim),
+            _checklist(claim),
+            _evidence(claim),
+            _reproduce(claim),
+        ]
     )
-    commit = link(short_sha(doc.sdk.commit), claim.commit_url())
-    meta = (
-        f"{esc(doc.sdk.name)} at {commit} · revisions "
-        f"{esc(', '.join(doc.requirements_revisions) or 'none')} · "
-        f"implied Tier {doc.implied_tier.tier} (official), "
-        f"Tier {doc.implied_tier.sep1730.tier} (SEP-1730) · "
-        f"{esc(doc.timestamp)}"
-    )
-    body = "\n".join([_requirements(claim), _checklist(claim), _evidence(claim)])
-    return page(f"Tier {claim.target_tier} claim: {doc.repo}", heading, meta, body)
+    return page(claim.header.title, heading, _header(claim), body, css=_CSS)

@@ -7,24 +7,40 @@ titles, file lines) is flattened to one line and its table-breaking characters e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from tiercheck.claim.docs import FeatureCoverage
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
+from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fit
+from tiercheck.report.claim_view import (
+    VERDICT_LABEL,
+    Block,
+    Segment,
+    baseline_block,
+    changes_block,
+    docs_block,
+    header_fields,
+    reproduce_parts,
+    split_notes,
+    split_table,
+)
 from tiercheck.scorecard.view import one_line, short_sha
 
-__all__ = ["EFFORT", "render_assessment", "render_remediation", "verdict_text"]
+__all__ = [
+    "EFFORT",
+    "render_assessment",
+    "render_assessment_files",
+    "render_remediation",
+    "verdict_text",
+]
 
-_LABEL: dict[str, str] = {
-    "pass": "PASS",
-    "fail": "FAIL",
-    "needs review": "NEEDS REVIEW",
-    "unmeasured": "UNMEASURED",
-    "inconclusive": "INCONCLUSIVE",
-    "skipped": "SKIPPED",
-    "n/a": "N/A",
-}
+#: Rows with at most this many evidence lines show them inline; longer ones fold.
+_INLINE_EVIDENCE = 8
+#: An evidence line is cut here (the scorecard keeps the whole message).
+_LINE_LIMIT = 1500
+
+_LABEL = VERDICT_LABEL
 
 #: Effort per row (the official guide's scale: Small < 1 day, Medium 1–3 days, Large > 3 days).
 EFFORT: dict[str, str] = {
@@ -47,7 +63,7 @@ def _cell(text: object) -> str:
 
 
 def _linked(line: EvidenceLine) -> str:
-    text = _cell(line.text)
+    text = _cell(one_line(line.text, _LINE_LIMIT))
     return f"[{text}]({line.url})" if line.url else text
 
 
@@ -78,29 +94,23 @@ def _summary(claim: Claim) -> list[str]:
     return lines
 
 
+def _segment(segment: Segment) -> str:
+    raw = segment.text
+    lead = " " if raw[:1].isspace() else ""
+    trail = " " if raw[-1:].isspace() else ""
+    text = _cell(raw)
+    if segment.code:
+        text = f"`{one_line(raw).replace('`', '')}`"
+    shown = f"[{text}]({segment.url})" if segment.url else text
+    return f"{lead}{shown}{trail}" if text else lead
+
+
 def _header(claim: Claim) -> list[str]:
-    doc = claim.scorecard
-    commit = doc.sdk.commit
-    commit_text = (
-        f"[`{short_sha(commit)}`]({claim.commit_url()})" if claim.commit_url() else "`unknown`"
-    )
-    implied = doc.implied_tier
-    status = {"ready": "ready to file", "needs review": "ready once reviewed", "blocked": "blocked"}
-    return [
-        f"# Tier {claim.target_tier} claim: {_cell(doc.repo)}",
-        "",
-        f"**SDK**: {_cell(doc.sdk.name)} · **Commit**: {commit_text} · "
-        f"**Revisions**: {', '.join(doc.requirements_revisions) or 'none'} · "
-        f"**Assessed**: {doc.timestamp}  ",
-        f"**Harness**: {_cell(doc.harness.package)} {_cell(doc.harness.version or '?')} · "
-        f"**Governance**: {_cell(doc.governance.source)}"
-        + (f" as of {doc.governance.as_of}" if doc.governance.as_of else "")
-        + f" · **tiercheck** {doc.tiercheck.version}  ",
-        f"**Implied tier**: Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
-        "(SEP-1730 as written)  ",
-        f"**Claim for Tier {claim.target_tier}**: {status[claim.status]}",
-        "",
-    ]
+    lines = [f"# {_cell(claim.header.title)}", ""]
+    for field in header_fields(claim):
+        lines.append(f"**{field.label}**: " + "".join(_segment(s) for s in field.segments) + "  ")
+    lines[-1] = lines[-1].rstrip()
+    return [*lines, ""]
 
 
 def _table(claim: Claim) -> list[str]:
@@ -130,10 +140,61 @@ def _table(claim: Claim) -> list[str]:
     return lines
 
 
+def _conformance(claim: Claim) -> list[str]:
+    header, rows = split_table(claim)
+    lines = [
+        "## Conformance",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines.append("")
+    for note in split_notes(claim):
+        lines += [note, ""]
+    return lines
+
+
+def _block(title: str, block: Block) -> list[str]:
+    lines = [title, ""]
+    for paragraph in block.paragraphs:
+        lines += ["".join(_segment(s) for s in paragraph), ""]
+    if block.header:
+        lines.append("| " + " | ".join(block.header) + " |")
+        lines.append("|" + "---|" * len(block.header))
+        for row in block.rows:
+            lines.append(
+                "| " + " | ".join("".join(_segment(s) for s in cell) for cell in row) + " |"
+            )
+        lines.append("")
+    return lines
+
+
+def _fence(lines: list[str]) -> str:
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _reproduce(claim: Claim) -> list[str]:
+    blocks, notes = reproduce_parts(claim)
+    lines = ["## Reproduce", ""]
+    for intro, code in blocks:
+        fence = _fence(code)
+        lines += [intro, "", f"{fence}sh", *code, fence, ""]
+    for note in notes:
+        lines += [_cell(note), ""]
+    return lines
+
+
+def _changes(claim: Claim) -> list[str]:
+    block = changes_block(claim)
+    return [] if block is None else _block("## Changes since the previous assessment", block)
+
+
 def _checklist(claim: Claim) -> list[str]:
     lines = ["## Reviewer checklist", ""]
     for row in claim.rows:
-        if row.kind != "judgment":
+        if row.review is None:
             continue
         if all(v in ("fail", "n/a") for v in row.verdicts):
             what = f"fix first ({_cell(row.gap)}), then check that {row.review}"
@@ -143,68 +204,108 @@ def _checklist(claim: Claim) -> list[str]:
     return [*lines, ""]
 
 
-def _where(claim: Claim, feature: FeatureCoverage) -> str:
-    hits = [*feature.doc_hits[:2], *feature.example_hits[:1]]
-    if not hits:
-        return "—"
-    parts = []
-    for hit in hits:
-        url = claim.commit_url(hit.path, hit.line)
-        label = f"{hit.path}:{hit.line}"
-        parts.append(f"[{_cell(label)}]({url})" if url else _cell(label))
-    return ", ".join(parts)
+def _details(summary: str, lines: Sequence[str]) -> list[str]:
+    # A blank line after <summary> and before </details>, so GitHub renders the Markdown inside.
+    return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *lines, "", "</details>", ""]
 
 
-def _documentation(claim: Claim) -> list[str]:
-    coverage = claim.coverage
-    if coverage is None:
-        return ["### 5 Documentation", "", "Not read: the assessed checkout was not available.", ""]
-    lines = [
-        "### 5 Documentation",
-        "",
-        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the documentation "
-        f"or examples ({len(coverage.doc_files)} documentation files, "
-        f"{len(coverage.example_files)} example files). A hit is a line naming the feature's "
-        "method or terms; the reviewer confirms it documents the feature.",
-        "",
-        "| # | Feature | Group | Found | Docs hits | Example hits | Where |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for f in coverage.features:
-        number = str(f.feature.number) if f.feature.number is not None else "—"
-        lines.append(
-            f"| {number} | {_cell(f.feature.name)} | {f.feature.group} | {f.finding} | "
-            f"{f.doc_count} | {f.example_count} | {_where(claim, f)} |"
-        )
-    if coverage.missing:
-        lines += [
-            "",
-            "No hit: "
-            + ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
-            + ".",
-        ]
-    return [*lines, ""]
+def _moved(what: str) -> tuple[str, ...]:
+    return (f"_{what}: left out to fit one issue body; see the attached {FULL_NAME}._", "")
 
 
-def _evidence(claim: Claim) -> list[str]:
-    lines = ["## Evidence", ""]
+def _evidence_parts(claim: Claim) -> list[Part]:
+    parts = [Part(("## Evidence", ""))]
     for row in claim.rows:
         if row.id == "5":
-            lines += _documentation(claim)
+            parts.append(_documentation_part(claim))
             continue
-        lines += [f"### {row.id} {row.requirement}", ""]
+        title = [f"### {row.id} {row.requirement}", ""]
         items = row.evidence or (EvidenceLine("no further evidence recorded"),)
-        lines += [f"- {_linked(item)}" for item in items]
-        lines.append("")
-    return lines
+        lines = [f"- {_linked(item)}" for item in items]
+        if len(lines) <= _INLINE_EVIDENCE:
+            parts.append(Part((*title, *lines, "")))
+            continue
+        summary = f"{len(lines)} lines of evidence"
+        steps: list[tuple[str, ...]] = []
+        if row.id in ("1a", "1b"):
+            failing = sum(1 for e in items if e.text.startswith("FAIL "))
+            summary = f"{len(lines)} scored scenarios, {failing} failing (failures first)"
+            # First the messages go (the scenario and its verdict stay), then the list.
+            names = [f"- {_cell(e.text.split(' (', 1)[0])}" for e in items]
+            brief = f"{summary}; the failing checks are in the attached {FULL_NAME}"
+            steps.append((*title, *_details(brief, names)))
+        steps.append((*title, *_moved(summary)))
+        parts.append(Part((*title, *_details(summary, lines)), tuple(steps)))
+    return parts
+
+
+def _documentation_part(claim: Claim) -> Part:
+    block = docs_block(claim)
+    title = ["### 5 Documentation", ""]
+    intro = _block("", Block(block.paragraphs))[2:]
+    if not block.header:
+        return Part((*title, *intro))
+    table = _block("", Block((), block.header, block.rows))[2:]
+    return Part(
+        (*title, *intro, *_details("the features, one row each", table)),
+        ((*title, *intro, *_moved("the feature table")),),
+    )
+
+
+def _baseline_part(claim: Claim) -> Part:
+    block = baseline_block(claim)
+    full = _block("## Baseline", block)
+    if not block.rows:
+        return Part(tuple(full))
+    short = _block("## Baseline", Block(block.paragraphs))
+    return Part(tuple(full), ((*short, *_moved(f"the {len(block.rows)} entries")),))
+
+
+def _changes_part(claim: Claim) -> Part:
+    block = changes_block(claim)
+    if block is None:
+        return Part(())
+    full = _block("## Changes since the previous assessment", block)
+    short = _block(
+        "## Changes since the previous assessment",
+        Block(block.paragraphs[:1], block.header, block.rows),
+    )
+    return Part(tuple(full), ((*short, *_moved("the scenario lists")),))
+
+
+def _parts(claim: Claim) -> list[Part]:
+    return [
+        Part((*_header(claim), *_table(claim), *_conformance(claim))),
+        _baseline_part(claim),
+        _changes_part(claim),
+        Part(tuple(_checklist(claim))),
+        *_evidence_parts(claim),
+        Part(tuple(_reproduce(claim))),
+    ]
+
+
+def render_assessment_files(claim: Claim) -> dict[str, str]:
+    """`assessment.md`, the body to paste (under GitHub's 65,536 characters), and, when the
+    body had to leave evidence out, `assessment-full.md` with all of it (to attach)."""
+    parts = _parts(claim)
+    # Room for the note that says what was left out, added below.
+    body, shortened = fit(parts, BODY_LIMIT - 256)
+    if not shortened:
+        return {"assessment.md": body}
+    full = "\n".join(line for part in parts for line in part.full).rstrip() + "\n"
+    note = (
+        f"> This body leaves some evidence out to fit one GitHub issue; the attached "
+        f"`{FULL_NAME}` has all of it."
+    )
+    title_end = body.index("\n") + 1
+    body, _ = fit([Part((body[:title_end].rstrip(), "", note, "", body[title_end:].lstrip()))])
+    return {"assessment.md": body, FULL_NAME: full}
 
 
 def render_assessment(claim: Claim) -> str:
-    """`assessment.md`: header, the requirements table, the checklist and every row's evidence."""
-    return (
-        "\n".join([*_header(claim), *_table(claim), *_checklist(claim), *_evidence(claim)]).rstrip()
-        + "\n"
-    )
+    """`assessment.md`: header, the requirements table, the split, the baseline, the changes,
+    the checklist, every row's evidence and how to reproduce it; under 65,536 characters."""
+    return render_assessment_files(claim)["assessment.md"]
 
 
 def _actions(claim: Claim, column: int) -> list[tuple[Row, str]]:
@@ -278,6 +379,9 @@ def render_remediation(claim: Claim) -> str:
         "Effort: Small (under a day), Medium (1–3 days), Large (more than 3 days).",
         "",
     ]
+    if claim.target_tier >= 3:
+        # A Tier 3 claim's columns are the way up: Tier 2 first, then Tier 1.
+        return "\n".join([*lines, *_path(claim, 0), *_path(claim, 1)]).rstrip() + "\n"
     lower = claim.tiers[1]
     if lower <= 3 and doc.implied_tier.tier > lower:
         lines += _path(claim, 1)

@@ -240,13 +240,16 @@ def _probes(doc: Scorecard) -> str:
         rows = []
         for entry in block.results:
             detail = ""
+            sent = "".join(f"<li><code>{esc(e)}</code></li>" for e in entry.evidence)
             if entry.outcome in ("warn", "fail"):
-                sent = "".join(f"<li><code>{esc(e)}</code></li>" for e in entry.evidence)
                 fix = f"<div>fix: {esc(entry.fix)}</div>" if entry.fix else ""
                 detail = (
                     f'<div class="msg"><ul>{sent}</ul>rule ({esc(entry.level)}): '
                     f"{esc(entry.spec)}{fix}</div>"
                 )
+            elif sent:
+                # A pass shows what was sent and seen, without the rule it kept.
+                detail = f'<div class="msg"><ul>{sent}</ul></div>'
             rows.append(
                 [
                     f"<code>{esc(entry.probe)}</code>",

@@ -2,7 +2,9 @@
 
 Advisory means apart: the section comes after everything that decides the tier, and says
 that it changes nothing. WARN is a SHOULD broken and passes; FAIL is a MUST broken and is
-listed with its evidence, spec sentence and fix; SKIP carries its reason.
+listed with its evidence, spec sentence and fix; SKIP carries its reason. A pass carries its
+evidence too (what was sent and seen), folded in Markdown so that it does not crowd out the
+warnings and failures.
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def _cell(text: object) -> str:
     return one_line(text).replace("|", "\\|")
 
 
+def _evidence_lines(entry: ProbeEntry) -> list[str]:
+    """The entry's evidence as a nested Markdown list of `sent/got:` code spans."""
+    return [f"  - sent/got: `{_cell(e).replace('`', chr(39))}`" for e in entry.evidence]
+
+
 def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
     """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
     lines = ["## Advisory", "", f"_{ADVISORY_NOTE}_ WARN is a SHOULD broken, FAIL a MUST broken."]
@@ -72,8 +79,16 @@ def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
                 f"- **{_MARK[entry.outcome]} `{entry.probe}`** at {revision} ({entry.level}): "
                 f"{_cell(entry.summary)}"
             )
-            lines += [f"  - sent/got: `{_cell(e).replace('`', chr(39))}`" for e in entry.evidence]
+            lines += _evidence_lines(entry)
             lines.append(f"  - rule: {_cell(entry.spec)}")
             if entry.fix:
                 lines.append(f"  - fix: {_cell(entry.fix)}")
+    passed = [(rev, e) for rev, b in blocks.items() for e in b.results if e.outcome == "pass"]
+    if any(e.evidence for _, e in passed):
+        lines += ["", "<details>", f"<summary>Evidence of the passes ({len(passed)})</summary>"]
+        lines.append("")
+        for revision, entry in passed:
+            lines.append(f"- **PASS `{entry.probe}`** at {revision}: {_cell(entry.summary)}")
+            lines += _evidence_lines(entry)
+        lines += ["", "</details>"]
     return "\n".join(lines) + "\n"

@@ -23,6 +23,7 @@ from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
 
 if TYPE_CHECKING:
+    from tiercheck.claim.model import ClaimDocument
     from tiercheck.claim.pack import Claim
     from tiercheck.matrix.model import Matrix
 
@@ -30,6 +31,7 @@ __all__ = [
     "CLAIM_FILES",
     "atomic_write_text",
     "load_matrix",
+    "load_previous",
     "load_scorecard",
     "read_text",
     "write_claim",
@@ -53,6 +55,40 @@ def load_scorecard(path: Path) -> Scorecard:
 
     # The one safe loader (UTF-8, nesting depth, size), then the schema and the model.
     return scorecard_from_data(load_json(Path(path), what="the scorecard"), str(path))
+
+
+def load_previous(path: Path) -> ClaimDocument | Scorecard:
+    """A previous assessment for `claim --previous`: a saved `claim.json` or `scorecard.json`,
+    read, checked against its schema and its model.
+
+    Raises a one-line ConfigError when the file cannot be read, is not JSON, is neither, or
+    breaks its schema (a claim.json of schema 1, from an older tiercheck, is refused: its
+    scorecard.json can stand in for it).
+    """
+    from tiercheck.claim.model import CLAIM_SCHEMA_VERSION, ClaimDocument
+    from tiercheck.config.safeload import load_json
+    from tiercheck.config.validate import validate
+    from tiercheck.errors import ConfigError
+    from tiercheck.model import ModelError, from_json
+
+    data = load_json(Path(path), what="the previous assessment")
+    if isinstance(data, dict) and "checks" in data and "implied_tier" in data:
+        return scorecard_from_data(data, str(path))
+    if not (isinstance(data, dict) and "rows" in data and "target_tier" in data):
+        msg = f"{path}: neither a claim.json nor a scorecard.json"
+        raise ConfigError(msg)
+    version = data.get("schema_version")
+    if version != CLAIM_SCHEMA_VERSION:
+        msg = (
+            f"{path}: a claim.json of schema {version!r} (this tiercheck reads "
+            f"{CLAIM_SCHEMA_VERSION}); pass that assessment's scorecard.json instead"
+        )
+        raise ConfigError(msg)
+    validate(data, "claim", str(path))
+    try:
+        return from_json(ClaimDocument, data)
+    except ModelError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 def load_matrix(path: Path) -> Matrix:
@@ -131,23 +167,35 @@ CLAIM_FILES = (
 
 
 def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
-    """Render and write every file of the claim folder atomically; JSON first."""
+    """Render and write every file of the claim folder atomically; JSON first.
+
+    `assessment.md` is the issue body (under GitHub's 65,536 characters); when it had to leave
+    evidence out, `assessment-full.md` beside it holds everything, and a stale one from an
+    earlier claim in the same folder is removed so the folder never contradicts its body.
+    """
     import json
 
     from tiercheck.claim.pack import claim_to_dict
     from tiercheck.report.badge import render_badge_json, render_badge_svg
+    from tiercheck.report.claim_fit import FULL_NAME
     from tiercheck.report.claim_html import render_claim_html
-    from tiercheck.report.claim_markdown import render_assessment, render_remediation
+    from tiercheck.report.claim_markdown import render_assessment_files, render_remediation
 
+    assessment = render_assessment_files(claim)
     renderers = {
         "claim.json": lambda: json.dumps(claim_to_dict(claim), indent=2, default=str) + "\n",
-        "assessment.md": lambda: render_assessment(claim),
+        "assessment.md": lambda: assessment["assessment.md"],
         "remediation.md": lambda: render_remediation(claim),
         "claim.html": lambda: render_claim_html(claim),
         "badge.svg": lambda: render_badge_svg(claim.scorecard),
         "badge.json": lambda: render_badge_json(claim.scorecard),
     }
-    return [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
+    written = [atomic_write_text(out_dir / name, renderers[name]()) for name in CLAIM_FILES]
+    if FULL_NAME in assessment:
+        written.append(atomic_write_text(out_dir / FULL_NAME, assessment[FULL_NAME]))
+    else:
+        (out_dir / FULL_NAME).unlink(missing_ok=True)
+    return written
 
 
 def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:

@@ -41,6 +41,7 @@ __all__ = [
     "MissingRevision",
     "NotScored",
     "ProbeEntry",
+    "ProbeRounds",
     "ProbesBlock",
     "RemediationStep",
     "RevisionEntry",
@@ -365,6 +366,19 @@ class ConfigEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProbeRounds:
+    """A probe that repeats a race: its rounds, up to a fixed bound, and the rate it saw.
+
+    The verdict rests on any round that proved the race, never on the rate, which is reported
+    beside it.
+    """
+
+    bound: int = doc_field(doc="the rounds the probe runs at most")
+    run: int = doc_field(doc="the rounds it ran (fewer when its time bound ran out first)")
+    observed: int = doc_field(doc="the rounds in which the race showed (a cross-wired answer)")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProbeEntry:
     """One advisory probe's verdict: pass, warn (a SHOULD broken), fail (a MUST broken), skip."""
 
@@ -376,6 +390,9 @@ class ProbeEntry:
     spec: str = doc_field(doc="the spec sentence the probe rests on")
     fix: str | None = doc_field(doc="what to change, when it warned or failed")
     duration_s: float
+    rounds: ProbeRounds | None = doc_field(
+        default=None, omit_none=True, doc="a probe that repeats a race: its rounds and the rate"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,10 +41,14 @@ __all__ = [
     "checkout",
     "clone_path",
     "clone_url",
+    "commits_between",
     "current_branch",
     "describe_local",
+    "files_at",
     "head_sha",
     "redact_url",
+    "resolve_ref",
+    "tags_merged",
     "tree_lock",
     "worktree_path",
 ]
@@ -491,3 +495,79 @@ def _origin_repo(repository: Repo) -> str | None:
     url = _origin_url(repository)
     match = _GITHUB_REMOTE.search(url) if url else None
     return match.group(1) if match else None
+
+
+# --- reading a checkout's history (for claims) ------------------------------------------------
+
+
+def tags_merged(path: Path, commit: str) -> list[tuple[str, str]]:
+    """(tag, ISO-8601 date) of every tag whose commit is `commit` or one of its ancestors.
+
+    The date is the tag's own (an annotated tag's tagger date, else its commit's date). Empty
+    when `path` is no git checkout or git refuses: a claim then says the version is unknown.
+    """
+    from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+    try:
+        out = _git(
+            path,
+            "for-each-ref",
+            "--merged",
+            commit,
+            "--format=%(refname:lstrip=2)%09%(creatordate:iso-strict)",
+            "refs/tags",
+        )
+    except (GitCommandError, InvalidGitRepositoryError, NoSuchPathError, OSError):
+        return []
+    tags = []
+    for line in out.splitlines():
+        name, _, date = line.partition("\t")
+        if name:
+            tags.append((name, date))
+    return tags
+
+
+def commits_between(path: Path, ancestor: str, commit: str) -> int | None:
+    """How many commits `commit` has that `ancestor` lacks (0: the same commit), or None."""
+    from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+    try:
+        out = _git(path, "rev-list", "--count", f"{ancestor}..{commit}")
+    except (GitCommandError, InvalidGitRepositoryError, NoSuchPathError, OSError):
+        return None
+    return int(out) if out.strip().isdigit() else None
+
+
+def resolve_ref(path: Path, ref: str) -> str | None:
+    """The commit `ref` names in the checkout at `path` (origin's branch of that name first)."""
+    from git.exc import InvalidGitRepositoryError, NoSuchPathError
+
+    try:
+        return _resolve(path, ref)
+    except (InvalidGitRepositoryError, NoSuchPathError, OSError):
+        return None
+
+
+def files_at(
+    path: Path, commit: str, wanted: Callable[[str], bool], max_bytes: int
+) -> Iterator[tuple[str, bytes]]:
+    """(path, content) of every file of `commit` whose path `wanted` accepts, read from git's
+    object store (nothing is checked out). Files over `max_bytes` and symbolic links are left
+    out. Raises CheckoutError when the commit cannot be read.
+    """
+    from git import Blob, Repo
+    from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+    try:
+        with Repo(path, search_parent_directories=True) as repository:
+            tree = repository.commit(commit).tree
+            for item in tree.traverse():
+                if not isinstance(item, Blob) or not wanted(str(item.path)):
+                    continue
+                if item.mode == Blob.link_mode or item.size > max_bytes:  # symlink, or too large
+                    continue
+                data: bytes = item.data_stream.read()
+                yield str(item.path), data
+    except (GitCommandError, InvalidGitRepositoryError, NoSuchPathError, ValueError) as exc:
+        msg = f"cannot read {commit} in {path}: {_git_reason(exc)}"
+        raise CheckoutError(msg) from exc

@@ -65,6 +65,9 @@ def test_paths_are_read_as_docs_examples_or_not_at_all() -> None:
     assert classify("docs/guide/tools.mdx") == "docs"
     assert classify("examples/server/main.go") == "example"
     assert classify("mcp/example_test.go") == "example"
+    assert classify("mcp/server_example_test.go") == "example"  # go-sdk's Example functions
+    assert classify("mcp/server_test.go") is None
+    assert classify("docs_src/tools/tutorial001.py") == "example"  # code the docs include
     assert classify("CHANGELOG.md") is None  # history, not documentation
     assert classify("src/server.py") is None  # source is not documentation
 

@@ -16,13 +16,14 @@ from support.scorecards import (
     UNMEASURED,
     edited,
     mixed_scorecard,
+    probe_entry,
     tier1_scorecard,
     with_regression,
 )
 from tiercheck.matrix.build import RowInput, build_matrix
 from tiercheck.matrix.model import Matrix, ScenarioChange, TierChange
 from tiercheck.model import from_json, to_json
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import ProbeRounds, ProbesBlock, Scorecard
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "tiercheck" / "schemas" / "matrix.schema.json").read_text("utf-8"))
@@ -185,3 +186,30 @@ def test_the_document_validates_and_reads_back() -> None:
     data = to_json(matrix)
     jsonschema.validate(data, SCHEMA)
     assert from_json(Matrix, json.loads(json.dumps(data))) == matrix
+
+
+def _with_race(rate: int, outcome: str) -> Scorecard:
+    """Tier 1's document whose 2025-11-25 probes hold concurrent-ids only, at `rate` of 40."""
+    entry = probe_entry(
+        "concurrent-ids",
+        outcome,
+        "SHOULD",
+        f"cross-wired in {rate} of 40 rounds",
+        evidence=[f"duplicate ids: {rate} cross-wired"],
+        rounds=ProbeRounds(bound=40, run=40, observed=rate),
+    )
+    block = ProbesBlock(url="http://127.0.0.1:1/mcp", revision=R1, duration_s=9.0, results=(entry,))
+    card = tier1_scorecard()
+    revisions = {**card.revisions, R1: dataclasses.replace(card.revisions[R1], probes=block)}
+    return dataclasses.replace(card, revisions=revisions)
+
+
+def test_rows_compare_probes_by_verdict_never_by_the_rate_of_a_race() -> None:
+    # The same warn, seen in 3 rounds of 40 one night and in 37 the next, is the same row.
+    low, high = _matrix(_row(_with_race(3, "warn"))), _matrix(_row(_with_race(37, "warn")))
+    assert low.rows == high.rows
+    (counts,) = low.rows[0].probes
+    assert (counts.revision, counts.passed, counts.warned, counts.failed) == (R1, 0, 1, 0)
+    assert "rounds" not in json.dumps(to_json(low))  # no raw count reaches the matrix
+    # A verdict that does change changes the row.
+    assert _matrix(_row(_with_race(0, "pass"))).rows != low.rows

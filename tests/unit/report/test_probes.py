@@ -3,10 +3,14 @@ probes; documents without them keep their own goldens byte for byte (test_report
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
 from support.golden import golden
-from support.scorecards import probed_scorecard, tier1_scorecard
+from support.scorecards import probe_entry, probed_scorecard, tier1_scorecard
+from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
 from tiercheck.report import (
     parse_scorecard,
@@ -17,6 +21,7 @@ from tiercheck.report import (
     validate_scorecard,
 )
 from tiercheck.report.html import render_html
+from tiercheck.scorecard.model import ProbeRounds
 
 R2 = "2026-07-28"
 
@@ -89,6 +94,37 @@ def test_html_lists_every_probe_after_what_decides_the_tier() -> None:
     assert "rule (" not in rows[0]
     assert "rule (" not in rows[3]
     assert "no input-required fixture tool" in rows[3]
+    # A pass shows its evidence too (escaped), and no rule or fix.
+    sent = "POST tools/list [Origin: http://evil.example] → HTTP 403 Invalid &lt;Origin&gt;"
+    assert f"<li><code>{sent}</code></li>" in rows[0]
+    assert "<code>" not in rows[3].split("</code>", 1)[1]  # the skip: its reason, no evidence
+
+
+def test_a_race_probe_keeps_its_rounds_through_json_and_the_schema() -> None:
+    doc = probed_scorecard()
+    entry = probe_entry(
+        "concurrent-ids",
+        "warn",
+        "SHOULD",
+        "cross-wired in 3 of 40 rounds (unique ids in 0, duplicate ids in 3)",
+        evidence=["sent: 40 of 40 rounds"],
+        rounds=ProbeRounds(bound=40, run=40, observed=3),
+    )
+    block = doc.revisions[R2].probes
+    assert block is not None
+    probes = dataclasses.replace(block, results=(*block.results, entry))
+    revisions = {**doc.revisions, R2: dataclasses.replace(doc.revisions[R2], probes=probes)}
+    doc = dataclasses.replace(doc, revisions=revisions)
+    data = to_json(doc)
+    validate_scorecard(data)
+    results = data["revisions"][R2]["probes"]["results"]
+    assert results[-1]["rounds"] == {"bound": 40, "run": 40, "observed": 3}
+    assert all("rounds" not in r for r in results[:-1])  # only a probe that repeats has them
+    assert parse_scorecard(render_json(doc)) == doc
+    bad = {**results[-1], "rounds": {"bound": 40, "run": 40}}
+    data["revisions"][R2]["probes"]["results"][-1] = bad
+    with pytest.raises(ConfigError, match=r"revisions\.2026-07-28\.probes"):
+        validate_scorecard(data)
 
 
 def test_html_has_no_probes_section_without_probes() -> None:

@@ -1,0 +1,499 @@
+"""What the claim's Markdown and HTML both show, as text segments with links: one source.
+
+`assessment.md` and `claim.html` render the same header, conformance split and sections; the
+wording lives here once, as `Field`s of `Segment`s, and each renderer only decides how a segment
+looks (a Markdown link, an `<a>`, inline code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tiercheck.claim.docs import Hit
+from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
+from tiercheck.claim.pack import Claim
+from tiercheck.scorecard.view import one_line, short_sha
+
+__all__ = [
+    "STATUS_TEXT",
+    "VERDICT_LABEL",
+    "Block",
+    "Field",
+    "Segment",
+    "baseline_block",
+    "changes_block",
+    "docs_block",
+    "header_fields",
+    "reproduce_parts",
+    "split_notes",
+    "split_table",
+]
+
+VERDICT_LABEL: dict[str, str] = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "needs review": "NEEDS REVIEW",
+    "unmeasured": "UNMEASURED",
+    "inconclusive": "INCONCLUSIVE",
+    "skipped": "SKIPPED",
+    "n/a": "N/A",
+}
+
+STATUS_TEXT = {
+    "ready": "ready to file",
+    "needs review": "ready once reviewed",
+    "blocked": "blocked",
+}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of text, linked when `url` is set, shown as code when `code`."""
+
+    text: str
+    url: str | None = None
+    code: bool = False
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled line of the header."""
+
+    label: str
+    segments: tuple[Segment, ...]
+
+
+def _github(repo: str, *path: str) -> str | None:
+    if not repo or "/" not in repo:
+        return None
+    return "/".join((f"https://github.com/{repo}", *path))
+
+
+def _version(header: ClaimHeader) -> tuple[Segment, ...]:
+    release = header.release
+    parts: list[Segment] = []
+    if release is None:
+        parts.append(Segment("no release tag in the assessed commit's history"))
+        if header.newest_stable:
+            parts.append(Segment(f" (newest stable release on GitHub: {header.newest_stable})"))
+    else:
+        parts.append(Segment(release.version, release.url))
+        if release.registry_url and release.registry:
+            parts += [Segment(" ("), Segment(release.registry, release.registry_url), Segment(")")]
+        notes = []
+        if not release.stable:
+            notes.append("not a stable release")
+        if release.published_at:
+            notes.append(f"published {release.published_at[:10]}")
+        if notes:
+            parts.append(Segment(f" ({', '.join(notes)})"))
+    parts.append(Segment(" · assessed on "))
+    if header.branch:
+        parts += [Segment(header.branch, _github(header.repo, "tree", header.branch), True)]
+        parts.append(Segment(" @ "))
+    if header.commit:
+        parts.append(
+            Segment(short_sha(header.commit), _github(header.repo, "commit", header.commit), True)
+        )
+    else:
+        parts.append(Segment("an unknown commit (not a git checkout)"))
+    if release is not None and release.commits_after is not None:
+        after = release.commits_after
+        parts.append(
+            Segment(
+                f" (the release {release.tag} itself)"
+                if after == 0
+                else f" ({after} commit{'s' if after != 1 else ''} after {release.tag})"
+            )
+        )
+    return tuple(parts)
+
+
+def _requested(claim: Claim) -> tuple[Segment, ...]:
+    header = claim.header
+    parts = [Segment(f"Tier {header.requested_tier}")]
+    previous = header.previous
+    if previous is None:
+        parts.append(Segment(" · previous assessment: none given (--previous-issue)"))
+        return tuple(parts)
+    parts.append(Segment(" · previous assessment "))
+    if previous.url:
+        number = previous.url.rstrip("/").rsplit("/", 1)[-1]
+        parts.append(Segment(f"#{number}" if number.isdigit() else previous.url, previous.url))
+    else:
+        parts.append(Segment("(issue not given)"))
+    details = [
+        f"Tier {previous.tier}" if previous.tier else None,
+        previous.version,
+        previous.date,
+    ]
+    shown = [d for d in details if d]
+    if shown:
+        parts.append(Segment(f" ({', '.join(shown)})"))
+    return tuple(parts)
+
+
+def header_fields(claim: Claim) -> list[Field]:
+    """The header's lines, in the order the filed claims give them."""
+    header = claim.header
+    doc = claim.scorecard
+    sdk = (
+        Segment(header.repo, _github(header.repo)),
+        Segment(f" (line {header.sdk})" if header.sdk else ""),
+    )
+    governance = doc.governance.source + (
+        f" as of {doc.governance.as_of}" if doc.governance.as_of else ""
+    )
+    implied = doc.implied_tier
+    return [
+        Field("SDK", sdk),
+        Field("Version", _version(header)),
+        Field("Assessed", (Segment(header.date),)),
+        Field("Requested tier", _requested(claim)),
+        Field(
+            "Tool",
+            (
+                Segment(f"tiercheck {header.tiercheck_version} with "),
+                Segment(f"{header.harness} {header.harness_version or '?'}", code=True),
+                Segment(f" · governance: {governance}"),
+            ),
+        ),
+        Field("Revisions scored", (Segment(", ".join(header.revisions) or "none"),)),
+        Field(
+            "Implied tier",
+            (
+                Segment(
+                    f"Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
+                    "(SEP-1730 as written)"
+                ),
+            ),
+        ),
+        Field(
+            f"Claim for Tier {claim.target_tier}",
+            (Segment(STATUS_TEXT[claim.status]),),
+        ),
+    ]
+
+
+def _fraction(tally: Tally, with_rate: bool = False) -> str:
+    if tally.state not in ("measured", "partially-measured"):
+        return tally.state
+    text = f"{tally.passed}/{tally.total}"
+    if with_rate and tally.total:
+        rate = f"{100 * tally.passed / tally.total:.1f}".rstrip("0").rstrip(".")
+        text += f" ({rate}%)"
+    return text
+
+
+def split_table(claim: Claim) -> tuple[list[str], list[list[str]]]:
+    """The conformance split as the filed claims tabulate it: a row per leg (client core and
+    auth apart), a column per revision, the total, and the two tiers' verdicts."""
+    split = claim.conformance
+    verdicts = {row.id: row for row in claim.rows}
+    header = [
+        "",
+        *split.revisions,
+        "All",
+        *(f"Tier {t}" for t in claim.tiers),
+    ]
+    rows = []
+    for line in split.rows:
+        judged = {"server": "1a", "client": "1b"}.get(line.name)
+        cells = [line.name.capitalize() if line.name != "client" else "Client total"]
+        cells += [_fraction(line.by_revision[r]) for r in split.revisions]
+        cells.append(_fraction(line.all, with_rate=True))
+        if judged is not None:
+            row = verdicts[judged]
+            cells += [VERDICT_LABEL[row.verdicts[i]] for i in range(2)]
+        else:
+            cells += ["—", "—"]
+        rows.append(cells)
+    return header, rows
+
+
+def split_notes(claim: Claim) -> list[str]:
+    """What the split table leaves to sentences: pairs, warnings, what was not scored."""
+    split = claim.conformance
+    notes = [
+        "Counts are (scenario, revision) pairs: a scenario required at both revisions runs once "
+        "per revision, at that revision's wire. Client scenarios named `auth/…` are the auth "
+        "part, the rest the core."
+    ]
+    if split.warnings:
+        listed = "; ".join(
+            f"{w.leg} {w.scenario} @ {w.revision}: {w.checks}"
+            + (f" ({one_line(w.message, 120)})" if w.message else "")
+            for w in split.warnings
+        )
+        total = sum(w.checks for w in split.warnings)
+        notes.append(
+            f"WARNING checks: {total} in scored scenarios, not counted in the pass rate (the "
+            f"official rule; whether they should count is conformance#245): {listed}."
+        )
+    else:
+        notes.append("WARNING checks: none in any scored scenario.")
+    if split.not_scored:
+        parts = ", ".join(
+            f"{t.leg} {t.reason}: {t.passed} pass, {t.failed} fail" for t in split.not_scored
+        )
+        notes.append(f"Run but not scored (informational): {parts}.")
+    return notes
+
+
+@dataclass(frozen=True)
+class Block:
+    """A section's content: paragraphs, then an optional table whose cells are segments."""
+
+    paragraphs: tuple[tuple[Segment, ...], ...]
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[tuple[Segment, ...], ...], ...] = ()
+
+
+def _outcome(item: BaselineItem) -> str:
+    if item.outcome == "not-run":
+        return item.detail  # "not scored at 2026-07-28 (extension)", "not run on the … leg"
+    return {
+        "expected-failure": "expected failure",
+        "unexpected-failure": "UNEXPECTED failure (no entry)",
+        "stale": "STALE (passes now)",
+    }.get(item.outcome, item.outcome)
+
+
+#: A reason is quoted up to here in the table (claim.json keeps it whole).
+_REASON_LIMIT = 400
+
+
+def _groups(items: Sequence[BaselineItem]) -> list[list[BaselineItem]]:
+    """Consecutive entries that share a reason, a leg, revisions and an outcome: one table row,
+    as the files group them under one comment."""
+    groups: list[list[BaselineItem]] = []
+    for item in items:
+        last = groups[-1][-1] if groups else None
+        same = last is not None and (
+            (last.reason, last.leg, last.revisions, _outcome(last), last.scored)
+            == (item.reason, item.leg, item.revisions, _outcome(item), item.scored)
+        )
+        if same and item.reason:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def baseline_block(claim: Claim) -> Block:
+    """The baseline section: the files, every entry with its reason, or an explicit none."""
+    section = claim.baseline
+    if not section.files:
+        return Block(
+            (
+                (
+                    Segment(
+                        "None: no expected-failures file is configured for this SDK line, so "
+                        "every scored failure counts as unexpected."
+                    ),
+                ),
+            )
+        )
+    files: list[Segment] = [Segment("Files: ")]
+    for i, f in enumerate(section.files):
+        if i:
+            files.append(Segment("; "))
+        files += [
+            Segment(f.path, f.url, code=True),
+            Segment(
+                f" ({', '.join(f.revisions)}: {f.entries} entr{'y' if f.entries == 1 else 'ies'})"
+            ),
+        ]
+    if section.empty:
+        return Block(
+            (
+                tuple(files),
+                (
+                    Segment(
+                        "None: no entry is listed and no scored scenario failed outside the "
+                        "baseline (no expected failures)."
+                    ),
+                ),
+            )
+        )
+    rows = []
+    for group in _groups(section.items):
+        first = group[0]
+        entries: list[Segment] = []
+        for i, item in enumerate(group):
+            if i:
+                entries.append(Segment(", "))
+            entries.append(Segment(item.entry or item.scenario, item.url, code=True))
+        reason = first.reason or ("—" if first.entry else first.detail)
+        rows.append(
+            (
+                tuple(entries),
+                (Segment(first.leg),),
+                (Segment(", ".join(first.revisions)),),
+                (Segment(_outcome(first)),),
+                (Segment("yes" if first.scored else "no"),),
+                (Segment(one_line(reason, _REASON_LIMIT)),),
+            )
+        )
+    counts = (
+        Segment(
+            f"Expected failures: {section.expected_failures}; unexpected failures: "
+            f"{section.unexpected_failures}; stale entries: {section.stale}. A baseline never "
+            "changes a score: an expected failure of a scored scenario still counts against it."
+        ),
+    )
+    return Block(
+        (tuple(files), counts),
+        ("Entries", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
+        tuple(rows),
+    )
+
+
+def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """(intro, shell lines) per code block, then the notes: tiercheck's command, then the
+    official harness's, each command under a `#` comment saying what it does."""
+    rep = claim.reproduce
+    blocks: list[tuple[str, list[str]]] = []
+    lines: list[str] = []
+    for step in rep.tiercheck:
+        lines += [f"# {step.what}", step.command]
+    blocks.append(("With tiercheck:", lines))
+    if rep.harness:
+        lines = []
+        for step in rep.harness:
+            prefix = f"{step.revision}: " if step.revision else ""
+            lines += [f"# {prefix}{step.what}", step.command]
+        version = claim.header.harness_version or "?"
+        blocks.append(
+            (
+                f"With the official harness alone ({claim.header.harness} {version}), "
+                "for the same conformance figures:",
+                lines,
+            )
+        )
+    return blocks, list(rep.notes)
+
+
+def _verdict_line(verdicts: Mapping[str, str]) -> str:
+    return ", ".join(
+        f"Tier {k.removeprefix('tier')} {VERDICT_LABEL.get(v, v)}" for k, v in verdicts.items()
+    )
+
+
+def _scenario_list(items: Sequence[ScenarioChange]) -> str:
+    return ", ".join(f"{c.scenario} ({c.leg} @ {c.revision})" for c in items)
+
+
+def changes_block(claim: Claim) -> Block | None:
+    """What changed since `--previous`: the rows that moved, then the scenarios."""
+    changes = claim.changes
+    if changes is None:
+        return None
+    what = "claim.json" if changes.kind == "claim" else "scorecard.json (measured rows only)"
+    intro: tuple[Segment, ...] = (
+        Segment(f"Compared with the previous assessment's {what}, "),
+        Segment(changes.source, code=True),
+        Segment(f" ({changes.date or 'undated'}, commit {short_sha(changes.commit)})."),
+    )
+    paragraphs: list[tuple[Segment, ...]] = [intro]
+    lists = (
+        ("Now passing", changes.now_passing),
+        ("Now failing", changes.now_failing),
+        ("Added to the scored scenarios", changes.added),
+        ("No longer scored", changes.removed),
+        ("To or from unmeasured", changes.other),
+    )
+    moved = [(title, items) for title, items in lists if items]
+    if not changes.rows and not moved:
+        paragraphs.append((Segment("No row and no scored scenario changed."),))
+        return Block(tuple(paragraphs))
+    if not changes.rows:
+        paragraphs.append((Segment("No row changed."),))
+    for title, items in moved:
+        paragraphs.append((Segment(f"{title} ({len(items)}): {_scenario_list(items)}."),))
+    if not moved:
+        paragraphs.append((Segment("No scored scenario changed."),))
+    rows = tuple(
+        (
+            (Segment(c.id),),
+            (Segment(c.requirement),),
+            (Segment(c.before if c.before is not None else "—"),),
+            (Segment(c.after),),
+            (Segment(f"{_verdict_line(c.verdicts_before)} → {_verdict_line(c.verdicts_after)}"),),
+        )
+        for c in changes.rows
+    )
+    header = ("#", "Requirement", "Before", "Now", "Verdicts") if rows else ()
+    return Block(tuple(paragraphs), header, rows)
+
+
+def _hit(claim: Claim, hit: Hit | None) -> tuple[Segment, ...]:
+    if hit is None:
+        return (Segment("—"),)
+    parts = [Segment(f"{hit.path}:{hit.line}", claim.docs_url(hit.path, hit.line))]
+    if hit.kind == "heading":
+        parts.append(Segment(" (heading)"))
+    elif hit.kind == "section" and hit.section:
+        parts.append(Segment(f" (§ {one_line(hit.section, 60)})"))
+    return tuple(parts)
+
+
+def docs_block(claim: Claim) -> Block:
+    """Row 5's table: per feature, the best documentation hit and the best example hit."""
+    coverage = claim.coverage
+    if coverage is None:
+        return Block(((Segment("Not read: the assessed checkout was not available."),),))
+    where = "the assessed commit"
+    if claim.docs_ref:
+        where = f"{claim.docs_ref} ({short_sha(claim.docs_commit)}, --docs-ref)"
+    intro = Segment(
+        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the "
+        f"documentation or examples ({len(coverage.doc_files)} documentation files, "
+        f"{len(coverage.example_files)} example files, read at {where}). The best "
+        "documentation hit is a heading naming the feature, or a line in a section about it, "
+        "in the documentation folder before the README before other pages; only then a passing "
+        "mention. The reviewer confirms each one documents the feature."
+    )
+    paragraphs = [(intro,)]
+    if coverage.revision:
+        paragraphs.append(
+            (
+                Segment(
+                    f"Judged against {coverage.revision}, the newest revision scored: a feature "
+                    "the spec deprecated or removed by then is listed, but its gap does not "
+                    "block (conformance#441)."
+                ),
+            )
+        )
+    rows = []
+    for f in coverage.features:
+        found = f.finding
+        if f.lifecycle is not None:
+            found += f" ({f.lifecycle.state} since {f.lifecycle.since}: not blocking)"
+        rows.append(
+            (
+                (Segment(str(f.feature.number) if f.feature.number is not None else "—"),),
+                (Segment(f.feature.name),),
+                (Segment(f.feature.group),),
+                (Segment(found),),
+                _hit(claim, f.best_doc),
+                _hit(claim, f.best_example),
+                (Segment(f"{f.doc_count} / {f.example_count}"),),
+            )
+        )
+    if coverage.missing:
+        paragraphs.append(
+            (
+                Segment(
+                    "No hit: "
+                    + ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
+                    + "."
+                ),
+            )
+        )
+    return Block(
+        tuple(paragraphs),
+        ("#", "Feature", "Group", "Found", "Best documentation", "Best example", "Hits"),
+        tuple(rows),
+    )
