@@ -74,6 +74,9 @@ class RunRecord:
     interrupted: bool
     legs: tuple[LegRow, ...]
     scenarios: tuple[ScenarioRow, ...]
+    #: The digest of the requirement sets the run was scored against; None when unknown (a
+    #: scorecard older than the field). Runs are compared only under the same one.
+    requirements_digest: str | None = None
 
     def leg(self, revision: str, leg: str) -> LegRow | None:
         """The leg row of (revision, leg), if the run planned it."""
@@ -166,6 +169,7 @@ def record_of(doc: Scorecard) -> RunRecord:
         interrupted=doc.interrupted,
         legs=tuple(legs),
         scenarios=tuple(scenarios),
+        requirements_digest=doc.tiercheck.requirements_digest,
     )
 
 

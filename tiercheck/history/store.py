@@ -219,11 +219,29 @@ class HistoryStore:
         requirements_digest: str | None = None,
         leg_results: Mapping[tuple[str, str], StoredLegResults] | None = None,
     ) -> bool:
-        """Add one run in one transaction; False when a run of that id is already stored."""
+        """Add one run in one transaction; False when a run of that id is already stored.
+
+        `requirements_digest` defaults to the record's own.
+        """
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 added = self._insert(conn, record, requirements_digest, leg_results or {})
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return added
+
+    def append_many(self, records: Sequence[RunRecord]) -> int:
+        """Add many runs in one transaction (an import of a data folder); how many were new.
+
+        One transaction, so a year of nightly runs lands in seconds, and a failure adds none.
+        """
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                added = sum(self._insert(conn, r, None, {}) for r in records)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -264,7 +282,7 @@ class HistoryStore:
                 r.governance_digest,
                 json.dumps(dict(r.signals)),
                 int(r.interrupted),
-                requirements_digest,
+                requirements_digest if requirements_digest is not None else r.requirements_digest,
             ),
         )
         run = cursor.lastrowid
@@ -429,6 +447,7 @@ def _record(
             )
             for s in scenarios
         ),
+        requirements_digest=row["requirements_digest"],
     )
 
 
