@@ -12,7 +12,6 @@ writer wait for another's commit instead of failing.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import sqlite3
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time
+from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time, run_key
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -330,7 +329,7 @@ class HistoryStore:
         with self._connect() as conn:
             conn.row_factory = sqlite3.Row
             rows = conn.execute(
-                f"SELECT * FROM runs {where} ORDER BY timestamp, run_id",  # noqa: S608 (fixed)
+                f"SELECT * FROM runs {where} ORDER BY timestamp, run_id, sdk, key",  # noqa: S608
                 params,
             ).fetchall()
             legs = _grouped(conn, "legs", where, params)
@@ -398,9 +397,8 @@ def _grouped(
 
 
 def _key(r: RunRecord) -> str:
-    """What makes a run itself: a run id is only a folder name, unique per SDK line at most."""
-    text = "\x1f".join((r.sdk, r.run_id, r.timestamp.isoformat(), r.commit or "", r.ref or ""))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """What makes a run itself (the same key names its file in a data folder)."""
+    return run_key(r)
 
 
 def _record(
