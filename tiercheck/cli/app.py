@@ -26,6 +26,7 @@ from tiercheck.cli import (
     history,
     matrix,
     probe,
+    publish,
     score,
 )
 from tiercheck.cli.common import PROG
@@ -101,6 +102,12 @@ COMMANDS: tuple[Command, ...] = (
         "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
         history.history_parser,
         history.history,
+    ),
+    Command(
+        "publish",
+        "the static dashboard of the history: pages, badges, JSON API (GitHub Pages)",
+        publish.publish_parser,
+        publish.publish,
     ),
     Command(
         "probe",

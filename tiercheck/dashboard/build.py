@@ -14,6 +14,7 @@ from tiercheck.dashboard.model import (
     API_VERSION,
     ClockEntry,
     DashboardIndex,
+    FailurePeriod,
     LastNight,
     LegSummary,
     LineHistory,
@@ -269,6 +270,43 @@ def _latest_rows(runs: Sequence[RunRecord]) -> dict[tuple[str, str], tuple[RunRe
     return out
 
 
+def _failure_periods(
+    line: str, runs: Sequence[RunRecord]
+) -> dict[tuple[str, str], list[FailurePeriod]]:
+    """(leg, scenario) → the line's stretches of scored failures, oldest first."""
+    open_now: dict[tuple[str, str, str], tuple[RunRecord, RunRecord, int]] = {}
+    done: dict[tuple[str, str], list[FailurePeriod]] = {}
+
+    def close(key: tuple[str, str, str], still_open: bool) -> None:
+        first, last, count = open_now.pop(key)
+        done.setdefault((key[1], key[2]), []).append(
+            FailurePeriod(
+                line=line,
+                revision=key[0],
+                first=stamp(first),
+                last=stamp(last),
+                runs=count,
+                open=still_open,
+            )
+        )
+
+    for run in runs:
+        measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+        failing = {
+            (s.revision, s.leg, s.scenario)
+            for s in run.scenarios
+            if s.scored and not s.passed and (s.revision, s.leg) in measured
+        }
+        for key in failing:
+            first, _, count = open_now.get(key, (run, run, 0))
+            open_now[key] = (first, run, count + 1)
+        for key in [k for k in open_now if k[:2] in measured and k not in failing]:
+            close(key, still_open=False)
+    for key in sorted(open_now):
+        close(key, still_open=True)
+    return done
+
+
 def _scenario_pages(
     by_line: Mapping[str, Sequence[RunRecord]], latest: Mapping[str, NightState]
 ) -> ScenarioIndex:
@@ -304,6 +342,10 @@ def _scenario_pages(
                         message=s.message if not s.passed else None,
                     )
                 )
+    periods: dict[tuple[str, str], list[FailurePeriod]] = {}
+    for line, runs in sorted(by_line.items()):
+        for (leg, name), stretches in _failure_periods(line, runs).items():
+            periods.setdefault((leg, name), []).extend(stretches)
     return ScenarioIndex(
         api_version=API_VERSION,
         scenarios=tuple(
@@ -311,9 +353,16 @@ def _scenario_pages(
                 leg=leg,
                 scenario=name,
                 slug=scenario_slug(leg, name),
-                lines=tuple(found),
+                lines=tuple(rows.get((leg, name), ())),
+                periods=tuple(
+                    sorted(
+                        periods.get((leg, name), ()),
+                        key=lambda p: (p.last, p.first, p.line, p.revision),
+                        reverse=True,
+                    )
+                ),
             )
-            for (leg, name), found in sorted(rows.items())
+            for leg, name in sorted(rows.keys() | periods.keys())
         ),
     )
 

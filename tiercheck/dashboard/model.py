@@ -29,6 +29,7 @@ __all__ = [
     "API_VERSION",
     "ClockEntry",
     "DashboardIndex",
+    "FailurePeriod",
     "LastNight",
     "LegSummary",
     "LineHistory",
@@ -252,13 +253,29 @@ class ScenarioLine:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FailurePeriod:
+    """A stretch of measured failures of a scored scenario in one line at one revision, with
+    no measured pass between them (unmeasured nights bridge, as in streaks)."""
+
+    line: str
+    revision: str
+    first: str = doc_field(doc="time of the first failing run")
+    last: str = doc_field(doc="time of the last failing run")
+    runs: int = doc_field(doc="measured failing runs")
+    open: bool = doc_field(doc="still failing: no measured pass since")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScenarioPage:
     """One scenario across every line."""
 
     leg: str
     scenario: str
     slug: str
-    lines: tuple[ScenarioLine, ...]
+    lines: tuple[ScenarioLine, ...] = doc_field(doc="each line × revision, its latest verdict")
+    periods: tuple[FailurePeriod, ...] = doc_field(
+        doc="every stretch of failures in the history, newest first"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
