@@ -21,6 +21,7 @@ __all__ = [
     "CHROMIUM",
     "FLAGS",
     "TIMEOUT_S",
+    "SpacedText",
     "Text",
     "assert_nothing_fetched",
     "chromium",
@@ -120,14 +121,27 @@ class Text(HTMLParser):
                 self.ids[ident] += data
 
 
+class SpacedText(Text):
+    """`Text` with a space between the texts of two elements, so a table row's cells read
+    as words (`alpha-sdk 2025-11-25 failing`) rather than run together."""
+
+    def handle_data(self, data: str) -> None:
+        super().handle_data(data + " ")
+
+
 def open_page(
-    tmp_path: Path, page: Path, console: list[str] | None = None
+    tmp_path: Path,
+    page: Path,
+    console: list[str] | None = None,
+    parser: type[Text] = Text,
 ) -> tuple[Text, list[str]]:
+    """Open `page` from file:// in Chromium: its DOM after load (read by `parser`) and every
+    URL it asked for."""
     net_log = tmp_path / f"{page.stem}.netlog.json"
     dom = chromium(
         tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri(), console=console
     )
-    parsed = Text()
+    parsed = parser()
     parsed.feed(dom)
     return parsed, requests(net_log)
 
