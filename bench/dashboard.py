@@ -287,7 +287,10 @@ def main() -> int:
         Path(args.json).write_text(text, encoding="utf-8")
     sys.stdout.write(text)
     for name, step in steps.items():
-        sys.stderr.write(f"{name:32} {step['wall_s']:7.2f} s  {step['peak_rss_mb']:7.1f} MB\n")
+        sys.stderr.write(
+            f"{name:32} {step['wall_s']:7.2f} s wall {step['cpu_s']:7.2f} s CPU "
+            f"{step['peak_rss_mb']:7.1f} MB\n"
+        )
     sys.stderr.write(
         f"site: {site_size['files']} files, {site_size['bytes'] / 1e6:.1f} MB; data folder: "
         f"{data_size['files']} files, {data_size['bytes'] / 1e6:.1f} MB; api identical after "

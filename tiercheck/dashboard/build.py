@@ -29,7 +29,13 @@ from tiercheck.dashboard.model import (
     ScenarioState,
     TierChangeEntry,
 )
-from tiercheck.history.analysis import current_streaks, flaky_scenarios, relegation
+from tiercheck.history.analysis import (
+    Flaky,
+    Streak,
+    current_streaks,
+    flaky_scenarios,
+    relegation,
+)
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord, ScenarioRow, run_key
 from tiercheck.history.regression import NightState, Regression, timeline
@@ -174,7 +180,9 @@ def _run_entry(state: NightState) -> RunEntry:
     )
 
 
-def _clock(runs: Sequence[RunRecord], latest: RunRecord) -> tuple[ClockEntry, ...]:
+def _clock(
+    runs: Sequence[RunRecord], latest: RunRecord, streaks: Sequence[Streak]
+) -> tuple[ClockEntry, ...]:
     today: date = latest.timestamp.date()
     return tuple(
         ClockEntry(
@@ -186,12 +194,16 @@ def _clock(runs: Sequence[RunRecord], latest: RunRecord) -> tuple[ClockEntry, ..
             days_left=max(0, (r.due_on - today).days) if r.due_on else None,
             scenarios=r.scenarios,
         )
-        for r in relegation(runs, latest.revisions)
+        for r in relegation(runs, latest.revisions, streaks=streaks)
     )
 
 
 def _line_history(
-    line: str, runs: Sequence[RunRecord], states: Sequence[NightState]
+    line: str,
+    runs: Sequence[RunRecord],
+    states: Sequence[NightState],
+    streaks: Sequence[Streak],
+    flaky: Sequence[Flaky],
 ) -> LineHistory:
     latest = states[-1]
     changes = tuple(
@@ -214,13 +226,13 @@ def _line_history(
         runs=tuple(_run_entry(s) for s in states),
         tier_changes=changes,
         regressions=tuple(_entry(r) for r in latest.regressions),
-        clock=_clock(runs, latest.run),
-        streaks=tuple(streak_entry(s) for s in current_streaks(runs)),
+        clock=_clock(runs, latest.run, streaks),
+        streaks=tuple(streak_entry(s) for s in streaks),
         flaky=tuple(
             HistoryFlaky(
                 revision=f.revision, leg=f.leg, scenario=f.scenario, commit=f.commit, flips=f.flips
             )
-            for f in flaky_scenarios(runs)
+            for f in flaky
         ),
     )
 
@@ -308,11 +320,13 @@ def _failure_periods(
 
 
 def _scenario_pages(
-    by_line: Mapping[str, Sequence[RunRecord]], latest: Mapping[str, NightState]
+    by_line: Mapping[str, Sequence[RunRecord]],
+    latest: Mapping[str, NightState],
+    line_streaks: Mapping[str, Sequence[Streak]],
 ) -> ScenarioIndex:
     rows: dict[tuple[str, str], list[ScenarioLine]] = {}
     for line, runs in sorted(by_line.items()):
-        streaks = {(s.revision, s.leg, s.scenario): s for s in current_streaks(runs)}
+        streaks = {(s.revision, s.leg, s.scenario): s for s in line_streaks[line]}
         regressed = {
             (r.revision, r.leg, r.scenario)
             for r in latest[line].regressions
@@ -386,16 +400,20 @@ def build_dashboard(
     summaries: list[LineSummary] = []
     histories: dict[str, LineHistory] = {}
     latest: dict[str, NightState] = {}
+    line_streaks: dict[str, list[Streak]] = {}
     for line in sorted(by_line):
         line_runs = by_line[line]
         states = timeline(line_runs)
         latest[line] = states[-1]
-        history = _line_history(line, line_runs, states)
+        # Flaky scenarios and streaks once per line: every view below reads the same ones.
+        flaky = flaky_scenarios(line_runs)
+        line_streaks[line] = current_streaks(line_runs, flaky=flaky)
+        history = _line_history(line, line_runs, states, line_streaks[line], flaky)
         histories[history.slug] = history
         summaries.append(
             _summary(line, line_runs, states[-1], (pages or {}).get(line, LinePages()))
         )
-    scenarios = _scenario_pages(by_line, latest)
+    scenarios = _scenario_pages(by_line, latest, line_streaks)
     failing_lines = {
         page.slug: len({r.line for r in page.lines if r.state == "failing"})
         for page in scenarios.scenarios

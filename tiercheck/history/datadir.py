@@ -2,9 +2,9 @@
 
 The folder's layout is `datafile`'s. Export is incremental and never destructive:
 
-* a run's file is written once; a file already there is left alone when it holds the same run
-  (whatever its formatting), and a file that holds another run under the same name is refused,
-  never overwritten;
+* a run's file is written once and never again: its name is the run's identity (its time and
+  a digest of its line, id, time, commit and ref), so a file already there under that name is
+  that run, and is left alone (not even read: a year of nights is thousands of files);
 * a folder holding runs of a line that this history lacks is a newer state than ours (another
   workflow run exported after we imported): export refuses to write anything and says to
   import the folder first, so two nightly runs at once never lose each other's nights;
@@ -37,7 +37,10 @@ from tiercheck.history.record import RunRecord, run_key
 from tiercheck.history.store import HistoryError
 from tiercheck.model import to_json
 
-__all__ = ["ExportResult", "export_runs", "is_data_folder", "read_runs"]
+__all__ = ["RUN_FILE_MAX_BYTES", "ExportResult", "export_runs", "is_data_folder", "read_runs"]
+
+#: The largest run file read: a run of every scenario of both revisions is tens of kilobytes.
+RUN_FILE_MAX_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,8 @@ def _check_marker(folder: Path) -> bool:
 def _read_run(path: Path, folder: Path) -> RunRecord:
     source = path.relative_to(folder).as_posix()
     try:
-        data = load_json(path, what="a run file")
+        # Every value is type-checked by the reader itself: no separate walk over the values.
+        data = load_json(path, what="a run file", max_bytes=RUN_FILE_MAX_BYTES, shape=False)
         return record_of_file(data, f"{folder / source}")
     except ConfigError as exc:
         raise HistoryError(exc.message) from None
@@ -115,8 +119,7 @@ def read_runs(folder: Path) -> list[RunRecord]:
 
 def export_runs(runs: Sequence[RunRecord], folder: Path) -> ExportResult:
     """Write every run of `runs` that `folder` lacks; refuse (HistoryError, nothing written)
-    when the folder holds a newer state, another run under one of our names, or a newer
-    layout."""
+    when the folder holds a newer state or a newer layout."""
     had_marker = _check_marker(folder)
     wanted = {run_file_name(r): r for r in runs}
     lines = {line_slug(r.sdk) for r in runs}
@@ -129,31 +132,12 @@ def export_runs(runs: Sequence[RunRecord], folder: Path) -> ExportResult:
             f"(`tier-check history import {folder}`), then export"
         )
         raise HistoryError(msg)
-    to_write: list[tuple[str, str]] = []
-    unchanged = 0
-    for name in sorted(wanted):
-        record = wanted[name]
-        text = run_file_text(record)
-        path = present.get(name)
-        if path is None:
-            to_write.append((name, text))
-            continue
-        try:
-            same_bytes = path.read_bytes() == text.encode("utf-8")
-        except OSError as exc:
-            raise HistoryError(f"history export: cannot read {path}: {exc}") from None
-        if not same_bytes and _read_run(path, folder) != record:
-            msg = (
-                f"history export: {path} holds another run than this history's under the "
-                "same name; refusing to rewrite it"
-            )
-            raise HistoryError(msg)
-        unchanged += 1
+    to_write = sorted(set(wanted) - set(present))
     try:
         if not had_marker:
             durable.write_text(folder / DATA_MARKER, _marker_text())
-        for name, text in to_write:
-            durable.write_text(folder / name, text)
+        for name in to_write:
+            durable.write_text(folder / name, run_file_text(wanted[name]))
     except OSError as exc:
         raise HistoryError(f"history export: cannot write in {folder}: {exc}") from None
-    return ExportResult(written=tuple(name for name, _ in to_write), unchanged=unchanged)
+    return ExportResult(written=tuple(to_write), unchanged=len(wanted) - len(to_write))

@@ -200,6 +200,60 @@ def run_file_text(record: RunRecord) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
+#: The keys of a leg and a scenario line, and the types of their values (None: may be null).
+_LEG_KEYS: dict[str, tuple[type, ...]] = {
+    "revision": (str,),
+    "leg": (str,),
+    "state": (str,),
+    "reason": (str, type(None)),
+    "pass_rate": (float, int),
+    "passed": (int,),
+    "total": (int,),
+}
+_SCENARIO_KEYS: dict[str, tuple[type, ...]] = {
+    "revision": (str,),
+    "leg": (str,),
+    "scenario": (str,),
+    "passed": (bool,),
+    "scored": (bool,),
+    "check": (str, type(None)),
+    "message": (str, type(None)),
+}
+_NAMES = {str: "a string", float: "a number", int: "an integer", bool: "a boolean"}
+
+
+def _items(data: dict[str, Any], field: str, keys: dict[str, tuple[type, ...]]) -> list[list[Any]]:
+    """The values of every object of the list `field`, in `keys` order, each checked.
+
+    Run files hold hundreds of scenario lines each and a data folder thousands of files: this
+    checks them directly rather than through the generic model reader, with the same rules
+    (every key present, no other, each value of its type)."""
+    items = data.get(field)
+    if not isinstance(items, list):
+        raise ModelError(field, "expected a list")
+    out: list[list[Any]] = []
+    names = set(keys)
+    for i, item in enumerate(items):
+        where = f"{field}[{i}]"
+        if not isinstance(item, dict):
+            raise ModelError(where, "expected an object")
+        if item.keys() != names:
+            extra = sorted(set(item) - names)
+            if extra:
+                raise ModelError(f"{where}.{extra[0]}", "not a field of this document")
+            raise ModelError(f"{where}.{sorted(names - set(item))[0]}", "missing")
+        values = []
+        for key, kinds in keys.items():
+            value = item[key]
+            # bool is an int in Python: only a field that wants a boolean takes one.
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                want = " or ".join(_NAMES.get(k, "null") for k in kinds)
+                raise ModelError(f"{field}[{i}].{key}", f"expected {want}")
+            values.append(value)
+        out.append(values)
+    return out
+
+
 def record_of_file(data: object, source: str) -> RunRecord:
     """The run a data file holds; ValueError (one line, naming `source`) when it is not one."""
     if isinstance(data, dict) and isinstance(data.get("schema_version"), int):
@@ -211,7 +265,12 @@ def record_of_file(data: object, source: str) -> RunRecord:
             )
             raise ValueError(msg)
     try:
-        run = from_json(RunFile, data)
+        if not isinstance(data, dict):
+            raise ModelError("", "expected an object")
+        legs = _items(data, "legs", _LEG_KEYS)
+        scenarios = _items(data, "scenarios", _SCENARIO_KEYS)
+        # The rest through the model (a few fields): the same rules as every document.
+        run = from_json(RunFile, {**data, "legs": [], "scenarios": []})
         timestamp = parse_time(run.timestamp)
     except (ModelError, ValueError) as exc:
         raise ValueError(f"{source}: not a tiercheck run file: {exc}") from None
@@ -233,12 +292,9 @@ def record_of_file(data: object, source: str) -> RunRecord:
         signals=dict(run.signals),
         interrupted=run.interrupted,
         legs=tuple(
-            LegRow(x.revision, x.leg, x.state, x.reason, x.pass_rate, x.passed, x.total)
-            for x in run.legs
+            LegRow(rev, leg, state, reason, float(rate), passed, total)
+            for rev, leg, state, reason, rate, passed, total in legs
         ),
-        scenarios=tuple(
-            ScenarioRow(s.revision, s.leg, s.scenario, s.passed, s.scored, s.check, s.message)
-            for s in run.scenarios
-        ),
+        scenarios=tuple(ScenarioRow(*values) for values in scenarios),
         requirements_digest=run.requirements_digest,
     )

@@ -88,9 +88,10 @@ def test_a_file_reformatted_but_holding_the_same_run_is_left_alone(
     assert path.read_text("utf-8") == reformatted
 
 
-def test_another_run_under_one_of_our_names_is_refused_and_kept(
+def test_a_file_already_there_is_never_rewritten(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A run's file is named by the run itself: whatever it holds now, export leaves it be.
     data = tmp_path / "data"
     assert _export(db, data, capsys)[0] == 0
     path = next(data.glob("runs/gamma-sdk/*.json"))
@@ -100,11 +101,9 @@ def test_another_run_under_one_of_our_names_is_refused_and_kept(
     path.write_text(tampered, encoding="utf-8")
     HistoryStore(db).append(record_of(night_scorecard("alpha-sdk", 11)))
     code, out = _export(db, data, capsys)
-    assert code == 2
-    assert out.count("\n") == 1
-    assert "refusing to rewrite it" in out
+    assert code == 0
+    assert "exported 1 run(s)" in out
     assert path.read_text("utf-8") == tampered
-    assert len(list(data.rglob("runs/*/*.json"))) == 30  # the new night was not written either
 
 
 def test_a_folder_ahead_of_the_database_is_refused(
@@ -147,6 +146,17 @@ def test_a_newer_layout_and_a_bad_run_file_are_one_line(
     assert err.count("\n") == 1
     assert bad.name in err
     assert "tier: expected an integer" in err
+    # A scenario line is checked as strictly (the first one is the first passing scenario).
+    bad.write_text(good.replace('"passed": true', '"passed": 1', 1), encoding="utf-8")
+    assert main(["history", "import", str(data), "--history", fresh]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "scenarios[0].passed: expected a boolean" in err
+    bad.write_text(
+        good.replace('"message": null}', '"message": null, "x": 1}', 1), encoding="utf-8"
+    )
+    assert main(["history", "import", str(data), "--history", fresh]) == 2
+    assert "scenarios[0].x: not a field of this document" in capsys.readouterr().err
     bad.write_text(good, encoding="utf-8")
     marker = data / DATA_MARKER
     marker.write_text(
