@@ -31,7 +31,6 @@ import json
 import os
 import platform
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -155,26 +154,27 @@ def history(lines: int, nights: int, seed: int) -> list[RunRecord]:
 
 
 def _tier_check(*args: str) -> dict[str, Any]:
-    """Run `tier-check ARGS` as its own process: wall time, peak RSS, its last line."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Run `tier-check ARGS` as its own process: wall time, its CPU and peak RSS (its own
+    rusage, from wait4), its last line."""
     start = time.perf_counter()
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "tier-check"), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"tier-check {' '.join(args)} exited {done.returncode}: {done.stderr.strip()}")
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "tier-check"), *args], stdout=out, stderr=err
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        said, errors = out.read().strip(), err.read().strip()
+    if proc.returncode != 0:
+        sys.exit(f"tier-check {' '.join(args)} exited {proc.returncode}: {errors}")
     return {
         "command": f"tier-check {' '.join(args)}",
         "wall_s": round(wall, 3),
-        "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 3),
-        # ru_maxrss of children is the largest child so far (KiB on Linux).
-        "peak_rss_mb": round(after.ru_maxrss / 1024, 1),
-        "said": done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "",
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),  # KiB on Linux
+        "said": said.splitlines()[-1] if said else "",
     }
 
 

@@ -159,7 +159,8 @@ def test_night_30_the_month_is_in_the_history(sites: dict[int, Path], tmp_path: 
     assert "2026-10-12: 75%" in row
     assert "2026-10-20: unmeasured" in row
     assert index.tags.count("svg") >= 3 * (1 + 4)  # a badge and four sparklines per line
-    line, _ = _page(tmp_path, site, "lines/alpha-sdk.html")
+    line, text = _page(tmp_path, site, "lines/alpha-sdk.html")
+    assert "2026-10-20: 2025-11-25 server not measured" in text  # the tick under the trend
     history = _id(line, "regression-history")
     assert "lower-tier : 2026-10-12 → undone 2026-10-15" in history
     assert "2026-10-20" in _id(line, "unmeasured")

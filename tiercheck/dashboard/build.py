@@ -445,7 +445,8 @@ def trend_points(history: LineHistory) -> list[HistoryTrendPoint]:
     for run in history.runs:
         rates: dict[str, dict[str, float | None]] = {}
         for x in run.legs:
-            rates.setdefault(x.revision, {})[x.leg] = x.pass_rate
+            if x.state != "skipped":  # chosen not to run: not a gap in what was measured
+                rates.setdefault(x.revision, {})[x.leg] = x.pass_rate
         points.append(
             HistoryTrendPoint(
                 run_id=run.run_id,

@@ -128,7 +128,9 @@ def _last_night_items(summary: LineSummary) -> list[str]:
     last = summary.last_night
     items = [f"{_kind(r.kind)} {esc(r.detail)}" for r in last.started]
     items += [f"{chip('pass', 'fixed')} {esc(r.detail)}" for r in last.ended]
-    if last.tier_before is not None and last.tier_before != last.tier_after:
+    # A drop that opened a lower-tier regression is said once, by the regression.
+    dropped = any(r.kind == "lower-tier" for r in last.started)
+    if last.tier_before is not None and last.tier_before != last.tier_after and not dropped:
         items.append(esc(f"Tier {last.tier_before} → Tier {last.tier_after}"))
     reported = {r.key.split(":", 1)[1] for r in (*last.started, *last.ended) if ":" in r.key}
     items += [
@@ -460,15 +462,18 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
         else '<p id="regressions">None.</p>'
     )
     revisions = history.revisions
-    chart = trend_svg(summary.line, trend_points(history), revisions, width=900, height=220)
+    chart = trend_svg(
+        summary.line, trend_points(history), revisions, width=900, height=220, gaps=True
+    )
     body = "\n".join(
         part
         for part in (
             f'<nav class="crumbs" id="links">{" · ".join(links)}</nav>{also}',
             f"<h2>Open regressions {_status(summary.status)}</h2>{open_now}",
             f'<h2>Trend</h2><figure class="trend">{chart}<figcaption class="msg">Scored pass '
-            f"rate per revision and leg over {len(history.runs)} run(s); a gap is a night "
-            "the leg was not measured, a dashed line a tier change.</figcaption></figure>",
+            f"rate per revision and leg over {len(history.runs)} run(s); a gap (and an amber "
+            "tick below) is a night a leg was not measured, a dashed line a tier change."
+            "</figcaption></figure>",
             _tier_over_time(history),
             _clock(history),
             _streaks(history, root),

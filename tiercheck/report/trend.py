@@ -32,9 +32,12 @@ def trend_svg(
     *,
     width: int = 480,
     height: int = 160,
+    gaps: bool = False,
 ) -> str:
     """The chart of `points` (oldest first): a gap where a leg was not measured, a dashed
-    vertical line where the tier changed, a legend of the lines along the bottom."""
+    vertical line where the tier changed, a legend of the lines along the bottom. With `gaps`,
+    an amber tick under the chart marks each run where a leg was not measured (a gap in one
+    line is hidden when another line runs over it)."""
     pad = 24
     columns = trend_columns(revisions)
     # The legend runs along the bottom, wrapping onto more lines when the chart is narrow.
@@ -65,6 +68,18 @@ def trend_svg(
                 f'<line x1="{x(i):.1f}" y1="{pad}" x2="{x(i):.1f}" y2="{pad + inner_h}" '
                 f'stroke="#999" stroke-dasharray="3,3"><title>tier {point.tier} from '
                 f"{escape(point.timestamp)}</title></line>"
+            )
+    for i, point in enumerate(points):
+        missing = [
+            f"{rev} {leg}"
+            for rev, leg in columns
+            if rev in point.pass_rate and point.pass_rate[rev].get(leg, 0.0) is None
+        ]
+        if gaps and missing:
+            parts.append(
+                f'<rect x="{x(i) - 1.5:.1f}" y="{pad + inner_h + 1}" width="3" height="5" '
+                f'fill="#bf8700"><title>{escape(point.timestamp[:10])}: '
+                f"{escape(', '.join(missing))} not measured</title></rect>"
             )
     for k, (rev, leg) in enumerate(columns):
         colour = _PALETTE[k % len(_PALETTE)]

@@ -13,9 +13,16 @@ import pytest
 
 from support.nights import R1, REGRESSED, night_scorecard, records, thirty_nights
 from tiercheck.cli.app import main
-from tiercheck.history.datafile import DATA_MARKER, line_slug, run_file_name, run_file_text
+from tiercheck.history.datafile import (
+    DATA_MARKER,
+    line_slug,
+    run_file_name,
+    run_file_of,
+    run_file_text,
+)
 from tiercheck.history.record import record_of
 from tiercheck.history.store import HistoryStore
+from tiercheck.model import to_json
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -221,3 +228,13 @@ def test_export_usage_is_one_line(
     err = capsys.readouterr().err
     assert needle in err
     assert err.count("\n") == 1
+
+
+def test_a_run_file_is_the_run_file_model_written_out() -> None:
+    # The text is written straight from the rows: the same keys, in the model's order.
+    record = record_of(night_scorecard("alpha-sdk", 12, failing=[REGRESSED], tier=2))
+    written = json.loads(run_file_text(record))
+    model = to_json(run_file_of(record))
+    assert written == model
+    assert [list(s) for s in written["scenarios"]] == [list(s) for s in model["scenarios"]]
+    assert list(written) == list(model)
