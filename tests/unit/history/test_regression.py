@@ -180,3 +180,13 @@ def test_a_failure_bridged_by_an_unmeasured_night_stays_one_regression() -> None
     assert [s.status for s in states] == ["ok", "regressed", "regressed", "regressed"]
     assert states[3].started == ()
     assert {r.since.timestamp for r in states[3].regressions} == {night(2)}
+
+
+def test_a_scorecard_records_the_requirement_sets_it_was_scored_against() -> None:
+    from tiercheck.history.files import requirements_digest
+    from tiercheck.pipeline.facts import tiercheck_facts
+
+    both = tiercheck_facts("r", ["2025-11-25", "2026-07-28"]).requirements_digest
+    assert both == requirements_digest(["2025-11-25", "2026-07-28"])
+    assert both != tiercheck_facts("r", ["2025-11-25"]).requirements_digest
+    assert tiercheck_facts("r").requirements_digest is None

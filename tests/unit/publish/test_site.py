@@ -275,3 +275,15 @@ def test_no_build_time_anywhere(tmp_path: Path, capsys: pytest.CaptureFixture[st
     _publish(tmp_path / "copy.sqlite", tmp_path / "b", capsys=capsys)
     assert _files(tmp_path / "a") == _files(tmp_path / "b")
     assert night(5).strftime("%Y-%m-%d") in (tmp_path / "a/index.html").read_text("utf-8")
+
+
+def test_an_empty_history_publishes_an_empty_dashboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "h.sqlite"
+    HistoryStore(db).schema_version()  # created, no runs
+    site = tmp_path / "site"
+    _publish(db, site, capsys=capsys)
+    index = _json(site, "api/v1/index.json")
+    assert (index["lines"], index["latest_night"], index["scenarios"]) == ([], None, [])
+    assert "No runs yet." in (site / "index.html").read_text("utf-8")
