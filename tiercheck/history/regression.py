@@ -4,7 +4,8 @@ tracking issue is opened, edited and closed on.
 A *regression* is one of three things, and it lasts until what regressed is undone:
 
 * ``lower-tier`` — the implied tier went down (Tier 1 → 2, say) from the previous run that
-  judged the tier; it lasts while the tier stays below the tier before the drop. Only a run
+  judged the tier; it lasts while the tier stays below the tier before the drop (its
+  `tier_after` follows the tier of the day). Only a run
   that measured every leg it planned and whose governance signals were all conclusive judges
   the tier: a tier lowered by what could not be measured is a gap, not a regression.
 * ``newly-failing`` — a scored scenario failed whose previous measured verdict was a pass; it
@@ -26,6 +27,7 @@ latest state, the one a notifier acts on.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -254,6 +256,9 @@ class _Line:
         if open_one is not None:
             if open_one.tier_before is not None and run.tier <= open_one.tier_before:
                 self._end("lower-tier")
+            elif run.tier != open_one.tier_after:
+                # Still below the tier before the drop: the same regression, at today's tier.
+                self.active["lower-tier"] = dataclasses.replace(open_one, tier_after=run.tier)
         elif (
             self.tier_run is not None
             and run.tier > self.tier_run.tier

@@ -190,3 +190,13 @@ def test_a_scorecard_records_the_requirement_sets_it_was_scored_against() -> Non
     assert both == requirements_digest(["2025-11-25", "2026-07-28"])
     assert both != tiercheck_facts("r", ["2025-11-25"]).requirements_digest
     assert tiercheck_facts("r").requirements_digest is None
+
+
+def test_a_lower_tier_that_drops_further_is_one_regression_at_the_tier_of_the_day() -> None:
+    tiers = [1, 2, 3, 2, 1]
+    states = _line(*(record_of(night_scorecard("x", n, tier=t)) for n, t in enumerate(tiers, 1)))
+    assert [s.status for s in states] == ["ok", "regressed", "regressed", "regressed", "ok"]
+    assert [r.detail for r in states[2].regressions] == ["Tier 1 → Tier 3 since 2026-10-02"]
+    assert [r.detail for r in states[3].regressions] == ["Tier 1 → Tier 2 since 2026-10-02"]
+    assert states[2].started == ()
+    assert _keys(states[4].ended) == ["lower-tier"]
