@@ -1,12 +1,12 @@
 """The JSON Schemas of tiercheck's typed documents, generated from their models: one table.
 
 Each document tiercheck writes for other tools to read (the scorecard, the matrix, the
-governance snapshot, the claim) has a frozen-dataclass model; its schema in
-`tiercheck/schemas/` is this module's output, committed so that other tools can validate
-without running Python. A unit
-test fails when a committed file differs. Regenerate every one with
-``python -m tiercheck.document_schemas``. (The hand-written schemas of the files people edit —
-known_sdks.yaml, requirements, baselines, matrix files — sit beside them.)
+governance snapshot, the claim, a history data folder's run files, the dashboard's API) has a
+frozen-dataclass model; its schema in `tiercheck/schemas/` is this module's output, committed
+so that other tools can validate without running Python. A unit test fails when a committed
+file differs. Regenerate every one with ``python -m tiercheck.document_schemas``. (The
+hand-written schemas of the files people edit — known_sdks.yaml, requirements, baselines,
+matrix files — sit beside them.)
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from pathlib import Path
 
 from tiercheck import model
 from tiercheck.claim.model import ClaimDocument
+from tiercheck.dashboard.model import DashboardIndex, LineHistory, ScenarioIndex
 from tiercheck.governance.snapshot import Snapshot
+from tiercheck.history.datafile import DataFolder, RunFile
 from tiercheck.matrix.model import Matrix
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["GENERATED", "GeneratedSchema", "schema_text", "write_all"]
+__all__ = ["DASHBOARD_SCHEMAS", "GENERATED", "GeneratedSchema", "schema_text", "write_all"]
 
 #: Where the schemas are published (their `$id`s).
 BASE_ID = "https://tiercheck.dev/schemas/"
@@ -42,7 +44,28 @@ GENERATED: Mapping[str, GeneratedSchema] = {
     "matrix.schema.json": GeneratedSchema(Matrix, "tiercheck matrix"),
     "governance_snapshot.schema.json": GeneratedSchema(Snapshot, "tiercheck governance snapshot"),
     "claim.schema.json": GeneratedSchema(ClaimDocument, "tiercheck claim"),
+    "history_run.schema.json": GeneratedSchema(RunFile, "tiercheck history data folder: one run"),
+    "history_folder.schema.json": GeneratedSchema(
+        DataFolder, "tiercheck history data folder: its marker file"
+    ),
+    "dashboard_index.schema.json": GeneratedSchema(
+        DashboardIndex, "tiercheck dashboard API v1: api/v1/index.json"
+    ),
+    "dashboard_line.schema.json": GeneratedSchema(
+        LineHistory, "tiercheck dashboard API v1: api/v1/lines/<line>.json"
+    ),
+    "dashboard_scenarios.schema.json": GeneratedSchema(
+        ScenarioIndex, "tiercheck dashboard API v1: api/v1/scenarios.json"
+    ),
 }
+
+#: The schemas a published dashboard carries under `api/v1/schemas/`.
+DASHBOARD_SCHEMAS = (
+    "dashboard_index.schema.json",
+    "dashboard_line.schema.json",
+    "dashboard_scenarios.schema.json",
+    "matrix.schema.json",
+)
 
 
 def schema_text(file_name: str) -> str:

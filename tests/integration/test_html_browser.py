@@ -12,19 +12,12 @@ Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import json
-import os
-import shutil
-import signal
-import subprocess
-import uuid
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from support import browser
 from support.matrices import report_matrix
 from support.scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.pack import build_claim
@@ -40,110 +33,15 @@ from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-#: The flags that work on this kind of machine (closed network, running as root).
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-)
-TIMEOUT_S = 180.0
+CHROMIUM = browser.CHROMIUM
+_chromium = browser.chromium
+_Text = browser.Text
+_open = browser.open_page
+_assert_nothing_fetched = browser.assert_nothing_fetched
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run does)"
 )
-
-
-def _chromium(tmp_path: Path, *args: str, console: list[str] | None = None) -> str:
-    """Run Chromium in its own process group to the end; its stdout. The group is killed on
-    any way out, so no renderer or GPU helper outlives the test. With `console`, the page's
-    console messages (Chromium logs them to stderr as `INFO:CONSOLE`) are appended to it."""
-    assert CHROMIUM is not None
-    profile = tmp_path / f"profile-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
-    logging = ("--enable-logging=stderr", "--v=0") if console is not None else ()
-    proc = subprocess.Popen(
-        [CHROMIUM, *FLAGS, *logging, f"--user-data-dir={profile}", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE if console is not None else subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=TIMEOUT_S)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    assert proc.returncode == 0, f"chromium exited {proc.returncode}"
-    if console is not None:
-        console.extend(line for line in (err or "").splitlines() if ":CONSOLE" in line)
-    return out
-
-
-def _requests(net_log: Path) -> list[str]:
-    """Every URL the page asked for, from Chromium's network log.
-
-    Chromium fetches things of its own too (time, updates, accounts: refused on a closed
-    network); those start with the initiator "not an origin", while a page opened from
-    file:// initiates with its opaque origin, "null".
-    """
-    data = json.loads(net_log.read_text("utf-8"))
-    start_job = data["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
-    urls = []
-    for event in data.get("events", []):
-        params = event.get("params") or {}
-        if event.get("type") != start_job or "url" not in params:
-            continue  # the end of a job repeats its type without the request
-        if params.get("initiator") != "not an origin":
-            urls.append(str(params["url"]))
-    return urls
-
-
-class _Text(HTMLParser):
-    """The DOM's text, its tags, and the text of every element that has an id."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.text: list[str] = []
-        self.tags: list[str] = []
-        self.ids: dict[str, str] = {}
-        self._open: list[tuple[str, str | None]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        ident = dict(attrs).get("id")
-        self._open.append((tag, ident))
-        if ident:
-            self.ids[ident] = ""
-
-    def handle_endtag(self, tag: str) -> None:
-        while self._open and self._open.pop()[0] != tag:
-            pass
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        for _, ident in self._open:
-            if ident:
-                self.ids[ident] += data
-
-
-def _open(tmp_path: Path, page: Path, console: list[str] | None = None) -> tuple[_Text, list[str]]:
-    net_log = tmp_path / f"{page.stem}.netlog.json"
-    dom = _chromium(
-        tmp_path, f"--log-net-log={net_log}", "--dump-dom", page.as_uri(), console=console
-    )
-    parsed = _Text()
-    parsed.feed(dom)
-    return parsed, _requests(net_log)
 
 
 def _show(
@@ -155,11 +53,6 @@ def _show(
     parsed, requests = _open(tmp_path, page, console)
     _assert_nothing_fetched(requests, page)
     return parsed, " ".join(" ".join(parsed.text).split())
-
-
-def _assert_nothing_fetched(requests: list[str], page: Path) -> None:
-    others = [u for u in requests if u != page.as_uri() and not u.startswith("data:")]
-    assert others == [], f"{page.name} fetched {others}"
 
 
 def test_the_network_check_sees_what_a_page_fetches(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.governance.etag_cache": "the cache: GitHub ETags",
     "tiercheck.governance.snapshot": "--record-governance: the snapshot file named",
     "tiercheck.history.store": "--history: the history database named",
+    "tiercheck.history.datadir": "history export: the data folder named (one file per run)",
     "tiercheck.cli.matrix": "$GITHUB_STEP_SUMMARY: the summary file GitHub Actions names",
     "tiercheck.document_schemas": "the package's schemas/ folder (a developer command)",
 }

@@ -27,6 +27,7 @@ from tiercheck.cli import (
     matrix,
     notify,
     probe,
+    publish,
     score,
 )
 from tiercheck.cli.common import PROG
@@ -102,6 +103,12 @@ COMMANDS: tuple[Command, ...] = (
         "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
         history.history_parser,
         history.history,
+    ),
+    Command(
+        "publish",
+        "the static dashboard of the history: pages, badges, JSON API (GitHub Pages)",
+        publish.publish_parser,
+        publish.publish,
     ),
     Command(
         "probe",

@@ -84,10 +84,20 @@ def history_parser(prog: str) -> argparse.ArgumentParser:
             "Show an SDK line's run history: the tier and the scored pass rate per revision and "
             "leg over time, the scenarios failing now and since when, SEP-1730 relegation per "
             "claimed revision, and flaky scenarios. `history import DIR…` adds saved scorecard "
-            "folders (single runs or a matrix of them) to the history."
+            "folders (single runs or a matrix of them) or history data folders to the history; "
+            "`history export --out DIR` writes the history's runs into a data folder (one JSON "
+            "file per run, never rewritten)."
         ),
     )
-    parser.add_argument("action", nargs="*", metavar="import DIR", help="import DIR… instead")
+    parser.add_argument(
+        "action",
+        nargs="*",
+        metavar="import DIR… | export",
+        help="import DIR… or export instead",
+    )
+    parser.add_argument(
+        "--out", metavar="DIR", help="export: the data folder to write (e.g. a data branch)"
+    )
     parser.add_argument("--sdk", metavar="NAME", help="the SDK line to show")
     parser.add_argument("--since", metavar="AGE|DATE", help="e.g. 8w, 30d, 2026-10-01")
     parser.add_argument(
@@ -130,10 +140,18 @@ def history(args: argparse.Namespace) -> int:
 
     store = HistoryStore(_store_path(args))
     if args.action:
-        if args.action[0] != "import":
-            msg = f"history: unknown action {args.action[0]!r}; did you mean `history import DIR…`?"
-            raise UsageError(msg)
-        return _import(store, args.action[1:])
+        if args.action[0] == "import":
+            return _import(store, args.action[1:])
+        if args.action[0] == "export":
+            return _export(store, args.action[1:], args.out)
+        msg = (
+            f"history: unknown action {args.action[0]!r}; did you mean `history import DIR…` "
+            "or `history export --out DIR`?"
+        )
+        raise UsageError(msg)
+    if args.out:
+        msg = "history: --out belongs to `history export --out DIR`"
+        raise UsageError(msg)
     as_of = _moment(args.as_of, "--as-of") if args.as_of else now_utc()
     since = _since(args.since, as_of)
     try:
@@ -186,27 +204,67 @@ def _rebase(doc: Scorecard, folder: Path) -> Scorecard:
     return dataclasses.replace(doc, revisions=revisions)
 
 
+def _export(store: HistoryStore, extra: Sequence[str], out: str | None) -> int:
+    from tiercheck.history.datadir import export_runs
+    from tiercheck.history.store import HistoryError
+
+    if extra:
+        msg = f"history export: unexpected {extra[0]!r}; the folder is given with --out DIR"
+        raise UsageError(msg)
+    if not out:
+        msg = "history export: give the data folder to write with --out DIR"
+        raise UsageError(msg)
+    folder = Path(out).expanduser()
+    if folder.exists() and not folder.is_dir():
+        msg = f"history export: {folder} is not a directory"
+        raise UsageError(msg)
+    try:
+        result = export_runs(store.runs(), folder)
+    except HistoryError as exc:
+        raise UsageError(str(exc)) from None
+    emit(
+        f"exported {len(result.written)} run(s) to {folder} "
+        f"({result.unchanged} already there, never rewritten)"
+    )
+    return 0
+
+
+def _import_data(store: HistoryStore, folder: Path) -> tuple[int, int]:
+    """(added, already there) of a data folder's runs."""
+    from tiercheck.history.datadir import read_runs
+
+    runs = read_runs(folder)
+    added = store.append_many(runs)
+    return added, len(runs) - added
+
+
 def _import(store: HistoryStore, folders: Sequence[str]) -> int:
+    from tiercheck.history.datadir import is_data_folder
     from tiercheck.history.files import leg_results_of
     from tiercheck.history.record import record_of
     from tiercheck.history.store import HistoryError
     from tiercheck.report.writer import load_scorecard
 
     if not folders:
-        msg = "history import: give at least one folder of saved scorecards"
+        msg = "history import: give at least one folder of saved scorecards or a data folder"
         raise UsageError(msg)
-    paths = _scorecards(folders)
-    added = known = 0
+    data = [Path(f) for f in folders if is_data_folder(Path(f))]
+    paths = _scorecards([f for f in folders if Path(f) not in data])
+    added = known = found = 0
     try:
+        for folder in data:
+            new, old = _import_data(store, folder)
+            added, known, found = added + new, known + old, found + new + old
+        found += len(paths)
         for path in paths:
             doc = _rebase(load_scorecard(path), path.parent)
-            # The requirement sets of a saved run are not known for sure: an imported run is
-            # history, never a source for --reuse (no requirements digest).
+            # The requirements digest is the scorecard's own (absent from older ones, which
+            # are then history only, never a source for --reuse).
             if store.append(record_of(doc), leg_results=leg_results_of(doc)):
                 added += 1
             else:
                 known += 1
     except HistoryError as exc:
         raise UsageError(str(exc)) from None
-    emit(f"imported {added} run(s) into {store.path} ({known} already there, {len(paths)} found)")
+    emit(f"imported {added} run(s) into {store.path} ({known} already there, {found} found)")
     return 0

@@ -110,9 +110,15 @@ def due_date(first: RunRecord) -> date:
     return first.timestamp.date() + timedelta(days=RELEGATION_DAYS)
 
 
-def current_streaks(runs: Iterable[RunRecord], as_of: datetime | None = None) -> list[Streak]:
+def current_streaks(
+    runs: Iterable[RunRecord],
+    as_of: datetime | None = None,
+    *,
+    flaky: Iterable[Flaky] | None = None,
+) -> list[Streak]:
     """Every scored scenario whose latest measured verdict (up to `as_of`) is a failure, with
-    the streak it is in; oldest streak first."""
+    the streak it is in; oldest streak first. `flaky` is `flaky_scenarios` of the same runs
+    when the caller has it already (it is the costly part over a long history)."""
     open_streaks: dict[ScenarioKey, Streak] = {}
     ordered = _upto(runs, as_of)
     for run in ordered:
@@ -128,8 +134,11 @@ def current_streaks(runs: Iterable[RunRecord], as_of: datetime | None = None) ->
                 runs=(before.runs if before else 0) + 1,
                 check=row.check,
             )
-    flaky = {(f.revision, f.leg, f.scenario) for f in flaky_scenarios(ordered)}
-    streaks = [Streak(**{**s.__dict__, "flaky": key in flaky}) for key, s in open_streaks.items()]
+    flips = {
+        (f.revision, f.leg, f.scenario)
+        for f in (flaky_scenarios(ordered) if flaky is None else flaky)
+    }
+    streaks = [Streak(**{**s.__dict__, "flaky": key in flips}) for key, s in open_streaks.items()]
     return sorted(streaks, key=lambda s: (s.first.timestamp, s.revision, s.leg, s.scenario))
 
 
@@ -160,11 +169,17 @@ def _share_failing(run: RunRecord, revision: str) -> tuple[float, tuple[str, ...
 
 
 def relegation(
-    runs: Iterable[RunRecord], revisions: Sequence[str], as_of: datetime | None = None
+    runs: Iterable[RunRecord],
+    revisions: Sequence[str],
+    as_of: datetime | None = None,
+    *,
+    streaks: Sequence[Streak] | None = None,
 ) -> list[Relegation]:
-    """Both SEP-1730 relegation rules at each claimed revision, judged up to `as_of`."""
+    """Both SEP-1730 relegation rules at each claimed revision, judged up to `as_of`.
+    `streaks` is `current_streaks` of the same runs when the caller has it already."""
     ordered = _upto(runs, as_of)
-    streaks = current_streaks(ordered)
+    if streaks is None:
+        streaks = current_streaks(ordered)
     out: list[Relegation] = []
     for revision in revisions:
         mine = [s for s in streaks if s.revision == revision]

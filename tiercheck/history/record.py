@@ -22,6 +22,7 @@ __all__ = [
     "config_digest",
     "parse_time",
     "record_of",
+    "run_key",
     "signals_digest",
 ]
 
@@ -86,6 +87,20 @@ class RunRecord:
     def all_measured(self) -> bool:
         """Whether every leg the run planned was measured (skipped legs excepted)."""
         return not self.interrupted and all(r.state in ("measured", "skipped") for r in self.legs)
+
+
+def run_key(record: RunRecord) -> str:
+    """What makes a run itself: a run id is only a folder name, unique per SDK line at most."""
+    text = "\x1f".join(
+        (
+            record.sdk,
+            record.run_id,
+            record.timestamp.isoformat(),
+            record.commit or "",
+            record.ref or "",
+        )
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def parse_time(text: str) -> datetime:
@@ -169,6 +184,7 @@ def record_of(doc: Scorecard) -> RunRecord:
         interrupted=doc.interrupted,
         legs=tuple(legs),
         scenarios=tuple(scenarios),
+        requirements_digest=doc.tiercheck.requirements_digest,
     )
 
 

@@ -80,7 +80,7 @@ def assess(
         measured,
         judged,
         harness=harness,
-        tiercheck=tiercheck_facts(options.run_id),
+        tiercheck=tiercheck_facts(options.run_id, [p.revision for p in plan.revisions]),
         artifacts=artifacts,
         finished_at=now_utc(),
     )
@@ -131,7 +131,7 @@ def score_results(
         measured,
         judged,
         harness=HarnessBlock(package=PACKAGE, version=None, node_version=None),
-        tiercheck=tiercheck_facts("score"),
+        tiercheck=tiercheck_facts("score", [p.revision for p in plan.revisions]),
         artifacts=Artifacts(out_dir=None, raw=None, logs={}),
         finished_at=now,
     )

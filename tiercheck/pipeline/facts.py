@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from tiercheck import __version__
 from tiercheck.conformance.harness import PACKAGE
+from tiercheck.history.files import requirements_digest
 from tiercheck.pipeline.measure import Measurement
 from tiercheck.scorecard.model import HarnessBlock, ToolBlock, ToolEntry
 
@@ -42,6 +44,12 @@ def harness_facts(outcome: Measurement, requested: str) -> HarnessBlock:
     )
 
 
-def tiercheck_facts(run: str) -> ToolBlock:
-    """The tiercheck block of the scorecard."""
-    return ToolBlock(version=__version__, schema_version=1, run_id=run)
+def tiercheck_facts(run: str, revisions: Sequence[str] = ()) -> ToolBlock:
+    """The tiercheck block of the scorecard, with the digest of the requirement sets of
+    `revisions` (what a published history compares runs by, beside the harness version)."""
+    return ToolBlock(
+        version=__version__,
+        schema_version=1,
+        run_id=run,
+        requirements_digest=requirements_digest(revisions) if revisions else None,
+    )

@@ -72,7 +72,9 @@ class HistoryHook:
         try:
             self.store.append(
                 record_of(doc),
-                requirements_digest=requirements_digest(doc.requirements_revisions),
+                # A scorecard records its digest; one written before the field is computed.
+                requirements_digest=doc.tiercheck.requirements_digest
+                or requirements_digest(doc.requirements_revisions),
                 leg_results=leg_results_of(doc),
             )
         except HistoryError as exc:

@@ -34,7 +34,9 @@ __all__ = [
     "load_previous",
     "load_scorecard",
     "read_text",
+    "remove_site_file",
     "write_claim",
+    "write_if_changed",
     "write_leg_results",
     "write_matrix_reports",
     "write_reports",
@@ -205,3 +207,27 @@ def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:
         assert fmt.file_name is not None  # files() holds only formats with one
         written[fmt.name] = atomic_write_text(out_dir / fmt.file_name, fmt.render(matrix, False))
     return written
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` atomically unless the file already holds exactly it; whether it
+    was written. A published site is rebuilt every night: a page that did not change keeps
+    its file (and its time), so a deploy or a `git diff` shows only what changed."""
+    path = Path(path)
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # missing or unreadable: write it
+    durable.write_bytes(path, data)
+    return True
+
+
+def remove_site_file(path: Path) -> bool:
+    """Remove a file a previous build of a site wrote and this one does not; whether it was
+    there."""
+    try:
+        Path(path).unlink()
+    except FileNotFoundError:
+        return False
+    return True

@@ -323,6 +323,12 @@ class ToolBlock:
     version: str
     schema_version: int
     run_id: str
+    requirements_digest: str | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="a digest of the requirement-set files the run was scored against: runs are "
+        "compared only when it is the same (absent from scorecards older than it)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

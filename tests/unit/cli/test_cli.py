@@ -62,6 +62,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "labels",
         "triage",
         "history",
+        "publish",
         "probe",
         "matrix",
         "matrix plan",

@@ -33,6 +33,7 @@ from support.scorecards import (
 )
 from tiercheck.cli.app import main
 from tiercheck.cli.common import warn
+from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import record_of
 from tiercheck.history.store import SCHEMA_VERSION, HistoryError, HistoryStore
 from tiercheck.pipeline.history import HistoryHook
@@ -95,7 +96,12 @@ def nightly(
     return dataclasses.replace(
         doc,
         timestamp=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        tiercheck=dataclasses.replace(doc.tiercheck, run_id=moment.strftime("%Y%m%dT%H%M%SZ")),
+        # A run records the digest of the requirement sets it was scored against.
+        tiercheck=dataclasses.replace(
+            doc.tiercheck,
+            run_id=moment.strftime("%Y%m%dT%H%M%SZ"),
+            requirements_digest=requirements_digest([R1]),
+        ),
         sdk=dataclasses.replace(doc.sdk, commit=commit or f"{n:02d}" * 20),
     )
 
@@ -534,7 +540,7 @@ def test_import_of_saved_folders_gives_the_same_history(
     [
         (["history", "--sdk", "x", "--since", "soon"], "--since 'soon'"),
         (["history", "--sdk", "x", "--as-of", "yesterday"], "--as-of 'yesterday'"),
-        (["history", "export"], "unknown action 'export'"),
+        (["history", "frobnicate"], "unknown action 'frobnicate'"),
         (["history", "import"], "at least one folder"),
         (["history"], "--sdk NAME is required"),
     ],

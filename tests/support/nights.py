@@ -1,0 +1,217 @@
+"""Synthetic nightly histories from typed scorecards (no harness, no processes).
+
+Each night of each SDK line is a whole scorecard built through the real builders
+(`support.scorecards`), turned into the history's record by the real `record_of`, exactly as a
+finished assessment is. What a test states is only what that night measured: which scored
+scenarios failed, which legs were unmeasured, the tier, the harness version.
+
+`thirty_nights()` is the story the dashboard tests tell (worked out by hand):
+
+* ``alpha-sdk`` (Tier 1): `tools-call-image` at 2025-11-25 (server) fails on nights 12, 13 and
+  14 and the tier drops to 2 — a regression on night 12, fixed on night 15; its server leg at
+  2025-11-25 is unmeasured on night 20 (one night: not a regression).
+* ``beta-sdk`` (Tier 2): `auth/scope-step-up` at 2025-11-25 (client) fails every night (never
+  passed: not a regression); it runs the new harness from night 25, where `ping` also fails —
+  marked, not a regression; on night 26 (same harness as 25) `ping` still fails: not new.
+* ``gamma-sdk`` (Tier 1): green every night.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "HARNESS_CHANGE_NIGHT",
+    "LINES",
+    "NEVER_PASSES",
+    "NEW_HARNESS",
+    "NEW_HARNESS_FAILURE",
+    "NIGHT1",
+    "OLD_HARNESS",
+    "R1",
+    "R2",
+    "REGRESSED",
+    "REGRESSION_NIGHTS",
+    "SCENARIOS",
+    "UNMEASURED_NIGHT",
+    "alpha",
+    "beta",
+    "gamma",
+    "night",
+    "night_scorecard",
+    "records",
+    "scorecard_folder",
+    "thirty_nights",
+]
+
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from support.scorecards import (
+    R1,
+    R2,
+    check,
+    implied,
+    labels,
+    measured_leg,
+    p0,
+    policy,
+    release,
+    scenario,
+    scorecard,
+    spec_tracking,
+    triage,
+)
+from tiercheck.history.files import requirements_digest
+from tiercheck.history.record import RunRecord, record_of
+from tiercheck.revisions import Leg
+from tiercheck.scorecard.model import Scorecard
+from tiercheck.scoring import LegVerdict, unmeasured_leg
+from tiercheck.tier import Blocker
+
+NIGHT1 = datetime(2026, 10, 1, 3, 0, tzinfo=UTC)
+OLD_HARNESS = "0.2.0-alpha.10"
+NEW_HARNESS = "0.2.0-alpha.12"
+
+#: The scored scenarios of each revision × leg (a small, fixed requirement set).
+SCENARIOS: Mapping[tuple[str, Leg], tuple[str, ...]] = {
+    (R1, "server"): ("server-initialize", "ping", "tools-list", "tools-call-image"),
+    (R1, "client"): ("initialize", "tools_call", "auth/scope-step-up"),
+    (R2, "server"): ("server-stateless", "tools-list"),
+    (R2, "client"): ("initialize", "tools_call"),
+}
+UNREADY = "server never became ready within 30 s"
+
+#: Where a scenario is: (revision, leg, name).
+Where = tuple[str, Leg, str]
+
+
+def night(n: int) -> datetime:
+    """Night `n` (1-based): 03:00 UTC, one day apart from 1 October 2026."""
+    return NIGHT1 + timedelta(days=n - 1)
+
+
+def _signals() -> dict[str, dict[str, object]]:
+    return {
+        "labels": labels(),
+        "triage": triage(),
+        "p0_resolution": p0(),
+        "stable_release": release("2.1.0"),
+        "policy_signals": policy(),
+        "spec_tracking": spec_tracking(3, "2.1.0"),
+    }
+
+
+def _leg(revision: str, leg: Leg, failing: Collection[Where], unmeasured: bool) -> LegVerdict:
+    if unmeasured:
+        return unmeasured_leg(leg, revision, UNREADY)
+    return measured_leg(
+        revision,
+        leg,
+        [
+            scenario(name, passed=False, failing=[check(f"{name}-check", "wrong answer")])
+            if (revision, leg, name) in failing
+            else scenario(name)
+            for name in SCENARIOS[(revision, leg)]
+        ],
+    )
+
+
+def night_scorecard(
+    line: str,
+    n: int,
+    *,
+    failing: Collection[Where] = (),
+    unmeasured: Collection[tuple[str, Leg]] = (),
+    tier: int = 1,
+    harness: str = NEW_HARNESS,
+    revisions: Sequence[str] = (R1, R2),
+    commit: str | None = None,
+) -> Scorecard:
+    """Night `n`'s scorecard of `line`: the named scenarios failing, the named legs
+    unmeasured, everything else passing; the tier as given (its blockers named after the
+    failures)."""
+    legs: dict[str, dict[Leg, LegVerdict]] = {
+        rev: {
+            leg: _leg(rev, leg, failing, (rev, leg) in unmeasured) for leg in ("server", "client")
+        }
+        for rev in revisions
+    }
+    # The official blocker of a failing scored scenario: its leg's conformance check.
+    blockers = sorted(
+        {Blocker(check=f"{leg}_conformance", tier=1) for _, leg, _ in failing},
+        key=lambda b: b.check,
+    )
+    doc = scorecard(
+        legs=legs,
+        signals=_signals(),
+        tier=implied(tier, blockers if tier > 1 else []),
+        name=line,
+        harness_version=harness,
+    )
+    moment = night(n)
+    return dataclasses.replace(
+        doc,
+        timestamp=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        tiercheck=dataclasses.replace(
+            doc.tiercheck,
+            run_id=moment.strftime("%Y%m%dT%H%M%SZ"),
+            requirements_digest=requirements_digest(list(revisions)),
+        ),
+        sdk=dataclasses.replace(doc.sdk, commit=commit or f"{n:02d}" * 20),
+    )
+
+
+REGRESSED: Where = (R1, "server", "tools-call-image")
+NEVER_PASSES: Where = (R1, "client", "auth/scope-step-up")
+NEW_HARNESS_FAILURE: Where = (R1, "server", "ping")
+REGRESSION_NIGHTS = range(12, 15)
+UNMEASURED_NIGHT = 20
+HARNESS_CHANGE_NIGHT = 25
+
+
+def alpha(n: int) -> Scorecard:
+    """alpha-sdk on night `n` (see the module's story)."""
+    regressed = n in REGRESSION_NIGHTS
+    return night_scorecard(
+        "alpha-sdk",
+        n,
+        failing=[REGRESSED] if regressed else [],
+        unmeasured=[(R1, "server")] if n == UNMEASURED_NIGHT else [],
+        tier=2 if regressed else 1,
+    )
+
+
+def beta(n: int) -> Scorecard:
+    """beta-sdk on night `n` (see the module's story)."""
+    new = n >= HARNESS_CHANGE_NIGHT
+    return night_scorecard(
+        "beta-sdk",
+        n,
+        failing=[NEVER_PASSES, *([NEW_HARNESS_FAILURE] if new else [])],
+        tier=2,
+        harness=NEW_HARNESS if new else OLD_HARNESS,
+    )
+
+
+def gamma(n: int) -> Scorecard:
+    """gamma-sdk on night `n`: green."""
+    return night_scorecard("gamma-sdk", n)
+
+
+LINES = {"alpha-sdk": alpha, "beta-sdk": beta, "gamma-sdk": gamma}
+
+
+def thirty_nights(nights: int = 30) -> list[Scorecard]:
+    """Every line's scorecard of every night, night by night."""
+    return [make(n) for n in range(1, nights + 1) for make in LINES.values()]
+
+
+def records(docs: Sequence[Scorecard]) -> list[RunRecord]:
+    """The history's records of `docs`."""
+    return [record_of(doc) for doc in docs]
+
+
+def scorecard_folder(root: Path, doc: Scorecard) -> Path:
+    """Where a night's scorecard folder would be: `root/<line>/<run id>`."""
+    return root / doc.sdk.name / doc.tiercheck.run_id

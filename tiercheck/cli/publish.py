@@ -1,0 +1,90 @@
+"""`tier-check publish`: the static dashboard site from the run history (and the latest matrix)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tiercheck.cli.common import emit, warn
+from tiercheck.errors import UsageError
+
+__all__ = ["publish", "publish_parser"]
+
+
+def publish_parser(prog: str) -> argparse.ArgumentParser:
+    """`tier-check publish --history DB --out SITE [--matrix DIR…] [--alias OLD=NEW…]`."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "Build the static dashboard of the run history into SITE: an index of every SDK "
+            "line × revision × leg, a page per line and per scenario, badges at stable paths "
+            "(badges/<line>.svg, badges/<line>.json) and the versioned JSON API (api/v1/). "
+            "It works from file:// and from GitHub Pages, and is built incrementally: "
+            "run it again on the same SITE each night."
+        ),
+    )
+    parser.add_argument("--history", metavar="DB", required=True, help="the run history")
+    parser.add_argument("--out", metavar="SITE", required=True, help="the site's folder")
+    parser.add_argument(
+        "--matrix",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="a matrix report folder: the newest is published as api/v1/matrix.json, and each "
+        "line's latest scorecard.html and claim.html are taken from it (repeatable)",
+    )
+    parser.add_argument(
+        "--alias",
+        metavar="OLD=NEW",
+        action="append",
+        default=[],
+        help="a renamed line: serve NEW's badge at OLD's badge path too (kept in the site)",
+    )
+    return parser
+
+
+def _aliases(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            msg = f"publish: --alias {pair!r}: expected OLD=NEW (two line names)"
+            raise UsageError(msg)
+        out[old.strip()] = new.strip()
+    return out
+
+
+def publish(args: argparse.Namespace) -> int:
+    """Build the site; exit 0, or 2 for a history or matrix that cannot be read."""
+    from tiercheck.history.store import HistoryError, HistoryStore
+    from tiercheck.paths import writable_dir
+    from tiercheck.publish.site import build_site, load_matrix_folder
+
+    aliases = _aliases(args.alias)
+    db = Path(args.history).expanduser()
+    if not db.is_file():
+        msg = f"publish: --history {db}: no such file"
+        raise UsageError(msg)
+    out = writable_dir(Path(args.out).expanduser(), "--out")
+    matrices = []
+    for folder in args.matrix:
+        root = Path(folder).expanduser()
+        if not root.is_dir():
+            msg = f"publish: --matrix {folder} is not a directory"
+            raise UsageError(msg)
+        matrices.append(load_matrix_folder(root))
+    store = HistoryStore(db)
+    try:
+        store.check_readable()
+        runs = store.runs()
+    except HistoryError as exc:
+        raise UsageError(str(exc)) from None
+    result = build_site(runs, out, matrices=matrices, aliases=aliases)
+    for line in result.warnings:
+        warn(line)
+    emit(
+        f"published {len({r.sdk for r in runs})} line(s), {len(runs)} run(s) to {out}: "
+        f"{len(result.written)} file(s) written, {result.unchanged} unchanged, "
+        f"{len(result.removed)} removed"
+    )
+    return 0

@@ -1,0 +1,328 @@
+"""One run as a small, diffable JSON file of a history data folder (pure).
+
+A data folder (a `data` branch the nightly commits to, say) holds the history as plain files,
+so it survives without workflow artifacts and `git log` is its log:
+
+    tiercheck-history.json           the folder's format and version, written once
+    runs/<line>/<stamp>-<key>.json   one run: what the SQLite history keeps of it
+
+Each run file holds everything `RunRecord` holds — the verdicts of every scenario of every
+measured leg, the legs' states and scores, the tier, the versions, the digests — and nothing
+else: the raw `checks.json` files `--reuse` scores again stay in the local database. A file is
+named by its time and the run's identity, so it is written once and never changes; a night
+adds files and never edits one. Its text puts one leg or one scenario on a line, so a diff
+between two nights' files reads as the verdicts that changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time, run_key
+from tiercheck.model import ModelError, doc_field, from_json, to_json
+
+__all__ = [
+    "DATA_MARKER",
+    "FOLDER_FORMAT",
+    "RUN_FORMAT",
+    "SCHEMA_VERSION",
+    "DataFolder",
+    "RunFile",
+    "line_slug",
+    "record_of_file",
+    "run_file_name",
+    "run_file_of",
+    "run_file_text",
+]
+
+#: The version of the run files and the folder this tiercheck writes (and the newest it reads).
+SCHEMA_VERSION = 1
+#: The file at the root of a data folder that says what the folder is.
+DATA_MARKER = "tiercheck-history.json"
+RUN_FORMAT = "tiercheck-history-run"
+FOLDER_FORMAT = "tiercheck-history"
+
+_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+def line_slug(name: str) -> str:
+    """`name` as one path segment of a file name or URL that never changes for that name.
+
+    A registry name (`python-sdk-v1`) is its own slug; any other name gets its unsafe
+    characters replaced and a digest of the whole name added, so two names never share one.
+    """
+    if _SAFE.match(name) and name not in (".", ".."):
+        return name
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60] or "line"
+    return f"{readable}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _stamp(record: RunRecord) -> str:
+    return record.timestamp.isoformat().replace("+00:00", "Z")
+
+
+def run_file_name(record: RunRecord) -> str:
+    """`runs/<line>/<YYYYMMDDTHHMMSSZ>-<key>.json`: sorted by time in a listing, one per run."""
+    moment = record.timestamp.strftime("%Y%m%dT%H%M%SZ")
+    return f"runs/{line_slug(record.sdk)}/{moment}-{run_key(record)[:12]}.json"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegFile:
+    """One leg at one revision: measured or not (and why not), and its scored result."""
+
+    revision: str
+    leg: str
+    state: str = doc_field(doc="measured, unmeasured or skipped")
+    reason: str | None = doc_field(doc="why the leg is unmeasured or skipped")
+    pass_rate: float = doc_field(doc="scored scenarios passed / scored scenarios")
+    passed: int
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioFile:
+    """One scenario of a measured leg: its verdict, whether it is scored, the first failure."""
+
+    revision: str
+    leg: str
+    scenario: str
+    passed: bool
+    scored: bool = doc_field(doc="counted by the requirement set (not an extension or pending)")
+    check: str | None = doc_field(doc="the first failing check's id")
+    message: str | None = doc_field(doc="the first failing check's message")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFile:
+    """One run of an SDK line, as a history data folder keeps it (`runs/<line>/…json`)."""
+
+    json_tag: ClassVar[tuple[str, str]] = ("format", RUN_FORMAT)
+
+    schema_version: int = doc_field(doc="the version of this file's layout", schema={"minimum": 1})
+    run_id: str = doc_field(doc="the run's id (its output folder's name)")
+    timestamp: str = doc_field(doc="when the run finished, ISO-8601 UTC")
+    sdk: str = doc_field(doc="the SDK line")
+    repo: str
+    ref: str | None
+    commit: str | None
+    tiercheck_version: str
+    harness_version: str | None = doc_field(doc="the conformance harness that ran the legs")
+    node_version: str | None
+    requirements_digest: str | None = doc_field(
+        doc="a digest of the requirement sets scored against (null: not recorded)"
+    )
+    revisions: tuple[str, ...] = doc_field(doc="the spec revisions scored")
+    config_digest: str = doc_field(doc="a digest of the resolved configuration")
+    tier: int = doc_field(doc="the implied tier (official reading)")
+    blockers: tuple[str, ...]
+    governance_digest: str
+    signals: Mapping[str, str] = doc_field(doc="governance check → status")
+    interrupted: bool
+    legs: tuple[LegFile, ...]
+    scenarios: tuple[ScenarioFile, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DataFolder:
+    """The root file of a history data folder: what the folder is, in which version."""
+
+    json_tag: ClassVar[tuple[str, str]] = ("format", FOLDER_FORMAT)
+
+    schema_version: int = doc_field(doc="the version of the folder's layout", schema={"minimum": 1})
+    layout: str = doc_field(doc="where the runs are")
+
+
+def run_file_of(record: RunRecord) -> RunFile:
+    """The data file of a run."""
+    return RunFile(
+        schema_version=SCHEMA_VERSION,
+        run_id=record.run_id,
+        timestamp=_stamp(record),
+        sdk=record.sdk,
+        repo=record.repo,
+        ref=record.ref,
+        commit=record.commit,
+        tiercheck_version=record.tiercheck_version,
+        harness_version=record.harness_version,
+        node_version=record.node_version,
+        requirements_digest=record.requirements_digest,
+        revisions=record.revisions,
+        config_digest=record.config_digest,
+        tier=record.tier,
+        blockers=record.blockers,
+        governance_digest=record.governance_digest,
+        signals=dict(record.signals),
+        interrupted=record.interrupted,
+        legs=tuple(
+            LegFile(
+                revision=x.revision,
+                leg=x.leg,
+                state=x.state,
+                reason=x.reason,
+                pass_rate=x.pass_rate,
+                passed=x.passed,
+                total=x.total,
+            )
+            for x in record.legs
+        ),
+        scenarios=tuple(
+            ScenarioFile(
+                revision=s.revision,
+                leg=s.leg,
+                scenario=s.scenario,
+                passed=s.passed,
+                scored=s.scored,
+                check=s.check,
+                message=s.message,
+            )
+            for s in record.scenarios
+        ),
+    )
+
+
+def run_file_text(record: RunRecord) -> str:
+    """The text of a run's file: one key per line, and one leg or scenario per line."""
+    header = run_file_of(dataclasses.replace(record, legs=(), scenarios=()))
+    data: dict[str, Any] = to_json(header)
+    # The lines of legs and scenarios are written straight from the rows (the same keys and
+    # order as `LegFile` and `ScenarioFile`): a year of nights is millions of them.
+    data["legs"] = [
+        {
+            "revision": x.revision,
+            "leg": x.leg,
+            "state": x.state,
+            "reason": x.reason,
+            "pass_rate": x.pass_rate,
+            "passed": x.passed,
+            "total": x.total,
+        }
+        for x in record.legs
+    ]
+    data["scenarios"] = [
+        {
+            "revision": r.revision,
+            "leg": r.leg,
+            "scenario": r.scenario,
+            "passed": r.passed,
+            "scored": r.scored,
+            "check": r.check,
+            "message": r.message,
+        }
+        for r in record.scenarios
+    ]
+    lines = []
+    for key, value in data.items():
+        name = json.dumps(key)
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
+            lines.append(f"  {name}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {name}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+#: The keys of a leg and a scenario line, and the types of their values (None: may be null).
+_LEG_KEYS: dict[str, tuple[type, ...]] = {
+    "revision": (str,),
+    "leg": (str,),
+    "state": (str,),
+    "reason": (str, type(None)),
+    "pass_rate": (float, int),
+    "passed": (int,),
+    "total": (int,),
+}
+_SCENARIO_KEYS: dict[str, tuple[type, ...]] = {
+    "revision": (str,),
+    "leg": (str,),
+    "scenario": (str,),
+    "passed": (bool,),
+    "scored": (bool,),
+    "check": (str, type(None)),
+    "message": (str, type(None)),
+}
+_NAMES = {str: "a string", float: "a number", int: "an integer", bool: "a boolean"}
+
+
+def _items(data: dict[str, Any], field: str, keys: dict[str, tuple[type, ...]]) -> list[list[Any]]:
+    """The values of every object of the list `field`, in `keys` order, each checked.
+
+    Run files hold hundreds of scenario lines each and a data folder thousands of files: this
+    checks them directly rather than through the generic model reader, with the same rules
+    (every key present, no other, each value of its type)."""
+    items = data.get(field)
+    if not isinstance(items, list):
+        raise ModelError(field, "expected a list")
+    out: list[list[Any]] = []
+    names = set(keys)
+    for i, item in enumerate(items):
+        where = f"{field}[{i}]"
+        if not isinstance(item, dict):
+            raise ModelError(where, "expected an object")
+        if item.keys() != names:
+            extra = sorted(set(item) - names)
+            if extra:
+                raise ModelError(f"{where}.{extra[0]}", "not a field of this document")
+            raise ModelError(f"{where}.{sorted(names - set(item))[0]}", "missing")
+        values = []
+        for key, kinds in keys.items():
+            value = item[key]
+            # bool is an int in Python: only a field that wants a boolean takes one.
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                want = " or ".join(_NAMES.get(k, "null") for k in kinds)
+                raise ModelError(f"{field}[{i}].{key}", f"expected {want}")
+            values.append(value)
+        out.append(values)
+    return out
+
+
+def record_of_file(data: object, source: str) -> RunRecord:
+    """The run a data file holds; ValueError (one line, naming `source`) when it is not one."""
+    if isinstance(data, dict) and isinstance(data.get("schema_version"), int):
+        version = data["schema_version"]
+        if version > SCHEMA_VERSION:
+            msg = (
+                f"{source}: a run file of schema version {version}, newer than this "
+                f"tiercheck's ({SCHEMA_VERSION}); upgrade tiercheck"
+            )
+            raise ValueError(msg)
+    try:
+        if not isinstance(data, dict):
+            raise ModelError("", "expected an object")
+        legs = _items(data, "legs", _LEG_KEYS)
+        scenarios = _items(data, "scenarios", _SCENARIO_KEYS)
+        # The rest through the model (a few fields): the same rules as every document.
+        run = from_json(RunFile, {**data, "legs": [], "scenarios": []})
+        timestamp = parse_time(run.timestamp)
+    except (ModelError, ValueError) as exc:
+        raise ValueError(f"{source}: not a tiercheck run file: {exc}") from None
+    return RunRecord(
+        run_id=run.run_id,
+        timestamp=timestamp,
+        sdk=run.sdk,
+        repo=run.repo,
+        ref=run.ref,
+        commit=run.commit,
+        tiercheck_version=run.tiercheck_version,
+        harness_version=run.harness_version,
+        node_version=run.node_version,
+        revisions=run.revisions,
+        config_digest=run.config_digest,
+        tier=run.tier,
+        blockers=run.blockers,
+        governance_digest=run.governance_digest,
+        signals=dict(run.signals),
+        interrupted=run.interrupted,
+        legs=tuple(
+            LegRow(rev, leg, state, reason, float(rate), passed, total)
+            for rev, leg, state, reason, rate, passed, total in legs
+        ),
+        scenarios=tuple(ScenarioRow(*values) for values in scenarios),
+        requirements_digest=run.requirements_digest,
+    )

@@ -1,0 +1,319 @@
+"""Regressions of an SDK line, night by night (pure): what the dashboard shows and what a
+tracking issue is opened, edited and closed on.
+
+A *regression* is one of three things, and it lasts until what regressed is undone:
+
+* ``lower-tier`` — the implied tier went down (Tier 1 → 2, say) from the previous run that
+  judged the tier; it lasts while the tier stays below the tier before the drop (its
+  `tier_after` follows the tier of the day). Only a run
+  that measured every leg it planned and whose governance signals were all conclusive judges
+  the tier: a tier lowered by what could not be measured is a gap, not a regression.
+* ``newly-failing`` — a scored scenario failed whose previous measured verdict was a pass; it
+  lasts until the scenario passes again (a night it is not measured bridges, as in streaks),
+  or stops being scored.
+* ``unmeasured`` — a leg that was measured before is unmeasured two runs running; it lasts
+  until the leg is measured again. One unmeasured night is not a regression.
+
+Runs are compared only when they ran under the same *basis*: the same harness version and the
+same requirement sets (their digest). A run whose basis differs from the previous run's is
+*marked* (`NightState.basis_change` says what changed): no comparison across the change starts
+a regression — a scenario that passed under the old harness and fails under the new one is
+not called one. A regression already open when the basis changes stays open while what
+regressed still holds, and ends as usual when it is undone.
+
+`timeline` gives one line's state after each of its runs; `line_states` gives every line's
+latest state, the one a notifier acts on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Literal
+
+from tiercheck.history.record import RunRecord, ScenarioRow, run_key
+
+__all__ = [
+    "Basis",
+    "NightState",
+    "Regression",
+    "RegressionKind",
+    "Status",
+    "basis_change",
+    "basis_of",
+    "line_states",
+    "timeline",
+]
+
+RegressionKind = Literal["lower-tier", "newly-failing", "unmeasured"]
+#: regressed: a regression is open; incomparable: none is open, but this run's basis differs
+#: from the previous run's, so nothing could be compared; ok: none is open.
+Status = Literal["regressed", "incomparable", "ok"]
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What must be equal for two runs to be compared."""
+
+    harness_version: str | None
+    requirements_digest: str | None
+
+
+def basis_of(run: RunRecord) -> Basis:
+    """The basis `run` was measured under."""
+    return Basis(run.harness_version, run.requirements_digest)
+
+
+def basis_change(before: RunRecord, after: RunRecord) -> tuple[str, ...]:
+    """What differs between the bases of two runs, one phrase each (empty: the same)."""
+    out = []
+    if before.harness_version != after.harness_version:
+        out.append(
+            f"harness {before.harness_version or 'unknown'} → {after.harness_version or 'unknown'}"
+        )
+    if before.requirements_digest != after.requirements_digest:
+        out.append(
+            f"requirement sets {before.requirements_digest or 'unrecorded'} → "
+            f"{after.requirements_digest or 'unrecorded'}"
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Regression:
+    """One open (or just ended) regression of a line."""
+
+    kind: RegressionKind
+    #: The run it began with.
+    since: RunRecord
+    revision: str | None = None
+    leg: str | None = None
+    scenario: str | None = None
+    #: lower-tier: the tier before the drop, and the tier it dropped to.
+    tier_before: int | None = None
+    tier_after: int | None = None
+    #: newly-failing: the first failing check and its message; unmeasured: the leg's reason.
+    check: str | None = None
+    message: str | None = None
+
+    @property
+    def key(self) -> str:
+        """A stable name of what regressed (`newly-failing:2025-11-25/server/tools-list`):
+        the same regression on every night it lasts, so a notifier can tell states apart."""
+        if self.kind == "lower-tier":
+            return "lower-tier"
+        where = "/".join(p for p in (self.revision, self.leg, self.scenario) if p)
+        return f"{self.kind}:{where}"
+
+    @property
+    def detail(self) -> str:
+        """One line saying what regressed and since when."""
+        day = self.since.timestamp.date().isoformat()
+        if self.kind == "lower-tier":
+            return f"Tier {self.tier_before} → Tier {self.tier_after} since {day}"
+        if self.kind == "newly-failing":
+            why = f": {self.check}" if self.check else ""
+            return f"{self.revision} {self.leg} {self.scenario} failing since {day}{why}"
+        why = f": {self.message}" if self.message else ""
+        return f"{self.revision} {self.leg} unmeasured since {day}{why}"
+
+
+@dataclass(frozen=True)
+class NightState:
+    """A line's state after one of its runs."""
+
+    line: str
+    run: RunRecord
+    #: The line's run before this one, if any.
+    previous: RunRecord | None
+    #: What differs in this run's basis from the previous run's (empty: the same basis).
+    basis_change: tuple[str, ...]
+    #: Every regression open after this run, oldest first.
+    regressions: tuple[Regression, ...]
+    #: The regressions that began with this run.
+    started: tuple[Regression, ...] = field(default=())
+    #: The regressions this run undid.
+    ended: tuple[Regression, ...] = field(default=())
+
+    @property
+    def night(self) -> date:
+        """The run's day (UTC)."""
+        return self.run.timestamp.date()
+
+    @property
+    def marked(self) -> bool:
+        """Measured under another harness or other requirement sets than the run before."""
+        return bool(self.basis_change)
+
+    @property
+    def regressed(self) -> bool:
+        """A regression is open."""
+        return bool(self.regressions)
+
+    @property
+    def status(self) -> Status:
+        """regressed, incomparable (nothing open, but the basis changed) or ok."""
+        if self.regressions:
+            return "regressed"
+        return "incomparable" if self.marked else "ok"
+
+
+def _ordered(runs: Iterable[RunRecord]) -> list[RunRecord]:
+    return sorted(runs, key=lambda r: (r.timestamp, r.run_id, run_key(r)))
+
+
+def _judges_tier(run: RunRecord) -> bool:
+    """Every planned leg measured and every governance signal conclusive."""
+    return run.all_measured and "inconclusive" not in run.signals.values()
+
+
+def _scored(run: RunRecord) -> dict[tuple[str, str, str], ScenarioRow]:
+    measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+    return {
+        (s.revision, s.leg, s.scenario): s
+        for s in run.scenarios
+        if s.scored and (s.revision, s.leg) in measured
+    }
+
+
+class _Line:
+    """The running state of one line while its runs are read in order."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.last_verdict: dict[tuple[str, str, str], tuple[bool, Basis]] = {}
+        self.active: dict[str, Regression] = {}
+        self.ever_measured: set[tuple[str, str]] = set()
+        self.unmeasured: dict[tuple[str, str], tuple[RunRecord, int]] = {}
+        self.tier_run: RunRecord | None = None
+        self.previous: RunRecord | None = None
+        self.started: list[Regression] = []
+        self.ended: list[Regression] = []
+
+    def _start(self, regression: Regression) -> None:
+        if regression.key not in self.active:
+            self.active[regression.key] = regression
+            self.started.append(regression)
+
+    def _end(self, key: str) -> None:
+        if key in self.active:
+            self.ended.append(self.active.pop(key))
+
+    def _scenarios(self, run: RunRecord, basis: Basis) -> None:
+        verdicts = _scored(run)
+        for (revision, leg, name), row in verdicts.items():
+            key = f"newly-failing:{revision}/{leg}/{name}"
+            prior = self.last_verdict.get((revision, leg, name))
+            if row.passed:
+                self._end(key)
+            elif prior is not None and prior[0] and prior[1] == basis:
+                self._start(
+                    Regression(
+                        "newly-failing",
+                        run,
+                        revision,
+                        leg,
+                        name,
+                        check=row.check,
+                        message=row.message,
+                    )
+                )
+            self.last_verdict[(revision, leg, name)] = (row.passed, basis)
+        measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+        for key, open_one in list(self.active.items()):
+            # Measured, but no longer a scored scenario: it cannot be failing any more.
+            where = (open_one.revision or "", open_one.leg or "", open_one.scenario or "")
+            if open_one.kind == "newly-failing" and where[:2] in measured and where not in verdicts:
+                self._end(key)
+
+    def _legs(self, run: RunRecord) -> None:
+        planned = {(x.revision, x.leg) for x in run.legs}
+        for x in run.legs:
+            where = (x.revision, x.leg)
+            key = f"unmeasured:{x.revision}/{x.leg}"
+            if x.state == "measured":
+                self.ever_measured.add(where)
+                self.unmeasured.pop(where, None)
+                self._end(key)
+            elif x.state == "unmeasured":
+                first, count = self.unmeasured.get(where, (run, 0))
+                self.unmeasured[where] = (first, count + 1)
+                if count + 1 >= 2 and where in self.ever_measured:
+                    self._start(
+                        Regression("unmeasured", first, x.revision, x.leg, message=x.reason)
+                    )
+        for where in list(self.unmeasured):
+            if where not in planned:  # the line no longer plans the leg
+                self.unmeasured.pop(where)
+                self._end(f"unmeasured:{where[0]}/{where[1]}")
+
+    def _tier(self, run: RunRecord, basis: Basis) -> None:
+        if not _judges_tier(run):
+            return  # a gap: neither starts nor ends a lower tier
+        open_one = self.active.get("lower-tier")
+        if open_one is not None:
+            if open_one.tier_before is not None and run.tier <= open_one.tier_before:
+                self._end("lower-tier")
+            elif run.tier != open_one.tier_after:
+                # Still below the tier before the drop: the same regression, at today's tier.
+                self.active["lower-tier"] = dataclasses.replace(open_one, tier_after=run.tier)
+        elif (
+            self.tier_run is not None
+            and run.tier > self.tier_run.tier
+            and basis_of(self.tier_run) == basis
+        ):
+            self._start(
+                Regression("lower-tier", run, tier_before=self.tier_run.tier, tier_after=run.tier)
+            )
+        self.tier_run = run
+
+    def read(self, run: RunRecord) -> NightState:
+        self.started, self.ended = [], []
+        basis = basis_of(run)
+        change = basis_change(self.previous, run) if self.previous else ()
+        self._scenarios(run, basis)
+        self._legs(run)
+        self._tier(run, basis)
+        state = NightState(
+            line=self.line,
+            run=run,
+            previous=self.previous,
+            basis_change=change,
+            regressions=tuple(
+                sorted(self.active.values(), key=lambda r: (r.since.timestamp, r.key))
+            ),
+            started=tuple(self.started),
+            ended=tuple(self.ended),
+        )
+        self.previous = run
+        return state
+
+
+def timeline(runs: Iterable[RunRecord]) -> list[NightState]:
+    """One line's state after each of its runs, oldest first (`runs` are that line's)."""
+    ordered = _ordered(runs)
+    if not ordered:
+        return []
+    reader = _Line(ordered[0].sdk)
+    return [reader.read(run) for run in ordered]
+
+
+def line_states(
+    runs: Iterable[RunRecord], *, as_of: datetime | None = None
+) -> dict[str, NightState]:
+    """Every line's state after its latest run up to `as_of` (all runs when None), by line.
+
+    This is what a notifier reads each night: `status`, the open `regressions` (each with a
+    stable `key`), what `started` and `ended` with that run, and `basis_change`.
+    """
+    by_line: dict[str, list[RunRecord]] = {}
+    for run in runs:
+        if as_of is None or run.timestamp <= as_of:
+            by_line.setdefault(run.sdk, []).append(run)
+    out: dict[str, NightState] = {}
+    for line in sorted(by_line):
+        states = timeline(by_line[line])
+        out[line] = states[-1]
+    return out
