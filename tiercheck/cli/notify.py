@@ -107,16 +107,18 @@ def _run_url() -> str | None:
 
 def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
     lines: list[str] = []
-    for state in outcome.states:
-        if state.latest is None:
-            lines.append(f"{state.line}: no run on or before {state.night}")
+    for line, state in outcome.states.items():
+        if state is None:
+            lines.append(f"{line}: no run on or before {outcome.night}")
         elif state.regressions:
             kinds = ", ".join(sorted({r.kind for r in state.regressions}))
-            since = min(r.since for r in state.regressions)
-            lines.append(f"{state.line}: regression since {since} ({kinds})")
+            since = min(r.since.timestamp.date() for r in state.regressions)
+            lines.append(f"{line}: regression since {since} ({kinds})")
+        elif state.marked:
+            change = "; ".join(state.basis_change)
+            lines.append(f"{line}: not comparable ({state.row}: {change}); issue left as it is")
         else:
-            extra = " (not comparable: " + ", ".join(r.row for r in state.not_comparable) + ")"
-            lines.append(f"{state.line}: green{extra if state.not_comparable else ''}")
+            lines.append(f"{line}: green")
     calls = outcome.planned if dry_run else outcome.made
     verb = "would" if dry_run else "did"
     lines += [f"{verb} {call.describe(repo)}" for call in calls]

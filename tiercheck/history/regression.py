@@ -21,8 +21,11 @@ a regression — a scenario that passed under the old harness and fails under th
 not called one. A regression already open when the basis changes stays open while what
 regressed still holds, and ends as usual when it is undone.
 
-`timeline` gives one line's state after each of its runs; `line_states` gives every line's
-latest state, the one a notifier acts on.
+A line's runs are read as one series, oldest first (several runs on one night each count:
+the state after the night's latest run is the night's state). `timeline` gives one line's
+state after each of its runs; `line_states` gives every line's latest state up to a moment,
+the one `tier-check notify` acts on (the dashboard and the tracking issues read the same
+states, so they never disagree about whether a line regressed).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from tiercheck.history.record import RunRecord, ScenarioRow, run_key
@@ -44,6 +47,7 @@ __all__ = [
     "basis_change",
     "basis_of",
     "line_states",
+    "night_end",
     "timeline",
 ]
 
@@ -97,6 +101,15 @@ class Regression:
     #: newly-failing: the first failing check and its message; unmeasured: the leg's reason.
     check: str | None = None
     message: str | None = None
+    #: Nights with a run of the line it has lasted, counting the night it began (a night
+    #: without a run is not counted; an unmeasured regression begins two nights running).
+    nights: int = 1
+
+    @property
+    def row(self) -> str:
+        """The row it began in, as the matrix names it: NAME@REF (NAME alone without a ref)."""
+        run = self.since
+        return f"{run.sdk}@{run.ref}" if run.ref else run.sdk
 
     @property
     def key(self) -> str:
@@ -136,11 +149,20 @@ class NightState:
     started: tuple[Regression, ...] = field(default=())
     #: The regressions this run undid.
     ended: tuple[Regression, ...] = field(default=())
+    #: Legs this run left unmeasured that were measured before, with how many runs running
+    #: (up to this one) left them unmeasured: (revision, leg, runs). One run is a warning;
+    #: two are an ``unmeasured`` regression.
+    unmeasured: tuple[tuple[str, str, int], ...] = field(default=())
 
     @property
     def night(self) -> date:
         """The run's day (UTC)."""
         return self.run.timestamp.date()
+
+    @property
+    def row(self) -> str:
+        """The run's row, as the matrix names it: NAME@REF (NAME alone without a ref)."""
+        return f"{self.run.sdk}@{self.run.ref}" if self.run.ref else self.run.sdk
 
     @property
     def marked(self) -> bool:
@@ -191,6 +213,8 @@ class _Line:
         self.previous: RunRecord | None = None
         self.started: list[Regression] = []
         self.ended: list[Regression] = []
+        #: Every night with a run so far, for how many nights a regression has lasted.
+        self.nights: set[date] = set()
 
     def _start(self, regression: Regression) -> None:
         if regression.key not in self.active:
@@ -269,23 +293,38 @@ class _Line:
             )
         self.tier_run = run
 
+    def _lasted(self, regression: Regression) -> Regression:
+        began = regression.since.timestamp.date()
+        nights = sum(1 for d in self.nights if d >= began)
+        return dataclasses.replace(regression, nights=nights)
+
     def read(self, run: RunRecord) -> NightState:
         self.started, self.ended = [], []
+        self.nights.add(run.timestamp.date())
         basis = basis_of(run)
         change = basis_change(self.previous, run) if self.previous else ()
         self._scenarios(run, basis)
         self._legs(run)
         self._tier(run, basis)
+        unmeasured = tuple(
+            (x.revision, x.leg, self.unmeasured[(x.revision, x.leg)][1])
+            for x in run.legs
+            if x.state == "unmeasured"
+            and (x.revision, x.leg) in self.ever_measured
+            and (x.revision, x.leg) in self.unmeasured
+        )
         state = NightState(
             line=self.line,
             run=run,
             previous=self.previous,
             basis_change=change,
             regressions=tuple(
-                sorted(self.active.values(), key=lambda r: (r.since.timestamp, r.key))
+                self._lasted(r)
+                for r in sorted(self.active.values(), key=lambda r: (r.since.timestamp, r.key))
             ),
-            started=tuple(self.started),
+            started=tuple(self._lasted(r) for r in self.started),
             ended=tuple(self.ended),
+            unmeasured=unmeasured,
         )
         self.previous = run
         return state
@@ -298,6 +337,12 @@ def timeline(runs: Iterable[RunRecord]) -> list[NightState]:
         return []
     reader = _Line(ordered[0].sdk)
     return [reader.read(run) for run in ordered]
+
+
+def night_end(night: date) -> datetime:
+    """The last moment of `night` (a UTC date): `line_states(runs, as_of=night_end(d))` is
+    every line's state on night `d`, after its latest run on or before it."""
+    return datetime.combine(night, time.max, tzinfo=UTC)
 
 
 def line_states(

@@ -1,18 +1,19 @@
 """The texts of the nightly's tracking issues and of the pull-request comment (pure Markdown).
 
-A line's issue body says what regressed, since when and for how many nights, and each row's
-latest run; it is rewritten each night while the regression lasts, so it always reads as
-"now". Comments are short and only mark a change of state. Everything that comes from an SDK
-or the harness (scenario names, check ids, messages) is put in code spans: nothing in it can
-open HTML, mention a user or end a table cell.
+A line's issue body says what regressed, since when and for how many nights (the line's
+states come from `tiercheck.history.regression`, as the dashboard's do) and the latest run;
+it is rewritten each night while the regression lasts, so it always reads as "now". Comments
+are short and only mark a change of state. Everything that comes from an SDK or the harness
+(scenario names, check ids, messages) is put in code spans: nothing in it can open HTML,
+mention a user or end a table cell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
-from tiercheck.history.nightly import LineNight, Regression, RowNight
+from tiercheck.history.regression import NightState, Regression
 from tiercheck.report.markdown import cell
 from tiercheck.scorecard.view import one_line, short_sha
 
@@ -46,63 +47,65 @@ def issue_title(line: str) -> str:
 
 
 def _what(r: Regression) -> str:
-    if r.kind == "tier":
-        return f"implied tier went down: Tier {r.tier_before} → Tier {r.tier_now}"
-    if r.kind == "scenario":
+    if r.kind == "lower-tier":
+        return f"implied tier went down: Tier {r.tier_before} → Tier {r.tier_after}"
+    if r.kind == "newly-failing":
         where = f"{r.leg} leg at {r.revision}"
         text = f"{_code(r.scenario)} fails ({cell(where)})"
         if r.check:
             text += f": {_code(r.check)}"
         if r.message:
             text += f" {_code(_short(r.message))}"
-        if r.flaky:
-            text += " — flaky: its verdict has changed on the same commit before"
         return text
-    return f"unmeasured {r.nights} nights running: {_code(_short(r.reason))}"
+    where = f"{r.leg} leg at {r.revision}"
+    return f"{cell(where)} unmeasured {r.nights} nights running: {_code(_short(r.message))}"
+
+
+def _since(r: Regression) -> str:
+    return r.since.timestamp.date().isoformat()
 
 
 def _regressions_table(regressions: Sequence[Regression]) -> list[str]:
-    rows = [
-        f"| {_code(r.row)} | {_what(r)} | {r.since.isoformat()} | {r.nights} |" for r in regressions
-    ]
+    rows = [f"| {_code(r.row)} | {_what(r)} | {_since(r)} | {r.nights} |" for r in regressions]
     return ["| row | what | since | nights |", "|---|---|---|---|", *rows]
 
 
-def _compared(row: RowNight) -> str:
-    if row.comparable == "not-comparable" and row.previous is not None:
-        before = row.previous
+def _compared(state: NightState) -> str:
+    if state.marked and state.previous is not None:
+        before = state.previous
         return (
             "**not comparable**: measured under harness "
-            f"{_code(row.run.harness_version or 'unknown')} / requirement sets "
-            f"{_code(row.run.requirements_digest or 'unknown')}; the run before under "
+            f"{_code(state.run.harness_version or 'unknown')} / requirement sets "
+            f"{_code(state.run.requirements_digest or 'unknown')}; the run before under "
             f"{_code(before.harness_version or 'unknown')} / "
             f"{_code(before.requirements_digest or 'unknown')}"
         )
-    if row.comparable == "first":
-        return "first measured run"
+    if state.previous is None:
+        return "first run"
     return "compared"
 
 
-def _measured(row: RowNight) -> str:
-    if row.measured:
+def _measured(state: NightState) -> str:
+    if state.run.all_measured:
         return "measured"
-    nights = "night" if row.unmeasured_nights == 1 else "nights"
-    return f"**unmeasured** ({row.unmeasured_nights} {nights} running)"
+    if not state.unmeasured:
+        return "**unmeasured**"
+    parts = [
+        f"{leg} {revision}: {runs} night{'' if runs == 1 else 's'} running"
+        for revision, leg, runs in state.unmeasured
+    ]
+    return f"**unmeasured** ({cell('; '.join(parts))})"
 
 
-def _rows_table(rows: Sequence[RowNight]) -> list[str]:
-    lines = [
+def _rows_table(state: NightState) -> list[str]:
+    run = state.run
+    return [
         "| row | latest run | commit | tier | legs | harness | compared |",
         "|---|---|---|---|---|---|---|",
+        f"| {_code(state.row)} | {run.timestamp.strftime('%Y-%m-%d %H:%M')} UTC "
+        f"| {_code(short_sha(run.commit))} | Tier {run.tier} | {_measured(state)} "
+        f"| {_code(run.harness_version or 'unknown')} | {_compared(state)} |",
     ]
-    for row in rows:
-        run = row.run
-        lines.append(
-            f"| {_code(row.row)} | {run.timestamp.strftime('%Y-%m-%d %H:%M')} UTC "
-            f"| {_code(short_sha(run.commit))} | Tier {run.tier} | {_measured(row)} "
-            f"| {_code(run.harness_version or 'unknown')} | {_compared(row)} |"
-        )
-    return lines
 
 
 def _links(dashboard: str | None) -> list[str]:
@@ -116,15 +119,15 @@ _FOOTER = (
 )
 
 
-def issue_body(state: LineNight, *, dashboard: str | None = None) -> str:
+def issue_body(state: NightState, *, dashboard: str | None = None) -> str:
     """The tracking issue's body for `state` (a regression, or green once it is over).
 
     It says only what the history says (no workflow run link), so the same night gives the same
     body whichever run writes it: re-running a night changes nothing.
     """
-    latest = state.latest.isoformat() if state.latest else "none"
+    latest = state.night.isoformat()
     if state.regressions:
-        since = min(r.since for r in state.regressions).isoformat()
+        since = min(_since(r) for r in state.regressions)
         head = [
             f"**{cell(state.line)}** has regressed in the nightly matrix since {since} "
             f"(latest run: {latest}).",
@@ -133,26 +136,22 @@ def issue_body(state: LineNight, *, dashboard: str | None = None) -> str:
         ]
     else:
         head = [f"**{cell(state.line)}** is green again (latest run: {latest})."]
-    lines = [*head, "", "Rows of the latest night:", "", *_rows_table(state.rows)]
+    lines = [*head, "", "The latest run:", "", *_rows_table(state)]
     lines += _links(dashboard)
     lines += ["", _FOOTER]
     return "\n".join(lines) + "\n"
 
 
 def _bullets(regressions: Sequence[Regression]) -> list[str]:
-    return [f"- {_code(r.row)}: {_what(r)} (since {r.since.isoformat()})" for r in regressions]
+    return [f"- {_code(r.row)}: {_what(r)} (since {_since(r)})" for r in regressions]
 
 
-def _night(state: LineNight) -> str:
-    return (state.latest or state.night).isoformat()
-
-
-def changed_comment(state: LineNight) -> str:
+def changed_comment(state: NightState) -> str:
     """The one comment on a change of what regressed, while the regression lasts."""
     return (
         "\n".join(
             [
-                f"The regression changed on {_night(state)}; what regresses now:",
+                f"The regression changed on {state.night.isoformat()}; what regresses now:",
                 "",
                 *_bullets(state.regressions),
             ]
@@ -161,52 +160,55 @@ def changed_comment(state: LineNight) -> str:
     )
 
 
-def reopened_comment(state: LineNight) -> str:
+def reopened_comment(state: NightState) -> str:
     """The comment that reopens the issue on a new regression."""
-    return (
-        "\n".join([f"Regressed again on {_night(state)}:", "", *_bullets(state.regressions)]) + "\n"
-    )
+    night = state.night.isoformat()
+    return "\n".join([f"Regressed again on {night}:", "", *_bullets(state.regressions)]) + "\n"
 
 
-def green_comment(state: LineNight) -> str:
+def green_comment(state: NightState) -> str:
     """The comment that closes the issue: the line is green again."""
-    lines = [f"Green again on {_night(state)}: no row of {_code(state.line)} regresses. Closing."]
-    if state.not_comparable:
-        names = ", ".join(_code(r.row) for r in state.not_comparable)
+    night = state.night.isoformat()
+    lines = [f"Green again on {night}: no row of {_code(state.line)} regresses. Closing."]
+    if state.marked:
         lines += [
             "",
             f"Not comparable with the nights before (another harness version or requirement "
-            f"sets): {names}; their verdicts are compared from now on.",
+            f"sets): {_code(state.row)}; its verdicts are compared from now on.",
         ]
     return "\n".join(lines) + "\n"
 
 
-def _status(state: LineNight) -> str:
-    if state.latest is None:
+def _status(state: NightState | None) -> str:
+    if state is None:
         return "no run"
-    if state.regressions:
+    if state.status == "regressed":
         return "❌ regression"
-    if state.not_comparable:
+    if state.status == "incomparable":
         return "➖ not comparable"
-    if any(not r.measured for r in state.rows):
+    if not state.run.all_measured:
         return "⚠️ unmeasured tonight"
     return "✅ green"
 
 
-def pr_comment(states: Sequence[LineNight], night: date, *, run_url: str | None = None) -> str:
-    """The sticky pull-request comment: every line's state on `night` with this change."""
+def pr_comment(
+    states: Mapping[str, NightState | None], night: date, *, run_url: str | None = None
+) -> str:
+    """The sticky pull-request comment: every line's state on `night` with this change
+    (None: the line has no run on or before the night)."""
     lines = [
         f"### tiercheck nightly matrix on this pull request ({night.isoformat()})",
         "",
         "| line | state | what |",
         "|---|---|---|",
     ]
-    for state in states:
-        what = "<br>".join(
-            [f"{_code(r.row)}: {_what(r)}" for r in state.regressions]
-            + [f"{_code(r.row)}: {_compared(r)}" for r in state.not_comparable]
-        )
-        lines.append(f"| {_code(state.line)} | {_status(state)} | {what or '—'} |")
+    for line, state in states.items():
+        what: list[str] = []
+        if state is not None:
+            what = [f"{_code(r.row)}: {_what(r)}" for r in state.regressions]
+            if state.marked:
+                what.append(f"{_code(state.row)}: {_compared(state)}")
+        lines.append(f"| {_code(line)} | {_status(state)} | {'<br>'.join(what) or '—'} |")
     if run_url:
         lines += ["", f"[The workflow run]({run_url})."]
     lines += [

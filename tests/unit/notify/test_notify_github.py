@@ -168,10 +168,7 @@ def test_the_body_says_what_regressed_since_when_and_for_how_long(
         f"| `sample-sdk@v1.0.0` | `{BROKEN}` fails (server leg at 2025-11-25): "
         f"`{BROKEN}-check` `wrong answer` | 2026-10-12 | 3 |"
     ) in body
-    assert (
-        f"<!-- tiercheck:state=scenario:sample-sdk@v1.0.0:2025-11-25/server/{BROKEN} "
-        "tier:sample-sdk@v1.0.0:1 -->"
-    ) in body
+    assert (f"<!-- tiercheck:state=lower-tier newly-failing:2025-11-25/server/{BROKEN} -->") in body
 
 
 def test_a_change_of_state_while_it_lasts_is_one_comment(
@@ -234,7 +231,33 @@ def test_a_row_under_another_harness_version_raises_no_issue(
     code, out, _ = _notify(github, store, capsys)
     assert code == 0
     assert github.writes() == []
-    assert f"sample-sdk: green (not comparable: {LINE}@{REF})" in out
+    assert (
+        f"sample-sdk: not comparable ({LINE}@{REF}: harness 0.2.0-alpha.12 → 0.2.0-alpha.13); "
+        "issue left as it is"
+    ) in out
+
+
+def test_an_open_issue_is_left_as_it_is_on_an_incomparable_night(
+    github: FakeGitHub, store: HistoryStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Night 12 regresses (an issue opens); night 13 runs under a new harness and passes: what
+    # regressed is undone but the night is not comparable, so the issue is neither edited
+    # nor closed. Night 14, under the same new harness, is compared with 13: green, closed.
+    for n in range(1, 13):
+        record(store, night_scorecard(n, failing=[BROKEN] if n == 12 else []))
+    _notify(github, store, capsys)
+    (issue,) = _ours(github)
+    body = issue.body
+    record(store, night_scorecard(13, harness="0.2.0-alpha.13"))
+    before = len(github.writes())
+    code, out, _ = _notify(github, store, capsys)
+    assert code == 0
+    assert _writes(github, before) == []
+    assert "issue left as it is" in out
+    assert (github.issue(issue.number).body, github.issue(issue.number).closed_at) == (body, None)
+    record(store, night_scorecard(14, harness="0.2.0-alpha.13"))
+    _notify(github, store, capsys)
+    assert github.issue(issue.number).closed_at is not None
 
 
 def test_dry_run_prints_the_calls_and_makes_none(
@@ -246,7 +269,7 @@ def test_dry_run_prints_the_calls_and_makes_none(
     assert code == 0
     assert github.writes() == []
     lines = out.splitlines()
-    assert lines[0] == "sample-sdk: regression since 2026-10-12 (scenario, tier)"
+    assert lines[0] == "sample-sdk: regression since 2026-10-12 (lower-tier, newly-failing)"
     assert lines[1].startswith(
         f"would POST {ISSUES}: open 'Nightly matrix: sample-sdk regressed', body of "
     )

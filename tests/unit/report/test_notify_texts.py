@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from support.notify_nights import BROKEN, LINE, day, night_scorecard, record
-from tiercheck.history.nightly import LineNight, line_night
+from tiercheck.history.record import RunRecord
+from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.history.store import HistoryStore
 from tiercheck.report.notify import (
     MESSAGE_CHARS,
@@ -33,6 +34,10 @@ def store(tmp_path: Path) -> HistoryStore:
     return store
 
 
+def _state(runs: list[RunRecord], line: str, night: date) -> NightState:
+    return line_states(runs, as_of=night_end(night))[line]
+
+
 def _outside_code(markdown: str) -> str:
     """The text outside inline code spans."""
     return re.sub(r"`[^`\n]*`", "", markdown)
@@ -40,13 +45,13 @@ def _outside_code(markdown: str) -> str:
 
 def test_a_hostile_message_stays_inside_code_spans(store: HistoryStore) -> None:
     record(store, night_scorecard(12, failing=[BROKEN]))
-    state = line_night(LINE, store.runs(LINE), day(12))
+    state = _state(store.runs(LINE), LINE, day(12))
     hostile = tuple(
-        dataclasses.replace(r, message=HOSTILE, check="id|`x`") if r.kind == "scenario" else r
+        dataclasses.replace(r, message=HOSTILE, check="id|`x`") if r.kind == "newly-failing" else r
         for r in state.regressions
     )
     state = dataclasses.replace(state, regressions=hostile)
-    for text in (issue_body(state), changed_comment(state), pr_comment([state], day(12))):
+    for text in (issue_body(state), changed_comment(state), pr_comment({LINE: state}, day(12))):
         outside = _outside_code(text)
         assert "@octocat" not in outside
         assert "<img" not in outside
@@ -61,7 +66,7 @@ def test_a_hostile_message_stays_inside_code_spans(store: HistoryStore) -> None:
 
 def test_a_long_message_is_cut(store: HistoryStore) -> None:
     record(store, night_scorecard(12, failing=[BROKEN]))
-    state = line_night(LINE, store.runs(LINE), day(12))
+    state = _state(store.runs(LINE), LINE, day(12))
     long = "x" * (MESSAGE_CHARS * 3)
     cut = tuple(dataclasses.replace(r, message=long) for r in state.regressions)
     body = issue_body(dataclasses.replace(state, regressions=cut))
@@ -71,7 +76,7 @@ def test_a_long_message_is_cut(store: HistoryStore) -> None:
 
 def test_the_green_body_and_comment(store: HistoryStore) -> None:
     record(store, night_scorecard(12, harness="0.2.0-alpha.13"))
-    state = line_night(LINE, store.runs(LINE), day(12))
+    state = _state(store.runs(LINE), LINE, day(12))
     body = issue_body(state, dashboard="https://example.github.io/nightly/")
     assert body.startswith("**sample-sdk** is green again (latest run: 2026-10-12).")
     assert "The line on [the dashboard](https://example.github.io/nightly/)." in body
@@ -87,11 +92,11 @@ def test_the_pull_request_comment_has_one_row_per_line(store: HistoryStore) -> N
     record(store, night_scorecard(11, line="quiet-sdk"))
     record(store, night_scorecard(12, line="quiet-sdk", unmeasured=True))
     runs = store.runs()
-    states = [
-        line_night(LINE, runs, day(12)),
-        line_night("quiet-sdk", runs, day(12)),
-        LineNight("new-sdk", day(12), None, (), ()),
-    ]
+    states = {
+        LINE: _state(runs, LINE, day(12)),
+        "quiet-sdk": _state(runs, "quiet-sdk", day(12)),
+        "new-sdk": None,
+    }
     text = pr_comment(states, date(2026, 10, 12), run_url="https://github.com/o/r/actions/runs/9")
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert rows[0].startswith("| `sample-sdk` | ❌ regression | `sample-sdk@v1.0.0`: ")
