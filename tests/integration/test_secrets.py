@@ -15,6 +15,7 @@ test is skipped (with the reason) when that is impossible.
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import secrets
@@ -244,7 +245,11 @@ def test_no_planted_secret_reaches_the_build_server_or_client(sandbox: Sandbox) 
             for child in left:  # processes of this run only: they carry its mark
                 child.kill()
             pytest.fail(f"processes left behind: {[p.pid for p in left]}")
-    assert proc.returncode == 0, stderr[-3000:]
+    card = root / "report" / "scorecard.json"
+    # What the scorecard says was not measured, when the run did not pass: the progress lines
+    # alone do not say why a leg ended.
+    why = json.loads(card.read_text()).get("unmeasured") if card.is_file() else "no scorecard"
+    assert proc.returncode == 0, f"{stderr[-3000:]}\nunmeasured: {why}"
 
     kinds = {"build": 0, "server": 0, "client": 0}
     for path in dumps.glob("*.env"):
