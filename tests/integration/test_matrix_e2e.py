@@ -330,11 +330,8 @@ def test_the_build_failure_and_the_missing_toolchain_are_unmeasured(
     assert no_tool["scorecard"] is None
 
 
-def test_rows_of_one_repository_at_two_refs_ran_together_and_match_single_runs(
-    one_machine: tuple[Done, Path], separate_jobs: Jobs
-) -> None:
+def test_rows_of_one_repository_at_two_refs_ran_together(one_machine: tuple[Done, Path]) -> None:
     _, out = one_machine
-    doc = _doc(out)
     # They overlapped: each row's log starts before the other's ends.
     spans = {}
     for row_id in (CLEAN, BROKEN):
@@ -344,6 +341,14 @@ def test_rows_of_one_repository_at_two_refs_ran_together_and_match_single_runs(
         spans[row_id] = (stamps[0], stamps[-1])
     assert spans[CLEAN][0] < spans[BROKEN][1]
     assert spans[BROKEN][0] < spans[CLEAN][1]
+
+
+@pytest.mark.slow  # three more whole assessments, one after another, as separate runners would
+def test_rows_run_together_match_single_runs(
+    one_machine: tuple[Done, Path], separate_jobs: Jobs
+) -> None:
+    _, out = one_machine
+    doc = _doc(out)
     # A separate job is `tier-check --sdk ROW` in a process, cache and folder of its own: the
     # single run each row must match.
     for row_id in (CLEAN, BROKEN):
@@ -472,6 +477,7 @@ def separate_jobs(sample: Sample) -> Jobs:
     return Jobs(plan_file, artifacts, jobs)
 
 
+@pytest.mark.slow  # the separate jobs above
 def test_plan_then_separate_jobs_then_merge_equals_the_one_machine_matrix(
     sample: Sample, one_machine: tuple[Done, Path], separate_jobs: Jobs
 ) -> None:
