@@ -57,6 +57,7 @@ __all__ = [
     "CollectStats",
     "collect",
     "make_retry",
+    "next_link",
     "resolve_token",
 ]
 
@@ -160,9 +161,9 @@ class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a progr
         self.reason = reason
 
 
-def _next_link(link: str | None) -> str | None:
-    """The `rel="next"` URL of a `Link` header."""
-    if not link:
+def next_link(link: object) -> str | None:
+    """The `rel="next"` URL of a `Link` header (None for no header, or one of another type)."""
+    if not link or not isinstance(link, str):
         return None
     for part in link.split(","):
         url, _, params = part.partition(";")
@@ -245,7 +246,7 @@ class _GitHub:
                 raise _Unavailable(msg)
             items.extend(body)
             # The next URL already carries the query string.
-            next_url, next_params = _next_link(link), None
+            next_url, next_params = next_link(link), None
         return items, next_url is not None
 
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:

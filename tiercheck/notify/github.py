@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tiercheck.governance.collector import next_link
 from tiercheck.notify.plan import Call, ExistingComment, ExistingIssue
 
 if TYPE_CHECKING:
@@ -121,17 +122,6 @@ def _number(value: object) -> int:
     return value
 
 
-def _next_link(link: object) -> str | None:
-    """The `rel="next"` URL of a `Link` header."""
-    if not isinstance(link, str):
-        return None
-    for part in link.split(","):
-        url, _, params = part.partition(";")
-        if 'rel="next"' in params:
-            return url.strip().strip("<>")
-    return None
-
-
 class GitHub:
     """One repository on one GitHub, through PyGithub's Requester."""
 
@@ -179,7 +169,7 @@ class GitHub:
                     raise TypeError(f"a listed item that is not an object ({type(item).__name__})")
                 yield item
             # The next URL already carries the query string.
-            next_url, next_params = _next_link(headers.get("link")), None
+            next_url, next_params = next_link(headers.get("link")), None
 
     def issues(self) -> list[ExistingIssue]:
         """Every issue of the repository, open and closed, newest first (pull requests left
