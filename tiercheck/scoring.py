@@ -45,6 +45,7 @@ __all__ = [
     "Totals",
     "judge_scenario",
     "merge_revisions",
+    "passes",
     "score_leg",
     "skipped_leg",
     "status_for",
@@ -124,6 +125,12 @@ class ScenarioVerdict:
         return self.unmeasured is None
 
 
+def passes(checks: Iterable[Check]) -> bool:
+    """The pass rule on a scenario's checks as written: a SUCCESS and no FAILURE."""
+    statuses = [c.status for c in checks]
+    return "SUCCESS" in statuses and "FAILURE" not in statuses
+
+
 def judge_scenario(
     name: str,
     revision: str,
@@ -166,7 +173,7 @@ def judge_scenario(
     succeeded = sum(c.status == "SUCCESS" for c in raw)
     failed = sum(c.status == "FAILURE" for c in raw)
     warned = sum(c.status == "WARNING" for c in raw)
-    passed = succeeded > 0 and failed == 0
+    passed = passes(raw)
     collapsed = result.checks
     reason = None
     if not passed and failed == 0:

@@ -25,7 +25,7 @@ from tiercheck.config.safeload import load_json
 from tiercheck.conformance.results import parse_checks, scenario_name
 from tiercheck.errors import ConfigError
 from tiercheck.revisions import Leg
-from tiercheck.scoring import LegVerdict, with_unmeasured
+from tiercheck.scoring import LegVerdict, passes, with_unmeasured
 
 __all__ = ["Answer", "Liveness", "LivenessWatch", "judge_liveness"]
 
@@ -119,10 +119,7 @@ class LivenessWatch:
             except (ConfigError, ValueError):
                 continue  # half written: read again at the next poll (or unreadable for good)
             self._seen.add(path)
-            passed = any(c.status == "SUCCESS" for c in checks) and not any(
-                c.status == "FAILURE" for c in checks
-            )
-            if not passed:
+            if not passes(checks):
                 relative = path.parent.relative_to(self.results_dir).as_posix()
                 failed.append(scenario_name(relative, self.leg))
         return failed

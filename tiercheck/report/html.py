@@ -120,18 +120,16 @@ def page(title: str, heading: str, meta: str, body: str, *, css: str = "") -> st
 
 
 def _scenario_row(entry: ScenarioEntry) -> list[str]:
+    why = ""
     if not entry.measured:
-        verdict = chip("skipped", "unmeasured")
+        verdict, why = chip("skipped", "unmeasured"), one_line(entry.unmeasured)
     elif entry.passed:
         verdict = chip("pass")
     elif entry.expected_failure:
-        verdict = chip("partial", "expected failure")
+        verdict, why = chip("partial", "expected failure"), failure_message(entry)
     else:
-        verdict = chip("fail")
-    if not entry.measured:
-        message = f'<div class="msg">{esc(one_line(entry.unmeasured))}</div>'
-    else:
-        message = "" if entry.passed else f'<div class="msg">{esc(failure_message(entry))}</div>'
+        verdict, why = chip("fail"), failure_message(entry)
+    message = f'<div class="msg">{esc(why)}</div>' if why else ""
     scored = (
         ""
         if entry.scored
