@@ -12,7 +12,19 @@ count them.
 It also takes writes as GitHub does for the nightly's tracking issues: create an issue (POST),
 get and edit one (PATCH: body, title, state, state_reason; closing sets `closed_at`), list, add
 and edit its comments. Writes need an `Authorization` header (401 without, as GitHub answers),
-and each write is stamped with `now`, which the test moves night by night.
+a body over 65,536 characters is refused (422, as GitHub refuses it), and each write is stamped
+with `now`, which the test moves night by night.
+
+Each write is made by the account of its token: `Dataset.accounts` maps a token to a user's
+login (GET /user answers it), `Dataset.integrations` a token to an App's or Actions' bot login
+(GET /user answers 403 "Resource not accessible by integration", as GitHub does for them); a
+token named in neither is the workflow's own (`github-actions[bot]`). The issues and comments
+a test seeds carry their own authors, so another account's can be planted. Every logged
+request records the login of its token.
+
+It is thread-safe (one lock around every answer), so several clients can write at once, and
+`gate(pattern, parties)` holds the first `parties` matching requests until all have arrived,
+so a test can make two runs list the issues before either writes.
 
 One server can serve many datasets: `add(key, dataset)` mounts one under ``/d/<key>`` and
 returns its API base, so a differential test reuses a single server for all of them.
@@ -20,6 +32,7 @@ returns its API base, so a differential test reuses a single server for all of t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -93,6 +106,7 @@ class FakeComment:
     created_at: str
     updated_at: str
     author: str = "github-actions[bot]"
+    author_type: str = "Bot"
 
 
 @dataclass
@@ -111,6 +125,10 @@ class Dataset:
     repo_issue_types: Any = None
     repo_issue_types_present: bool = False
     comments: list[FakeComment] = field(default_factory=list)
+    #: Token → a user's login (GET /user answers it; writes are made as that user).
+    accounts: dict[str, str] = field(default_factory=dict)
+    #: Token → an App's or Actions' bot login (GET /user is refused; writes are made as it).
+    integrations: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,8 @@ class LoggedRequest:
     query: str
     status: int
     authorization: str | None
+    #: The account of the request's token (None: no token).
+    login: str | None = None
 
 
 @dataclass
@@ -136,7 +156,22 @@ class Failure:
     method: str | None = None  # None: every method
 
 
+@dataclass
+class Gate:
+    """The first `parties` requests of `method` whose path matches `pattern` wait for each
+    other (at most `timeout` seconds) before they are answered."""
+
+    pattern: str
+    method: str | None
+    barrier: threading.Barrier
+    remaining: int
+
+
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
+#: The login a token the dataset does not name writes as (the workflow's own token).
+ACTIONS_BOT = "github-actions[bot]"
+#: GitHub's limit on an issue's or a comment's body.
+MAX_BODY = 65_536
 
 
 class FakeGitHub:
@@ -152,6 +187,7 @@ class FakeGitHub:
         self.reshapers: list[tuple[str, Callable[[Any], Any]]] = []
         #: Path regexes whose requests are accepted and never answered (until `stop`).
         self.hangs: list[str] = []
+        self.gates: list[Gate] = []
         self.released = threading.Event()
         # Re-entrant: a write route holds it while it answers, and answering logs under it.
         self.lock = threading.RLock()
@@ -219,6 +255,23 @@ class FakeGitHub:
         """Accept requests whose path matches `pattern` and never answer them."""
         with self.lock:
             self.hangs.append(pattern)
+
+    def gate(
+        self, pattern: str, parties: int, *, method: str | None = "GET", timeout: float = 30.0
+    ) -> None:
+        """Hold the first `parties` requests matching `pattern` until all have arrived."""
+        with self.lock:
+            barrier = threading.Barrier(parties, timeout=timeout)
+            self.gates.append(Gate(pattern, method, barrier, parties))
+
+    def _gated(self, path: str, method: str) -> threading.Barrier | None:
+        with self.lock:
+            for gate in self.gates:
+                wanted = gate.method is None or gate.method == method
+                if gate.remaining and wanted and re.search(gate.pattern, path):
+                    gate.remaining -= 1
+                    return gate.barrier
+        return None
 
     def _reshaped(self, path: str, payload: Any) -> Any:
         with self.lock:
@@ -312,7 +365,7 @@ def _comment_json(comment: FakeComment, base: str, repo: str) -> dict[str, Any]:
         "url": f"{base}/repos/{repo}/issues/comments/{comment.id}",
         "issue_url": f"{base}/repos/{repo}/issues/{comment.issue}",
         "body": comment.body,
-        "user": {"login": comment.author, "type": "Bot"},
+        "user": {"login": comment.author, "type": comment.author_type},
         "created_at": comment.created_at,
         "updated_at": comment.updated_at,
     }
@@ -403,11 +456,41 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.released.wait()
             self.close_connection = True
             return
-        failure = self.fake._scripted(split.path, method)
-        if failure is not None:
-            self._send(failure.status, failure.body, extra=failure.headers)
-        else:
-            self._route(method, split.path, query, body)
+        barrier = self.fake._gated(split.path, method)
+        if barrier is not None:
+            # The other parties never came: answer anyway.
+            with contextlib.suppress(threading.BrokenBarrierError):
+                barrier.wait()
+        with self.fake.lock:
+            failure = self.fake._scripted(split.path, method)
+            if failure is not None:
+                self._send(failure.status, failure.body, extra=failure.headers)
+            else:
+                self._route(method, split.path, query, body)
+
+    def _token(self) -> str | None:
+        header = self.headers.get("Authorization") or ""
+        scheme, _, value = header.partition(" ")
+        return value.strip() if scheme.lower() in {"token", "bearer"} and value else None
+
+    def _account(self) -> tuple[str | None, bool]:
+        """(the login of the request's token, whether it may ask GET /user)."""
+        token = self._token()
+        if token is None:
+            return None, False
+        data = self._mount(urlsplit(self.path).path)[0]
+        if token in data.accounts:
+            return data.accounts[token], True
+        return data.integrations.get(token, ACTIONS_BOT), False
+
+    def _user(self) -> int:
+        login, may_ask = self._account()
+        if login is None:
+            return self._send(401, {"message": "Requires authentication"})
+        if not may_ask:
+            return self._send(403, {"message": "Resource not accessible by integration"})
+        kind = "Bot" if login.endswith("[bot]") else "User"
+        return self._send(200, {"login": login, "type": kind})
 
     def _mount(self, path: str) -> tuple[Dataset, str, str]:
         """(dataset, API base, path below it) for a request path."""
@@ -423,6 +506,8 @@ class _Handler(BaseHTTPRequestHandler):
         repo = data.repo
         if method == "POST" and path == "/graphql":
             return self._graphql(body)
+        if method == "GET" and path == "/user":
+            return self._user()
         repository: dict[str, Any] = {
             "full_name": repo,
             "url": f"{base}/repos/{repo}",
@@ -476,6 +561,26 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self._send(400, {"message": "Problems parsing JSON"})
         repo, now = self.data.repo, self.fake.now
+        if not isinstance(data, dict):
+            return self._send(400, {"message": "Problems parsing JSON"})
+        text = data.get("body")
+        if isinstance(text, str) and len(text) > MAX_BODY:
+            return self._send(
+                422,
+                {
+                    "message": "Validation Failed",
+                    "errors": [
+                        {
+                            "resource": "Issue" if comments is None else "IssueComment",
+                            "code": "custom",
+                            "field": "body",
+                            "message": f"body is too long (maximum is {MAX_BODY} characters)",
+                        }
+                    ],
+                },
+            )
+        login = self._account()[0] or ACTIONS_BOT
+        kind = "Bot" if login.endswith("[bot]") else "User"
         with self.fake.lock:
             issues = self.data.issues
             if number is None and comment_id is None:  # POST …/issues
@@ -483,8 +588,8 @@ class _Handler(BaseHTTPRequestHandler):
                     number=max((i.number for i in issues), default=0) + 1,
                     title=str(data.get("title", "")),
                     created_at=now,
-                    author="github-actions[bot]",
-                    author_type="Bot",
+                    author=login,
+                    author_type=kind,
                     body=data.get("body"),
                 )
                 issues.append(created)
@@ -522,10 +627,12 @@ class _Handler(BaseHTTPRequestHandler):
                     body=str(data.get("body", "")),
                     created_at=now,
                     updated_at=now,
+                    author=login,
+                    author_type=kind,
                 )
                 self.data.comments.append(added)
                 issues[at] = dataclasses.replace(
-                    issue, events=(*issue.events, FakeEvent("comment", now, added.author, "Bot"))
+                    issue, events=(*issue.events, FakeEvent("comment", now, added.author, kind))
                 )
                 return self._send(
                     201, self.fake._reshaped(full_path, _comment_json(added, self.base, repo))
@@ -632,6 +739,7 @@ class _Handler(BaseHTTPRequestHandler):
                     split.query,
                     status,
                     self.headers.get("Authorization"),
+                    self._account()[0],
                 )
             )
         self.send_response(status)

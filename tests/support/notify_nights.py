@@ -7,7 +7,14 @@ tier is worked out by hand from the tier rules (tiercheck/tier.py):
 * every scenario passes → Tier 1;
 * one of the ten server scenarios fails → 90% server conformance: below Tier 1's 100% (a
   `server_conformance` Tier 1 blocker), at least Tier 2's 80% → Tier 2;
-* the server leg is unmeasured → a Tier 1 and a Tier 2 `unmeasured` blocker → Tier 3.
+* the server leg is unmeasured → a Tier 1 and a Tier 2 `unmeasured` blocker → Tier 3;
+* with `extra` more server scenarios (`extra-scenario-NN`), the same rule on the pass rate:
+  at least 80% passing keeps Tier 2, below it a Tier 2 `server_conformance` `< 80%` blocker
+  too → Tier 3.
+
+A failing scenario's check id and message can be chosen (`check_id`, `message`): they are what
+an SDK under test controls, so the hostile-input tests put markers and megabytes in them.
+The notify tests' repository and accounts are here too (`REPO`, `TOKEN` of `LOGIN`).
 """
 
 from __future__ import annotations
@@ -47,6 +54,13 @@ CLIENT = ("initialize", "tools_call")
 BROKEN = "server-scenario-04"
 NOT_READY = "server never became ready within 30 s"
 
+#: The repository the notify tests keep their issues in, and the pull request they comment on.
+REPO = "example/nightly"
+PR = 7
+#: The notify tests' token, and the account it belongs to (GET /user answers it).
+TOKEN = "ghp_notifytesttoken0123456789abcdefABCDEF"
+LOGIN = "tiercheck-nightly"
+
 
 def night(n: int) -> datetime:
     """The moment night `n` (1-based) runs."""
@@ -78,9 +92,14 @@ def night_scorecard(
     unmeasured: bool = False,
     harness: str = HARNESS,
     minute: int = 0,
+    check_id: str | None = None,
+    message: str = "wrong answer",
+    extra: int = 0,
 ) -> Scorecard:
-    """Night `n`'s scorecard of `line`@`ref`: `failing` server scenarios fail, or the server
-    leg is unmeasured; the client leg passes."""
+    """Night `n`'s scorecard of `line`@`ref`: `failing` server scenarios fail (their check
+    `check_id`, default `<scenario>-check`, says `message`), or the server leg is unmeasured;
+    the client leg passes. `extra` adds that many server scenarios, which `failing` may name."""
+    names = SERVER + tuple(f"extra-scenario-{k:02d}" for k in range(extra))
     server: LegVerdict = (
         unmeasured_leg("server", R1, NOT_READY)
         if unmeasured
@@ -88,10 +107,10 @@ def night_scorecard(
             R1,
             "server",
             [
-                scenario(s, passed=False, failing=[check(f"{s}-check", "wrong answer")])
+                scenario(s, passed=False, failing=[check(check_id or f"{s}-check", message)])
                 if s in failing
                 else scenario(s)
-                for s in SERVER
+                for s in names
             ],
         )
     )
@@ -103,9 +122,14 @@ def night_scorecard(
             [Blocker("server_conformance", 1, "unmeasured", reason=f"{R1}: {NOT_READY}")],
             [Blocker("server_conformance", 2, "unmeasured", reason=f"{R1}: {NOT_READY}")],
         )
-    elif failing:
-        assert len(failing) == 1, "one failure of ten keeps Tier 2 (90% ≥ 80%)"
+    elif (len(names) - len(failing)) / len(names) >= 0.8 and failing:
         tier = implied(2, [Blocker("server_conformance", 1)])
+    elif failing:
+        tier = implied(
+            3,
+            [Blocker("server_conformance", 1)],
+            [Blocker("server_conformance", 2, qualifier="< 80%")],
+        )
     else:
         tier = implied(1, [])
     doc = scorecard(legs=legs, signals=_signals(), tier=tier, name=line, harness_version=harness)

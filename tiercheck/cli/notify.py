@@ -1,6 +1,10 @@
 """`tier-check notify`: one tracking issue per SDK line, or one sticky comment on a pull request.
 
-Bad input (a missing history, a bad --repo or --night) is a usage error (exit 2). Whatever
+Only issues and comments written by the token's own account (GET /user) or by a `--bot-login`
+are ours; with neither known, no call is made (a warning).
+
+Bad input (a missing history, a bad --repo, --night or --bot-login) is a usage error (exit 2).
+Whatever
 GitHub does (refuses, rate-limits, fails, answers nonsense) is a warning and exit 0: telling
 people is never the reason a nightly fails.
 """
@@ -9,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +55,17 @@ def _pr(text: str) -> int:
     return int(text)
 
 
+#: A GitHub login: letters, digits and single hyphens (39 at most), `[bot]` for an App's.
+_LOGIN = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?")
+
+
+def _login(text: str) -> str:
+    if not _LOGIN.fullmatch(text) or len(text.removesuffix("[bot]")) > 39:
+        msg = f"{text!r:.60} is not a GitHub login (e.g. github-actions[bot])"
+        raise argparse.ArgumentTypeError(msg)
+    return text
+
+
 def _night(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -86,6 +102,17 @@ def notify_parser(prog: str) -> argparse.ArgumentParser:
         help="a line to judge (repeatable; default: every line in the history)",
     )
     parser.add_argument("--dashboard-url", metavar="URL", help="linked from each issue")
+    parser.add_argument(
+        "--bot-login",
+        action="append",
+        type=_login,
+        metavar="LOGIN",
+        help=(
+            "an account whose issues and comments are ours beside the token's own (repeatable;"
+            " the workflow's token, which cannot say whose it is, writes as "
+            "'github-actions[bot]')"
+        ),
+    )
     parser.add_argument(
         "--token-file",
         metavar="FILE",
@@ -175,6 +202,7 @@ def notify(args: argparse.Namespace) -> int:
         lines=tuple(dict.fromkeys(args.sdk or ())),
         dashboard=args.dashboard_url,
         run_url=_run_url(),
+        bot_logins=tuple(dict.fromkeys(args.bot_login or ())),
     )
     outcome = run(request)
     _print(outcome, args.repo, dry_run)

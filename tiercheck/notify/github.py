@@ -1,7 +1,9 @@
-"""The GitHub edge of `tier-check notify`: list issues and comments, make the planned calls.
+"""The GitHub edge of `tier-check notify`: who we are, list issues and comments, make the
+planned calls.
 
 Thin on purpose: what to call is decided by `notify.plan`; this module only reads GitHub's
-answers into `ExistingIssue`/`ExistingComment` and turns calls into requests. Requests go through
+answers into `ExistingIssue`/`ExistingComment` (their author's `user.login` included) and turns
+calls into requests. Requests go through
 PyGithub's `Requester` (its auth, retries, throttling and errors) and read raw JSON, checked
 field by field: PyGithub's objects complete themselves lazily with one GET each when a field is
 missing or of the wrong type (PyGithub#2423), and a listing read wrongly must fail loudly, never
@@ -9,6 +11,9 @@ look empty (an empty listing would open a duplicate issue). Every way GitHub can
 fail (an HTTP error, a rate limit beyond the wait bound, a network error, an answer of the
 wrong shape) is raised as one `NotifyError` with a one-line reason, which the caller reports as
 a warning: notifying is never the reason a nightly fails. The token travels only as a header.
+
+`login` asks GET /user whose the token is; a GitHub App's or Actions' token cannot (HTTP 403,
+"Resource not accessible by integration"), which is a `NotifyError` like any other.
 
 Creating an issue or a comment is never retried by the transport (a POST that timed out may
 have been made; a second one would duplicate it): the next night finds it by its marker
@@ -28,7 +33,7 @@ from tiercheck.notify.plan import Call, ExistingComment, ExistingIssue
 if TYPE_CHECKING:
     from github.Requester import Requester
 
-__all__ = ["GitHubTarget", "NotifyError", "connect"]
+__all__ = ["GitHubTarget", "NotifyError", "Written", "connect"]
 
 _T = TypeVar("_T")
 
@@ -38,7 +43,20 @@ MAX_PAGES = 100
 
 
 class NotifyError(Exception):
-    """GitHub could not be used for this call; the message is one line, without the token."""
+    """GitHub could not be used for this call; the message is one line, without the token.
+    `rate_limited`: GitHub asked us to slow down, so every later call would be refused too."""
+
+    def __init__(self, message: str, *, rate_limited: bool = False) -> None:
+        super().__init__(message)
+        self.rate_limited = rate_limited
+
+
+@dataclass(frozen=True)
+class Written:
+    """What GitHub answered to a create-issue call: the new issue's number and author."""
+
+    number: int
+    author: str | None
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,10 @@ def _guarded(what: str, call: Callable[[], _T]) -> _T:
         requests.exceptions.RequestException,
         *_MALFORMED,
     ) as exc:
-        raise NotifyError(f"{what}: {_reason(exc)}") from None
+        reason = _reason(exc)
+        raise NotifyError(
+            f"{what}: {reason}", rate_limited=reason.startswith("rate limited")
+        ) from None
 
 
 def _text(value: object) -> str:
@@ -120,6 +141,19 @@ def _number(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"a number that is not one ({value!r:.40})")
     return value
+
+
+def _author(item: dict[str, Any]) -> str | None:
+    """The login of whoever wrote `item` (None: GitHub names no one, e.g. a deleted account)."""
+    user = item.get("user")
+    if user is None:
+        return None
+    if not isinstance(user, dict):
+        raise TypeError(f"a user that is not an object ({type(user).__name__})")
+    login = user["login"]
+    if not isinstance(login, str):
+        raise TypeError(f"a login that is not text ({type(login).__name__})")
+    return login
 
 
 class GitHub:
@@ -184,7 +218,11 @@ class GitHub:
                 state = item["state"]
                 if state not in ("open", "closed"):
                     raise ValueError(f"an issue state that is not one ({state!r:.40})")
-                found.append(ExistingIssue(_number(item["number"]), state, _text(item.get("body"))))
+                found.append(
+                    ExistingIssue(
+                        _number(item["number"]), state, _text(item.get("body")), _author(item)
+                    )
+                )
             return found
 
         return _guarded("listing the issues", listing)
@@ -194,19 +232,35 @@ class GitHub:
 
         def listing() -> list[ExistingComment]:
             return [
-                ExistingComment(_number(item["id"]), _text(item.get("body")))
+                ExistingComment(_number(item["id"]), _text(item.get("body")), _author(item))
                 for item in self._listing(f"{self.base}/{pr}/comments", {})
             ]
 
         return _guarded(f"listing the comments of #{pr}", listing)
 
-    def apply(self, call: Call) -> None:
-        """Make one planned call."""
+    def login(self) -> str:
+        """The login of the token's own account (GET /user)."""
+
+        def whoami() -> str:
+            _, data = self.requester.requestJsonAndCheck("GET", "/user")
+            login = data["login"]
+            if not isinstance(login, str) or not login:
+                raise TypeError(f"a login that is not text ({login!r:.40})")
+            return login
+
+        return _guarded("GET /user", whoami)
+
+    def apply(self, call: Call) -> Written | None:
+        """Make one planned call; for a created issue, its number and author."""
         method, url, payload = self._request(call)
-        _guarded(
-            f"{method} {url}",
-            lambda: self.requester.requestJsonAndCheck(method, url, input=payload),
-        )
+
+        def make() -> Written | None:
+            _, data = self.requester.requestJsonAndCheck(method, url, input=payload)
+            if call.verb != "create-issue":
+                return None
+            return Written(_number(data["number"]), _author(data))
+
+        return _guarded(f"{method} {url}", make)
 
     def _request(self, call: Call) -> tuple[str, str, dict[str, Any]]:
         if call.verb == "create-issue":
@@ -217,7 +271,8 @@ class GitHub:
                 changes["body"] = call.body
             if call.state is not None:
                 changes["state"] = call.state
-                changes["state_reason"] = "completed" if call.state == "closed" else "reopened"
+                default = "completed" if call.state == "closed" else "reopened"
+                changes["state_reason"] = call.reason or default
             return "PATCH", f"{self.base}/{call.number}", changes
         if call.verb in ("comment-issue", "create-comment"):
             return "POST", f"{self.base}/{call.number}/comments", {"body": call.body or ""}

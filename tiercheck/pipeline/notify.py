@@ -1,11 +1,25 @@
 """`tier-check notify`: from the history to the calls on GitHub, and what came of them.
 
 history → each line's state on the night (`history.regression`, the same states the
-dashboard shows) → the texts (`report.notify`) →
-the issues or the pull request's comments as GitHub has them → the plan (`notify.plan`) → the
-calls, in order, until GitHub refuses one. A refusal, a rate limit or an answer of the wrong
-shape ends the calls with a warning; the next night's plan starts again from what GitHub then
-holds, so nothing is lost but that night's update.
+dashboard shows) → the texts (`report.notify`) → whose issues are ours → the issues or the
+pull request's comments as GitHub has them → the plan (`notify.plan`) → the calls, line by line.
+
+Ours is what one of our accounts wrote: the token's own login (GET /user) and every
+`--bot-login` named (a GitHub App's or Actions' token cannot ask GET /user; its writes are
+`github-actions[bot]`'s or the App's `SLUG[bot]`). When no login is known, notify makes no call
+and warns: it never guesses whose issues it may edit. A dry run without a login takes every
+issue carrying tiercheck's markers as ours, and says so.
+
+Within a line the calls are made in order until GitHub refuses one: the rest of that line's
+calls are not made (its state is recorded before its comment, so nothing is said twice), with
+a warning; the other lines' calls still go ahead, unless GitHub rate-limited us (then every
+later call would be refused too, and none is made). A refused listing ends everything with a
+warning. The next night's plan starts again from what GitHub then holds, so nothing is lost
+but that night's update.
+
+After opening an issue, the issues are listed again: if another run opened one for the same
+line meanwhile, the lowest number is the line's and this run closes its own as a duplicate
+(`notify.plan.plan_duplicates`), so two runs at once still leave one open issue per line.
 
 A line whose latest run is *incomparable* (measured under another harness version or other
 requirement sets, with no regression open) gets no notice at all: its issue, open or closed,
@@ -26,7 +40,15 @@ from tiercheck.history.record import RunRecord
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.notify.github import GitHub, GitHubTarget, NotifyError, connect
-from tiercheck.notify.plan import Call, LineNotice, plan_issues, plan_pr_comment
+from tiercheck.notify.plan import (
+    Authors,
+    Call,
+    LineNotice,
+    authors_of,
+    plan_duplicates,
+    plan_issues,
+    plan_pr_comment,
+)
 from tiercheck.report import notify as texts
 
 __all__ = ["NotifyOutcome", "NotifyRequest", "notices", "notify", "state_key"]
@@ -51,6 +73,8 @@ class NotifyRequest:
     dashboard: str | None = None
     #: This workflow run's page, linked from the pull-request comment.
     run_url: str | None = None
+    #: Logins whose issues and comments are ours beside the token's own (`--bot-login`).
+    bot_logins: tuple[str, ...] = ()
 
 
 @dataclass
@@ -100,19 +124,98 @@ def notices(
             changed=texts.changed_comment(s),
             reopened=texts.reopened_comment(s),
             green=texts.green_comment(s),
+            link=dashboard,
         )
         for s in states.values()
         if s is not None and s.status != "incomparable"
     ]
 
 
-def _plan(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> list[Call]:
+def _authors(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> Authors:
+    """Whose issues and comments are ours; raises `NotifyError` when no login is known and
+    calls would be made."""
+    named = authors_of(request.bot_logins)
+    if request.target.token is None:
+        login_error = "no token to ask GitHub whose it is"
+    else:
+        try:
+            return named | authors_of([github.login()])
+        except NotifyError as exc:
+            if exc.rate_limited:  # so would every other call be
+                raise
+            login_error = str(exc)
+    if named:
+        return named
+    advice = "pass --bot-login LOGIN (the workflow's token writes as 'github-actions[bot]')"
+    if request.dry_run:
+        outcome.warnings.append(
+            f"no login to tell our issues from others' ({login_error}): this dry run takes "
+            f"every issue carrying tiercheck's markers as ours; {advice}"
+        )
+        return None
+    msg = f"{login_error}: cannot tell which issues and comments are ours; {advice}; no call made"
+    raise NotifyError(msg)
+
+
+def _plan(
+    request: NotifyRequest, github: GitHub, outcome: NotifyOutcome, authors: Authors
+) -> list[Call]:
     assert outcome.night is not None
     if request.pr is not None:
         text = texts.pr_comment(outcome.states, outcome.night, run_url=request.run_url)
-        return plan_pr_comment(request.pr, text, github.pr_comments(request.pr))
+        comments = github.pr_comments(request.pr)
+        return plan_pr_comment(request.pr, text, comments, authors, link=request.run_url)
     mine = notices(outcome.states, dashboard=request.dashboard)
-    return plan_issues(mine, github.issues())
+    return plan_issues(mine, github.issues(), authors)
+
+
+def _by_line(calls: list[Call]) -> list[list[Call]]:
+    """The calls cut into runs of one line each, in order."""
+    groups: list[list[Call]] = []
+    for call in calls:
+        if groups and groups[-1][0].line == call.line:
+            groups[-1].append(call)
+        else:
+            groups.append([call])
+    return groups
+
+
+def _make(github: GitHub, queue: list[Call], authors: Authors, outcome: NotifyOutcome) -> None:
+    """Make one line's calls in order, each taken off `queue` once made; after opening an
+    issue, close it again if another run opened the line's issue first."""
+    while queue:
+        call = queue[0]
+        written = github.apply(call)
+        queue.pop(0)
+        outcome.made.append(call)
+        if written is None or call.line is None:
+            continue
+        if authors is not None and (written.author or "").casefold() not in authors:
+            outcome.warnings.append(
+                f"#{written.number} ({call.line}) was opened as {written.author!r}, which is "
+                "not one of our logins: it will not be found as ours; pass --bot-login "
+                f"{written.author or 'LOGIN'}"
+            )
+        later = plan_duplicates(call.line, written.number, github.issues(), authors)
+        outcome.planned.extend(later)
+        queue[:0] = later
+
+
+def _apply(github: GitHub, outcome: NotifyOutcome, authors: Authors) -> None:
+    groups = _by_line(outcome.planned)
+    for at, calls in enumerate(groups):
+        queue = list(calls)
+        try:
+            _make(github, queue, authors, outcome)
+        except NotifyError as exc:
+            left, what = len(queue), f" for {calls[0].line or 'the pull request'}"
+            if exc.rate_limited:  # every later call would be refused too
+                left += sum(len(g) for g in groups[at + 1 :])
+                what = ""
+            tail = f"; {left} call(s){what} not made, left to the next run" if left else ""
+            outcome.warnings.append(f"GitHub: {exc}{tail}")
+            if exc.rate_limited:
+                return
 
 
 def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyOutcome:
@@ -128,14 +231,10 @@ def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyO
     outcome = NotifyOutcome(night, {line: found.get(line) for line in lines})
     try:
         with open_github(request.target) as github:
-            outcome.planned = _plan(request, github, outcome)
-            if request.dry_run:
-                return outcome
-            for call in outcome.planned:
-                github.apply(call)
-                outcome.made.append(call)
+            authors = _authors(request, github, outcome)
+            outcome.planned = _plan(request, github, outcome, authors)
+            if not request.dry_run:
+                _apply(github, outcome, authors)
     except NotifyError as exc:
-        left = len(outcome.planned) - len(outcome.made)
-        tail = f"; {left} call(s) not made, left to the next run" if outcome.planned else ""
-        outcome.warnings.append(f"GitHub: {exc}{tail}")
+        outcome.warnings.append(f"GitHub: {exc}")
     return outcome

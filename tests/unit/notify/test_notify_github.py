@@ -13,17 +13,19 @@ holds, and which writes it saw each night, is checked against the rules worked o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support.fake_github import Dataset, FakeComment, FakeGitHub, FakeIssue, LoggedRequest
+from support.fake_github import FakeComment, FakeGitHub, FakeIssue, LoggedRequest
 from support.notify_nights import (
     BROKEN,
     LINE,
+    PR,
     REF,
+    REPO,
+    TOKEN,
     day,
     night_scorecard,
     record,
@@ -32,44 +34,6 @@ from support.notify_nights import (
 from tiercheck.cli import notify as notify_cli
 from tiercheck.cli.app import main
 from tiercheck.history.store import HistoryStore
-
-REPO = "example/nightly"
-TOKEN = "ghp_notifytesttoken0123456789abcdefABCDEF"
-PR = 7
-
-
-@pytest.fixture(autouse=True)
-def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No politeness pauses, no back-off, a 1 s rate-limit bound; the token from the
-    environment, as in the workflow."""
-    monkeypatch.setattr(notify_cli, "THROTTLE_S", None)
-    monkeypatch.setattr(notify_cli, "WRITE_THROTTLE_S", None)
-    monkeypatch.setattr(notify_cli, "BACKOFF_S", 0.0)
-    monkeypatch.setattr(notify_cli, "MAX_RATE_LIMIT_WAIT_S", 1.0)
-    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
-    for name in ("GH_TOKEN", "GITHUB_API_URL", "GITHUB_RUN_ID"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def github() -> Iterator[FakeGitHub]:
-    dataset = Dataset(
-        repo=REPO,
-        issues=[
-            FakeIssue(1, "A human's issue", "2025-12-01T00:00:00Z", body="sample-sdk is slow"),
-            FakeIssue(PR, "Bump the harness", "2025-12-02T00:00:00Z", pull_request=True),
-        ],
-    )
-    fake = FakeGitHub(dataset).start()
-    try:
-        yield fake
-    finally:
-        fake.stop()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.sqlite")
 
 
 def _notify(
@@ -328,7 +292,13 @@ def test_rate_limits_and_server_errors_are_warnings_and_the_next_night_catches_u
     (warning,) = err.splitlines()
     assert warning.startswith("tier-check: warning: notify: GitHub: ")
     assert reason in warning
-    assert ("1 call(s) not made, left to the next run" in warning) == (method == "POST")
+    # A refused create is that line's one call not made; a rate limit stops every line's.
+    assert ("1 call(s) not made, left to the next run" in warning) == (
+        status in (403, 429) and method == "POST"
+    )
+    assert ("1 call(s) for sample-sdk not made, left to the next run" in warning) == (
+        status == 500 and method == "POST"
+    )
     assert _ours(github) == []
     if method == "POST":
         assert len(_requests(github, ISSUES, "POST")) == 1  # not retried
@@ -364,6 +334,9 @@ def test_a_500_on_the_listing_is_retried_then_a_warning(
         (lambda payload: [{**i, "body": 5} for i in payload], "a body that is not text (int)"),
         (lambda payload: [{**i, "state": ["open"]} for i in payload], "an issue state"),
         (lambda payload: [{"title": i["title"]} for i in payload], "KeyError"),
+        (lambda payload: [{**i, "user": "alice"} for i in payload], "a user that is not an"),
+        (lambda payload: [{**i, "user": {"login": 5}} for i in payload], "a login that is not"),
+        (lambda payload: [{**i, "user": {}} for i in payload], "KeyError"),
     ],
     ids=[
         "object-for-list",
@@ -372,6 +345,9 @@ def test_a_500_on_the_listing_is_retried_then_a_warning(
         "body-not-text",
         "odd-state",
         "no-keys",
+        "user-not-object",
+        "login-not-text",
+        "user-without-login",
     ],
 )
 def test_a_malformed_answer_is_a_warning_never_a_traceback(
@@ -577,7 +553,9 @@ def test_the_command_in_its_own_process_prints_one_warning_line_when_rate_limite
     )
     assert done.returncode == 0
     (line,) = done.stderr.splitlines()
+    # The first request, asking whose the token is, is already refused: nothing more is asked.
     assert line.startswith(
-        "tier-check: warning: notify: GitHub: listing the issues: rate limited (HTTP 403); "
+        "tier-check: warning: notify: GitHub: GET /user: rate limited (HTTP 403); "
     )
+    assert github.requests() == 1
     assert TOKEN not in done.stdout + done.stderr
