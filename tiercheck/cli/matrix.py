@@ -140,7 +140,9 @@ def matrix_merge_parser(prog: str) -> argparse.ArgumentParser:
         description=(
             "Build the matrix from the folders jobs left (a folder holding scorecard.json, or "
             "a folder of such folders, one per job): every scorecard is validated; a missing "
-            "or corrupt one is an unmeasured row naming its job. Writes matrix.json, matrix.md, "
+            "or corrupt one is an unmeasured row naming its job. Each job's folder is copied "
+            "to rows/<job>/ in --out (symbolic links in it are not followed), so --out holds "
+            "every row's pages as a one-machine matrix does. Writes matrix.json, matrix.md, "
             "junit.xml and matrix.txt to --out, and matrix.md to $GITHUB_STEP_SUMMARY when set."
         ),
         epilog=FAIL_ON_HELP,
@@ -331,7 +333,7 @@ def matrix_plan(args: argparse.Namespace) -> int:
 def matrix_merge(args: argparse.Namespace) -> int:
     """`tier-check matrix merge DIR…`: the matrix from the jobs' folders."""
     from tiercheck.pipeline import now_utc, run_id
-    from tiercheck.pipeline.matrix.distributed import collect_jobs, load_plan
+    from tiercheck.pipeline.matrix.distributed import collect_jobs, copy_rows, load_plan
 
     _check_fail_on(args)
     registry = known_sdks(args)
@@ -345,6 +347,11 @@ def matrix_merge(args: argparse.Namespace) -> int:
     rid = run_id(started)
     out_dir = Path(args.out) if args.out else Path("reports") / "matrix" / rid
     writable_dir(out_dir, "--out" if args.out else "the reports folder")
-    inputs = collect_jobs(dirs, plan, registry)
-    doc = _build(inputs, rid, started, interrupted=False, previous=previous)
+    collected = collect_jobs(dirs, plan, registry)
+    try:
+        copy_rows(collected, out_dir)  # before matrix.json: it never names a missing folder
+    except OSError as exc:
+        msg = f"cannot copy the jobs' folders into {out_dir}/rows: {exc.strerror or exc}"
+        raise UsageError(msg) from None
+    doc = _build(collected.inputs, rid, started, interrupted=False, previous=previous)
     return _finish(doc, out_dir, args)

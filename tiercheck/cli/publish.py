@@ -20,7 +20,9 @@ def publish_parser(prog: str) -> argparse.ArgumentParser:
             "line × revision × leg, a page per line and per scenario, badges at stable paths "
             "(badges/<line>.svg, badges/<line>.json) and the versioned JSON API (api/v1/). "
             "It works from file:// and from GitHub Pages, and is built incrementally: "
-            "run it again on the same SITE each night."
+            "run it again on the same SITE each night. Every file written or removed is inside "
+            "SITE, never through a symbolic link, and a build that cannot finish (a full disk) "
+            "leaves the previous site as it was (exit 2)."
         ),
     )
     parser.add_argument("--history", metavar="DB", required=True, help="the run history")
@@ -55,7 +57,9 @@ def _aliases(pairs: list[str]) -> dict[str, str]:
 
 
 def publish(args: argparse.Namespace) -> int:
-    """Build the site; exit 0, or 2 for a history or matrix that cannot be read."""
+    """Build the site; exit 0, or 2 (one line) for a history or matrix that cannot be read,
+    a symbolic link in the site where it would write, or a site that cannot be written (a
+    full disk: the previous site is then as it was)."""
     from tiercheck.history.store import HistoryError, HistoryStore
     from tiercheck.paths import writable_dir
     from tiercheck.publish.site import build_site, load_matrix_folder

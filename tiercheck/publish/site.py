@@ -11,12 +11,26 @@ pages of each line) into a static site:
 
 Incremental: each file has a key (a digest of what it is made from and of this tiercheck's
 version); a page whose key is the one the previous build recorded (`.tiercheck-site.json`) and
-whose file is there is not rendered again, and a file is only rewritten when its bytes change.
+whose file is there is not rendered again, and a file is only rewritten when its bytes change
+(a data file or badge is compared with the file there every time).
 Deterministic: nothing depends on the clock or the machine, so the same history gives the same
 bytes. Files a previous build wrote and this one does not are removed — except badges, whose
 paths never move: a badge of a line that is gone stays as it was, and an alias (old name →
 line, kept in `badges/aliases.json` from build to build) serves a renamed line's badge at its
 old path too.
+
+Confined: every file written or removed is inside `out`. What the previous build's records
+name is acted on only when it is a plain path inside the site (`names.site_path`,
+`names.badge_name`); anything else is dropped with a warning. A symbolic link at a path the
+build would write or remove, or on the way to it, stops the build before anything is written
+(`SiteError`, one line): publish writes only real files in real folders, and never through a
+link. Line and scenario pages are named by slugs that differ under `casefold()`; should two
+paths still be one file on a case-insensitive disk, the first is written and the other
+dropped with a warning. The matrix's pages are read only from inside its folder.
+
+All or nothing: every changed file, and the new record, is staged beside its target and put
+in place only once all of them are written, so a build that fails (a full disk) leaves the
+previous site as it was, byte for byte.
 """
 
 from __future__ import annotations
@@ -34,11 +48,12 @@ from tiercheck.config.safeload import load_json
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, LineSummary, ScenarioPage
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
-from tiercheck.errors import ConfigError, UsageError
+from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
+from tiercheck.publish.names import CaseFold, badge_name, site_path
 from tiercheck.report.dashboard_html import (
     line_badge_json,
     line_badge_svg,
@@ -46,11 +61,12 @@ from tiercheck.report.dashboard_html import (
     render_line,
     render_scenario,
 )
-from tiercheck.report.writer import remove_site_file, write_if_changed
+from tiercheck.report.writer import SiteStage, remove_site_file, site_bytes, site_link
 
 __all__ = [
     "MANIFEST",
     "MatrixFolder",
+    "SiteError",
     "SiteResult",
     "api_text",
     "build_site",
@@ -62,6 +78,12 @@ MANIFEST = ".tiercheck-site.json"
 ALIASES = "badges/aliases.json"
 #: Bumped when the site's layout changes in a way the version number would not show.
 LAYOUT = 1
+
+
+class SiteError(TiercheckError):
+    """The site cannot be built in its folder (a link in the way, a full disk): one line."""
+
+    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -84,10 +106,14 @@ class SiteResult:
 
 @dataclass(frozen=True)
 class _File:
-    """One file of the site: its key, and how to make its bytes (only when needed)."""
+    """One file of the site: its key, and how to make its bytes (only when needed).
+
+    A rendered page (`rendered`) whose key is the previous build's is not made again; any
+    other file's bytes are at hand, so it is compared with the file there every time."""
 
     key: str
     make: Callable[[], bytes]
+    rendered: bool = True
 
 
 def api_text(data: Any) -> str:
@@ -108,51 +134,91 @@ def _digest(*parts: str) -> str:
 
 def _text(text: str) -> _File:
     data = text.encode("utf-8")
-    return _File(hashlib.sha256(data).hexdigest(), lambda: data)
+    return _File(hashlib.sha256(data).hexdigest(), lambda: data, rendered=False)
 
 
 def _raw(path: Path) -> _File:
     data = path.read_bytes()
-    return _File(hashlib.sha256(data).hexdigest(), lambda: data)
+    return _File(hashlib.sha256(data).hexdigest(), lambda: data, rendered=False)
 
 
-def _read_json(path: Path, what: str) -> Any:
-    if not path.is_file():
-        return None
+def _read_record(root: Path, relative: str, what: str) -> Any:
+    """A previous build's record in the site, or None (missing, damaged, or not a real file)."""
+    if site_link(root, relative) is not None or not (root / relative).is_file():
+        return None  # a link in the way stops the build when it is written (`_check_links`)
     try:
-        return load_json(path, what=what)
+        return load_json(root / relative, what=what)
     except ConfigError:
         return None  # a damaged record of a previous build: build as if there were none
 
 
-def _previous_keys(out: Path) -> dict[str, str]:
-    data = _read_json(out / MANIFEST, "the previous build's record")
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _previous_keys(root: Path, warnings: list[str]) -> dict[str, str]:
+    """path → key of each file the previous build recorded; a path that is not a plain path
+    inside the site is dropped with a warning."""
+    data = _read_record(root, MANIFEST, "the previous build's record")
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict):
         return {}
-    return {str(k): str(v) for k, v in files.items() if isinstance(v, str)}
+    keys: dict[str, str] = {}
+    for path, key in files.items():
+        if site_path(path) is None or path == MANIFEST:
+            warnings.append(
+                f"{MANIFEST}: {_shown(path)} is not a path inside the site; ignored (nothing "
+                "there is removed)"
+            )
+        elif isinstance(key, str):
+            keys[path] = key
+    return keys
 
 
-def _previous_aliases(out: Path) -> tuple[dict[str, str], set[str]]:
-    """(old badge name → line, every badge name published) from the previous build."""
-    data = _read_json(out / ALIASES, "the badge aliases")
+def _previous_aliases(root: Path, warnings: list[str]) -> tuple[dict[str, str], set[str]]:
+    """(old badge name → line, every badge name published) from the previous build; a name
+    that is not a badge name is dropped with a warning."""
+    data = _read_record(root, ALIASES, "the badge aliases")
     if not isinstance(data, dict):
         return {}, set()
     found = data.get("aliases")
     aliases: dict[Any, Any] = found if isinstance(found, dict) else {}
     names = data.get("published")
     published: list[Any] = names if isinstance(names, list) else []
-    return (
-        {str(k): str(v) for k, v in aliases.items() if isinstance(v, str)},
-        {str(s) for s in published},
-    )
+    kept: dict[str, str] = {}
+    for old, line in aliases.items():
+        if badge_name(old) is None:
+            warnings.append(f"{ALIASES}: the alias {_shown(old)} is not a badge name; dropped")
+        elif isinstance(line, str):
+            kept[old] = line
+    bad = [name for name in published if badge_name(name) is None]
+    for name in bad:
+        warnings.append(
+            f"{ALIASES}: the published name {_shown(name)} is not a badge name; dropped"
+        )
+    return kept, {name for name in published if badge_name(name) is not None}
 
 
-def _row_for(line: str, latest: RunRecord, matrices: Sequence[MatrixFolder]) -> Path | None:
-    """The scorecard folder of `line`'s latest assessment in the newest matrix holding one."""
+def _inside(root: Path, relative: str) -> Path | None:
+    """`root/relative` resolved, when it is still inside `root` (links followed only inside)."""
+    try:
+        path = (root / relative).resolve()
+    except (OSError, RuntimeError):
+        return None
+    return path if path.is_relative_to(root) else None
+
+
+def _row_for(
+    line: str, latest: RunRecord, matrices: Sequence[MatrixFolder]
+) -> tuple[Path | None, str | None]:
+    """The scorecard folder of `line`'s latest assessment in the newest matrix holding one,
+    or None and why no row of the line could serve (None: the matrices have no such row)."""
+    why: str | None = None
     for source in sorted(
         matrices, key=lambda m: (m.matrix.finished_at, m.matrix.run_id), reverse=True
     ):
+        root = source.folder.resolve()
         rows: list[MatrixRow] = [
             r for r in source.matrix.rows if r.sdk == line and r.scorecard is not None
         ]
@@ -160,13 +226,23 @@ def _row_for(line: str, latest: RunRecord, matrices: Sequence[MatrixFolder]) -> 
         rows.sort(key=lambda r: (r.commit != latest.commit, r.id))
         for row in rows:
             assert row.scorecard is not None
-            folder = (source.folder / row.scorecard).resolve()
-            if (
-                folder.is_relative_to(source.folder.resolve())
-                and (folder / "scorecard.html").is_file()
-            ):
-                return folder
-    return None
+            folder = _inside(root, row.scorecard)
+            page = _inside(root, f"{row.scorecard}/scorecard.html")
+            if folder is not None and page is not None and page.is_file():
+                return folder, None
+            why = why or (
+                f"the matrix row {row.id}: no scorecard.html in {source.folder}/{row.scorecard}"
+                if folder is not None
+                else f"the matrix row {row.id}: its folder {row.scorecard!r} is not inside "
+                f"{source.folder}"
+            )
+    return None, why
+
+
+def _page_of(folder: Path, name: str) -> Path | None:
+    """`folder/name` when it is a file inside `folder` (a link out of it is not followed)."""
+    path = _inside(folder, name)
+    return path if path is not None and path.is_file() else None
 
 
 def _latest_runs(runs: Iterable[RunRecord]) -> dict[str, RunRecord]:
@@ -188,56 +264,109 @@ def _scenario_page(page: ScenarioPage, index: DashboardIndex) -> bytes:
     return render_scenario(page, index).encode("utf-8")
 
 
+@dataclass
+class _Plan:
+    """The files of a site, by path; a path that would be another one on a case-insensitive
+    disk is not taken (the first one is), and a warning says so."""
+
+    files: dict[str, _File] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    _fold: CaseFold = field(default_factory=CaseFold)
+
+    def add(self, path: str, file: _File) -> None:
+        seen = self._fold.clash(path)
+        if seen is None:
+            self.files[path] = file
+        elif seen == path:
+            self.warnings.append(f"{path} is not written again: another file of the site is it")
+        else:
+            self.warnings.append(
+                f"{path} is not written: it would be {seen} on a case-insensitive disk"
+            )
+
+
 def _plan(
     dashboard: Dashboard,
-    copied: Mapping[str, Path],
+    copied: Mapping[str, Mapping[str, Path]],
     matrix: MatrixFolder | None,
     aliases: Mapping[str, str],
     published: set[str],
-) -> dict[str, _File]:
+) -> _Plan:
+    """Every file of the site: the fixed ones first, then each line's, the aliases' badges and
+    the scenario pages (an earlier file wins a clash)."""
     index = dashboard.index
-    files: dict[str, _File] = {".nojekyll": _text("")}
+    plan = _Plan()
+    plan.add(".nojekyll", _text(""))
     index_text = api_text(to_json(index))
-    files["api/v1/index.json"] = _text(index_text)
+    plan.add("api/v1/index.json", _text(index_text))
     histories_text = {slug: api_text(to_json(h)) for slug, h in dashboard.lines.items()}
-    for slug, text in histories_text.items():
-        files[f"api/v1/lines/{slug}.json"] = _text(text)
     scenarios_text = api_text(to_json(dashboard.scenarios))
-    files["api/v1/scenarios.json"] = _text(scenarios_text)
+    plan.add("api/v1/scenarios.json", _text(scenarios_text))
     if matrix is not None:
-        files["api/v1/matrix.json"] = _text(api_text(to_json(matrix.matrix)))
+        plan.add("api/v1/matrix.json", _text(api_text(to_json(matrix.matrix))))
     for name in DASHBOARD_SCHEMAS:
-        files[f"api/v1/schemas/{name}"] = _text(schema_text(name))
+        plan.add(f"api/v1/schemas/{name}", _text(schema_text(name)))
     everything = _digest(index_text, *sorted(histories_text.values()))
-    files["index.html"] = _File(
-        everything, lambda: render_index(index, dashboard.lines).encode("utf-8")
+    plan.add(
+        "index.html",
+        _File(everything, lambda: render_index(index, dashboard.lines).encode("utf-8")),
     )
-    aliases_of: dict[str, list[str]] = {}
-    for old, line in aliases.items():
-        aliases_of.setdefault(line, []).append(old)
-    for summary in index.lines:
-        history = dashboard.lines[summary.slug]
-        names = sorted(aliases_of.get(summary.line, []))
-        key = _digest(api_text(to_json(summary)), histories_text[summary.slug], json.dumps(names))
-        files[summary.links.page] = _File(key, partial(_line_page, summary, history, names))
-        svg, endpoint = line_badge_svg(summary), line_badge_json(summary)
-        for slug in (summary.slug, *names):
-            files[f"badges/{slug}.svg"] = _text(svg)
-            files[f"badges/{slug}.json"] = _text(endpoint)
-        for name, source in (("scorecard.html", "scorecard_html"), ("claim.html", "claim_html")):
-            if getattr(summary.links, source) and summary.line in copied:
-                files[f"lines/{summary.slug}/{name}"] = _raw(copied[summary.line] / name)
-    for page in dashboard.scenarios.scenarios:
-        key = _digest(api_text(to_json(page)), api_text([s.links.page for s in index.lines]))
-        files[f"scenarios/{page.slug}.html"] = _File(key, partial(_scenario_page, page, index))
     record = {
         "format": "tiercheck-badge-aliases",
         "aliases": dict(sorted(aliases.items())),
         # Every badge name ever published: a badge path never moves.
         "published": sorted(published | {s.slug for s in index.lines} | set(aliases)),
     }
-    files[ALIASES] = _text(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
-    return files
+    plan.add(ALIASES, _text(json.dumps(record, indent=2, ensure_ascii=False) + "\n"))
+    aliases_of: dict[str, list[str]] = {}
+    for old, line in aliases.items():
+        aliases_of.setdefault(line, []).append(old)
+    badges: list[tuple[str, str, str]] = []
+    for summary in index.lines:
+        history = dashboard.lines[summary.slug]
+        names = sorted(aliases_of.get(summary.line, []))
+        key = _digest(api_text(to_json(summary)), histories_text[summary.slug], json.dumps(names))
+        plan.add(summary.links.page, _File(key, partial(_line_page, summary, history, names)))
+        plan.add(summary.links.runs, _text(histories_text[summary.slug]))
+        svg, endpoint = line_badge_svg(summary), line_badge_json(summary)
+        plan.add(summary.links.badge_svg, _text(svg))
+        plan.add(summary.links.badge_json, _text(endpoint))
+        badges += [(name, svg, endpoint) for name in names]
+        for name, link in (
+            ("scorecard.html", summary.links.scorecard_html),
+            ("claim.html", summary.links.claim_html),
+        ):
+            source = copied.get(summary.line, {}).get(name)
+            if link is not None and source is not None:
+                plan.add(link, _raw(source))
+    for name, svg, endpoint in badges:
+        plan.add(f"badges/{name}.svg", _text(svg))
+        plan.add(f"badges/{name}.json", _text(endpoint))
+    for page in dashboard.scenarios.scenarios:
+        key = _digest(api_text(to_json(page)), api_text([s.links.page for s in index.lines]))
+        plan.add(f"scenarios/{page.slug}.html", _File(key, partial(_scenario_page, page, index)))
+    return plan
+
+
+def _live_aliases(merged: Mapping[str, str], live: set[str], warnings: list[str]) -> dict[str, str]:
+    """The aliases that can serve: an old name that is a line of its own again serves that
+    line; one that is a line's or another alias's badge on a case-insensitive disk is dropped
+    with a warning."""
+    folded = {slug.casefold(): slug for slug in live}
+    kept: dict[str, str] = {}
+    for old, line in sorted(merged.items()):
+        if old in live:
+            continue
+        other = folded.get(old.casefold())
+        if other is not None:
+            warnings.append(
+                f"badge alias {old} → {line}: dropped; badges/{old}.svg would be "
+                f"badges/{other}.svg on a case-insensitive disk"
+            )
+            continue
+        folded[old.casefold()] = old
+        kept[old] = line
+    return kept
 
 
 def build_site(
@@ -250,17 +379,20 @@ def build_site(
     """Build (or bring up to date) the dashboard of `runs` in `out`.
 
     `aliases` maps an old line name to the line now serving its badge (a rename); they join
-    the aliases of the previous build. An alias to a line without runs is refused (UsageError).
+    the aliases of the previous build. An alias to a line without runs is refused (UsageError);
+    a link in the way of the site's files, or a write that fails (a full disk), is a SiteError,
+    and the site is then as it was.
     """
+    root = Path(out).resolve()
+    warnings: list[str] = []
     lines = {run.sdk for run in runs}
-    previous_aliases, published = _previous_aliases(out)
+    previous_aliases, published = _previous_aliases(root, warnings)
     merged = dict(previous_aliases)
     for old, line in (aliases or {}).items():
         if line not in lines:
             msg = f"publish: --alias {old}={line}: the history has no line {line!r}"
             raise UsageError(msg)
         merged[line_slug(old)] = line
-    warnings: list[str] = []
     for old, line in sorted(merged.items()):
         if line not in lines:
             warnings.append(
@@ -269,56 +401,90 @@ def build_site(
             )
             del merged[old]
     latest = _latest_runs(runs)
-    copied: dict[str, Path] = {}
+    copied: dict[str, dict[str, Path]] = {}
     pages: dict[str, LinePages] = {}
-    for line, run in latest.items():
-        folder = _row_for(line, run, matrices)
-        if folder is not None:
-            copied[line] = folder
-            pages[line] = LinePages(
-                scorecard_html=True, claim_html=(folder / "claim.html").is_file()
-            )
+    for line, run in sorted(latest.items()):
+        folder, why = _row_for(line, run, matrices)
+        if folder is None:
+            if why is not None:
+                warnings.append(f"{line}: {why}; the line's scorecard page is not published")
+            continue
+        found = {name: _page_of(folder, name) for name in ("scorecard.html", "claim.html")}
+        copied[line] = {name: path for name, path in found.items() if path is not None}
+        pages[line] = LinePages(scorecard_html=True, claim_html="claim.html" in copied[line])
     newest = max(matrices, key=lambda m: (m.matrix.finished_at, m.matrix.run_id), default=None)
-    # An old name that is now a line of its own again serves that line, not the alias.
     live = {line_slug(line) for line in lines}
-    merged = {old: line for old, line in merged.items() if old not in live}
+    merged = _live_aliases(merged, live, warnings)
     dashboard = build_dashboard(runs, pages=pages, matrix=newest is not None, aliases=merged)
-    files = _plan(dashboard, copied, newest, merged, published)
+    plan = _plan(dashboard, copied, newest, merged, published)
+    warnings += plan.warnings
     for gone in sorted(published - live - set(merged)):
         warnings.append(
             f"badge {gone}: no line of that name any more; badges/{gone}.svg is kept as it was "
             f"(to serve a renamed line there: --alias {gone}=NEW)"
         )
-    return _write(out, files, warnings)
+    return _write(Path(out), root, plan.files, warnings)
 
 
-def _write(out: Path, files: Mapping[str, _File], warnings: list[str]) -> SiteResult:
-    before = _previous_keys(out)
-    written: list[str] = []
-    unchanged = 0
-    for path in sorted(files):
-        entry = files[path]
-        target = out / path
-        if before.get(path) == entry.key and target.is_file():
-            unchanged += 1
-            continue
-        if write_if_changed(target, entry.make()):
-            written.append(path)
-        else:
-            unchanged += 1
-    removed = [
-        path
-        for path in sorted(set(before) - set(files))
-        if not path.startswith("badges/") and remove_site_file(out / path)
-    ]
+def _check_links(out: Path, root: Path, paths: Iterable[str]) -> None:
+    """SiteError for the first symbolic link at, or on the way to, one of `paths`."""
+    for path in paths:
+        link = site_link(root, path)
+        if link is not None:
+            msg = (
+                f"publish: {out / link} is a symbolic link; publish writes and removes only "
+                f"real files in real folders inside {out} (remove the link)"
+            )
+            raise SiteError(msg)
+
+
+def _write(out: Path, root: Path, files: Mapping[str, _File], warnings: list[str]) -> SiteResult:
+    """Stage every changed file and the new record, then put them all in place; then remove
+    what the previous build wrote and this one does not (badges excepted)."""
+    before = _previous_keys(root, warnings)
+    removals = sorted(p for p in set(before) - set(files) if not p.startswith("badges/"))
+    _check_links(out, root, [*files, MANIFEST, *removals])
     manifest = {
         "format": "tiercheck-site",
         "layout": LAYOUT,
         "files": {path: files[path].key for path in sorted(files)},
     }
-    write_if_changed(
-        out / MANIFEST, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode()
-    )
+    record = (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode()
+    written: list[str] = []
+    unchanged = 0
+    stage = SiteStage(root)
+    path = MANIFEST
+    try:
+        for path in sorted(files):
+            entry = files[path]
+            if entry.rendered and before.get(path) == entry.key and (root / path).is_file():
+                unchanged += 1
+                continue
+            data = entry.make()
+            if site_bytes(root / path) == data:
+                unchanged += 1
+                continue
+            stage.add(path, data)
+            written.append(path)
+        path = MANIFEST
+        if site_bytes(root / MANIFEST) != record:
+            stage.add(MANIFEST, record)
+    except OSError as exc:
+        stage.discard()
+        msg = (
+            f"publish: cannot write {out / path}: {exc.strerror or exc}; the site in {out} "
+            "is as it was"
+        )
+        raise SiteError(msg) from None
+    except BaseException:
+        stage.discard()
+        raise
+    try:
+        stage.commit()
+    except OSError as exc:
+        msg = f"publish: cannot put the new files in place in {out}: {exc.strerror or exc}"
+        raise SiteError(msg) from None
+    removed = [p for p in removals if remove_site_file(root / p)]
     return SiteResult(
         written=tuple(written),
         unchanged=unchanged,

@@ -7,6 +7,7 @@ viewer's sans-serif), and `badge.json` follows the shields.io endpoint schema
 
 from __future__ import annotations
 
+import html
 import json
 from xml.sax.saxutils import escape
 
@@ -28,22 +29,26 @@ def _width(text: str) -> int:
 
 
 def badge_svg(label: str, message: str, color: str) -> str:
-    """A flat two-part badge, `label | message`, as a standalone SVG document."""
+    """A flat two-part badge, `label | message`, as a standalone SVG document.
+
+    Text is escaped for where it goes: `&`, `<` and `>` in element text, and `"` and `'` too in
+    the `aria-label` attribute (and the colour, an attribute as well)."""
     left, right = _width(label), _width(message)
     total = left + right
     label_x, message_x = left / 2, left + right / 2
-    title = escape(f"{label}: {message}")
+    title = f"{label}: {message}"
+    fill = html.escape(color, quote=True)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" '
-        f'role="img" aria-label="{title}">\n'
-        f"  <title>{title}</title>\n"
+        f'role="img" aria-label="{html.escape(title, quote=True)}">\n'
+        f"  <title>{escape(title)}</title>\n"
         f'  <linearGradient id="s" x2="0" y2="100%">'
         f'<stop offset="0" stop-color="#bbb" stop-opacity=".1"/>'
         f'<stop offset="1" stop-opacity=".1"/></linearGradient>\n'
         f'  <clipPath id="r"><rect width="{total}" height="20" rx="3" fill="#fff"/></clipPath>\n'
         f'  <g clip-path="url(#r)">\n'
         f'    <rect width="{left}" height="20" fill="#555"/>\n'
-        f'    <rect x="{left}" width="{right}" height="20" fill="{color}"/>\n'
+        f'    <rect x="{left}" width="{right}" height="20" fill="{fill}"/>\n'
         f'    <rect width="{total}" height="20" fill="url(#s)"/>\n'
         f"  </g>\n"
         f'  <g fill="#fff" text-anchor="middle" '

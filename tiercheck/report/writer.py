@@ -13,6 +13,10 @@ and their file names come from `formats.SCORECARD_FORMATS`.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,14 +33,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLAIM_FILES",
+    "SiteStage",
     "atomic_write_text",
+    "copy_report_folder",
     "load_matrix",
     "load_previous",
     "load_scorecard",
     "read_text",
     "remove_site_file",
+    "site_bytes",
+    "site_link",
     "write_claim",
-    "write_if_changed",
     "write_leg_results",
     "write_matrix_reports",
     "write_reports",
@@ -209,24 +216,149 @@ def write_matrix_reports(matrix: Matrix, out_dir: Path) -> dict[str, Path]:
     return written
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write `data` to `path` atomically unless the file already holds exactly it; whether it
-    was written. A published site is rebuilt every night: a page that did not change keeps
-    its file (and its time), so a deploy or a `git diff` shows only what changed."""
-    path = Path(path)
+def copy_report_folder(source: Path, target: Path) -> Path:
+    """`source` (a row's scorecard folder, as a job left it) copied to `target`; return it.
+
+    Every regular file is copied, each written durably; a symbolic link inside `source` is
+    neither followed nor copied, so nothing outside `source` is read, and a folder that holds
+    `target` is not copied into itself. A folder already at `target` is replaced (a link there
+    is removed, never followed); `source` and `target` being one folder leaves it as it is.
+    """
+    import shutil
+
+    source, target = Path(source).resolve(), Path(target)
+    if target.resolve() == source:
+        return target
+    if os.path.islink(target):
+        target.unlink()
+    elif target.is_dir():
+        shutil.rmtree(target)
+    inside = target.resolve()
+    target.mkdir(parents=True, exist_ok=True)
+    for folder, dirs, files in os.walk(source, followlinks=False):
+        here = Path(folder)
+        dirs[:] = [
+            d
+            for d in sorted(dirs)
+            if not (here / d).is_symlink() and not inside.is_relative_to(here / d)
+        ]
+        for name in sorted(files):
+            path = here / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            durable.write_bytes(target / path.relative_to(source), path.read_bytes())
+        if not files and here != source:
+            (target / here.relative_to(source)).mkdir(parents=True, exist_ok=True)
+    return target
+
+
+# --- the published site: every write and removal stays inside the site's folder ------------
+
+
+def site_link(root: Path, relative: str) -> str | None:
+    """The first part of `root/relative` below `root` that is a symbolic link (as a path
+    relative to `root`), or None. Nothing is followed: each part is looked at itself."""
+    parts = relative.split("/")
+    current = Path(root)
+    for i, part in enumerate(parts):
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except OSError:
+            return None  # missing (nothing below it either), or not a folder: the write says
+        if stat.S_ISLNK(info.st_mode):
+            return "/".join(parts[: i + 1])
+    return None
+
+
+def site_bytes(path: Path) -> bytes | None:
+    """The bytes of the regular file `path`, or None (missing, a link, not a file, unreadable).
+
+    A link at `path` is not followed (`O_NOFOLLOW`); `site_link` has checked the folders."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     try:
-        if path.read_bytes() == data:
-            return False
+        fd = os.open(path, flags)
     except OSError:
-        pass  # missing or unreadable: write it
-    durable.write_bytes(path, data)
-    return True
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        try:
+            return handle.read()
+        except OSError:
+            return None
+
+
+class SiteStage:
+    """New contents of a site's files, staged beside their targets, put in place together.
+
+    `add` writes each file durably under a hidden staged name in its target's folder (the
+    target is untouched); `commit` renames every staged file over its target; `discard`
+    removes the staged files and the folders `add` created. So a write that fails while
+    staging (a full disk) leaves the site exactly as it was.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._staged: list[tuple[Path, Path]] = []
+        self._made: list[Path] = []
+
+    def add(self, relative: str, data: bytes) -> None:
+        """Stage `data` for `root/relative`; an OSError as from any write."""
+        target = self.root / relative
+        missing: list[Path] = []
+        folder = target.parent
+        while not os.path.lexists(folder) and folder.parent != folder:
+            missing.append(folder)
+            folder = folder.parent
+        self._made.extend(reversed(missing))
+        try:
+            info = os.lstat(target)
+            mode = stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
+        except OSError:
+            mode = None
+        staged = target.with_name(f".{target.name}.{secrets.token_hex(6)}.staged")
+        self._staged.append((staged, target))
+        durable.write_bytes(staged, data, mode=mode)
+
+    def commit(self) -> None:
+        """Rename every staged file over its target, then make the renames durable."""
+        folders = dict.fromkeys(target.parent for _, target in self._staged)
+        for staged, target in self._staged:
+            os.replace(staged, target)
+        self._staged.clear()
+        self._made.clear()
+        for folder in folders:
+            _sync_folder(folder)
+
+    def discard(self) -> None:
+        """Remove every staged file and each folder `add` created (when it is empty)."""
+        for staged, _ in self._staged:
+            with contextlib.suppress(OSError):
+                staged.unlink()
+        for folder in reversed(self._made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        self._staged.clear()
+        self._made.clear()
+
+
+def _sync_folder(folder: Path) -> None:
+    if os.name != "posix":
+        return  # Windows cannot open a folder; its renames are durable as they are
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def remove_site_file(path: Path) -> bool:
     """Remove a file a previous build of a site wrote and this one does not; whether it was
-    there."""
+    there. Only a regular file is removed: a link (or a folder) at `path` is left alone."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
         Path(path).unlink()
     except FileNotFoundError:
         return False

@@ -295,11 +295,11 @@ def test_a_job_that_left_nothing_is_an_unmeasured_row_naming_it(
     corrupt = tmp_path / "jobs" / "present@v2"
     corrupt.mkdir(parents=True)
     (corrupt / "scorecard.json").write_text("{not json", encoding="utf-8")
-    inputs = collect_jobs([tmp_path / "jobs"], [row], registry)
+    inputs = collect_jobs([tmp_path / "jobs"], [row], registry).inputs
     assert inputs[0].scorecard is None
     assert inputs[0].reason is not None
     assert inputs[0].reason.startswith("the job present@v2: ")
-    gone = collect_jobs([tmp_path / "empty"], [row], registry)
+    gone = collect_jobs([tmp_path / "empty"], [row], registry).inputs
     assert gone[0].reason == "the job present@v2 left no folder"
 
 

@@ -6,12 +6,20 @@ of the folders its jobs leave. GitHub Actions schedules; tiercheck brings no sch
 `tier-check` arguments), `unrunnable` lists the other rows with their reasons, and `rows` is
 the whole plan, which `merge --plan` reads back so that the merged matrix has every row the
 one-machine run has. `collect_jobs` reads the jobs' folders into the builder's inputs: a
-missing or corrupt scorecard becomes an unmeasured row naming its job.
+missing or corrupt scorecard becomes an unmeasured row naming its job. Each row with a
+scorecard is recorded at `rows/<job>/`, relative to the merged matrix's folder, as the
+one-machine matrix lays it out, and `copy_rows` copies the job's folder there: the matrix folder
+is whole by itself (`publish --matrix` and `matrix.html` find every row's pages in it), wherever
+the jobs' folders were and wherever the merge ran.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +27,9 @@ from tiercheck.config.registry import Registry
 from tiercheck.errors import ConfigError
 from tiercheck.matrix.build import RowInput, row_id
 from tiercheck.pipeline.matrix.rows import SETUP_KEYS, PlannedRow
-from tiercheck.pipeline.matrix.run import read_row
+from tiercheck.pipeline.matrix.run import read_row, row_folder
 
-__all__ = ["collect_jobs", "load_plan", "plan_document"]
+__all__ = ["Collected", "collect_jobs", "copy_rows", "load_plan", "plan_document"]
 
 PLAN_VERSION = 1
 
@@ -103,13 +111,29 @@ def _need(condition: bool, what: str) -> None:
         raise TypeError(what)
 
 
+@dataclass(frozen=True)
+class Collected:
+    """Every row's input, and the job folder each recorded row folder is copied from."""
+
+    inputs: tuple[RowInput, ...]
+    #: row folder relative to the matrix's folder (`rows/<job>`) → the job's folder.
+    folders: Mapping[str, Path]
+
+
+def _job_name(name: str) -> str:
+    """A job's folder name as one safe path segment (a row's id, or a folder's own name)."""
+    safe = re.sub(r"[^A-Za-z0-9@._-]+", "_", name)
+    return safe if safe.strip(".") else f"_{safe}"
+
+
 def _job_folders(dirs: Sequence[Path]) -> dict[str, Path]:
     """Job name → its folder: a DIR holding a scorecard, else each sub-folder of DIR (one
     downloaded artifact each); a folder without a scorecard is still a job that left nothing."""
     found: dict[str, Path] = {}
     for directory in dirs:
         if (directory / "scorecard.json").exists() or not directory.is_dir():
-            found[directory.name] = directory
+            # The folder's own name, `..` and `.` spelt out (`os.path.abspath` normalises).
+            found[Path(os.path.abspath(directory)).name] = directory
             continue
         for child in sorted(p for p in directory.iterdir() if p.is_dir()):
             found[child.name] = child
@@ -118,10 +142,21 @@ def _job_folders(dirs: Sequence[Path]) -> dict[str, Path]:
 
 def collect_jobs(
     dirs: Sequence[Path], plan: Sequence[PlannedRow] | None, registry: Registry
-) -> tuple[RowInput, ...]:
+) -> Collected:
     """Every row's input from the jobs' folders, in plan order (then unplanned jobs by name)."""
     folders = _job_folders(dirs)
     inputs: list[RowInput] = []
+    copies: dict[str, Path] = {}
+
+    def recorded(got: RowInput, name: str, folder: Path) -> RowInput:
+        if got.scorecard is None:
+            return got
+        where = row_folder(_job_name(name))
+        while where in copies:
+            where += "_"
+        copies[where] = folder
+        return dataclasses.replace(got, folder=where)
+
     for row in plan or ():
         folder = folders.pop(row.job, None)
         if not row.runnable:
@@ -129,13 +164,23 @@ def collect_jobs(
         elif folder is None:
             inputs.append(row.input(None, None, f"the job {row.job} left no folder"))
         else:
-            inputs.append(read_row(row, folder, str(folder), f"the job {row.job}"))
+            got = read_row(row, folder, str(folder), f"the job {row.job}")
+            inputs.append(recorded(got, row.job, folder))
     for job, folder in sorted(folders.items()):
         # Beside a plan, a folder no plan names is a job only if it holds a scorecard (a
         # downloaded plan or log folder is not a row).
         if plan is None or (folder / "scorecard.json").is_file():
-            inputs.append(_unplanned(job, folder, registry))
-    return tuple(inputs)
+            inputs.append(recorded(_unplanned(job, folder, registry), job, folder))
+    return Collected(tuple(inputs), copies)
+
+
+def copy_rows(collected: Collected, out_dir: Path) -> None:
+    """Copy each recorded row's job folder into the matrix folder `out_dir` (OSError as any
+    write); symbolic links in a job's folder are not followed."""
+    from tiercheck.report.writer import copy_report_folder
+
+    for where, folder in collected.folders.items():
+        copy_report_folder(folder, out_dir / where)
 
 
 def _unplanned(job: str, folder: Path, registry: Registry) -> RowInput:

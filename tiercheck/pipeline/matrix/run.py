@@ -64,9 +64,9 @@ class MatrixRun:
     interrupted: bool
 
 
-def row_folder(row: PlannedRow) -> str:
-    """The row's scorecard folder, relative to the matrix's folder."""
-    return f"rows/{row.job}"
+def row_folder(job: str) -> str:
+    """The scorecard folder of the row whose job is `job`, relative to the matrix's folder."""
+    return f"rows/{job}"
 
 
 def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
@@ -77,7 +77,7 @@ def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
         "tiercheck",
         *row.assess_args(),
         "--out",
-        str(settings.out_dir / row_folder(row)),
+        str(settings.out_dir / row_folder(row.job)),
         "--cache-dir",
         str(settings.cache_dir),
         "--budget",
@@ -136,8 +136,8 @@ def run_rows(
         said = _error_line(log)
         got = read_row(
             row,
-            settings.out_dir / row_folder(row),
-            row_folder(row),
+            settings.out_dir / row_folder(row.job),
+            row_folder(row.job),
             f"tier-check exited with code {outcome.returncode}"
             + (f": {said}" if said else "")
             + f" (log: logs/{log.name})",
