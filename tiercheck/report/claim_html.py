@@ -81,7 +81,9 @@ def _conformance(claim: Claim) -> str:
         ]
         for row in rows
     ]
-    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in split_notes(claim))
+    notes = "".join(
+        '<p class="note">' + "".join(_segment(s) for s in n) + "</p>" for n in split_notes(claim)
+    )
     return (
         '<section id="conformance"><h2>Conformance</h2>'
         + table(header, cells, numeric=tuple(range(1, len(header) - 2)))

@@ -2,11 +2,13 @@
 
 Links point at the assessed commit (`blob/<sha>/…`), never at a branch, so the evidence a
 reviewer follows is the evidence that was judged. Untrusted text (scenario messages, issue
-titles, file lines) is flattened to one line and its table-breaking characters escaped.
+titles, tag and file names) becomes Markdown only through `report.untrusted_md`: one line, and
+every word that could link, mention, reference or break a table cell shown as code.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -25,7 +27,8 @@ from tiercheck.report.claim_view import (
     split_notes,
     split_table,
 )
-from tiercheck.scorecard.view import one_line, short_sha
+from tiercheck.report.untrusted_md import Md, cell, code, code_cell, https_url, link, own, text
+from tiercheck.scorecard.view import short_sha
 
 __all__ = [
     "EFFORT",
@@ -58,13 +61,9 @@ EFFORT: dict[str, str] = {
 }
 
 
-def _cell(text: object) -> str:
-    return one_line(text).replace("|", "\\|").replace("<", "&lt;")
-
-
-def _linked(line: EvidenceLine) -> str:
-    text = _cell(one_line(line.text, _LINE_LIMIT))
-    return f"[{text}]({line.url})" if line.url else text
+def _linked(line: EvidenceLine, in_table: bool = False) -> Md:
+    label = (cell if in_table else text)(line.text, _LINE_LIMIT)
+    return link(label, https_url(line.url))
 
 
 def verdict_text(row: Row, column: int) -> str:
@@ -94,19 +93,22 @@ def _summary(claim: Claim) -> list[str]:
     return lines
 
 
-def _segment(segment: Segment) -> str:
+def _segment(segment: Segment, in_table: bool = False) -> str:
     raw = segment.text
     lead = " " if raw[:1].isspace() else ""
     trail = " " if raw[-1:].isspace() else ""
-    text = _cell(raw)
-    if segment.code:
-        text = f"`{one_line(raw).replace('`', '')}`"
-    shown = f"[{text}]({segment.url})" if segment.url else text
-    return f"{lead}{shown}{trail}" if text else lead
+    if segment.own:
+        shown = own(raw.strip())
+    elif segment.code:
+        shown = (code_cell if in_table else code)(raw)
+    else:
+        shown = (cell if in_table else text)(raw)
+    linked = link(shown, https_url(segment.url))
+    return f"{lead}{linked}{trail}" if shown else lead
 
 
 def _header(claim: Claim) -> list[str]:
-    lines = [f"# {_cell(claim.header.title)}", ""]
+    lines = [f"# {text(claim.header.title)}", ""]
     for field in header_fields(claim):
         lines.append(f"**{field.label}**: " + "".join(_segment(s) for s in field.segments) + "  ")
     lines[-1] = lines[-1].rstrip()
@@ -124,9 +126,9 @@ def _table(claim: Claim) -> list[str]:
     ]
     for row in claim.rows:
         lines.append(
-            f"| {row.id} | {row.requirement} | {_cell(row.standards[0])} | "
-            f"{_cell(row.standards[1])} | {_cell(row.current)} | {verdict_text(row, 0)} | "
-            f"{verdict_text(row, 1)} | {_cell(row.gap)} |"
+            f"| {row.id} | {row.requirement} | {cell(row.standards[0])} | "
+            f"{cell(row.standards[1])} | {cell(row.current)} | {verdict_text(row, 0)} | "
+            f"{verdict_text(row, 1)} | {cell(row.gap)} |"
         )
     lines += [
         "",
@@ -148,10 +150,10 @@ def _conformance(claim: Claim) -> list[str]:
         "| " + " | ".join(header) + " |",
         "|" + "---|" * len(header),
     ]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     lines.append("")
     for note in split_notes(claim):
-        lines += [note, ""]
+        lines += ["".join(_segment(s) for s in note), ""]
     return lines
 
 
@@ -164,7 +166,9 @@ def _block(title: str, block: Block) -> list[str]:
         lines.append("|" + "---|" * len(block.header))
         for row in block.rows:
             lines.append(
-                "| " + " | ".join("".join(_segment(s) for s in cell) for cell in row) + " |"
+                "| "
+                + " | ".join("".join(_segment(s, in_table=True) for s in each) for each in row)
+                + " |"
             )
         lines.append("")
     return lines
@@ -178,11 +182,11 @@ def _fence(lines: list[str]) -> str:
 def _reproduce(claim: Claim) -> list[str]:
     blocks, notes = reproduce_parts(claim)
     lines = ["## Reproduce", ""]
-    for intro, code in blocks:
-        fence = _fence(code)
-        lines += [intro, "", f"{fence}sh", *code, fence, ""]
+    for intro, commands in blocks:
+        fence = _fence(commands)
+        lines += [intro, "", f"{fence}sh", *commands, fence, ""]
     for note in notes:
-        lines += [_cell(note), ""]
+        lines += [text(note), ""]
     return lines
 
 
@@ -197,16 +201,18 @@ def _checklist(claim: Claim) -> list[str]:
         if row.review is None:
             continue
         if all(v in ("fail", "n/a") for v in row.verdicts):
-            what = f"fix first ({_cell(row.gap)}), then check that {row.review}"
+            what = f"fix first ({text(row.gap)}), then check that {text(row.review)}"
         else:
-            what = f"check that {row.review}"
-        lines.append(f"- [ ] **{row.id} {row.requirement}**: {_cell(what)}")
+            what = f"check that {text(row.review)}"
+        lines.append(f"- [ ] **{row.id} {row.requirement}**: {what}")
     return [*lines, ""]
 
 
 def _details(summary: str, lines: Sequence[str]) -> list[str]:
     # A blank line after <summary> and before </details>, so GitHub renders the Markdown inside.
-    return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *lines, "", "</details>", ""]
+    # Inside the raw HTML of <summary> GitHub reads no Markdown: HTML escaping is what holds.
+    shown = html.escape(summary, quote=False)
+    return ["<details>", f"<summary>{shown}</summary>", "", *lines, "", "</details>", ""]
 
 
 def _moved(what: str) -> tuple[str, ...]:
@@ -231,7 +237,7 @@ def _evidence_parts(claim: Claim) -> list[Part]:
             failing = sum(1 for e in items if e.text.startswith("FAIL "))
             summary = f"{len(lines)} scored scenarios, {failing} failing (failures first)"
             # First the messages go (the scenario and its verdict stay), then the list.
-            names = [f"- {_cell(e.text.split(' (', 1)[0])}" for e in items]
+            names = [f"- {text(e.text.split(' (', 1)[0])}" for e in items]
             brief = f"{summary}; the failing checks are in the attached {FULL_NAME}"
             steps.append((*title, *_details(brief, names)))
         steps.append((*title, *_moved(summary)))
@@ -339,13 +345,13 @@ def _actions(claim: Claim, column: int) -> list[tuple[Row, str]]:
 
 def _where_cell(claim: Claim, row: Row) -> str:
     if row.id == "5" and claim.coverage is not None:
-        return _cell(
+        return cell(
             ", ".join(str(f.feature.number) for f in claim.coverage.missing) or "the hits listed"
         )
     links = [e for e in row.evidence if e.url][:3]
     if links:
-        return ", ".join(_linked(e) for e in links)
-    return _cell(row.gap)
+        return ", ".join(_linked(e, in_table=True) for e in links)
+    return cell(row.gap)
 
 
 def _path(claim: Claim, column: int) -> list[str]:
@@ -360,7 +366,7 @@ def _path(claim: Claim, column: int) -> list[str]:
     for n, (row, action) in enumerate(ordered, start=1):
         effort = "Small" if row.verdicts[column] == "needs review" else EFFORT[row.id]
         lines.append(
-            f"| {n} | {_cell(action)} | {row.id} {row.requirement} | {effort} | "
+            f"| {n} | {cell(action)} | {row.id} {row.requirement} | {effort} | "
             f"{_where_cell(claim, row)} |"
         )
     return [*lines, ""]
@@ -370,9 +376,9 @@ def render_remediation(claim: Claim) -> str:
     """`remediation.md`: the path to the tier below (if not reached yet), then to the target."""
     doc = claim.scorecard
     lines = [
-        f"# Remediation: {_cell(doc.repo)}",
+        f"# Remediation: {text(doc.repo)}",
         "",
-        f"**Commit**: `{short_sha(doc.sdk.commit)}` · "
+        f"**Commit**: {code(short_sha(doc.sdk.commit))} · "
         f"**Implied tier**: Tier {doc.implied_tier.tier} · "
         f"**Target**: Tier {claim.target_tier}",
         "",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
+from tiercheck.report.untrusted_md import github_url
 from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = [
@@ -49,11 +50,16 @@ STATUS_TEXT = {
 
 @dataclass(frozen=True)
 class Segment:
-    """A piece of text, linked when `url` is set, shown as code when `code`."""
+    """A piece of text, linked when `url` is set, shown as code when `code`.
+
+    Its text is untrusted (an SDK's or the harness's words) unless `own`: tiercheck's own
+    wording, whose Markdown (a code span, `conformance#245`) is meant.
+    """
 
     text: str
     url: str | None = None
     code: bool = False
+    own: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,19 +70,17 @@ class Field:
     segments: tuple[Segment, ...]
 
 
-def _github(repo: str, *path: str) -> str | None:
-    if not repo or "/" not in repo:
-        return None
-    return "/".join((f"https://github.com/{repo}", *path))
-
-
 def _version(header: ClaimHeader) -> tuple[Segment, ...]:
     release = header.release
     parts: list[Segment] = []
     if release is None:
         parts.append(Segment("no release tag in the assessed commit's history"))
         if header.newest_stable:
-            parts.append(Segment(f" (newest stable release on GitHub: {header.newest_stable})"))
+            parts += [
+                Segment(" (newest stable release on GitHub: "),
+                Segment(header.newest_stable),
+                Segment(")"),
+            ]
     else:
         parts.append(Segment(release.version, release.url))
         if release.registry_url and release.registry:
@@ -90,23 +94,18 @@ def _version(header: ClaimHeader) -> tuple[Segment, ...]:
             parts.append(Segment(f" ({', '.join(notes)})"))
     parts.append(Segment(" · assessed on "))
     if header.branch:
-        parts += [Segment(header.branch, _github(header.repo, "tree", header.branch), True)]
+        parts += [Segment(header.branch, github_url(header.repo, "tree", header.branch), True)]
         parts.append(Segment(" @ "))
     if header.commit:
-        parts.append(
-            Segment(short_sha(header.commit), _github(header.repo, "commit", header.commit), True)
-        )
+        url = github_url(header.repo, "commit", header.commit)
+        parts.append(Segment(short_sha(header.commit), url, True))
     else:
         parts.append(Segment("an unknown commit (not a git checkout)"))
     if release is not None and release.commits_after is not None:
         after = release.commits_after
-        parts.append(
-            Segment(
-                f" (the release {release.tag} itself)"
-                if after == 0
-                else f" ({after} commit{'s' if after != 1 else ''} after {release.tag})"
-            )
-        )
+        commits = f"{after} commit{'s' if after != 1 else ''}"
+        lead = " (the release " if after == 0 else f" ({commits} after "
+        parts += [Segment(lead), Segment(release.tag), Segment(" itself)" if after == 0 else ")")]
     return tuple(parts)
 
 
@@ -120,7 +119,10 @@ def _requested(claim: Claim) -> tuple[Segment, ...]:
     parts.append(Segment(" · previous assessment "))
     if previous.url:
         number = previous.url.rstrip("/").rsplit("/", 1)[-1]
-        parts.append(Segment(f"#{number}" if number.isdigit() else previous.url, previous.url))
+        if number.isdigit():
+            parts.append(Segment(f"#{number}", previous.url, own=True))
+        else:
+            parts.append(Segment(previous.url, previous.url))
     else:
         parts.append(Segment("(issue not given)"))
     details = [
@@ -139,8 +141,8 @@ def header_fields(claim: Claim) -> list[Field]:
     header = claim.header
     doc = claim.scorecard
     sdk = (
-        Segment(header.repo, _github(header.repo)),
-        Segment(f" (line {header.sdk})" if header.sdk else ""),
+        Segment(header.repo, github_url(header.repo)),
+        *((Segment(" (line "), Segment(header.sdk), Segment(")")) if header.sdk else ()),
     )
     governance = doc.governance.source + (
         f" as of {doc.governance.as_of}" if doc.governance.as_of else ""
@@ -212,32 +214,44 @@ def split_table(claim: Claim) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def split_notes(claim: Claim) -> list[str]:
+def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
     """What the split table leaves to sentences: pairs, warnings, what was not scored."""
     split = claim.conformance
-    notes = [
-        "Counts are (scenario, revision) pairs: a scenario required at both revisions runs once "
-        "per revision, at that revision's wire. Client scenarios named `auth/…` are the auth "
-        "part, the rest the core."
+    notes: list[tuple[Segment, ...]] = [
+        (
+            Segment(
+                "Counts are (scenario, revision) pairs: a scenario required at both revisions "
+                "runs once per revision, at that revision's wire. Client scenarios named "
+                "`auth/…` are the auth part, the rest the core.",
+                own=True,
+            ),
+        )
     ]
     if split.warnings:
-        listed = "; ".join(
-            f"{w.leg} {w.scenario} @ {w.revision}: {w.checks}"
-            + (f" ({one_line(w.message, 120)})" if w.message else "")
-            for w in split.warnings
-        )
         total = sum(w.checks for w in split.warnings)
-        notes.append(
-            f"WARNING checks: {total} in scored scenarios, not counted in the pass rate (the "
-            f"official rule; whether they should count is conformance#245): {listed}."
-        )
+        listed: list[Segment] = [
+            Segment(
+                f"WARNING checks: {total} in scored scenarios, not counted in the pass rate (the "
+                "official rule; whether they should count is conformance#245): ",
+                own=True,
+            )
+        ]
+        for i, w in enumerate(split.warnings):
+            listed += [
+                Segment(f"{'; ' if i else ''}{w.leg} "),
+                Segment(w.scenario),
+                Segment(f" @ {w.revision}: {w.checks}", own=True),
+            ]
+            if w.message:
+                listed += [Segment(" ("), Segment(one_line(w.message, 120)), Segment(")")]
+        notes.append((*listed, Segment(".")))
     else:
-        notes.append("WARNING checks: none in any scored scenario.")
+        notes.append((Segment("WARNING checks: none in any scored scenario."),))
     if split.not_scored:
         parts = ", ".join(
             f"{t.leg} {t.reason}: {t.passed} pass, {t.failed} fail" for t in split.not_scored
         )
-        notes.append(f"Run but not scored (informational): {parts}.")
+        notes.append((Segment(f"Run but not scored (informational): {parts}."),))
     return notes
 
 
@@ -381,8 +395,13 @@ def _verdict_line(verdicts: Mapping[str, str]) -> str:
     )
 
 
-def _scenario_list(items: Sequence[ScenarioChange]) -> str:
-    return ", ".join(f"{c.scenario} ({c.leg} @ {c.revision})" for c in items)
+def _scenario_list(items: Sequence[ScenarioChange]) -> list[Segment]:
+    parts: list[Segment] = []
+    for i, c in enumerate(items):
+        if i:
+            parts.append(Segment(", "))
+        parts += [Segment(c.scenario), Segment(f" ({c.leg} @ {c.revision})", own=True)]
+    return parts
 
 
 def changes_block(claim: Claim) -> Block | None:
@@ -411,7 +430,9 @@ def changes_block(claim: Claim) -> Block | None:
     if not changes.rows:
         paragraphs.append((Segment("No row changed."),))
     for title, items in moved:
-        paragraphs.append((Segment(f"{title} ({len(items)}): {_scenario_list(items)}."),))
+        paragraphs.append(
+            (Segment(f"{title} ({len(items)}): "), *_scenario_list(items), Segment("."))
+        )
     if not moved:
         paragraphs.append((Segment("No scored scenario changed."),))
     rows = tuple(
@@ -435,7 +456,7 @@ def _hit(claim: Claim, hit: Hit | None) -> tuple[Segment, ...]:
     if hit.kind == "heading":
         parts.append(Segment(" (heading)"))
     elif hit.kind == "section" and hit.section:
-        parts.append(Segment(f" (§ {one_line(hit.section, 60)})"))
+        parts += [Segment(" (§ "), Segment(one_line(hit.section, 60)), Segment(")")]
     return tuple(parts)
 
 
@@ -444,25 +465,37 @@ def docs_block(claim: Claim) -> Block:
     coverage = claim.coverage
     if coverage is None:
         return Block(((Segment("Not read: the assessed checkout was not available."),),))
-    where = "the assessed commit"
+    where: tuple[Segment, ...] = (Segment("the assessed commit"),)
     if claim.docs_ref:
-        where = f"{claim.docs_ref} ({short_sha(claim.docs_commit)}, --docs-ref)"
-    intro = Segment(
-        f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the "
-        f"documentation or examples ({len(coverage.doc_files)} documentation files, "
-        f"{len(coverage.example_files)} example files, read at {where}). The best "
-        "documentation hit is a heading naming the feature, or a line in a section about it, "
-        "in the documentation folder before the README before other pages; only then a passing "
-        "mention. The reviewer confirms each one documents the feature."
+        where = (
+            Segment(claim.docs_ref),
+            Segment(" ("),
+            Segment(short_sha(claim.docs_commit), code=True),
+            Segment(", --docs-ref)"),
+        )
+    intro = (
+        Segment(
+            f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the "
+            f"documentation or examples ({len(coverage.doc_files)} documentation files, "
+            f"{len(coverage.example_files)} example files, read at "
+        ),
+        *where,
+        Segment(
+            "). The best documentation hit is a heading naming the feature, or a line in a "
+            "section about it, in the documentation folder before the README before other "
+            "pages; only then a passing mention. The reviewer confirms each one documents the "
+            "feature."
+        ),
     )
-    paragraphs = [(intro,)]
+    paragraphs = [intro]
     if coverage.revision:
         paragraphs.append(
             (
                 Segment(
                     f"Judged against {coverage.revision}, the newest revision scored: a feature "
                     "the spec deprecated or removed by then is listed, but its gap does not "
-                    "block (conformance#441)."
+                    "block (conformance#441).",
+                    own=True,
                 ),
             )
         )

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tiercheck.report.untrusted_md import text
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import failure_message, legs, one_line, short_sha
 
@@ -279,14 +280,14 @@ def render_diff_markdown(diff: Diff) -> str:
     lines = [
         f"# Scorecard diff: {_tier_line(diff)}",
         "",
-        f"**Old:** {one_line(diff.old_label)}  ",
-        f"**New:** {one_line(diff.new_label)}  ",
+        f"**Old:** {text(diff.old_label)}  ",
+        f"**New:** {text(diff.new_label)}  ",
         f"**Verdict:** {verdict}",
     ]
     for title, items in _sections(diff):
         if items:
             lines += ["", f"## {title} ({len(items)})", ""]
-            lines += [f"- {item.replace('<', '&lt;')}" for item in items]
+            lines += [f"- {text(item)}" for item in items]
     if diff.unchanged and not diff.context:
         lines += ["", "No differences."]
     return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from tiercheck.history.view import HistoryReport
 from tiercheck.report.history import relegation_line, short_commit, streak_line
 from tiercheck.report.trend import trend_columns
 from tiercheck.report.trend import trend_svg as render_trend
+from tiercheck.report.untrusted_md import cell, code, code_cell, text
 
 __all__ = ["render_markdown", "render_terminal", "trend_svg"]
 
@@ -60,24 +61,32 @@ def render_terminal(report: HistoryReport) -> str:
 def render_markdown(report: HistoryReport) -> str:
     """Markdown: the same sections as the terminal text, as tables and lists."""
     cols = trend_columns(report.revisions)
-    out = [f"# History of {report.sdk}", "", f"{report.runs} run(s) up to {report.as_of}.", ""]
-    out.append("| time | commit | tier | " + " | ".join(f"{r} {leg}" for r, leg in cols) + " |")
+    out = [
+        f"# History of {text(report.sdk)}",
+        "",
+        f"{report.runs} run(s) up to {text(report.as_of)}.",
+        "",
+    ]
+    out.append(
+        "| time | commit | tier | " + " | ".join(cell(f"{r} {leg}") for r, leg in cols) + " |"
+    )
     out.append("|" + "---|" * (3 + len(cols)))
     for point in report.series:
         rates = point.pass_rate
         tier = f"**{point.tier}** (changed)" if point.tier_changed else str(point.tier)
         out.append(
-            f"| {point.timestamp} | `{short_commit(point.commit)}` | {tier} | "
+            f"| {cell(point.timestamp)} | {code_cell(short_commit(point.commit))} | {cell(tier)} | "
             + " | ".join(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols)
             + " |"
         )
     out += ["", "## Failing now", ""]
-    out += [f"- {streak_line(s)}" for s in report.streaks] or ["Nothing."]
+    out += [f"- {text(streak_line(s))}" for s in report.streaks] or ["Nothing."]
     out += ["", "## Relegation (SEP-1730)", ""]
-    out += [f"- {relegation_line(r)}" for r in report.relegation] or ["No claimed revision."]
+    out += [f"- {text(relegation_line(r))}" for r in report.relegation] or ["No claimed revision."]
     out += ["", "## Flaky scenarios", ""]
     out += [
-        f"- {f.revision} {f.leg} `{f.scenario}`: {f.flips} flip(s) at `{short_commit(f.commit)}`"
+        f"- {text(f.revision)} {text(f.leg)} {code(f.scenario)}: {f.flips} flip(s) at "
+        f"{code(short_commit(f.commit))}"
         for f in report.flaky
     ] or ["None."]
     return "\n".join(out) + "\n"

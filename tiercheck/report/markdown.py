@@ -8,10 +8,11 @@ remediation and the note. Pure: the scorecard document in, text out.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
+from tiercheck.report import untrusted_md as md
 from tiercheck.report.probes import probe_blocks, probes_markdown
+from tiercheck.report.untrusted_md import Md, cell, code, code_cell, text
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     SIGNALS,
@@ -19,7 +20,6 @@ from tiercheck.scorecard.view import (
     failure_message,
     legs,
     merged_legs,
-    one_line,
     pct,
     scenario_result,
     short_sha,
@@ -32,47 +32,31 @@ __all__ = ["render_markdown"]
 #: Failing lists longer than this fold into `<details>`; remediation shows this many items.
 FOLD_AFTER = 15
 ITEMS_SHOWN = 10
+#: Spec links are kept only to the specification's own site.
+SPEC_HOSTS = ("modelcontextprotocol.io", "spec.modelcontextprotocol.io")
 
 _ICONS = {"pass": "✅", "partial": "⚠️", "fail": "❌", "skipped": "➖", "inconclusive": "❔"}
 
 
-def cell(text: object) -> str:
-    """Text safe inside a table cell: one line, pipes escaped, HTML-ish characters neutral."""
-    # `<` would open raw HTML in GitHub's renderer; a bare `|` would end the cell.
-    return one_line(text).replace("<", "&lt;").replace("|", "\\|")
-
-
-def inline(text: object) -> str:
-    """Text safe in a list item: one line, without characters that start raw HTML."""
-    return one_line(text).replace("<", "&lt;")
-
-
-def _code(text: object) -> str:
-    # A backtick inside would end the code span early; GitHub has no escape for it inside one.
-    return f"`{one_line(text).replace('`', 'ʼ')}`"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return out
+def _table(header: Sequence[str], rows: Sequence[Sequence[Md]]) -> list[Md]:
+    return md.table([md.own(h) for h in header], rows)
 
 
 def _header(doc: Scorecard) -> list[str]:
     sdk, harness = doc.sdk, doc.harness
     tier = doc.implied_tier.tier
     fields = [
-        ("Repo", inline(doc.repo)),
-        ("Branch", inline(doc.branch or sdk.ref or "default")),
-        ("Commit", _code(short_sha(sdk.commit))),
-        ("Version", inline(doc.version or "none")),
+        ("Repo", text(doc.repo)),
+        ("Branch", text(doc.branch or sdk.ref or "default")),
+        ("Commit", code(short_sha(sdk.commit))),
+        ("Version", text(doc.version or "none")),
         (
             "Harness",
-            f"{inline(harness.package)} {inline(harness.version or '?')}"
-            f" (Node {inline(harness.node_version or '?')})",
+            f"{text(harness.package)} {text(harness.version or '?')}"
+            f" (Node {text(harness.node_version or '?')})",
         ),
-        ("Requirements", inline(", ".join(doc.requirements_revisions) or "none")),
-        ("Timestamp", inline(doc.timestamp)),
+        ("Requirements", text(", ".join(doc.requirements_revisions) or "none")),
+        ("Timestamp", text(doc.timestamp)),
     ]
     lines = [f"# Tier Assessment: Tier {tier}", ""]
     # Two trailing spaces: a hard line break, so the fields stack as in the official report.
@@ -82,42 +66,44 @@ def _header(doc: Scorecard) -> list[str]:
     return lines
 
 
-def _leg_row(view: LegView, label: str) -> list[str]:
+def _leg_row(view: LegView, label: Md) -> list[Md]:
     data = view.data
-    leg = view.leg.capitalize()
+    leg = md.own(view.leg.capitalize())
+    dash = md.own("—")
     if view.state == "skipped":
-        return [label, leg, "—", "—", "➖ skipped", cell(view.reason)]
+        return [label, leg, dash, dash, md.own("➖ skipped"), cell(view.reason)]
     if view.state == "unmeasured":
-        return [label, leg, "—", "—", "❔ not measured", cell(view.reason)]
+        return [label, leg, dash, dash, md.own("❔ not measured"), cell(view.reason)]
     status = data.status
-    result = f"{_ICONS.get(status, '')} {status} ({pct(data.pass_rate)})".strip()
-    note = cell(view.reason) if view.state == "partially-measured" else ""
+    result = md.own(f"{_ICONS.get(status, '')} {status} ({pct(data.pass_rate)})".strip())
+    note = cell(view.reason) if view.state == "partially-measured" else md.own("")
     if data.not_scored.total:
         extra = f"{data.not_scored.total} not scored"
-        note = f"{note}; {extra}" if note else extra
-    return [label, leg, str(data.total), str(data.passed), result, note]
+        note = md.own(f"{note}; {extra}" if note else extra)
+    return [label, leg, md.own(str(data.total)), md.own(str(data.passed)), result, note]
 
 
 def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[str]:
     lines = []
     for view, detail in failing:
         expected = " _(expected failure in baseline)_" if detail.expected_failure else ""
-        lines.append(f"- {view.leg}: {_code(detail.scenario)} [{view.revision}]{expected}")
+        lines.append(f"- {view.leg}: {code(detail.scenario)} [{view.revision}]{expected}")
         if not detail.failures:
-            lines.append(f"  - {inline(failure_message(detail))}")
+            lines.append(f"  - {text(failure_message(detail))}")
         for check in detail.failures:
-            text = f"  - {_code(check.id)}: {inline(check.message or '')}"
+            line = f"  - {code(check.id)}: {text(check.message or '')}"
             if check.spec_url:
-                text += f" ([spec]({one_line(check.spec_url)}))"
-            lines.append(text.rstrip(": "))
+                spec = md.https_url(check.spec_url, SPEC_HOSTS)
+                line += f" ([spec]({spec}))" if spec else f" (spec: {code(check.spec_url)})"
+            lines.append(line.rstrip(": "))
     return lines
 
 
 def _conformance(doc: Scorecard) -> list[str]:
     views = list(legs(doc))
-    rows = [_leg_row(v, v.revision) for v in views]
+    rows = [_leg_row(v, cell(v.revision)) for v in views]
     if len({v.revision for v in views}) > 1:
-        rows += [_leg_row(v, "**all**") for v in merged_legs(doc)]
+        rows += [_leg_row(v, md.own("**all**")) for v in merged_legs(doc)]
     lines = ["### Conformance", ""]
     lines += _table(["Revision", "Leg", "Required", "Passed", "Result", "Notes"], rows)
     failing = [(v, d) for v in views for d in v.failing]
@@ -132,7 +118,7 @@ def _conformance(doc: Scorecard) -> list[str]:
     unmeasured = [(v, d) for v in views for d in v.unmeasured]
     if unmeasured:
         items = [
-            f"- {_code(d.scenario)} ({v.leg} {v.revision}): {cell(d.unmeasured)}"
+            f"- {code(d.scenario)} ({v.leg} {v.revision}): {cell(d.unmeasured)}"
             for v, d in unmeasured
         ]
         lines += ["", f"_Not measured ({len(unmeasured)}), neither passed nor failed:_", "", *items]
@@ -140,9 +126,9 @@ def _conformance(doc: Scorecard) -> list[str]:
     if not_scored:
         rows = [
             [
-                _code(d.scenario),
-                v.leg,
-                v.revision,
+                code_cell(d.scenario),
+                md.own(v.leg),
+                cell(v.revision),
                 cell(scenario_result(d)),
                 cell(d.not_scored_reason),
             ]
@@ -161,25 +147,27 @@ def _conformance(doc: Scorecard) -> list[str]:
 
 
 def _governance(doc: Scorecard) -> list[str]:
-    rows = []
+    rows: list[list[Md]] = []
     disagreements = []
     for key, title in SIGNALS:
         signal = doc.checks.signal(key)
         status = signal.status
-        rows.append([title, f"{_ICONS.get(status, '')} {status}", cell(signal_detail(key, signal))])
+        mark = md.own(f"{_ICONS.get(status, '')} {status}")
+        rows.append([md.own(title), mark, cell(signal_detail(key, signal))])
         differs = signal_disagreement(signal)
         if differs:
-            disagreements.append(f"- **{title}**: official {status}; {inline(differs)}")
+            disagreements.append(f"- **{title}**: official {status}; {text(differs)}")
     governance = doc.governance
     lines = ["### Repository health", ""]
     if governance.source == "snapshot":
-        lines += [f"_Replayed from snapshot {_code(governance.snapshot or '?')}._", ""]
+        lines += [f"_Replayed from snapshot {code(governance.snapshot or '?')}._", ""]
     lines += _table(["Check", "Status", "Detail"], rows)
     open_p0 = doc.checks.p0_resolution.get("open_p0_details") or []
     if open_p0:
         lines += ["", "Open P0 issues:", ""]
         lines += [
-            f"- #{p.get('number')} {inline(p.get('title'))} ({p.get('age_days')} days)"
+            f"- {_issue(doc.repo, p.get('number'))} {text(p.get('title'))} "
+            f"({text(p.get('age_days'))} days)"
             for p in open_p0
         ]
     if disagreements:
@@ -188,14 +176,23 @@ def _governance(doc: Scorecard) -> list[str]:
     return lines
 
 
+def _issue(repo: str, number: object) -> Md:
+    """`#N` linked to the SDK's own issue N (a bare `#N` would name an issue of whichever
+    repository shows the report)."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        return text(number)
+    url = md.github_url(repo, "issues", str(number))
+    return md.link(md.own(f"#{number}"), url) if url else code(f"#{number}")
+
+
 def _blockers(doc: Scorecard) -> list[str]:
     implied = doc.implied_tier
     lines = ["## Tier 1 Blockers", ""]
-    lines += [f"- {_code(b)}" for b in implied.tier1_blockers] or ["None."]
+    lines += [f"- {code(b)}" for b in implied.tier1_blockers] or ["None."]
     tier2 = implied.tier2_blockers
     if implied.tier == 3 and tier2:
         lines += ["", "## Tier 2 Blockers", ""]
-        lines += [f"- {_code(b)}" for b in tier2]
+        lines += [f"- {code(b)}" for b in tier2]
     return lines
 
 
@@ -206,9 +203,9 @@ def _remediation(doc: Scorecard) -> list[str]:
     for number, entry in enumerate(doc.remediation, 1):
         clears = entry.unblocks
         suffix = f", clears {clears} blocker{'s' if clears != 1 else ''}" if clears else ""
-        lines.append(f"{number}. **{inline(entry.action)}** (for Tier {entry.for_tier}{suffix})")
+        lines.append(f"{number}. **{text(entry.action)}** (for Tier {entry.for_tier}{suffix})")
         items = list(entry.items)
-        lines += [f"   - {inline(item)}" for item in items[:ITEMS_SHOWN]]
+        lines += [f"   - {text(item)}" for item in items[:ITEMS_SHOWN]]
         if len(items) > ITEMS_SHOWN:
             lines.append(f"   - … and {len(items) - ITEMS_SHOWN} more")
     return lines
@@ -218,10 +215,10 @@ def _evidence(doc: Scorecard) -> list[str]:
     artifacts = doc.artifacts
     lines = []
     if artifacts.raw:
-        lines.append(f"- Raw harness results: {_code(artifacts.raw)}")
+        lines.append(f"- Raw harness results: {code(artifacts.raw)}")
     for name, path in sorted(artifacts.logs.items()):
-        lines.append(f"- Log {inline(name)}: {_code(path)}")
-    lines += [f"- Not measured: {inline(u.what)}: {inline(u.reason)}" for u in doc.unmeasured]
+        lines.append(f"- Log {text(name)}: {code(path)}")
+    lines += [f"- Not measured: {text(u.what)}: {text(u.reason)}" for u in doc.unmeasured]
     return ["## Evidence", "", *lines] if lines else []
 
 
@@ -230,7 +227,7 @@ def _history(doc: Scorecard) -> list[str]:
 
     if doc.history is None:
         return []
-    return ["## History", "", *(f"- {inline(line)}" for line in history_lines(doc.history))]
+    return ["## History", "", *(f"- {text(line)}" for line in history_lines(doc.history))]
 
 
 def render_markdown(doc: Scorecard) -> str:
@@ -249,7 +246,7 @@ def render_markdown(doc: Scorecard) -> str:
         _remediation(doc),
         _history(doc),
         _evidence(doc),
-        [f"> {html.escape(one_line(doc.implied_tier.note), quote=False)}"],
+        [f"> {text(doc.implied_tier.note)}"],
     ]
     blocks = probe_blocks(doc)
     if blocks:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell
+from tiercheck.report import untrusted_md as md
 from tiercheck.report.junit import xml_text
 
 __all__ = [
@@ -56,10 +57,6 @@ def blockers_text(row: MatrixRow) -> str:
     return "; ".join(dict.fromkeys(nearest))
 
 
-def _md(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
-
-
 def _columns(matrix: Matrix) -> list[tuple[str, str]]:
     return [(revision, leg) for revision in matrix.revisions for leg in ("server", "client")]
 
@@ -71,35 +68,36 @@ def _cells(row: MatrixRow) -> dict[tuple[str, str], LegCell]:
 def render_matrix_markdown(matrix: Matrix) -> str:
     """One line per row: tier, every revision × leg score, blockers; then what changed."""
     columns = _columns(matrix)
-    lines = [f"## tiercheck matrix {matrix.run_id}", ""]
+    lines = [f"## tiercheck matrix {md.text(matrix.run_id)}", ""]
     if matrix.interrupted:
         lines += ["**Interrupted**: rows that did not finish say so.", ""]
-    head = ["SDK", "commit", "tier", *(f"{r} {leg}" for r, leg in columns), "blockers"]
+    head = ["SDK", "commit", "tier", *(md.cell(f"{r} {leg}") for r, leg in columns), "blockers"]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     for row in matrix.rows:
         cells = _cells(row)
         values = [
-            _md(row.id),
-            f"`{row.commit[:12]}`" if row.commit else "",
-            _md(tier_text(row)),
-            *(cell_text(cells[c]) if c in cells else "" for c in columns),
-            _md(blockers_text(row)),
+            md.cell(row.id),
+            md.code_cell(row.commit[:12]) if row.commit else "",
+            md.cell(tier_text(row)),
+            *(md.cell(cell_text(cells[c])) if c in cells else "" for c in columns),
+            md.cell(blockers_text(row)),
         ]
         lines.append("| " + " | ".join(values) + " |")
     changes = matrix.changes
     if changes is not None:
-        lines += ["", f"### Since {changes.previous_run_id}", ""]
+        lines += ["", f"### Since {md.text(changes.previous_run_id)}", ""]
         if not (changes.new_failures or changes.fixes or changes.tier_changes):
             lines.append("No change.")
         for change in changes.tier_changes:
             before = "unassessed" if change.before is None else f"Tier {change.before}"
             after = "unassessed" if change.after is None else f"Tier {change.after}"
-            lines.append(f"- {_md(change.row)}: {before} → {after}")
+            lines.append(f"- {md.text(change.row)}: {before} → {after}")
         for label, items in (("new failure", changes.new_failures), ("fixed", changes.fixes)):
             for item in items:
                 lines.append(
-                    f"- {label}: {_md(item.row)} {item.revision} {item.leg} `{_md(item.scenario)}`"
+                    f"- {label}: {md.text(item.row)} {md.text(item.revision)} {item.leg} "
+                    f"{md.code(item.scenario)}"
                 )
     return "\n".join(lines) + "\n"
 

@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from tiercheck.history.regression import NightState, Regression
-from tiercheck.report.markdown import cell
+from tiercheck.report.untrusted_md import cell
+from tiercheck.report.untrusted_md import code_cell as _code
 from tiercheck.scorecard.view import one_line, short_sha
 
 __all__ = [
@@ -28,13 +29,6 @@ __all__ = [
 
 #: Messages are cut here: a harness message can be a whole stack trace.
 MESSAGE_CHARS = 200
-
-
-def _code(text: object) -> str:
-    # A backtick would end the span early (GitHub has no escape inside one); a pipe would end a
-    # table cell even inside a span, unless escaped.
-    inner = one_line(text).replace("`", "ʼ").replace("|", "\\|")
-    return f"`{inner}`"
 
 
 def _short(text: str | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+from tiercheck.report.untrusted_md import cell, code, code_cell, text
 from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
 from tiercheck.scorecard.view import one_line
 
@@ -54,41 +55,42 @@ def probes_text(blocks: Mapping[str, ProbesBlock]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(text: object) -> str:
-    return one_line(text).replace("|", "\\|")
-
-
 def _evidence_lines(entry: ProbeEntry) -> list[str]:
     """The entry's evidence as a nested Markdown list of `sent/got:` code spans."""
-    return [f"  - sent/got: `{_cell(e).replace('`', chr(39))}`" for e in entry.evidence]
+    return [f"  - sent/got: {code(e)}" for e in entry.evidence]
 
 
 def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
     """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
     lines = ["## Advisory", "", f"_{ADVISORY_NOTE}_ WARN is a SHOULD broken, FAIL a MUST broken."]
     for revision, block in blocks.items():
-        lines += ["", f"### Probes at {revision} ({probe_counts(block) or 'none run'})", ""]
+        counts = probe_counts(block) or "none run"
+        lines += ["", f"### Probes at {text(revision)} ({counts})", ""]
         lines += ["| Probe | Result | Observed |", "| --- | --- | --- |"]
         for entry in block.results:
-            lines.append(f"| `{entry.probe}` | {_MARK[entry.outcome]} | {_cell(entry.summary)} |")
+            lines.append(
+                f"| {code_cell(entry.probe)} | {_MARK[entry.outcome]} | {cell(entry.summary)} |"
+            )
     flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
     if flagged:
         lines += ["", "### Probe failures and warnings", ""]
         for revision, entry in flagged:
             lines.append(
-                f"- **{_MARK[entry.outcome]} `{entry.probe}`** at {revision} ({entry.level}): "
-                f"{_cell(entry.summary)}"
+                f"- **{_MARK[entry.outcome]} {code(entry.probe)}** at {text(revision)} "
+                f"({text(entry.level)}): {text(entry.summary)}"
             )
             lines += _evidence_lines(entry)
-            lines.append(f"  - rule: {_cell(entry.spec)}")
+            lines.append(f"  - rule: {text(entry.spec)}")
             if entry.fix:
-                lines.append(f"  - fix: {_cell(entry.fix)}")
+                lines.append(f"  - fix: {text(entry.fix)}")
     passed = [(rev, e) for rev, b in blocks.items() for e in b.results if e.outcome == "pass"]
     if any(e.evidence for _, e in passed):
         lines += ["", "<details>", f"<summary>Evidence of the passes ({len(passed)})</summary>"]
         lines.append("")
         for revision, entry in passed:
-            lines.append(f"- **PASS `{entry.probe}`** at {revision}: {_cell(entry.summary)}")
+            lines.append(
+                f"- **PASS {code(entry.probe)}** at {text(revision)}: {text(entry.summary)}"
+            )
             lines += _evidence_lines(entry)
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"

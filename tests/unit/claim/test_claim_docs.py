@@ -225,7 +225,7 @@ def test_docs_ref_reads_the_documentation_at_another_ref(
         f"https://github.com/tiercheck/sample-sdk/blob/{docs}/docs/tools.md#L3"
     )
     text = (out / "assessment.md").read_text("utf-8")
-    assert f"read at docs ({docs[:12]}, --docs-ref)" in text
+    assert f"read at docs (`{docs[:12]}`, --docs-ref)" in text
     # Without it, the assessed commit has no such page.
     out2 = tmp_path / "claim2"
     main(["claim", "--from", str(saved), "--sdk-path", str(path), "--out", str(out2)])
