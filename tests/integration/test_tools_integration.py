@@ -1,7 +1,8 @@
 """Provisioning uv (PyPI) and pnpm (npm) for real, and `tier-check setup --sdk` from a mirror.
 
 These reach the package registries, as `tier-check setup` does; everything lands in a temporary
-cache, and PATH is cut down so neither tool can come from the machine.
+cache, and PATH hides the tool provisioned (`support.path.path_without`: every other tool of the
+machine, git and node included, stays on it) so it cannot come from the machine.
 """
 
 from __future__ import annotations
@@ -14,20 +15,12 @@ from pathlib import Path
 import pytest
 
 from support.gitutil import GitOrigin
+from support.path import path_without
 from tiercheck import process
 from tiercheck.cli.app import main
 from tiercheck.sdk.tools import installed_tool, provision_tool, tool_install_dir
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
-
-
-def _path_without(*tools: str) -> str:
-    """PATH with every directory that holds one of `tools` left out."""
-    keep = []
-    for entry in os.environ.get("PATH", "").split(os.pathsep):
-        if entry and not any((Path(entry) / tool).exists() for tool in tools):
-            keep.append(entry)
-    return os.pathsep.join(keep)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +56,7 @@ def test_setup_sdk_provisions_the_packagemanager_pin_from_a_mirror(
     registry.write_text(
         "ts-like:\n  repo: o/ts-like\n  revisions: ['2025-11-25']\n  requires: [node>=18, pnpm]\n"
     )
-    monkeypatch.setenv("PATH", _path_without("pnpm"))
+    monkeypatch.setenv("PATH", path_without("pnpm", "pnpx", folder=tmp_path / "path"))
     cache = tmp_path / "cache"
     harness_cache = os.environ.get("TIERCHECK_CACHE")
     if harness_cache:  # reuse the session's harness rather than installing it again

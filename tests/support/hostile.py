@@ -148,10 +148,36 @@ def problems(case: Case, outcome: Outcome) -> list[str]:
 
 # --- values and documents --------------------------------------------------------------------
 
+#: A moment with an offset on the calendar's last (first) day: no UTC datetime holds it.
+LATE_EDGE = "9999-12-31T23:59:59-05:00"
+EARLY_EDGE = "0001-01-01T00:00:00+05:00"
+#: An integer of 401 digits: within JSON and YAML, beyond any float or 64-bit integer.
+HUGE = 10**400
 _ODD_STRINGS = st.sampled_from(
-    ["", " ", "-", "--", "-rf", "\x00", "\u202e", "😀", "a" * 300, "..", "/", "~", "{port}", "nan"]
+    [
+        "",
+        " ",
+        "-",
+        "--",
+        "-rf",
+        "\x00",
+        "\u202e",
+        "😀",
+        "a" * 300,
+        "..",
+        "/",
+        "~",
+        "{port}",
+        "nan",
+        "\ud800",
+        "a\udfff",
+        LATE_EDGE,
+        EARLY_EDGE,
+    ]
 )
-_ODD_NUMBERS = st.sampled_from([0, -1, 10**30, 1e308, -0.0, math.inf, -math.inf, math.nan, 2**63])
+_ODD_NUMBERS = st.sampled_from(
+    [0, -1, 10**30, 1e308, -0.0, math.inf, -math.inf, math.nan, 2**63, HUGE, -HUGE]
+)
 _SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -664,6 +690,180 @@ def command_cases(draw: st.DrawFn) -> Case:
     if name == "usage":
         bad = None
     return Case("command", argv, files, env=env, bad=bad, note=name)
+
+
+# --- values no consumer can hold, one case each ------------------------------------------------
+
+
+def _golden_with(where: tuple[str | int, ...], literal: str) -> bytes:
+    """The Tier 1 golden scorecard with the value at `where` replaced by JSON text `literal`."""
+    doc = json.loads(SCORECARDS[0].read_text(encoding="utf-8"))
+    parent = doc
+    for part in where[:-1]:
+        parent = parent[part]
+    parent[where[-1]] = "@@value@@"
+    return json.dumps(doc).replace('"@@value@@"', literal).encode()
+
+
+def _snapshot_with(key: str, literal: str) -> bytes:
+    doc = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    doc[key] = "@@value@@"
+    return json.dumps(doc).replace('"@@value@@"', literal).encode()
+
+
+def _registry_with(setting: str, value: str) -> bytes:
+    """known_sdks.yaml with the sample SDK's first `setting` (`claimed_tier: 3`) set to `value`
+    instead."""
+    text = REGISTRY.read_text(encoding="utf-8")
+    head, entry = text.split("\nsample-sdk:\n", 1)
+    key = setting.split(":", 1)[0]
+    assert f" {setting}\n" in entry
+    entry = entry.replace(f" {setting}\n", f" {key}: {value}\n", 1)
+    return f"{head}\nsample-sdk:\n{entry}".encode()
+
+
+_GOOD = SCORECARDS[0].read_bytes()
+_DIFF = ("diff", "{d}/old.json", "{d}/new.json")
+_CLAIM = ("claim", "--from", "{d}/s.json", "--out", "{d}/claim")
+_SCORE = ("score", "--results", "{d}/results")
+_GOVERNANCE = ("governance", "--repo", SNAPSHOT_REPO, "--governance-snapshot")
+_MATRIX = ("matrix", "--matrix", "{d}/m.yaml", "--skip-governance", "--cache-dir", "{d}/cache")
+
+
+def _edge(note: str, argv: tuple[str, ...], files: Mapping[str, bytes] | None = None) -> Case:
+    return Case("edge", argv, files or {}, bad=True, note=note)
+
+
+#: Each a value that JSON or YAML decodes but no consumer can hold: a number of hundreds of
+#: digits, a moment outside the calendar once converted to UTC, a lone surrogate in a name.
+#: Every one is bad input: exit 2 with one line.
+EDGE_CASES: tuple[Case, ...] = (
+    _edge(
+        "diff: pass rate of 401 digits",
+        _DIFF,
+        {
+            "old.json": _golden_with(("checks", "conformance", "pass_rate"), str(HUGE)),
+            "new.json": _GOOD,
+        },
+    ),
+    _edge(
+        "diff: tier of 401 digits",
+        _DIFF,
+        {"old.json": _GOOD, "new.json": _golden_with(("implied_tier", "tier"), str(HUGE))},
+    ),
+    _edge(
+        "diff: scenario name with a lone surrogate",
+        (*_DIFF, "--output", "markdown"),
+        {
+            "old.json": _GOOD,
+            "new.json": _golden_with(
+                ("checks", "conformance", "details", 0, "scenario"), '"\\ud800"'
+            ),
+        },
+    ),
+    _edge(
+        "claim: a timestamp past the calendar",
+        _CLAIM,
+        {"s.json": _golden_with(("timestamp",), json.dumps(LATE_EDGE))},
+    ),
+    _edge(
+        "claim: as_of before the calendar",
+        _CLAIM,
+        {"s.json": _golden_with(("governance", "as_of"), json.dumps(EARLY_EDGE))},
+    ),
+    _edge(
+        "claim: SDK name with a lone surrogate",
+        _CLAIM,
+        {"s.json": _golden_with(("sdk", "name"), '"\\ud800"')},
+    ),
+    _edge(
+        "claim: line name with a lone surrogate",
+        _CLAIM,
+        {"s.json": _golden_with(("branch",), '"main\\udfff"')},
+    ),
+    _edge(
+        "claim: pass rate of 401 digits",
+        _CLAIM,
+        {"s.json": _golden_with(("checks", "conformance", "pass_rate"), str(HUGE))},
+    ),
+    _edge(
+        "claim: pass rate 1e400",
+        _CLAIM,
+        {"s.json": _golden_with(("checks", "conformance", "pass_rate"), "1e400")},
+    ),
+    _edge(
+        "score: checks.json with a moment past the calendar",
+        _SCORE,
+        _results_tree(
+            b'[{"id": "main", "name": "Main", "status": "SUCCESS", "timestamp": "'
+            + LATE_EDGE.encode()
+            + b'"}]'
+        ),
+    ),
+    _edge(
+        "score: checks.json naming a check with a lone surrogate",
+        _SCORE,
+        _results_tree(b'[{"id": "main", "name": "Main\\ud800", "status": "SUCCESS"}]'),
+    ),
+    _edge(
+        "score: baseline entry with a lone surrogate",
+        (*_SCORE, "--expected-failures", "{d}/b.yaml"),
+        {**_results_tree(_PASSING), "b.yaml": b'server:\n  - "tools\\ud800"\nclient: []\n'},
+    ),
+    _edge(
+        "score: baseline entry of 401 digits",
+        (*_SCORE, "--expected-failures", "{d}/b.yaml"),
+        {**_results_tree(_PASSING), "b.yaml": f"server:\n  - {HUGE}\nclient: []\n".encode()},
+    ),
+    _edge(
+        "registry: a value of 401 digits",
+        ("list", "--registry", "{d}/r.yaml"),
+        {"r.yaml": _registry_with("claimed_tier: 3", str(HUGE))},
+    ),
+    _edge(
+        "registry: a value of 5000 digits",
+        ("show-config", "--sdk", "sample-sdk", "--registry", "{d}/r.yaml"),
+        {"r.yaml": _registry_with("ready_timeout: 30", "9" * 5000)},
+    ),
+    _edge(
+        "registry: a name with a lone surrogate",
+        ("show-config", "--sdk", "sample-sdk", "--registry", "{d}/r.yaml"),
+        {"r.yaml": _registry_with("tag_prefix: v", '"v\\ud800"')},
+    ),
+    _edge(
+        "snapshot: captured past the calendar",
+        (*_GOVERNANCE, "{d}/s.json"),
+        {"s.json": _snapshot_with("captured_at", json.dumps(LATE_EDGE))},
+    ),
+    _edge(
+        "snapshot: captured before the calendar",
+        ("triage", *_GOVERNANCE[1:], "{d}/s.json"),
+        {"s.json": _snapshot_with("captured_at", json.dumps(EARLY_EDGE))},
+    ),
+    _edge("--as-of past the calendar", (*_GOVERNANCE, str(SNAPSHOT), "--as-of", LATE_EDGE)),
+    _edge(
+        "--as-of before the calendar",
+        ("labels", *_GOVERNANCE[1:], str(SNAPSHOT), "--as-of", EARLY_EDGE),
+    ),
+    _edge(
+        "history: --since past the calendar",
+        ("history", "--sdk", "sample-sdk", "--history", "{d}/h.db", "--since", LATE_EDGE),
+    ),
+    _edge(
+        "history: --as-of before the calendar",
+        ("history", "--sdk", "sample-sdk", "--history", "{d}/h.db", "--as-of", EARLY_EDGE),
+    ),
+    _edge(
+        "matrix: a claimed tier of 401 digits",
+        _MATRIX,
+        {"m.yaml": f"rows:\n  - sdk: sample-sdk\n    claimed_tier: {HUGE}\n".encode()},
+    ),
+    _edge(
+        "matrix: an SDK name with a lone surrogate",
+        _MATRIX,
+        {"m.yaml": b'rows:\n  - sdk: "sample\\ud800"\n'},
+    ),
+)
 
 
 KINDS: dict[str, st.SearchStrategy[Case]] = {

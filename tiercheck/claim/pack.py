@@ -175,6 +175,11 @@ def previous_from_scorecard(doc: Scorecard, source: str, target_tier: int) -> Pr
     return from_scorecard(doc, [_row_doc(r, judged_tiers(target_tier)) for r in rows], source)
 
 
+def _links_out(*trees: SourceTree | None) -> tuple[str, ...]:
+    """The links out of the checkout that any tree read left unread, once each."""
+    return tuple(sorted({link for tree in trees if tree is not None for link in tree.links_out}))
+
+
 def build_claim(
     doc: Scorecard,
     *,
@@ -219,6 +224,7 @@ def build_claim(
         coverage=coverage,
         policies=policies,
         by_date=by_date,
+        links_out=_links_out(tree, context.docs_tree),
     )
     scenarios = scenario_states(doc)
     changes = None

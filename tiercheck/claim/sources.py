@@ -98,28 +98,73 @@ def _read(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+def _inside(root: Path, path: Path) -> bool:
+    """Whether `path`, every link on the way followed, is `root` or below it (`root` resolved)."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop of links leads nowhere
+        return False
+
+
+def _link_out(root: Path, rel: str) -> str | None:
+    """The first part of `rel` (a POSIX path under `root`) that leads out of `root`, or None."""
+    parts = PurePosixPath(rel).parts
+    for end in range(1, len(parts) + 1):
+        if not _inside(root, root.joinpath(*parts[:end])):
+            return "/".join(parts[:end])
+    return None
+
+
+def _read_inside(root: Path, rel: str) -> str | None:
+    """The text of `root/rel` when it is a file that stays inside `root` (`root` resolved)."""
+    full = root / rel
+    if not full.is_file() or _link_out(root, rel) is not None:
+        return None
+    return _read(full)
+
+
 def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
     """The documentation and example files under `root`, plus each path of `extra` if present.
 
     `extra` names files read whatever their kind (the policy files, `.github/dependabot.yml`).
-    Symbolic links are not followed out of the checkout.
+
+    Nothing outside the checkout is read: a symbolic link (to a folder or a file) that leads
+    out of it is not followed, and is recorded by its own path in `links_out`, never by where
+    it points. The walk follows no link at all, even one that stays inside: its target is read
+    at its own path, so nothing counts twice. An `extra` path may go through a link that stays
+    inside (`CONTRIBUTING.md` → `.github/CONTRIBUTING.md`) and is read under the name asked for.
     """
     root = root.resolve()
     kinds: dict[str, str] = {}
     texts: dict[str, str] = {}
+    links_out: set[str] = set()
     seen = 0
     truncated = False
     for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d.lower() not in _SKIP_DIRS and not d.startswith("."))
+        here = Path(directory)
+        walked = []
+        for name in sorted(dirs):
+            if name.lower() in _SKIP_DIRS or name.startswith("."):
+                continue
+            if (here / name).is_symlink():  # os.walk does not descend into it either
+                if not _inside(root, here / name):
+                    links_out.add((here / name).relative_to(root).as_posix())
+                continue
+            walked.append(name)
+        dirs[:] = walked
         for name in sorted(files):
             seen += 1
             if seen > _MAX_FILES:
                 truncated = True
                 break
-            full = Path(directory) / name
+            full = here / name
             rel = full.relative_to(root).as_posix()
+            if full.is_symlink():
+                if not _inside(root, full):
+                    links_out.add(rel)
+                continue
             kind = classify(rel)
-            if kind is None or full.is_symlink():
+            if kind is None:
                 continue
             text = _read(full)
             if text is not None:
@@ -128,14 +173,17 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
         if truncated:
             break
     for rel in extra:
-        full = root / rel
-        if rel in texts or not full.is_file() or full.is_symlink():
+        if rel in texts or not os.path.lexists(root / rel):
             continue
-        text = _read(full)
+        leaving = _link_out(root, rel)
+        if leaving is not None:
+            links_out.add(leaving)
+            continue
+        text = _read_inside(root, rel)
         if text is not None:
             kinds[rel] = "policy"
             texts[rel] = text
-    return SourceTree(str(root), kinds, texts, truncated)
+    return SourceTree(str(root), kinds, texts, truncated, tuple(sorted(links_out)))
 
 
 def _kind_at(path: str) -> str | None:
@@ -233,7 +281,8 @@ def _go_module(text: str) -> str | None:
 
 def read_manifest(root: Path) -> Manifest | None:
     """The package the checkout's root manifest publishes (pyproject.toml, package.json, go.mod,
-    Cargo.toml, composer.json, *.gemspec, pom.xml), for the registry link of its release."""
+    Cargo.toml, composer.json, *.gemspec, pom.xml), for the registry link of its release. A
+    manifest that is a link out of the checkout is not read."""
     import re
 
     readers = (
@@ -244,12 +293,13 @@ def read_manifest(root: Path) -> Manifest | None:
         ("composer.json", "packagist", _json_name),
         ("pom.xml", "maven", _maven_name),
     )
+    root = root.resolve()
     for name, kind, read in readers:
-        text = _read(root / name)
+        text = _read_inside(root, name)
         if text is not None and (found := read(text)):
             return Manifest(kind, found)
     for spec in sorted(root.glob("*.gemspec")):
-        text = _read(spec) or ""
+        text = _read_inside(root, spec.name) or ""
         match = re.search(r"\.name\s*=\s*[\"']([^\"']+)[\"']", text)
         if match:
             return Manifest("rubygems", match.group(1))
@@ -258,22 +308,33 @@ def read_manifest(root: Path) -> Manifest | None:
 
 def read_baselines(root: Path | None, paths: Iterable[str]) -> dict[str, BaselineSource]:
     """Each baseline file the scorecard names (relative to the checkout unless absolute), with
-    its path inside the checkout (for links) and its text (for the reasons its comments give)."""
+    its path inside the checkout (for links) and its text (for the reasons its comments give).
+
+    A file inside the checkout is read only when it stays inside: through a link that leads
+    out, it has no text. An absolute path elsewhere is the operator's own file
+    (`--expected-failures`), read as given."""
     found: dict[str, BaselineSource] = {}
-    base = root.resolve() if root is not None else None
     for name in paths:
         path = Path(name)
-        if not path.is_absolute():
-            if base is None:
-                found[name] = BaselineSource(name, None)
-                continue
-            path = base / path
-        repo_path = None
-        if base is not None:
-            try:
-                repo_path = path.resolve().relative_to(base).as_posix()
-            except ValueError:
-                repo_path = None
-        text = _read(path) if path.is_file() else None
-        found[name] = BaselineSource(repo_path, text)
+        if root is None:
+            text = _read(path) if path.is_absolute() and path.is_file() else None
+            found[name] = BaselineSource(None if path.is_absolute() else name, text)
+            continue
+        base = root.resolve()
+        rel = _under(root, path) or _under(base, path)
+        if rel is None:
+            found[name] = BaselineSource(None, _read(path) if path.is_file() else None)
+            continue
+        found[name] = BaselineSource(rel, _read_inside(base, rel))
     return found
+
+
+def _under(root: Path, path: Path) -> str | None:
+    """`path` (relative to `root` unless absolute) as a POSIX path below `root` as written (no
+    link followed), or None when it names a file elsewhere."""
+    full = Path(os.path.normpath(path if path.is_absolute() else Path.cwd() / root / path))
+    try:
+        rel = full.relative_to(os.path.normpath(Path.cwd() / root))
+    except ValueError:
+        return None
+    return rel.as_posix() if rel.parts else None

@@ -495,7 +495,29 @@ def _blob(doc: Scorecard, path: str, line: int | None = None) -> str | None:
     return f"https://github.com/{doc.repo}/blob/{commit}/{path}{anchor}"
 
 
-def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, int]) -> Row:
+#: Links out of the checkout named in row 5's evidence; the rest are counted.
+MAX_LINKS_NAMED = 10
+
+
+def _links_out_line(links_out: Sequence[str]) -> EvidenceLine:
+    """Row 5's evidence line for the symbolic links that lead out of the checkout, named by
+    their own path in it (never by where they point); its finding gives their number."""
+    named = ", ".join(links_out[:MAX_LINKS_NAMED])
+    more = len(links_out) - MAX_LINKS_NAMED
+    rest = f" and {more} more" if more > 0 else ""
+    plural = "s" if len(links_out) != 1 else ""
+    return EvidenceLine(
+        f"not read: {len(links_out)} symbolic link{plural} leading out of the checkout "
+        f"({named}{rest})"
+    )
+
+
+def _docs_row(
+    doc: Scorecard,
+    coverage: DocsCoverage | None,
+    tiers: tuple[int, int],
+    links_out: Sequence[str] = (),
+) -> Row:
     if coverage is None:
         return Row(
             id="5",
@@ -517,6 +539,9 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
             f"; {len(coverage.non_blocking)} more deprecated or removed by "
             f"{coverage.revision} (not blocking)"
         )
+    if links_out:
+        plural = "s" if len(links_out) != 1 else ""
+        current += f"; {len(links_out)} symbolic link{plural} out of the checkout not read"
     if not coverage.has_docs:
         verdicts: tuple[Verdict, Verdict] = ("fail", "fail" if tiers[1] < 3 else "n/a")
         gap = "no documentation or example file found"
@@ -534,6 +559,8 @@ def _docs_row(doc: Scorecard, coverage: DocsCoverage | None, tiers: tuple[int, i
             "example files read"
         )
     ]
+    if links_out:
+        evidence.append(_links_out_line(links_out))
     if missing:
         names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in missing)
         evidence.append(EvidenceLine(f"no hit: {names}"))
@@ -632,8 +659,12 @@ def build_rows(
     coverage: DocsCoverage | None,
     policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None,
     by_date: SpecByDate | None = None,
+    links_out: Sequence[str] = (),
 ) -> tuple[Row, ...]:
-    """Every official row, judged for the two tiers in `tiers` (the target and the one below)."""
+    """Every official row, judged for the two tiers in `tiers` (the target and the one below).
+
+    `links_out` names the symbolic links of the checkout that lead out of it: not read, and
+    said so in row 5's finding (their number) and evidence (their paths in the checkout)."""
     checks = doc.checks
     triage = checks.triage
     release = checks.stable_release
@@ -698,7 +729,7 @@ def build_rows(
             ),
             by_date,
         ),
-        _docs_row(doc, coverage, tiers),
+        _docs_row(doc, coverage, tiers, links_out),
         _policy_row(
             doc,
             row_id="6",

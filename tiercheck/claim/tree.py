@@ -14,12 +14,14 @@ __all__ = ["SourceTree"]
 
 @dataclass(frozen=True)
 class SourceTree:
-    """Text files of a checkout by POSIX path, with the kind each one was read as."""
+    """Text files of a checkout by POSIX path, with the kind each one was read as, and the
+    symbolic links that lead out of the checkout (by their own path inside it), never read."""
 
     root: str | None
     kinds: Mapping[str, str] = field(default_factory=dict)
     texts: Mapping[str, str] = field(default_factory=dict)
     truncated: bool = False
+    links_out: tuple[str, ...] = ()
 
     def of_kind(self, kind: str) -> Iterator[tuple[str, str]]:
         """(path, text) of every file read as `kind`, sorted by path."""

@@ -12,7 +12,12 @@ each way it can be hostile one line naming the file, never a traceback:
   nesting deep enough to exhaust the parser's own recursion;
 - a YAML alias that refers to itself (`a: &a [*a]`), or aliases that expand to more than
   `MAX_NODES` values (the "billion laughs");
-- a mapping key that is not text (YAML `? [a, b]`, `1: x`), where the loader asks for text keys.
+- a mapping key that is not text (YAML `? [a, b]`, `1: x`), where the loader asks for text keys;
+- a value no consumer can hold (`check_values`): an integer beyond 64 bits (`MAX_INT`), a number
+  that is not finite, a timestamp on the calendar's first or last day whose offset puts it
+  outside the calendar once converted to UTC, or a name with a lone surrogate (`"\\ud800"`, no
+  UTF-8 form): a key, the value of a naming field (`NAME_KEYS`), or any text of YAML. Other
+  JSON text may hold one (a harness message quoting a server): the writers escape it.
 
 The YAML parser itself (safe loader, YAML 1.2 booleans, no timestamps) is `config.yamlio`, which
 reads through here.
@@ -22,6 +27,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tiercheck.errors import ConfigError
@@ -29,11 +36,15 @@ from tiercheck.errors import ConfigError
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_INT",
     "MAX_NODES",
+    "NAME_KEYS",
     "check_shape",
+    "check_values",
     "load_json",
     "parse_json",
     "read_text",
+    "value_problem",
 ]
 
 #: The largest file read (64 MiB): a snapshot of a repository with tens of thousands of issues
@@ -44,6 +55,9 @@ MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 #: The most values a document may hold once YAML aliases are expanded.
 MAX_NODES = 2_000_000
+#: The largest integer (in magnitude) a document may hold: a signed 64-bit one, what every other
+#: JSON reader holds, and far beyond any count, size or tier tiercheck records.
+MAX_INT = 2**63 - 1
 
 
 def read_text(path: Path, *, what: str = "", max_bytes: int = MAX_BYTES) -> str:
@@ -105,6 +119,7 @@ def parse_json(text: str, source: str, *, max_depth: int = MAX_DEPTH, shape: boo
         raise ConfigError(_too_deep(source, max_depth)) from None
     if shape:
         check_shape(data, source, max_depth=max_depth)
+        check_values(data, source)
     return data
 
 
@@ -189,3 +204,97 @@ def check_shape(
             msg = f"{source}: {_where(where)}: refers to itself (a recursive YAML alias)"
             raise ConfigError(msg)
         enter(child, depth + 1, where)
+
+
+#: Fields whose text names something (a repository, an SDK line, a ref, a scenario): it lands in
+#: titles, links and file names, so a lone surrogate there is refused even in JSON.
+NAME_KEYS = frozenset(
+    {"repo", "branch", "version", "name", "sdk", "ref", "commit", "scenario", "revision", "tag"}
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_TEXT = "holds a lone surrogate (half of a UTF-16 pair), which is not text"
+#: Only a moment on the calendar's first or last day can leave it when its offset is undone.
+_CALENDAR_EDGE = re.compile(r"(?:0001-01-01|9999-12-31)[T ]")
+
+
+def _leaves_calendar(text: str) -> bool:
+    """Whether `text` is an ISO-8601 moment with an offset that UTC cannot hold."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    if moment.tzinfo is None:
+        return False
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return True
+    return False
+
+
+def _digits(value: int) -> str:
+    """How many digits `value` has: exactly, below the 4,300 Python writes out."""
+    if value.bit_length() < 14_000:
+        return str(len(str(abs(value))))
+    return f"about {int(value.bit_length() * math.log10(2)) + 1}"
+
+
+def value_problem(value: object, *, text: bool = True) -> str | None:
+    """Why one decoded scalar cannot be used, or None when it can (`text=False`: a lone
+    surrogate is allowed)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        if -MAX_INT <= value <= MAX_INT:
+            return None
+        return f"a number of {_digits(value)} digits is too large (at most {MAX_INT:,})"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"expected a finite number, got {value}"
+    if not isinstance(value, str):
+        return None
+    if not value.isascii():
+        return f"{ascii(value)[:60]} {_NOT_TEXT}" if text and _SURROGATE.search(value) else None
+    if _CALENDAR_EDGE.match(value) and _leaves_calendar(value):
+        return f"{value[:40]!r} is outside the calendar once converted to UTC"
+    return None
+
+
+#: Where a value sits, as (the trail of its container, its key or index); None at the top.
+_Trail = tuple["_Trail", object] | None
+
+
+def _trail_path(trail: _Trail) -> list[object]:
+    path: list[object] = []
+    while trail is not None:
+        trail, part = trail
+        path.append(part)
+    return path[::-1]
+
+
+def check_values(data: object, source: str, *, all_text: bool = False) -> None:
+    """Refuse a decoded document holding a value `value_problem` names, with one line naming
+    the file and where in it. A lone surrogate is refused in keys and in the value of a
+    `NAME_KEYS` field, and with `all_text` (a YAML document, written by a person) in any text.
+
+    Run after `check_shape` (the document is then acyclic and bounded); each shared container
+    is visited once.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[object, _Trail, bool]] = [(data, None, all_text)]
+    while stack:
+        node, trail, text = stack.pop()
+        if isinstance(node, dict | list):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, child in items:
+                if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+                    where = _where(_trail_path(trail))
+                    msg = f"{source}: {where}: the key {ascii(key)[:60]} {_NOT_TEXT}"
+                    raise ConfigError(msg)
+                stack.append((child, (trail, key), all_text or key in NAME_KEYS))
+            continue
+        problem = value_problem(node, text=text)
+        if problem is not None:
+            raise ConfigError(f"{source}: {_where(_trail_path(trail))}: {problem}")

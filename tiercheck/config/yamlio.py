@@ -5,7 +5,8 @@ PyYAML's safe loader follows YAML 1.1: an unquoted `2025-11-25` becomes a `datet
 timestamp resolver and accepts only `true`/`false` as booleans (the YAML 1.2 core schema).
 
 Files are read, and the decoded document checked (depth, recursive aliases, alias expansion,
-text keys), by `config.safeload`, the one place every loader goes through.
+text keys, values no consumer can hold), by `config.safeload`, the one place every loader goes
+through.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from tiercheck.config.safeload import MAX_DEPTH, check_shape, read_text
+from tiercheck.config.safeload import MAX_DEPTH, check_shape, check_values, read_text
 from tiercheck.errors import ConfigError
 
 __all__ = ["load_yaml", "loads_yaml"]
@@ -89,7 +90,9 @@ def loads_yaml(text: str, source: str) -> object:
     """Parse YAML text; a syntax error becomes a one-line ConfigError naming `source` and line.
 
     The document is then checked by `safeload.check_shape`: no recursive alias, no nesting
-    deeper than `safeload.MAX_DEPTH`, no alias bomb, and text keys only.
+    deeper than `safeload.MAX_DEPTH`, no alias bomb, and text keys only; and by
+    `safeload.check_values`: no number, text or timestamp a consumer cannot hold (a lone
+    surrogate in any text: a person wrote the file).
     """
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
@@ -106,7 +109,13 @@ def loads_yaml(text: str, source: str) -> object:
     except yaml.YAMLError as exc:
         msg = f"{source}: invalid YAML: {exc}"
         raise ConfigError(msg) from exc
+    except ValueError as exc:
+        # The int constructor refuses more digits than Python converts (4,300); the advice
+        # after the ';' is for programmers.
+        msg = f"{source}: invalid YAML: {str(exc).split(';', maxsplit=1)[0]}"
+        raise ConfigError(msg) from None
     check_shape(data, source, text_keys=True)
+    check_values(data, source, all_text=True)
     return data
 
 
