@@ -19,15 +19,16 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_bytes", "write_text"]
+__all__ = ["fsync_dir", "write_bytes", "write_text"]
 
 #: The mode of a new file: readable by everyone, as a report or cache entry should be
 #: (`mkstemp` alone would make it owner-only).
 DEFAULT_MODE = 0o644
 
 
-def _fsync_dir(directory: Path) -> None:
-    # The rename is durable only once the directory entry is; Windows cannot open directories.
+def fsync_dir(directory: Path) -> None:
+    """Make the entries of `directory` durable (a rename is durable only once its folder is);
+    nothing on Windows, which cannot open a folder."""
     if os.name != "posix":
         return
     fd = os.open(directory, os.O_RDONLY)
@@ -65,7 +66,7 @@ def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> Path:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(directory)
+    fsync_dir(directory)
     return path
 
 

@@ -329,7 +329,7 @@ class SiteStage:
         self._staged.clear()
         self._made.clear()
         for folder in folders:
-            _sync_folder(folder)
+            durable.fsync_dir(folder)
 
     def discard(self) -> None:
         """Remove every staged file and each folder `add` created (when it is empty)."""
@@ -341,16 +341,6 @@ class SiteStage:
                 folder.rmdir()
         self._staged.clear()
         self._made.clear()
-
-
-def _sync_folder(folder: Path) -> None:
-    if os.name != "posix":
-        return  # Windows cannot open a folder; its renames are durable as they are
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def remove_site_file(path: Path) -> bool:
