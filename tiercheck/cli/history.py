@@ -11,18 +11,20 @@ import argparse
 import dataclasses
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tiercheck.cli.common import cache_dir, emit
+from tiercheck.cli.common import cache_dir, emit, warn
 from tiercheck.errors import UsageError
 from tiercheck.report.formats import HISTORY_FORMATS
 
 # The history modules and the scorecard model load on first use: this module is imported while
 # `tier-check --help` is built, and --help must stay fast.
 if TYPE_CHECKING:
-    from tiercheck.history.store import HistoryStore
+    from tiercheck.history.record import RunRecord
+    from tiercheck.history.store import HistoryStore, StoredLegResults
     from tiercheck.pipeline.request import HistoryRequest
     from tiercheck.scorecard.model import Scorecard
 
@@ -114,12 +116,15 @@ def history_parser(prog: str) -> argparse.ArgumentParser:
 
 
 def _moment(text: str, flag: str) -> datetime:
-    from tiercheck.history.record import parse_time
+    from tiercheck.history.record import EARLIEST, LATEST, parse_time
 
     try:
         return parse_time(text if "T" in text else f"{text}T23:59:59Z")
     except ValueError:
-        msg = f"{flag} {text!r}: expected a date (2026-10-01) or a time (2026-10-01T07:00:00Z)"
+        msg = (
+            f"{flag} {text!r}: expected a date (2026-10-01) or a time (2026-10-01T07:00:00Z) "
+            f"between {EARLIEST.date()} and {LATEST.date()}"
+        )
         raise UsageError(msg) from None
 
 
@@ -128,7 +133,11 @@ def _since(text: str | None, as_of: datetime) -> datetime | None:
         return None
     matched = _SINCE.match(text.strip())
     if matched:
-        return as_of - timedelta(**{_UNITS[matched.group(2)]: int(matched.group(1))})
+        try:
+            return as_of - timedelta(**{_UNITS[matched.group(2)]: int(matched.group(1))})
+        except OverflowError:
+            msg = f"--since {text!r}: reaches back beyond the calendar; give a shorter age"
+            raise UsageError(msg) from None
     moment = _moment(text, "--since")
     return moment.replace(hour=0, minute=0, second=0) if "T" not in text else moment
 
@@ -170,14 +179,17 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scorecards(folders: Sequence[str]) -> list[Path]:
+def _scorecards(root: Path, warnings: list[str]) -> list[Path]:
+    """Every `scorecard.json` below `root` that is a file inside it (a link leading out of it
+    is not followed, and is named in `warnings`)."""
+    from tiercheck.history.confine import inside
+
     found: list[Path] = []
-    for folder in folders:
-        root = Path(folder)
-        if not root.is_dir():
-            msg = f"history import: {folder} is not a directory"
-            raise UsageError(msg)
-        found += sorted(root.rglob("scorecard.json"))
+    for path in sorted(root.rglob("scorecard.json")):
+        if not inside(path, root):
+            warnings.append(f"{path}: a symbolic link out of {root}; not followed")
+        elif path.is_file():
+            found.append(path)
     return found
 
 
@@ -222,49 +234,92 @@ def _export(store: HistoryStore, extra: Sequence[str], out: str | None) -> int:
         result = export_runs(store.runs(), folder)
     except HistoryError as exc:
         raise UsageError(str(exc)) from None
+    for line in result.warnings:
+        warn(line)
+    moved = f"; {len(result.moved)} moved to their run's own name" if result.moved else ""
     emit(
         f"exported {len(result.written)} run(s) to {folder} "
-        f"({result.unchanged} already there, never rewritten)"
+        f"({result.unchanged} already there, never rewritten{moved})"
     )
     return 0
 
 
-def _import_data(store: HistoryStore, folder: Path) -> tuple[int, int]:
-    """(added, already there) of a data folder's runs."""
+@dataclass
+class _Batch:
+    """What an import adds, gathered and checked before anything is written."""
+
+    runs: list[RunRecord] = field(default_factory=list)
+    leg_results: dict[str, dict[tuple[str, str], StoredLegResults]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _add_data_folder(batch: _Batch, folder: Path) -> None:
     from tiercheck.history.datadir import read_runs
 
-    runs = read_runs(folder)
-    added = store.append_many(runs)
-    return added, len(runs) - added
+    got = read_runs(folder)
+    batch.runs += got.runs
+    batch.warnings += got.warnings
+
+
+def _add_scorecards(batch: _Batch, folder: Path) -> None:
+    """The runs of every scorecard below `folder`, each read from inside `folder` only."""
+    from tiercheck.history.files import leg_results_of, results_outside
+    from tiercheck.history.record import record_of, record_problem, run_key
+    from tiercheck.report.writer import load_scorecard
+
+    for path in _scorecards(folder, batch.warnings):
+        doc = _rebase(load_scorecard(path), path.parent)
+        try:
+            record = record_of(doc)
+        except ValueError as exc:
+            msg = f"{path}: {exc}"
+            raise UsageError(msg) from None
+        problem = record_problem(record)
+        if problem is not None:
+            raise UsageError(f"{path}: {problem}")
+        for revision, leg, where in results_outside(doc, folder):
+            batch.warnings.append(
+                f"{path}: the {revision} {leg} results folder {where!a} is outside {folder}; "
+                "not read (the run is imported without its raw results)"
+            )
+        batch.runs.append(record)
+        # The requirements digest is the scorecard's own (absent from older ones, which are
+        # then history only, never a source for --reuse).
+        batch.leg_results[run_key(record)] = leg_results_of(doc, within=folder)
 
 
 def _import(store: HistoryStore, folders: Sequence[str]) -> int:
+    """Every folder is read and checked first, then all of them are added in one transaction:
+    one bad folder adds nothing at all."""
     from tiercheck.history.datadir import is_data_folder
-    from tiercheck.history.files import leg_results_of
-    from tiercheck.history.record import record_of
     from tiercheck.history.store import HistoryError
-    from tiercheck.report.writer import load_scorecard
 
     if not folders:
         msg = "history import: give at least one folder of saved scorecards or a data folder"
         raise UsageError(msg)
-    data = [Path(f) for f in folders if is_data_folder(Path(f))]
-    paths = _scorecards([f for f in folders if Path(f) not in data])
-    added = known = found = 0
+    roots = [Path(f) for f in folders]
+    for root in roots:
+        if not root.is_dir():
+            msg = f"history import: {root} is not a directory"
+            raise UsageError(msg)
+    batch = _Batch()
     try:
-        for folder in data:
-            new, old = _import_data(store, folder)
-            added, known, found = added + new, known + old, found + new + old
-        found += len(paths)
-        for path in paths:
-            doc = _rebase(load_scorecard(path), path.parent)
-            # The requirements digest is the scorecard's own (absent from older ones, which
-            # are then history only, never a source for --reuse).
-            if store.append(record_of(doc), leg_results=leg_results_of(doc)):
-                added += 1
-            else:
-                known += 1
+        # The data folders first: a run in both is the data folder's, with the raw results
+        # of the scorecard that measured it.
+        for root in roots:
+            if is_data_folder(root):
+                _add_data_folder(batch, root)
+        for root in roots:
+            if not is_data_folder(root):
+                _add_scorecards(batch, root)
+        for line in batch.warnings:
+            warn(line)
+        added = store.append_many(batch.runs, leg_results=batch.leg_results)
     except HistoryError as exc:
         raise UsageError(str(exc)) from None
-    emit(f"imported {added} run(s) into {store.path} ({known} already there, {found} found)")
+    known = len(batch.runs) - added
+    emit(
+        f"imported {added} run(s) into {store.path} ({known} already there, "
+        f"{len(batch.runs)} found)"
+    )
     return 0

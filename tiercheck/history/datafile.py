@@ -9,9 +9,11 @@ so it survives without workflow artifacts and `git log` is its log:
 Each run file holds everything `RunRecord` holds — the verdicts of every scenario of every
 measured leg, the legs' states and scores, the tier, the versions, the digests — and nothing
 else: the raw `checks.json` files `--reuse` scores again stay in the local database. A file is
-named by its time and the run's identity, so it is written once and never changes; a night
-adds files and never edits one. Its text puts one leg or one scenario on a line, so a diff
-between two nights' files reads as the verdicts that changed.
+named by its time and the run's identity (`<line>` is `line_slug`), so it is written once and
+never changes; a night adds files and never edits one. The name is only where the file is
+written: a reader knows the run by what the file holds (`run_key` of `record_of_file`). Its
+text puts one leg or one scenario on a line, so a diff between two nights' files reads as the
+verdicts that changed.
 """
 
 from __future__ import annotations
@@ -22,9 +24,17 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar
 
-from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time, run_key
+from tiercheck.history.record import (
+    LegRow,
+    RunRecord,
+    ScenarioRow,
+    parse_time,
+    record_problem,
+    run_key,
+)
 from tiercheck.model import ModelError, doc_field, from_json, to_json
 
 __all__ = [
@@ -34,7 +44,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "DataFolder",
     "RunFile",
+    "claims_a_run",
     "line_slug",
+    "newer_schema",
     "record_of_file",
     "run_file_name",
     "run_file_of",
@@ -48,19 +60,25 @@ DATA_MARKER = "tiercheck-history.json"
 RUN_FORMAT = "tiercheck-history-run"
 FOLDER_FORMAT = "tiercheck-history"
 
-_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
 def line_slug(name: str) -> str:
-    """`name` as one path segment of a file name or URL that never changes for that name.
+    """`name` as one path segment of a file name or URL that never changes for that name, and
+    that no other name's slug equals in any letter case (a case-insensitive checkout of a data
+    branch or a site holds each line's files apart).
 
-    A registry name (`python-sdk-v1`) is its own slug; any other name gets its unsafe
-    characters replaced and a digest of the whole name added, so two names never share one.
+    A lowercase registry name (`python-sdk-v1`) is its own slug. Any other name is lowercased,
+    its unsafe characters replaced, and a digest of the exact name added (`Go-SDK` →
+    `go-sdk-<digest>`, `someone/go-sdk` → `someone-go-sdk-<digest>`), so `go-sdk` and `Go-SDK`
+    never share one.
     """
-    if _SAFE.match(name) and name not in (".", ".."):
+    if _SAFE.fullmatch(name) and name == name.lower():
         return name
-    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60] or "line"
-    return f"{readable}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60].lower() or "line"
+    # Never raises: a lone surrogate has no UTF-8 form, but it has this one.
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{readable}-{digest}"
 
 
 def _stamp(record: RunRecord) -> str:
@@ -282,16 +300,30 @@ def _items(data: dict[str, Any], field: str, keys: dict[str, tuple[type, ...]]) 
     return out
 
 
+def claims_a_run(data: object) -> bool:
+    """Whether decoded JSON says it is a run file (its `format`): anything else in a data
+    folder is not tiercheck's, and is left alone."""
+    return isinstance(data, dict) and data.get("format") == RUN_FORMAT
+
+
+def newer_schema(data: object, source: str) -> str | None:
+    """The one-line refusal of a run file written by a newer tiercheck, or None."""
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if not isinstance(version, int) or isinstance(version, bool) or version <= SCHEMA_VERSION:
+        return None
+    shown = version if version < 10**6 else "far beyond any"
+    return (
+        f"{source}: a run file of schema version {shown}, newer than this tiercheck's "
+        f"({SCHEMA_VERSION}); upgrade tiercheck"
+    )
+
+
 def record_of_file(data: object, source: str) -> RunRecord:
-    """The run a data file holds; ValueError (one line, naming `source`) when it is not one."""
-    if isinstance(data, dict) and isinstance(data.get("schema_version"), int):
-        version = data["schema_version"]
-        if version > SCHEMA_VERSION:
-            msg = (
-                f"{source}: a run file of schema version {version}, newer than this "
-                f"tiercheck's ({SCHEMA_VERSION}); upgrade tiercheck"
-            )
-            raise ValueError(msg)
+    """The run a data file holds; ValueError (one line, naming `source`) when it is not one,
+    or holds a value the history cannot (a tier, count, pass rate or time out of range)."""
+    newer = newer_schema(data, source)
+    if newer is not None:
+        raise ValueError(newer)
     try:
         if not isinstance(data, dict):
             raise ModelError("", "expected an object")
@@ -300,8 +332,18 @@ def record_of_file(data: object, source: str) -> RunRecord:
         # The rest through the model (a few fields): the same rules as every document.
         run = from_json(RunFile, {**data, "legs": [], "scenarios": []})
         timestamp = parse_time(run.timestamp)
-    except (ModelError, ValueError) as exc:
+        record = _record(run, timestamp, legs, scenarios)
+    except (ModelError, ValueError, OverflowError) as exc:
         raise ValueError(f"{source}: not a tiercheck run file: {exc}") from None
+    problem = record_problem(record)
+    if problem is not None:
+        raise ValueError(f"{source}: not a tiercheck run file: {problem}")
+    return record
+
+
+def _record(
+    run: RunFile, timestamp: datetime, legs: list[list[Any]], scenarios: list[list[Any]]
+) -> RunRecord:
     return RunRecord(
         run_id=run.run_id,
         timestamp=timestamp,
@@ -320,6 +362,7 @@ def record_of_file(data: object, source: str) -> RunRecord:
         signals=dict(run.signals),
         interrupted=run.interrupted,
         legs=tuple(
+            # A pass rate written as an integer of hundreds of digits has no float: OverflowError.
             LegRow(rev, leg, state, reason, float(rate), passed, total)
             for rev, leg, state, reason, rate, passed, total in legs
         ),

@@ -8,23 +8,37 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
+    "EARLIEST",
+    "LATEST",
+    "MAX_COUNT",
     "LegRow",
     "RunRecord",
     "ScenarioRow",
     "config_digest",
     "parse_time",
     "record_of",
+    "record_problem",
     "run_key",
     "signals_digest",
+    "text_problem",
 ]
+
+#: The moments a run may be recorded at: far around any night tiercheck runs, and far inside
+#: the calendar, so every date the history computes from a run (a streak's due date, `--since`)
+#: stays on it.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(3000, 1, 1, tzinfo=UTC)
+#: The largest tier or count the history stores: SQLite's INTEGER is a signed 64-bit one.
+MAX_COUNT = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -104,9 +118,82 @@ def run_key(record: RunRecord) -> str:
 
 
 def parse_time(text: str) -> datetime:
-    """An ISO timestamp of a scorecard (`2026-08-20T09:15:00Z`), aware, in UTC."""
+    """An ISO timestamp of a scorecard (`2026-08-20T09:15:00Z`), aware, in UTC.
+
+    ValueError (one line) when it is not one, or when it lies outside `EARLIEST`..`LATEST`
+    (`9999-12-31T23:59:59-05:00` is not even on the calendar once in UTC)."""
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    try:
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    except OverflowError:
+        moment = LATEST if moment.year > 1 else EARLIEST - timedelta(days=1)
+    if not EARLIEST <= moment < LATEST:
+        msg = (
+            f"{text[:40]!r} is out of range: a run's time is between {EARLIEST.date()} and "
+            f"{LATEST.date()}"
+        )
+        raise ValueError(msg)
+    return moment
+
+
+def record_problem(record: RunRecord) -> str | None:
+    """Why the history cannot hold `record` (a tier, count or pass rate out of range), or None.
+
+    The time is checked by `parse_time`, the text by the JSON loader (`config.safeload`)."""
+    if not 0 <= record.tier <= MAX_COUNT:
+        return f"tier: {_number(record.tier)} is out of range"
+    for x in record.legs:
+        where = f"{x.revision} {x.leg}"
+        if not 0 <= x.passed <= MAX_COUNT or not 0 <= x.total <= MAX_COUNT:
+            return f"{where}: passed {_number(x.passed)} of {_number(x.total)} is out of range"
+        if not 0.0 <= x.pass_rate <= 1.0:
+            return f"{where}: pass rate {_number(x.pass_rate)} is not between 0 and 1"
+    return None
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text_problem(record: RunRecord) -> str | None:
+    """Where `record` holds text with a lone surrogate (`"\\ud800"` in JSON: it has no UTF-8
+    form, so no database can store it), or None."""
+    header = (
+        record.run_id,
+        record.sdk,
+        record.repo,
+        record.ref,
+        record.commit,
+        record.tiercheck_version,
+        record.harness_version,
+        record.node_version,
+        record.config_digest,
+        record.governance_digest,
+        record.requirements_digest,
+        *record.revisions,
+        *record.blockers,
+        *(text for pair in record.signals.items() for text in pair),
+    )
+    rows = (
+        *((x.revision, x.leg, x.state, x.reason) for x in record.legs),
+        *((s.revision, s.leg, s.scenario, s.check, s.message) for s in record.scenarios),
+    )
+    for text in (*header, *(t for row in rows for t in row)):
+        if text is not None and not text.isascii() and _LONE_SURROGATE.search(text):
+            return f"{ascii(text)[:60]} holds a lone surrogate, which is not text"
+    return None
+
+
+def _free_text(text: str | None) -> str | None:
+    """An SDK's or the harness's message as the history keeps it: a lone surrogate (which a
+    `\\ud800` escape in their JSON may carry) becomes U+FFFD."""
+    if text is None or text.isascii():
+        return text
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _number(value: float) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else f"a number of {len(text)} characters"
 
 
 def _digest(data: object) -> str:
@@ -154,8 +241,8 @@ def record_of(doc: Scorecard) -> RunRecord:
                         d.scenario,
                         d.passed,
                         d.scored,
-                        first.id if first else None,
-                        first.message if first else d.reason,
+                        _free_text(first.id if first else None),
+                        _free_text(first.message if first else d.reason),
                     )
                 )
     configs = {

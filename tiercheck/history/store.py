@@ -140,6 +140,11 @@ class HistoryStore:
             except sqlite3.Error as exc:
                 msg = f"history {self.path}: {_one_line(exc)}"
                 raise HistoryError(msg) from None
+            except (OverflowError, UnicodeEncodeError) as exc:
+                # A number beyond SQLite's 64 bits, or text with no UTF-8 form (a lone
+                # surrogate): the transaction was rolled back, nothing was stored.
+                msg = f"history {self.path}: a value the database cannot hold: {_one_line(exc)}"
+                raise HistoryError(msg) from None
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Switch to WAL and migrate, one process at a time, retried within the busy timeout.
@@ -232,15 +237,22 @@ class HistoryStore:
                 raise
             return added
 
-    def append_many(self, records: Sequence[RunRecord]) -> int:
-        """Add many runs in one transaction (an import of a data folder); how many were new.
+    def append_many(
+        self,
+        records: Sequence[RunRecord],
+        *,
+        leg_results: Mapping[str, Mapping[tuple[str, str], StoredLegResults]] | None = None,
+    ) -> int:
+        """Add many runs in one transaction (an import); how many were new.
 
         One transaction, so a year of nightly runs lands in seconds, and a failure adds none.
+        `leg_results` holds the raw results of a run by its key (`run_key`).
         """
+        results = leg_results or {}
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                added = sum(self._insert(conn, r, None, {}) for r in records)
+                added = sum(self._insert(conn, r, None, results.get(_key(r), {})) for r in records)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
