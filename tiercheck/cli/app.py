@@ -30,7 +30,7 @@ from tiercheck.cli import (
     publish,
     score,
 )
-from tiercheck.cli.common import PROG
+from tiercheck.cli.common import PROG, error_lines
 from tiercheck.errors import TiercheckError
 
 __all__ = ["COMMANDS", "Command", "main"]
@@ -163,8 +163,7 @@ def commands_help() -> str:
 
 def _fatal(message: str) -> None:
     # One line, never a traceback: the message already names the file, the path and the fix.
-    first = message.strip().splitlines()[0] if message.strip() else "error"
-    rest = message.strip().splitlines()[1:]
+    first, *rest = error_lines(message)
     sys.stderr.write(f"{PROG}: error: {first}\n")
     for line in rest:
         sys.stderr.write(f"  {line}\n")

@@ -18,6 +18,7 @@ from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import UsageError
 from tiercheck.paths import writable_dir
 from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
+from tiercheck.scorecard.view import clean, one_line
 
 if TYPE_CHECKING:
     from tiercheck.config.registry import Registry
@@ -32,6 +33,7 @@ __all__ = [
     "config_flags",
     "emit",
     "emit_scorecard",
+    "error_lines",
     "known_sdks",
     "pinned_harness_version",
     "print_json",
@@ -212,8 +214,22 @@ def stdout_color() -> bool:
 
 
 def warn(text: str) -> None:
-    """One warning line on stderr: something went wrong but the command goes on."""
-    sys.stderr.write(f"{PROG}: warning: {text}\n")
+    """One warning line on stderr: something went wrong but the command goes on.
+
+    Warnings quote names the SDK under test chose: control characters are dropped and
+    newlines folded, so no quoted text can start a line of its own (a CI log reads a line
+    that starts with `::` as a workflow command) or move a terminal's cursor."""
+    sys.stderr.write(f"{PROG}: warning: {one_line(text)}\n")
+
+
+def error_lines(message: str) -> list[str]:
+    """An error's lines for stderr, each without control characters and none starting with
+    `::` (a workflow command to a CI log, here only ever from a quoted name); "error" when
+    empty."""
+    lines = [clean(line).strip() for line in message.strip().splitlines()]
+    return [": :" + line[2:] if line.startswith("::") else line for line in lines if line] or [
+        "error"
+    ]
 
 
 def emit(*texts: str) -> None:
