@@ -21,6 +21,7 @@ from tiercheck.claim.evidence import Evidence, ReleaseItem
 from tiercheck.claim.model import ClaimStatus, ConformanceSplit, SpecByDate, Verdict
 from tiercheck.claim.policies import PolicyFinding
 from tiercheck.model import format_time
+from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import (
     BlockerEntry,
     MergedLegEntry,
@@ -28,7 +29,6 @@ from tiercheck.scorecard.model import (
     Scorecard,
     SignalEntry,
 )
-from tiercheck.scorecard.view import one_line
 
 __all__ = [
     "BY_DATE_MARK",

@@ -17,8 +17,8 @@ from tiercheck.config.resolve import Field, flag_fields
 from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import UsageError
 from tiercheck.paths import writable_dir
+from tiercheck.plaintext import clean, one_line
 from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
-from tiercheck.scorecard.view import clean, one_line
 
 if TYPE_CHECKING:
     from tiercheck.config.registry import Registry

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
+from tiercheck.plaintext import one_line
 from tiercheck.report.untrusted_md import github_url
-from tiercheck.scorecard.view import one_line, short_sha
+from tiercheck.scorecard.view import short_sha
 
 __all__ = [
     "STATUS_TEXT",

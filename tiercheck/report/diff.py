@@ -16,9 +16,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tiercheck.plaintext import one_line
 from tiercheck.report.untrusted_md import text
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import failure_message, legs, one_line, short_sha
+from tiercheck.scorecard.view import failure_message, legs, short_sha
 
 __all__ = [
     "ContextChange",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from tiercheck.plaintext import clean, one_line
 from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.history import history_lines
 from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
@@ -19,10 +20,8 @@ from tiercheck.report.trend import trend_svg
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     SIGNALS,
-    clean,
     failure_message,
     legs,
-    one_line,
     pct,
     short_sha,
     signal_detail,

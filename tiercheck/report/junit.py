@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     LegView,
     failure_message,
     legs,
-    one_line,
     scenario_result,
     short_sha,
 )

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from tiercheck.history.regression import NightState, Regression
+from tiercheck.plaintext import one_line
 from tiercheck.report.untrusted_md import cell
 from tiercheck.report.untrusted_md import code_cell as _code
-from tiercheck.scorecard.view import one_line, short_sha
+from tiercheck.scorecard.view import short_sha
 
 __all__ = [
     "changed_comment",

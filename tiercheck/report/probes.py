@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+from tiercheck.plaintext import one_line
 from tiercheck.report.untrusted_md import cell, code, code_cell, text
 from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
-from tiercheck.scorecard.view import one_line
 
 __all__ = ["ADVISORY_NOTE", "probe_blocks", "probe_counts", "probes_markdown", "probes_text"]
 

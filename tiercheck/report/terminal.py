@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
+from tiercheck.plaintext import one_line
 from tiercheck.report.probes import probe_blocks, probes_text
 from tiercheck.scorecard.view import (
     SIGNALS,
@@ -17,7 +18,6 @@ from tiercheck.scorecard.view import (
     failure_message,
     legs,
     merged_legs,
-    one_line,
     pct,
     scenario_result,
     short_sha,

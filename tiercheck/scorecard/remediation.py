@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tiercheck.governance.signals import CHECKS
+from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     LEG_CHECK_KEYS,
     failure_message,
     legs,
-    one_line,
     pct,
 )
 

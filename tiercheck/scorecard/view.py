@@ -7,11 +7,11 @@ Nothing here formats for a particular output.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import (
     LegEntry,
     MergedLegEntry,
@@ -24,11 +24,9 @@ __all__ = [
     "LEG_CHECK_KEYS",
     "SIGNALS",
     "LegView",
-    "clean",
     "failure_message",
     "legs",
     "merged_legs",
-    "one_line",
     "pct",
     "short_sha",
     "signal_detail",
@@ -47,25 +45,6 @@ SIGNALS: tuple[tuple[str, str], ...] = (
     ("policy_signals", "Policy Signals"),
     ("spec_tracking", "Spec Tracking"),
 )
-
-# Harness messages come from the SDK under test, which is untrusted: an ESC in a check message
-# must not reach a terminal as an escape sequence, nor a NUL reach an XML or Markdown reader;
-# a lone surrogate (legal in JSON escapes) cannot even be written out as UTF-8.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-_SPACE = re.compile(r"\s+")
-
-
-def clean(text: object) -> str:
-    """`text` as a string without control characters (newlines and tabs kept)."""
-    return _CONTROL.sub("", "" if text is None else str(text))
-
-
-def one_line(text: object, limit: int = 0) -> str:
-    """`text` cleaned and collapsed to one line; cut to `limit` characters with … when > 0."""
-    flat = _SPACE.sub(" ", clean(text)).strip()
-    if limit and len(flat) > limit:
-        return flat[: limit - 1].rstrip() + "…"
-    return flat
 
 
 def pct(rate: object) -> str:
