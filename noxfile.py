@@ -1,17 +1,27 @@
-"""Developer sessions: `nox -s lint types unit integration layers` (or just `nox`).
+"""Developer sessions: `nox` runs what `.ci/run` runs (lint, types, layers, unit, integration,
+slow); `nox -s NAME` runs one.
 
 Each session installs the project with its test extra into its own virtualenv, so a session
-passes or fails on a clean machine exactly as it does in `.ci/run`.
+passes or fails on a clean machine exactly as it does in `.ci/run`. The test sessions set
+`TIERCHECK_REQUIRE_TOOLS=1`, as `.ci/run` does: a test that needs Chromium or actionlint fails
+when the tool is missing instead of skipping. Chromium is the machine's (`apt-get install
+chromium`); the unit session installs actionlint into its virtualenv with `go install`, the
+version `.ci/run` pins.
 """
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "types", "layers", "unit", "integration"]
+nox.options.sessions = ["lint", "types", "layers", "unit", "integration", "slow"]
 
 PATHS = ("tiercheck", "tests", "bench", "examples", "noxfile.py")
+ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+#: A missing Chromium or actionlint fails the tests that need it (tests/support/tools.py).
+REQUIRE_TOOLS = {"TIERCHECK_REQUIRE_TOOLS": "1"}
 
 
 def _install(session: nox.Session) -> None:
@@ -42,13 +52,23 @@ def layers(session: nox.Session) -> None:
 
 @nox.session
 def unit(session: nox.Session) -> None:
-    """The fast suite: no Node, no harness, no network."""
+    """The fast suite: no Node, no harness, no network (actionlint and Chromium required)."""
     _install(session)
-    session.run("pytest", "tests/unit", "-n", "auto", *session.posargs)
+    session.run("go", "install", ACTIONLINT, env={"GOBIN": session.bin}, external=True)
+    session.run("pytest", "tests/unit", "-n", "auto", *session.posargs, env=REQUIRE_TOOLS)
 
 
 @nox.session
 def integration(session: nox.Session) -> None:
     """The real pinned harness and the real sample SDK (provisions Node 22 on first use)."""
     _install(session)
-    session.run("pytest", "tests/integration", *session.posargs)
+    session.run("pytest", "tests/integration", *session.posargs, env=REQUIRE_TOOLS)
+
+
+@nox.session
+def slow(session: nox.Session) -> None:
+    """The tests marked `slow`: stress (`STRESS_RUNS`, 20 unless set, as in `.ci/run`), fuzz
+    and the equivalence re-runs."""
+    _install(session)
+    env = {**REQUIRE_TOOLS, "STRESS_RUNS": os.environ.get("STRESS_RUNS", "20")}
+    session.run("pytest", "-m", "slow", *session.posargs, env=env)

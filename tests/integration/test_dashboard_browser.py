@@ -20,14 +20,19 @@ from pathlib import Path
 
 import pytest
 
-from support.browser import CHROMIUM, SpacedText, Text, assert_nothing_fetched, open_page
+from support import browser
+from support.browser import SpacedText, Text, assert_nothing_fetched, open_page
 from support.nights import LINES, NEW_HARNESS, OLD_HARNESS
 from tiercheck.cli.app import main
 from tiercheck.report.writer import write_reports
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run does)"
-)
+
+@pytest.fixture(autouse=True, scope="module")
+def _needs_chromium() -> None:
+    """Every test here opens a page: skipped without Chromium, an error under
+    TIERCHECK_REQUIRE_TOOLS=1 (`support.tools`)."""
+    browser.require_chromium()
+
 
 KEPT = (12, 13, 15, 20, 30)
 IMAGE_PAGE = "scenarios/server-tools-call-image.html"

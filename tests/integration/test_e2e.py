@@ -67,7 +67,7 @@ from support.procutil import (
 )
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.conformance.harness import Harness
-from tiercheck.report import validate_scorecard
+from tiercheck.report.json_format import validate_scorecard
 
 pytestmark = pytest.mark.integration
 

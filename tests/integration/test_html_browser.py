@@ -7,7 +7,8 @@ what the page is for (the tier, the blockers, each revision × leg with failures
 claim row), and its network log must show no request to anything but the page itself. The
 badge is opened on its own and rendered to a PNG.
 
-Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests skip, saying so.
+Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests skip, saying so
+(under `TIERCHECK_REQUIRE_TOOLS=1` they are errors).
 """
 
 from __future__ import annotations
@@ -33,15 +34,17 @@ from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"
-CHROMIUM = browser.CHROMIUM
 _chromium = browser.chromium
 _Text = browser.Text
 _open = browser.open_page
 _assert_nothing_fetched = browser.assert_nothing_fetched
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run does)"
-)
+
+@pytest.fixture(autouse=True, scope="module")
+def _needs_chromium() -> None:
+    """Every test here opens a page: skipped without Chromium, an error under
+    TIERCHECK_REQUIRE_TOOLS=1 (`support.tools`)."""
+    browser.require_chromium()
 
 
 def _show(

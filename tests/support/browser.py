@@ -1,8 +1,9 @@
 """Real headless Chromium for the HTML tests: open a page from `file://`, read its DOM after
 load, and see every URL it asked for (its network log) and what it logged (its console).
 
-Chromium is Debian's `chromium` (`.ci/run` installs it); `CHROMIUM` is None without it, and the
-tests that need it skip, saying so.
+Chromium is Debian's `chromium` (`.ci/run` installs it); `CHROMIUM` is None without it, and a
+test that needs it calls `require_chromium`, which skips it, saying so, or fails it under
+`TIERCHECK_REQUIRE_TOOLS=1` (`support.tools`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import uuid
 from html.parser import HTMLParser
 from pathlib import Path
 
+from support import tools
+
 __all__ = [
     "CHROMIUM",
     "FLAGS",
+    "INSTALL",
     "TIMEOUT_S",
     "SpacedText",
     "Text",
@@ -27,6 +31,7 @@ __all__ = [
     "chromium",
     "open_page",
     "requests",
+    "require_chromium",
 ]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -43,18 +48,24 @@ FLAGS = (
     "--hide-scrollbars",
 )
 TIMEOUT_S = 180.0
+INSTALL = "apt-get install chromium; .ci/run does"
+
+
+def require_chromium() -> str:
+    """The Chromium to run: without one the test skips, or fails under the variable."""
+    return tools.require("Chromium", CHROMIUM, INSTALL)
 
 
 def chromium(tmp_path: Path, *args: str, console: list[str] | None = None) -> str:
     """Run Chromium in its own process group to the end; its stdout. The group is killed on
     any way out, so no renderer or GPU helper outlives the test. With `console`, the page's
     console messages (Chromium logs them to stderr as `INFO:CONSOLE`) are appended to it."""
-    assert CHROMIUM is not None
+    binary = require_chromium()
     profile = tmp_path / f"profile-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
     logging = ("--enable-logging=stderr", "--v=0") if console is not None else ()
     proc = subprocess.Popen(
-        [CHROMIUM, *FLAGS, *logging, f"--user-data-dir={profile}", *args],
+        [binary, *FLAGS, *logging, f"--user-data-dir={profile}", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE if console is not None else subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,

@@ -1,4 +1,6 @@
-"""Golden files: expected outputs worked out by hand, kept in tests/unit/golden/."""
+"""Golden files: tiercheck's own outputs kept in tests/unit/golden/ as a change detector,
+each diff read by hand (`TIERCHECK_UPDATE_GOLDEN=1` rewrites them); the hand-worked expectations
+live in the other tests."""
 
 from __future__ import annotations
 

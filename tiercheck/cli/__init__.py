@@ -1,11 +1,8 @@
 """The `tier-check` command line: flags in, options out, exit codes; nothing computed here.
 
-- `app`: `main`, the table of commands (`COMMANDS`) and the exit codes.
-- `assess`: the assessment, the default command, and `setup`.
-- `config_verbs`: `list`, `requirements`, `show-config`.
-- `score`: `score` and `diff`.
-- `governance`: `governance`, `labels`, `triage`.
-- `common`: shared flag groups, flags → options, the registry loader, stdout.
+`app` holds `main`, the table of commands and the one place errors become exit codes; each
+other module is one command or one group of related commands (its parsers and what it prints),
+and `common` holds what they share (flag groups, flags → options, the registry loader, stdout).
 
 Start-up is kept cheap on purpose (`tier-check --help` must answer fast): these modules import
 only the standard library and light tiercheck modules at the top; everything heavy (PyGithub,

@@ -1,8 +1,8 @@
 """Collect governance facts from GitHub into a `Snapshot`, frugally and without raising.
 
-Requests go through PyGithub's `Requester` and read raw JSON: PyGithub's list objects complete
-themselves lazily (one extra GET per issue, PyGithub#2423), which would make 1,000 issues cost
-1,000 requests. Costs instead:
+Requests go through the PyGithub client `tiercheck.ghapi` builds (its `Requester`) and read
+raw JSON: PyGithub's list objects complete themselves lazily (one extra GET per issue,
+PyGithub#2423), which would make 1,000 issues cost 1,000 requests. Costs instead:
 
 - REST listings (repository, labels, issues, releases, spec releases, git tree) are paginated by
   `Link rel="next"` and sent with `If-None-Match` from an on-disk ETag cache, so a re-run is
@@ -30,6 +30,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tiercheck import ghapi
+from tiercheck.ghapi import DEFAULT_API_URL
 from tiercheck.governance.etag_cache import EtagCache
 from tiercheck.governance.snapshot import (
     Author,
@@ -56,12 +58,9 @@ __all__ = [
     "SPEC_REPO",
     "CollectStats",
     "collect",
-    "make_retry",
-    "next_link",
     "resolve_token",
 ]
 
-DEFAULT_API_URL = "https://api.github.com"
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
 ANONYMOUS_WARNING = (
     "no GitHub token (--token, GITHUB_TOKEN, GH_TOKEN or `gh auth login`): anonymous requests "
@@ -148,9 +147,7 @@ _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
 def _malformed(exc: BaseException) -> str:
-    detail = str(exc) if not isinstance(exc, KeyError) else f"no {exc}"
-    detail = " ".join(detail.split())[:120]  # GitHub's text inside: keep the reason one line
-    return f"GitHub answered in an unexpected shape ({type(exc).__name__}: {detail})"
+    return ghapi.unexpected_shape(exc, f"no {exc}" if isinstance(exc, KeyError) else None)
 
 
 class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a program error
@@ -159,17 +156,6 @@ class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a progr
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def next_link(link: object) -> str | None:
-    """The `rel="next"` URL of a `Link` header (None for no header, or one of another type)."""
-    if not link or not isinstance(link, str):
-        return None
-    for part in link.split(","):
-        url, _, params = part.partition(";")
-        if 'rel="next"' in params:
-            return url.strip().strip("<>")
-    return None
 
 
 class _GitHub:
@@ -235,19 +221,14 @@ class _GitHub:
     ) -> tuple[list[dict[str, Any]], bool]:
         """Every item of a paginated listing (up to `max_pages`); True if pages were left."""
         items: list[dict[str, Any]] = []
-        next_url: str | None = url
-        next_params: dict[str, Any] | None = params
-        for _ in range(max_pages):
-            if next_url is None:
-                return items, False
-            body, link = self.get(next_url, next_params)
-            if not isinstance(body, list):
+        truncated = False
+        for page in ghapi.pages(self.get, url, params, max_pages):
+            if not isinstance(page.body, list):
                 msg = f"GitHub answered {url} with something other than a list"
                 raise _Unavailable(msg)
-            items.extend(body)
-            # The next URL already carries the query string.
-            next_url, next_params = next_link(link), None
-        return items, next_url is not None
+            items.extend(page.body)
+            truncated = page.more
+        return items, truncated
 
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         """One GraphQL query (never cached: GitHub's GraphQL has no conditional requests)."""
@@ -265,35 +246,25 @@ class _GitHub:
             raise _Unavailable(self.unreachable)
 
     def _call(self, call: Callable[[], _T]) -> _T:
-        import requests
-        from github.GithubException import (
-            GithubException,
-            RateLimitExceededExceedsMaxWait,
-            RateLimitExceededException,
-        )
-
         if self.past_deadline():
             raise _Unavailable(self._deadline_reason())
         try:
             return self._within_deadline(call)
-        except RateLimitExceededExceedsMaxWait as exc:
-            msg = (
-                f"rate limited (HTTP {exc.status}); the limit resets in {exc.wait:.0f}s, "
-                f"beyond the {self.max_wait:.0f}s wait bound"
-            )
-            raise _Unavailable(msg) from None
-        except RateLimitExceededException as exc:
-            raise _Unavailable(f"rate limited (HTTP {exc.status})") from None
-        except GithubException as exc:
-            raise _Unavailable(_http_reason(exc.status, exc.data)) from None
-        except requests.exceptions.RetryError:
-            raise _Unavailable("GitHub kept failing after retries (HTTP 5xx or 429)") from None
-        except requests.exceptions.RequestException as exc:
-            refusal = _connection_failure(exc)
-            if refusal is not None:
-                self.unreachable = f"cannot connect to GitHub ({refusal})"
-                raise _Unavailable(self.unreachable) from None
-            raise _Unavailable(f"network error: {type(exc).__name__}") from None
+        except ghapi.errors() as exc:
+            raise _Unavailable(self._reason(ghapi.failure(exc))) from None
+
+    def _reason(self, failure: ghapi.Failure) -> str:
+        """`failure` as a fact group's reason: the wait bound said, the HTTP status named."""
+        if failure.kind == "rate-limit-wait":
+            return f"{failure.reason}, beyond the {self.max_wait:.0f}s wait bound"
+        if failure.kind == "http" and failure.status is not None:
+            return _http_reason(failure.status, failure.message)
+        if failure.kind == "unreachable":
+            self.unreachable = f"cannot connect to GitHub ({failure.where})"
+            return self.unreachable
+        if failure.kind == "network":
+            return f"network error: {failure.name}"
+        return failure.reason
 
     def _within_deadline(self, call: Callable[[], _T]) -> _T:
         try:
@@ -306,40 +277,7 @@ class _GitHub:
             raise
 
 
-def _connection_failure(exc: BaseException) -> str | None:
-    """What kept a connection from being made at all (a name that does not resolve, a refused
-    connection), or None for every other network error (timeouts, resets, broken answers),
-    which may pass and keep their retries."""
-    from urllib3.exceptions import NameResolutionError, NewConnectionError
-
-    seen: set[int] = set()
-    pending: list[BaseException] = [exc]
-    while pending:
-        current = pending.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, NameResolutionError):
-            return f"{getattr(current.conn, 'host', 'the host')}: name does not resolve"
-        if isinstance(current, NewConnectionError):
-            host = getattr(current.conn, "host", "the host")
-            port = getattr(current.conn, "port", None)
-            where = f"{host}:{port}" if port else str(host)
-            refused = "Connection refused" in str(current)
-            return f"{where}: connection refused" if refused else f"{where}: no connection"
-        # requests wraps urllib3's MaxRetryError, which holds the error in `reason`.
-        pending.extend(a for a in current.args if isinstance(a, BaseException))
-        reason = getattr(current, "reason", None)
-        if isinstance(reason, BaseException):
-            pending.append(reason)
-        for linked in (current.__cause__, current.__context__):
-            if linked is not None:
-                pending.append(linked)
-    return None
-
-
-def _http_reason(status: int, data: Any) -> str:
-    message = data.get("message") if isinstance(data, dict) else None
+def _http_reason(status: int, message: object) -> str:
     detail = f": {message}" if isinstance(message, str) and message else ""
     if status == 429:
         return f"rate limited (HTTP 429){detail}"
@@ -617,72 +555,6 @@ def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
 # --- the entry point -----------------------------------------------------------------------
 
 
-def make_retry(
-    max_wait: float,
-    retries: int,
-    backoff: float,
-    deadline_at: float | None = None,
-    *,
-    allowed_methods: frozenset[str] | None = None,
-) -> Any:
-    """A `GithubRetry` whose every wait, `Retry-After` included, is bounded by `max_wait`.
-
-    With `deadline_at` (a `time.monotonic()` moment), no retry starts after it and no wait
-    between tries lasts beyond it. `allowed_methods` narrows the methods retried (GithubRetry
-    retries POST too, which suits GraphQL reads but would repeat a create).
-    """
-    from github.GithubException import RateLimitExceededExceedsMaxWait
-    from github.GithubRetry import GithubRetry
-    from urllib3.exceptions import MaxRetryError, NewConnectionError, ResponseError
-
-    class BoundedRetry(GithubRetry):
-        # GithubRetry bounds the rate-limit reset wait, but urllib3 sleeps `Retry-After`
-        # (429, secondary limits) unbounded; refuse those too rather than sleep for an hour.
-        def get_retry_after(self, response: Any) -> float | None:
-            value: float | None = super().get_retry_after(response)
-            bound = self.max_rate_limit_wait
-            if value is not None and bound is not None and value > bound:
-                raise RateLimitExceededExceedsMaxWait(
-                    response.status, {"message": "Retry-After too long"}, {}, wait=value
-                )
-            return value
-
-        def increment(self, *args: Any, **kwargs: Any) -> Any:
-            url = kwargs.get("url", args[1] if len(args) > 1 else None)
-            pool: Any = kwargs.get("_pool", args[4] if len(args) > 4 else None)
-            error = kwargs.get("error", args[3] if len(args) > 3 else None)
-            # A name that does not resolve or a refused connection is not a blip to back off
-            # from: GitHub is not there (no network, a wrong --github-api-url). Give up at
-            # once; timeouts, resets and 5xx keep their retries.
-            if isinstance(error, NewConnectionError):
-                raise MaxRetryError(pool, url, error)
-            if deadline_at is not None and time.monotonic() >= deadline_at:
-                raise MaxRetryError(pool, url, ResponseError("governance deadline passed"))
-            return super().increment(*args, **kwargs)
-
-        def sleep(self, response: Any = None) -> None:
-            if deadline_at is None:
-                super().sleep(response)
-                return
-            wait = None
-            if response is not None and self.respect_retry_after_header:
-                wait = self.get_retry_after(response)
-            if wait is None:
-                wait = self.get_backoff_time()
-            wait = min(wait, deadline_at - time.monotonic())
-            if wait > 0:
-                time.sleep(wait)
-
-    methods = {} if allowed_methods is None else {"allowed_methods": allowed_methods}
-    return BoundedRetry(
-        total=retries,
-        backoff_factor=backoff,
-        max_rate_limit_wait=max_wait,
-        secondary_rate_wait=min(60.0, max_wait),
-        **methods,
-    )
-
-
 def collect(
     repo: str,
     *,
@@ -726,22 +598,19 @@ def collect(
 
     Never raises for API errors: a failing group becomes `Unavailable` with the reason.
     """
-    from github import Auth, Github
-
     stats = stats if stats is not None else CollectStats()
     say = log or (lambda _line: None)
     deadline_at = None if deadline is None else time.monotonic() + deadline
     if deadline is not None:
         # A request that hangs is cut at its own timeout: keep that within the deadline.
         timeout = max(1, min(timeout, math.ceil(deadline)))
-    client = Github(
-        auth=Auth.Token(token) if token else None,
-        base_url=api_url.rstrip("/"),
+    client = ghapi.client(
+        api_url,
+        token,
         timeout=timeout,
-        per_page=100,
-        retry=make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
-        seconds_between_requests=throttle,
-        seconds_between_writes=throttle,
+        retry=ghapi.make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
+        throttle=throttle,
+        write_throttle=throttle,
     )
     cache = EtagCache(cache_dir) if cache_dir is not None else None
     gh = _GitHub(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck.errors import ConfigError, UsageError
+from tiercheck.ghapi import DEFAULT_API_URL
 from tiercheck.governance.signals import (
     CHECK_NAMES,
     GovernanceSignals,
@@ -35,7 +36,6 @@ __all__ = [
     "signal_config",
 ]
 
-DEFAULT_API_URL = "https://api.github.com"
 #: `--as-of` bounds: windows are counted back from it (up to a century, `MAX_DAYS`), and
 #: dates far outside these have no GitHub history to judge anyway.
 EARLIEST_AS_OF = datetime(1970, 1, 1, tzinfo=UTC)

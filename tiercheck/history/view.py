@@ -1,4 +1,5 @@
-"""`tier-check history`: the report of one SDK line's history, as data (pure).
+"""`tier-check history`'s report: one SDK line's history as a typed document, before any
+format (pure).
 
 `history_report` gathers the runs into one typed document; its formats (terminal, Markdown,
 JSON, the trend SVG) are rendered by `report.history_view` through `report.formats`.

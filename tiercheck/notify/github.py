@@ -3,14 +3,15 @@ planned calls.
 
 Thin on purpose: what to call is decided by `notify.plan`; this module only reads GitHub's
 answers into `ExistingIssue`/`ExistingComment` (their author's `user.login` included) and turns
-calls into requests. Requests go through
-PyGithub's `Requester` (its auth, retries, throttling and errors) and read raw JSON, checked
-field by field: PyGithub's objects complete themselves lazily with one GET each when a field is
-missing or of the wrong type (PyGithub#2423), and a listing read wrongly must fail loudly, never
-look empty (an empty listing would open a duplicate issue). Every way GitHub can
-fail (an HTTP error, a rate limit beyond the wait bound, a network error, an answer of the
-wrong shape) is raised as one `NotifyError` with a one-line reason, which the caller reports as
-a warning: notifying is never the reason a nightly fails. The token travels only as a header.
+calls into requests. Requests go through the client `tiercheck.ghapi` builds (PyGithub's
+`Requester`: its auth, retries, throttling and errors; the bounded retry and the one-line
+reasons are `ghapi`'s too) and read raw JSON, checked field by field: PyGithub's objects
+complete themselves lazily with one GET each when a field is missing or of the wrong type
+(PyGithub#2423), and a listing read wrongly must fail loudly, never look empty (an empty
+listing would open a duplicate issue). Every way GitHub can fail (an HTTP error, a rate limit
+beyond the wait bound, a network error, an answer of the wrong shape) is raised as one
+`NotifyError` with a one-line reason, which the caller reports as a warning: notifying is never
+the reason a nightly fails. The token travels only as a header.
 
 `login` asks GET /user whose the token is; a GitHub App's or Actions' token cannot (HTTP 403,
 "Resource not accessible by integration"), which is a `NotifyError` like any other.
@@ -27,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tiercheck.governance.collector import next_link
+from tiercheck import ghapi
 from tiercheck.notify.plan import Call, ExistingComment, ExistingIssue
 
 if TYPE_CHECKING:
@@ -78,32 +79,9 @@ class GitHubTarget:
 
 def _reason(exc: BaseException) -> str:
     """One line saying why a call failed (GitHub's own message included, never a header)."""
-    import requests
-    from github.GithubException import (
-        BadAttributeException,
-        GithubException,
-        RateLimitExceededExceedsMaxWait,
-        RateLimitExceededException,
-    )
-
-    if isinstance(exc, RateLimitExceededExceedsMaxWait):
-        return f"rate limited (HTTP {exc.status}); the limit resets in {exc.wait:.0f}s"
-    if isinstance(exc, RateLimitExceededException):
-        return f"rate limited (HTTP {exc.status})"
-    if isinstance(exc, GithubException) and exc.status == 429:
-        return "rate limited (HTTP 429)"
-    if isinstance(exc, GithubException):
-        message = exc.data.get("message") if isinstance(exc.data, dict) else None
-        detail = f": {' '.join(str(message).split())[:160]}" if message else ""
-        return f"HTTP {exc.status}{detail}"
-    if isinstance(exc, requests.exceptions.RetryError):
-        return "GitHub kept failing after retries (HTTP 5xx or 429)"
-    if isinstance(exc, requests.exceptions.RequestException):
-        return f"network error ({type(exc).__name__})"
-    if isinstance(exc, BadAttributeException):
-        return "GitHub answered in an unexpected shape (a field of the wrong type)"
-    detail = " ".join(str(exc).split())[:120]
-    return f"GitHub answered in an unexpected shape ({type(exc).__name__}: {detail})"
+    if isinstance(exc, ghapi.errors()):
+        return ghapi.failure(exc).reason
+    return ghapi.unexpected_shape(exc)
 
 
 #: What reading an answer of the wrong shape raises, beside PyGithub's own errors.
@@ -111,17 +89,9 @@ _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, Asser
 
 
 def _guarded(what: str, call: Callable[[], _T]) -> _T:
-    import requests
-    from github.GithubException import BadAttributeException, GithubException
-
     try:
         return call()
-    except (
-        GithubException,
-        BadAttributeException,
-        requests.exceptions.RequestException,
-        *_MALFORMED,
-    ) as exc:
+    except ghapi.errors() + _MALFORMED as exc:
         reason = _reason(exc)
         raise NotifyError(
             f"{what}: {reason}", rate_limited=reason.startswith("rate limited")
@@ -160,24 +130,19 @@ class GitHub:
     """One repository on one GitHub, through PyGithub's Requester."""
 
     def __init__(self, target: GitHubTarget) -> None:
-        from github import Auth, Github
-
-        from tiercheck.governance.collector import make_retry
-
         self.target = target
-        self.client = Github(
-            auth=Auth.Token(target.token) if target.token else None,
-            base_url=target.api_url.rstrip("/"),
+        self.client = ghapi.client(
+            target.api_url,
+            target.token,
             timeout=target.timeout,
-            per_page=100,
-            retry=make_retry(
+            retry=ghapi.make_retry(
                 target.max_wait,
                 target.retries,
                 target.backoff,
                 allowed_methods=frozenset({"GET", "PATCH"}),
             ),
-            seconds_between_requests=target.throttle,
-            seconds_between_writes=target.write_throttle,
+            throttle=target.throttle,
+            write_throttle=target.write_throttle,
         )
         self.requester: Requester = self.client.requester
         self.base = f"/repos/{target.repo}/issues"
@@ -188,22 +153,19 @@ class GitHub:
 
     def _listing(self, url: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Every item of a paginated listing, up to `MAX_PAGES` pages."""
-        next_url: str | None = url
-        next_params: dict[str, Any] | None = {**params, "per_page": 100}
-        for _ in range(MAX_PAGES):
-            if next_url is None:
-                return
-            headers, data = self.requester.requestJsonAndCheck(
-                "GET", next_url, parameters=next_params
-            )
+
+        def fetch(page: str, query: dict[str, Any] | None) -> tuple[Any, object]:
+            headers, data = self.requester.requestJsonAndCheck("GET", page, parameters=query)
+            return data, headers.get("link")
+
+        for page in ghapi.pages(fetch, url, {**params, "per_page": ghapi.PER_PAGE}, MAX_PAGES):
+            data = page.body
             if not isinstance(data, list):
                 raise TypeError(f"a listing that is not a list ({type(data).__name__})")
             for item in data:
                 if not isinstance(item, dict):
                     raise TypeError(f"a listed item that is not an object ({type(item).__name__})")
                 yield item
-            # The next URL already carries the query string.
-            next_url, next_params = next_link(headers.get("link")), None
 
     def issues(self) -> list[ExistingIssue]:
         """Every issue of the repository, open and closed, newest first (pull requests left

@@ -1,4 +1,4 @@
-"""What the claim's Markdown and HTML both show, as text segments with links: one source.
+"""The claim's wording, as text segments with links: what its Markdown and HTML both show, once.
 
 `assessment.md` and `claim.html` render the same header, conformance split and sections; the
 wording lives here once, as `Field`s of `Segment`s, and each renderer only decides how a segment

@@ -1,4 +1,5 @@
-"""The formats of `tier-check history`'s report: terminal text, Markdown and the trend SVG.
+"""The renderings of `tier-check history`'s report (`history.view.HistoryReport`): terminal
+text, Markdown and the trend SVG.
 
 Pure: one SDK line's `HistoryReport` in, text out. `trend_svg` draws the scored pass rate per
 revision and leg over time, with tier changes marked, as a self-contained inline SVG (no

@@ -143,11 +143,12 @@ def write_reports(
 ) -> dict[str, Path]:
     """Render and write each format of `doc` into `out_dir`; return format → path written.
 
-    `formats` defaults to every format of `formats.SCORECARD_FORMATS` that has a file:
-    `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no colour). JSON
-    is written first whatever the order asked; each file is rendered completely in memory before
-    its atomic write, so a renderer that raises leaves its previous file intact. Raises
-    ValueError for an unknown format (before anything is written).
+    `formats` defaults to every format of `formats.SCORECARD_FORMATS` that has a file, seven in
+    all: `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no colour),
+    `scorecard.html`, `badge.svg` and `badge.json`. JSON is written first whatever the order
+    asked; each file is rendered completely in memory before its atomic write, so a renderer
+    that raises leaves its previous file intact. Raises ValueError for an unknown format (before
+    anything is written).
     """
     registry = SCORECARD_FORMATS
     to_write = registry.files()

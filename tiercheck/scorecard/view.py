@@ -1,4 +1,5 @@
-"""Read-only views over a scorecard document, shared by every formatter.
+"""A scorecard's readings, shared by every formatter: read-only accessors over the document and
+the facts derived from it.
 
 The document is the typed `tiercheck.scorecard.model.Scorecard`; these helpers give each
 formatter the same facts read the same way.

@@ -20,8 +20,8 @@ from tiercheck.cli.assess import assess_parser
 from tiercheck.cli.common import config_flags
 from tiercheck.cli.config_verbs import show_config_parser
 from tiercheck.config.resolve import FIELDS, flag_fields
-from tiercheck.report import write_reports
 from tiercheck.report.formats import DIFF_FORMATS, GOVERNANCE_FORMATS, SCORECARD_FORMATS
+from tiercheck.report.writer import write_reports
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SAMPLE_SNAPSHOT = (
@@ -303,18 +303,3 @@ def test_help_loads_no_formatter_and_no_registry() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == ""
-
-
-def test_report_names_load_on_first_use() -> None:
-    code = (
-        "import sys\n"
-        "import tiercheck.report as report\n"
-        "assert 'tiercheck.report.junit' not in sys.modules\n"
-        "assert 'tiercheck.scorecard.model' not in sys.modules\n"
-        "from tiercheck.report import render_junit\n"
-        "print(render_junit.__module__)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert result.stdout.split() == ["tiercheck.report.junit"]

@@ -19,7 +19,8 @@ from support.governance_fixtures import (
     collect_from,
     running,
 )
-from tiercheck.governance.collector import CollectStats, collect, make_retry, resolve_token
+from tiercheck.ghapi import make_retry
+from tiercheck.governance.collector import CollectStats, collect, resolve_token
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Unavailable, dump_snapshot, save_snapshot
 from tiercheck.tier import LegSummary, compute_tier

@@ -18,7 +18,7 @@ from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.model import to_json
 from tiercheck.pipeline.judge import evaluate_governance
 from tiercheck.pipeline.plan import decide_ref
-from tiercheck.report import validate_scorecard
+from tiercheck.report.json_format import validate_scorecard
 from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard.build import (
     ScorecardParts,

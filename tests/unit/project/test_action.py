@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from support import tools
 from support.scorecards import mixed_scorecard, tier1_scorecard
 from tiercheck.model import to_json
 
@@ -151,6 +152,9 @@ def test_an_unknown_policy_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2
 
 
+ACTIONLINT_INSTALL = ".ci/run installs it with go install"
+
+
 def _actionlint() -> str | None:
     beside = Path(sys.executable).parent / "actionlint"
     return str(beside) if beside.is_file() else shutil.which("actionlint")
@@ -162,9 +166,7 @@ def _lint_project(tmp_path: Path, workflows: dict[str, str]) -> subprocess.Compl
     actionlint checks a local action's inputs only inside a repository with a
     `.github/workflows` folder, so the example workflows are linted from such a copy.
     """
-    linter = _actionlint()
-    if linter is None:
-        pytest.skip("actionlint is not installed (.ci/run installs it with go install)")
+    linter = tools.require("actionlint", _actionlint(), ACTIONLINT_INSTALL)
     project = tmp_path / "project"
     (project / ".github" / "workflows").mkdir(parents=True)
     (project / ".git").mkdir()

@@ -61,6 +61,9 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("probes/base.py", "import tiercheck.governance.snapshot", "Layers point down"),
         ("config/registry.py", "import tiercheck.process", "Layers point down"),
         ("baseline.py", "import tiercheck.tier", "Layers point down"),
+        # The GitHub edge sits below governance and notify, and notify reaches no governance.
+        ("ghapi.py", "import tiercheck.governance.snapshot", "Layers point down"),
+        ("notify/github.py", "import tiercheck.governance.collector", "Notify knows nothing"),
         # Only tiercheck.process starts processes; GitPython only in sdk.checkout.
         ("config/registry.py", "import subprocess", "Only tiercheck.process starts processes"),
         ("sdk/build.py", "import git", "Only tiercheck.process starts processes"),

@@ -9,14 +9,16 @@ from typing import Any
 
 from support.scorecards import R1, R2, edited, tier1_scorecard, with_regression
 from tiercheck.model import to_json
-from tiercheck.report import (
+from tiercheck.report.diff import (
+    ContextChange,
+    LegChange,
+    ScenarioChange,
     diff_scorecards,
     diff_to_dict,
     render_diff_markdown,
     render_diff_terminal,
-    validate_scorecard,
 )
-from tiercheck.report.diff import ContextChange, LegChange, ScenarioChange
+from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scoring import unmeasured_leg
 
 

@@ -30,14 +30,10 @@ from support.scorecards import (
 )
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report import (
-    parse_scorecard,
-    render_json,
-    render_junit,
-    render_markdown,
-    render_terminal,
-    validate_scorecard,
-)
+from tiercheck.report.json_format import parse_scorecard, render_json, validate_scorecard
+from tiercheck.report.junit import render_junit
+from tiercheck.report.markdown import render_markdown
+from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.build import leg_entry
 
 ANSI = re.compile(r"\x1b\[")

@@ -305,10 +305,8 @@ def test_the_claim_body_still_fits_one_issue_with_a_huge_string() -> None:
     assert len(render_assessment(_claim("huge"))) < 65_536
 
 
-@pytest.mark.skipif(
-    browser.CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)"
-)
 def test_chromium_finds_no_element_or_request_from_sdk_text(tmp_path: Path) -> None:
+    browser.require_chromium()
     # Every hostile string at once, in each page, opened with JavaScript off.
     combined = "all-at-once"
     pages = {

@@ -12,15 +12,11 @@ from support.golden import golden
 from support.scorecards import probe_entry, probed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report import (
-    parse_scorecard,
-    render_json,
-    render_junit,
-    render_markdown,
-    render_terminal,
-    validate_scorecard,
-)
 from tiercheck.report.html import render_html
+from tiercheck.report.json_format import parse_scorecard, render_json, validate_scorecard
+from tiercheck.report.junit import render_junit
+from tiercheck.report.markdown import render_markdown
+from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import ProbeRounds
 
 R2 = "2026-07-28"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tiercheck.report import LineProgress, LiveProgress, NullProgress, make_progress
+from tiercheck.report.progress import LineProgress, LiveProgress, NullProgress, make_progress
 
 
 class _Tty(io.StringIO):

@@ -14,14 +14,10 @@ import pytest
 from support.scorecards import R1, edited, mixed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report import (
-    atomic_write_text,
-    load_scorecard,
-    render_terminal,
-    write_reports,
-)
 from tiercheck.report import writer as writer_module
 from tiercheck.report.formats import SCORECARD_FORMATS
+from tiercheck.report.terminal import render_terminal
+from tiercheck.report.writer import atomic_write_text, load_scorecard, write_reports
 
 
 def _names(directory: Path) -> list[str]:

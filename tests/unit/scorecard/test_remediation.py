@@ -8,7 +8,7 @@ from typing import Any
 
 from support.scorecards import R2, edited, implied, mixed_scorecard, skipped, tier1_scorecard
 from tiercheck.model import to_json
-from tiercheck.report import validate_scorecard
+from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scorecard.build import implied_tier_block
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.remediation import remediation
