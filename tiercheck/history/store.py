@@ -11,17 +11,16 @@ writer wait for another's commit instead of failing.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from tiercheck import locks
 from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time, run_key
 
 __all__ = [
@@ -467,30 +466,14 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
-@contextmanager
-def _setup_lock(db: Path, deadline: float) -> Iterator[None]:
+def _setup_lock(db: Path, deadline: float) -> AbstractContextManager[bool]:
     """Hold `<db>.lock` exclusively until `deadline`; without it (a read-only folder), go on.
 
     The lock only orders the first statements of each open; SQLite's own locks still guard
     every write, so going on unlocked is never unsafe, only racier.
     """
-    try:
-        fd = os.open(db.with_name(db.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        yield
-        return
-    try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    break  # SQLite's busy timeout has the last word
-                time.sleep(0.005)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
+    lock = db.with_name(db.name + ".lock")
+    return locks.held([lock], poll=0.005, deadline=deadline, best_effort=True)
 
 
 def _newer_schema(path: Path, version: int) -> HistoryError:

@@ -15,13 +15,12 @@ cleaned, the build markers go with the build outputs.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
+from tiercheck import locks
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk.markers import clear_build_markers, has_build_marker
 
@@ -347,33 +347,21 @@ def _ensure_worktree(clone: Path, tree: Path, sha: str) -> None:
     _git(clone, "worktree", "add", "--force", "--detach", str(tree), sha)
 
 
-@contextmanager
 def tree_lock(
     tree: Path, *, lock_dir: Path, on_wait: Callable[[], None] | None = None
-) -> Iterator[None]:
+) -> AbstractContextManager[bool]:
     """Hold an exclusive lock on working tree `tree` while the block runs.
 
     Two runs that share a cache share its clones: without the lock, the second run's
     `reset --hard` and `clean -ffdx` delete the first run's build while it builds, and the
     first then measures the second's commit. Whoever comes second waits (`on_wait` is called
-    once, before it does). The lock is `flock` on a file under `lock_dir`, keyed by the tree's
-    absolute path: the kernel releases it when its holder exits, however it exits, so a crashed
-    run never leaves a stale lock.
+    once, before it does). The lock is `flock` on a file under `lock_dir` (`tiercheck.locks`),
+    keyed by the tree's absolute path: the kernel releases it when its holder exits, however it
+    exits, so a crashed run never leaves a stale lock.
     """
     lock_dir.mkdir(parents=True, exist_ok=True)
     slug = hashlib.sha256(str(tree.resolve()).encode()).hexdigest()[:16]
-    path = lock_dir / f"{tree.name}-{slug}.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait is not None:
-                on_wait()
-            fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C still interrupts the wait
-        yield
-    finally:
-        os.close(fd)  # releases the lock
+    return locks.held([lock_dir / f"{tree.name}-{slug}.lock"], poll=0.05, on_wait=on_wait)
 
 
 def _default_branch(dest: Path) -> str | None:
