@@ -28,14 +28,13 @@ WRITERS: dict[str, str] = {
     "tiercheck.conformance.harness": "the cache: the harness install",
     "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
     "tiercheck.sdk.build": "the cache: build markers",
-    "tiercheck.sdk.budget": "the cache or --budget: slot lock files",
-    "tiercheck.sdk.checkout": "the cache: clones and worktrees",
+    "tiercheck.locks": "lock files: the cache, --budget, beside --history",
     "tiercheck.sdk.tools": "the cache: provisioned uv and pnpm",
     "tiercheck.governance.etag_cache": "the cache: GitHub ETags",
     "tiercheck.governance.snapshot": "--record-governance: the snapshot file named",
     "tiercheck.history.store": "--history: the history database named",
     "tiercheck.history.datadir": "history export: the data folder named (one file per run)",
-    "tiercheck.cli.matrix": "$GITHUB_STEP_SUMMARY: the summary file GitHub Actions names",
+    "tiercheck.pipeline.matrix.outcome": "$GITHUB_STEP_SUMMARY: the summary file GitHub names",
     "tiercheck.document_schemas": "the package's schemas/ folder (a developer command)",
 }
 

@@ -9,15 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tiercheck.cli.common import PROG, cache_dir, emit, known_sdks, print_json, writable_dir
-from tiercheck.errors import UsageError
+from tiercheck.cli.common import PROG, cache_dir, emit, known_sdks, print_json
 from tiercheck.report.formats import MATRIX_FORMATS
 
 if TYPE_CHECKING:
-    from tiercheck.config.registry import Registry
-    from tiercheck.matrix.build import RowInput
-    from tiercheck.matrix.model import Matrix
-    from tiercheck.pipeline.matrix.rows import PlannedRow
+    from tiercheck.pipeline.matrix.outcome import MatrixResult
+    from tiercheck.pipeline.matrix.request import MatrixReports, MatrixRequest, RowSelection
 
 __all__ = [
     "matrix",
@@ -26,6 +23,7 @@ __all__ = [
     "matrix_parser",
     "matrix_plan",
     "matrix_plan_parser",
+    "matrix_request",
 ]
 
 FAIL_ON_HELP = """\
@@ -160,100 +158,69 @@ def matrix_merge_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _planned(
-    args: argparse.Namespace, registry: Registry, *, assume_setup: bool = False
-) -> tuple[PlannedRow, ...]:
-    from tiercheck.config.matrix_file import load_matrix_file
-    from tiercheck.pipeline.matrix.rows import RowRequest, parse_row, plan_rows
+def _rows(args: argparse.Namespace) -> RowSelection:
+    from tiercheck.pipeline.matrix.request import RowSelection
 
-    requests = [parse_row(text) for text in args.sdk]
-    if args.matrix:
-        requests += load_matrix_file(Path(args.matrix))
-    if args.all:
-        requests += [RowRequest(sdk=name) for name in registry.names()]
-    if not requests:
-        msg = "no rows: give --sdk NAME[@REF] (repeatable), --all or --matrix FILE"
-        raise UsageError(msg)
-    return plan_rows(registry, requests, cache_dir(args), assume_setup=assume_setup)
+    return RowSelection(
+        sdk=tuple(args.sdk),
+        matrix_file=Path(args.matrix) if args.matrix else None,
+        every_line=args.all,
+    )
 
 
-def _check_fail_on(args: argparse.Namespace) -> None:
-    if "regression" in args.fail_on and not args.previous:
-        msg = "--fail-on regression compares with a previous matrix: give --previous matrix.json"
-        raise UsageError(msg)
+def _reports(args: argparse.Namespace) -> MatrixReports:
+    from tiercheck.pipeline.matrix.request import MatrixReports
+
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    return MatrixReports(
+        out=Path(args.out) if args.out else None,
+        previous=args.previous or None,
+        fail_on=frozenset(args.fail_on),
+        step_summary=Path(summary) if summary else None,
+    )
 
 
-def _child_args(args: argparse.Namespace, registry: Registry) -> tuple[str, ...]:
-    """What every row's `tier-check` is given besides its own row; the files it names are read
-    here, so a bad one is refused once, before any row runs."""
-    from tiercheck.governance.snapshot import load_snapshot
-    from tiercheck.pipeline.inputs import check_history
+def matrix_request(args: argparse.Namespace) -> MatrixRequest:
+    """The `matrix` flags in `args` as one typed request (nothing read or run yet but the
+    registry and the cache folder's check)."""
+    from tiercheck.pipeline.matrix.request import MatrixBudgets, MatrixRequest, RowOptions
 
-    out = ["--registry", str(registry.path.resolve())]
-    if args.skip_governance and args.governance_snapshot:
-        msg = "--skip-governance cannot be combined with --governance-snapshot"
-        raise UsageError(msg)
-    if args.skip_governance:
-        out.append("--skip-governance")
-    if args.governance_snapshot:
-        snapshot = Path(args.governance_snapshot)
-        if not snapshot.is_file():
-            raise UsageError(f"--governance-snapshot {snapshot}: no such file")
-        # Read now, as every row would: a bad snapshot is one line here, not one per row.
-        load_snapshot(snapshot)
-        out += ["--governance-snapshot", str(snapshot.resolve())]
-    if args.as_of:
-        out += ["--as-of", args.as_of]
-    if args.harness_version:
-        out += ["--harness-version", args.harness_version]
-    if args.reuse:
-        out.append("--reuse")
-    if args.no_history:
-        out.append("--no-history")
-    elif args.history:
-        check_history(Path(args.history))
-        out += ["--history", str(Path(args.history).resolve())]
-    return tuple(out)
+    reports = _reports(args)
+    budgets = MatrixBudgets(
+        concurrency=args.concurrency, max_builds=args.max_builds, max_rows=args.max_rows
+    )
+    registry = known_sdks(args)
+    return MatrixRequest(
+        registry=registry,
+        rows=_rows(args),
+        cache_dir=cache_dir(args),
+        reports=reports,
+        budgets=budgets,
+        options=RowOptions(
+            skip_governance=args.skip_governance,
+            governance_snapshot=(
+                Path(args.governance_snapshot) if args.governance_snapshot else None
+            ),
+            as_of=args.as_of or None,
+            harness_version=args.harness_version or None,
+            reuse=args.reuse,
+            history=Path(args.history) if args.history else None,
+            no_history=args.no_history,
+        ),
+        environ=dict(os.environ),
+    )
 
 
 def matrix(args: argparse.Namespace) -> int:
     """`tier-check matrix`: run the rows here and write the matrix."""
-    from tiercheck.pipeline import default_concurrency, now_utc, run_id
-    from tiercheck.pipeline.matrix.run import MatrixSettings, run_rows
+    from tiercheck.pipeline.matrix.local import run_matrix
 
-    _check_fail_on(args)
-    for flag in ("concurrency", "max_builds", "max_rows"):
-        value = getattr(args, flag)
-        if value is not None and value < 1:
-            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1, not {value}")
-    registry = known_sdks(args)
-    previous = _previous(args)
-    child_args = _child_args(args, registry)
-    rows = _planned(args, registry)
-    started = now_utc()
-    rid = run_id(started)
-    out_dir = Path(args.out) if args.out else Path("reports") / "matrix" / rid
-    writable_dir(out_dir, "--out" if args.out else "the reports folder")
-    settings = MatrixSettings(
-        out_dir=out_dir.resolve(),
-        cache_dir=cache_dir(args).resolve(),
-        environ=dict(os.environ),
-        concurrency=args.concurrency or default_concurrency(),
-        max_builds=args.max_builds,
-        child_args=child_args,
-        # A row's own client legs already keep a core per client slot busy, so rows beyond
-        # one per core add no speed on a busy machine, only processes and memory (measured in
-        # bench/matrix.py).
-        max_rows=args.max_rows or default_concurrency(),
-    )
-    sys.stderr.write(
-        f"matrix {rid}: {len(rows)} row(s), {sum(r.runnable for r in rows)} runnable here; "
-        f"rows {settings.max_rows}, client slots {settings.concurrency}, "
-        f"builds {settings.max_builds} at once\n"
-    )
-    ran = run_rows(rows, settings, _progress)
-    doc = _build(ran.inputs, rid, started, interrupted=ran.interrupted, previous=previous)
-    return _finish(doc, out_dir, args)
+    result = run_matrix(matrix_request(args), announce=_announce, on_event=_progress)
+    return _print(result, args.output)
+
+
+def _announce(text: str) -> None:
+    sys.stderr.write(f"{text}\n")
 
 
 def _progress(text: str) -> None:
@@ -261,97 +228,44 @@ def _progress(text: str) -> None:
     sys.stderr.flush()
 
 
-def _previous(args: argparse.Namespace) -> Matrix | None:
-    from tiercheck.report.writer import load_matrix
-
-    return load_matrix(Path(args.previous)) if args.previous else None
-
-
-def _build(
-    inputs: tuple[RowInput, ...],
-    rid: str,
-    started: object,
-    *,
-    interrupted: bool,
-    previous: Matrix | None,
-) -> Matrix:
-    from datetime import datetime
-
-    from tiercheck.matrix.build import build_matrix
-    from tiercheck.model import format_time
-    from tiercheck.pipeline import now_utc
-
-    assert isinstance(started, datetime)
-    return build_matrix(
-        inputs,
-        run_id=rid,
-        started_at=format_time(started),
-        finished_at=format_time(now_utc()),
-        interrupted=interrupted,
-        previous=previous,
-    )
-
-
-def _finish(doc: Matrix, out_dir: Path, args: argparse.Namespace) -> int:
-    """Write every format, the step summary and stdout; the exit code the flags ask for."""
-    from tiercheck.report.writer import write_matrix_reports
-
-    written = write_matrix_reports(doc, out_dir)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary:
-        with Path(summary).open("a", encoding="utf-8") as handle:
-            handle.write(MATRIX_FORMATS.get("markdown").render(doc, False))
-    emit(MATRIX_FORMATS.get(args.output).render(doc, False))
-    sys.stderr.write(f"matrix: {out_dir} ({', '.join(p.name for p in written.values())})\n")
-    if doc.interrupted and getattr(args, "dirs", None) is None:
-        sys.stderr.write(f"{PROG}: interrupted; the partial matrix is written\n")
-        return 130
-    code = 0
-    if "regression" in args.fail_on and doc.changes is not None and doc.changes.regressed:
-        sys.stderr.write(
-            f"{PROG}: a row regressed against {args.previous} (--fail-on regression)\n"
-        )
-        code = 1
-    below = [r.id for r in doc.rows if r.tier is not None and r.tier.below_claim]
-    if "failure" in args.fail_on and below:
-        sys.stderr.write(
-            f"{PROG}: below the claimed tier: {', '.join(below)} (--fail-on failure)\n"
-        )
-        code = 1
-    return code
+def _print(result: MatrixResult, output: str) -> int:
+    """The matrix in the `--output` format on stdout, where it was written and why the exit
+    code is not 0 on stderr; the exit code."""
+    emit(MATRIX_FORMATS.get(output).render(result.matrix, False))
+    files = ", ".join(p.name for p in result.files.values())
+    sys.stderr.write(f"matrix: {result.out_dir} ({files})\n")
+    for reason in result.reasons:
+        sys.stderr.write(f"{PROG}: {reason}\n")
+    return result.exit_code
 
 
 def matrix_plan(args: argparse.Namespace) -> int:
     """`tier-check matrix plan`: the strategy.matrix JSON on stdout."""
-    from tiercheck.pipeline.matrix.distributed import plan_document
+    from tiercheck.pipeline.matrix.distributed import plan_matrix
+    from tiercheck.pipeline.matrix.request import MatrixPlanRequest
 
     registry = known_sdks(args)
-    print_json(plan_document(_planned(args, registry, assume_setup=args.assume_setup)))
-    return 0
+    request = MatrixPlanRequest(
+        registry=registry,
+        rows=_rows(args),
+        cache_dir=cache_dir(args),
+        assume_setup=args.assume_setup,
+    )
+    plan = plan_matrix(request)
+    print_json(plan.document)
+    return plan.exit_code
 
 
 def matrix_merge(args: argparse.Namespace) -> int:
     """`tier-check matrix merge DIR…`: the matrix from the jobs' folders."""
-    from tiercheck.pipeline import now_utc, run_id
-    from tiercheck.pipeline.matrix.distributed import collect_jobs, copy_rows, load_plan
+    from tiercheck.pipeline.matrix.distributed import merge_matrix
+    from tiercheck.pipeline.matrix.request import MatrixMergeRequest
 
-    _check_fail_on(args)
-    registry = known_sdks(args)
-    previous = _previous(args)
-    plan = load_plan(Path(args.plan)) if args.plan else None
-    dirs = [Path(d) for d in args.dirs]
-    for directory in dirs:
-        if not directory.is_dir():
-            raise UsageError(f"{directory}: not a folder (give the folders the jobs left)")
-    started = now_utc()
-    rid = run_id(started)
-    out_dir = Path(args.out) if args.out else Path("reports") / "matrix" / rid
-    writable_dir(out_dir, "--out" if args.out else "the reports folder")
-    collected = collect_jobs(dirs, plan, registry)
-    try:
-        copy_rows(collected, out_dir)  # before matrix.json: it never names a missing folder
-    except OSError as exc:
-        msg = f"cannot copy the jobs' folders into {out_dir}/rows: {exc.strerror or exc}"
-        raise UsageError(msg) from None
-    doc = _build(collected.inputs, rid, started, interrupted=False, previous=previous)
-    return _finish(doc, out_dir, args)
+    reports = _reports(args)
+    request = MatrixMergeRequest(
+        registry=known_sdks(args),
+        dirs=tuple(Path(d) for d in args.dirs),
+        plan=Path(args.plan) if args.plan else None,
+        reports=reports,
+    )
+    return _print(merge_matrix(request), args.output)

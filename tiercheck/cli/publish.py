@@ -60,35 +60,21 @@ def publish(args: argparse.Namespace) -> int:
     """Build the site; exit 0, or 2 (one line) for a history or matrix that cannot be read,
     a symbolic link in the site where it would write, or a site that cannot be written (a
     full disk: the previous site is then as it was)."""
-    from tiercheck.history.store import HistoryError, HistoryStore
-    from tiercheck.paths import writable_dir
-    from tiercheck.publish.site import build_site, load_matrix_folder
+    from tiercheck.pipeline.publish import PublishRequest
+    from tiercheck.pipeline.publish import publish as run
 
-    aliases = _aliases(args.alias)
-    db = Path(args.history).expanduser()
-    if not db.is_file():
-        msg = f"publish: --history {db}: no such file"
-        raise UsageError(msg)
-    out = writable_dir(Path(args.out).expanduser(), "--out")
-    matrices = []
-    for folder in args.matrix:
-        root = Path(folder).expanduser()
-        if not root.is_dir():
-            msg = f"publish: --matrix {folder} is not a directory"
-            raise UsageError(msg)
-        matrices.append(load_matrix_folder(root))
-    store = HistoryStore(db)
-    try:
-        store.check_readable()
-        runs = store.runs()
-    except HistoryError as exc:
-        raise UsageError(str(exc)) from None
-    result = build_site(runs, out, matrices=matrices, aliases=aliases)
-    for line in result.warnings:
+    request = PublishRequest(
+        aliases=_aliases(args.alias),
+        history=Path(args.history).expanduser(),
+        out=Path(args.out).expanduser(),
+        matrices=tuple(args.matrix),
+    )
+    result = run(request)
+    for line in result.site.warnings:
         warn(line)
     emit(
-        f"published {len({r.sdk for r in runs})} line(s), {len(runs)} run(s) to {out}: "
-        f"{len(result.written)} file(s) written, {result.unchanged} unchanged, "
-        f"{len(result.removed)} removed"
+        f"published {result.lines} line(s), {result.runs} run(s) to {result.out}: "
+        f"{len(result.site.written)} file(s) written, {result.site.unchanged} unchanged, "
+        f"{len(result.site.removed)} removed"
     )
-    return 0
+    return result.exit_code

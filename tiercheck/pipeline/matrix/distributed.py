@@ -11,6 +11,8 @@ scorecard is recorded at `rows/<job>/`, relative to the merged matrix's folder, 
 one-machine matrix lays it out, and `copy_rows` copies the job's folder there: the matrix folder
 is whole by itself (`publish --matrix` and `matrix.html` find every row's pages in it), wherever
 the jobs' folders were and wherever the merge ran.
+
+`plan_matrix` and `merge_matrix` are the two commands, each from its typed request.
 """
 
 from __future__ import annotations
@@ -24,12 +26,23 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck.config.registry import Registry
-from tiercheck.errors import ConfigError
+from tiercheck.errors import ConfigError, UsageError
 from tiercheck.matrix.build import RowInput, row_id
-from tiercheck.pipeline.matrix.rows import SETUP_KEYS, PlannedRow
+from tiercheck.pipeline.matrix.outcome import MatrixResult, finish, load_previous, matrix_folder
+from tiercheck.pipeline.matrix.request import MatrixMergeRequest, MatrixPlanRequest
+from tiercheck.pipeline.matrix.rows import SETUP_KEYS, PlannedRow, select_rows
 from tiercheck.pipeline.matrix.run import read_row, row_folder
 
-__all__ = ["Collected", "collect_jobs", "copy_rows", "load_plan", "plan_document"]
+__all__ = [
+    "Collected",
+    "MatrixPlan",
+    "collect_jobs",
+    "copy_rows",
+    "load_plan",
+    "merge_matrix",
+    "plan_document",
+    "plan_matrix",
+]
 
 PLAN_VERSION = 1
 
@@ -52,6 +65,22 @@ def plan_document(rows: Sequence[PlannedRow]) -> dict[str, Any]:
         "unrunnable": [{"row": r.id, "reason": r.reason} for r in rows if not r.runnable],
         "rows": [_row_json(r) for r in rows],
     }
+
+
+@dataclass(frozen=True)
+class MatrixPlan:
+    """What `matrix plan` prints (`plan_document`'s JSON), and its exit code."""
+
+    document: Mapping[str, Any]
+    exit_code: int = 0
+
+
+def plan_matrix(request: MatrixPlanRequest) -> MatrixPlan:
+    """The plan of the request's rows, each with this machine's (or the jobs') verdict."""
+    rows = select_rows(
+        request.registry, request.rows, request.cache_dir, assume_setup=request.assume_setup
+    )
+    return MatrixPlan(plan_document(rows))
 
 
 def _row_json(row: PlannedRow) -> dict[str, Any]:
@@ -212,3 +241,24 @@ def _unplanned(job: str, folder: Path, registry: Registry) -> RowInput:
         reason=None,
     )
     return row.input(card, str(folder))
+
+
+def merge_matrix(request: MatrixMergeRequest) -> MatrixResult:
+    """The matrix from the jobs' folders, written with every row's folder copied into it.
+
+    Every file the request names is read and every folder checked before anything is written
+    (UsageError or ConfigError, exit 2): `--previous`, `--plan`, each DIR and the report folder.
+    """
+    previous = load_previous(request.reports)
+    plan = load_plan(request.plan) if request.plan is not None else None
+    for directory in request.dirs:
+        if not directory.is_dir():
+            raise UsageError(f"{directory}: not a folder (give the folders the jobs left)")
+    folder = matrix_folder(request.reports.out)
+    collected = collect_jobs(request.dirs, plan, request.registry)
+    try:
+        copy_rows(collected, folder.path)  # before matrix.json: it never names a missing folder
+    except OSError as exc:
+        msg = f"cannot copy the jobs' folders into {folder.path}/rows: {exc.strerror or exc}"
+        raise UsageError(msg) from None
+    return finish(collected.inputs, folder, request.reports, previous=previous)

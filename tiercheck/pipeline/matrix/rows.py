@@ -8,13 +8,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tiercheck.config.matrix_file import RowRequest
+from tiercheck.config.matrix_file import RowRequest, load_matrix_file
 from tiercheck.config.registry import Registry
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, row_id
+from tiercheck.pipeline.matrix.request import RowSelection
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["PlannedRow", "RowRequest", "parse_row", "plan_rows"]
+__all__ = ["PlannedRow", "RowRequest", "parse_row", "plan_rows", "select_rows"]
 
 #: Tool → the `strategy.matrix` key of the setup action that provides it (setup-go, …).
 _SETUP_KEYS = {
@@ -172,3 +173,18 @@ def plan_rows(
             )
         )
     return tuple(rows)
+
+
+def select_rows(
+    registry: Registry, selection: RowSelection, cache_dir: Path, *, assume_setup: bool = False
+) -> tuple[PlannedRow, ...]:
+    """The rows `selection` names, planned (`plan_rows`); no row at all is a UsageError."""
+    requests = [parse_row(text) for text in selection.sdk]
+    if selection.matrix_file is not None:
+        requests += load_matrix_file(selection.matrix_file)
+    if selection.every_line:
+        requests += [RowRequest(sdk=name) for name in registry.names()]
+    if not requests:
+        msg = "no rows: give --sdk NAME[@REF] (repeatable), --all or --matrix FILE"
+        raise UsageError(msg)
+    return plan_rows(registry, requests, cache_dir, assume_setup=assume_setup)
