@@ -10,7 +10,7 @@ writes at the very end of its body, and only there (`with_markers`):
 
 and only when the issue was opened by one of our accounts (`authors`: the token's own login,
 or the bot logins the caller names). A marker anywhere else, or an issue by anyone else, is
-not ours. The visible text never holds `<!--` (each is written `&lt;!--`), so nothing an SDK
+not ours. The visible text never holds `<!--` (each is written `<!- -`), so nothing an SDK
 says (a failure message, a check id, a scenario name) can form a marker or an HTML comment.
 NAME and KEY are tokens of safe characters (`token`): anything else, or a token too long, is
 replaced and suffixed with a digest, so the block is always short and parses back exactly.
@@ -49,6 +49,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from tiercheck.render.markdown import no_comment
 
 __all__ = [
     "MAX_BODY",
@@ -122,8 +124,9 @@ def _markers(line: str, key: str) -> str:
 
 
 def neutral(text: str) -> str:
-    """`text` without `<!--`: each is written `&lt;!--` (it reads the same, opens nothing)."""
-    return text.replace("<!--", "&lt;!--")
+    """`text` without `<!--`: each is written `<!- -` (`render.markdown.no_comment`, the one
+    rule every Markdown document follows), so no HTML comment and no marker can start in it."""
+    return no_comment(text)
 
 
 def _units(text: str) -> int:

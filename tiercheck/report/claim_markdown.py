@@ -1,20 +1,32 @@
 """`assessment.md` and `remediation.md`: a claim as GitHub-flavoured Markdown, ready to paste.
 
 Links point at the assessed commit (`blob/<sha>/…`), never at a branch, so the evidence a
-reviewer follows is the evidence that was judged. Untrusted text (scenario messages, issue
-titles, tag and file names) becomes Markdown only through `report.untrusted_md`: one line, and
-every word that could link, mention, reference or break a table cell shown as code.
+reviewer follows is the evidence that was judged. The documents are composed over
+`tiercheck.render.markdown`: untrusted text (scenario messages, issue titles, tag and file
+names) is one line there, every word that could link, mention, reference or break a table cell
+shown as code.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Sequence
 
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
-from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fit
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import (
+    BLANK,
+    Inline,
+    Md,
+    bold,
+    bullet,
+    code,
+    fmt,
+    https_url,
+    link,
+    own,
+)
+from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fitted_lines
 from tiercheck.report.claim_view import (
     VERDICT_LABEL,
     Block,
@@ -27,7 +39,6 @@ from tiercheck.report.claim_view import (
     split_notes,
     split_table,
 )
-from tiercheck.report.untrusted_md import Md, cell, code, code_cell, https_url, link, own, text
 from tiercheck.scorecard.view import short_sha
 
 __all__ = [
@@ -61,9 +72,8 @@ EFFORT: dict[str, str] = {
 }
 
 
-def _linked(line: EvidenceLine, in_table: bool = False) -> Md:
-    label = (cell if in_table else text)(line.text, _LINE_LIMIT)
-    return link(label, https_url(line.url))
+def _linked(line: EvidenceLine) -> Md:
+    return link(md.text(line.text, _LINE_LIMIT), https_url(line.url))
 
 
 def verdict_text(row: Row, column: int) -> str:
@@ -78,7 +88,7 @@ def _count(rows: Sequence[Row], column: int, verdict: Verdict) -> int:
     return sum(1 for row in rows if row.verdicts[column] == verdict)
 
 
-def _summary(claim: Claim) -> list[str]:
+def _summary(claim: Claim) -> list[Md]:
     lines = []
     for column, tier in enumerate(claim.tiers):
         if tier > 3:
@@ -87,157 +97,155 @@ def _summary(claim: Claim) -> list[str]:
         passing = _count(rows, column, "pass")
         review = _count(rows, column, "needs review")
         blocked = [r.id for r in rows if r.verdicts[column] not in ("pass", "needs review")]
-        text = f"- Tier {tier}: {passing}/{len(rows)} rows pass, {review} need review"
+        text = f"Tier {tier}: {passing}/{len(rows)} rows pass, {review} need review"
         text += f", blocked by {', '.join(blocked)}" if blocked else ", nothing blocks"
-        lines.append(text)
+        lines.append(bullet(text))
     return lines
 
 
-def _segment(segment: Segment, in_table: bool = False) -> str:
+_SPACE = own(" ")
+
+
+def _segment(segment: Segment) -> Md:
+    if segment.own:  # tiercheck's own Markdown (`Md`), spaces and all
+        return link(segment.text, https_url(segment.url))
     raw = segment.text
-    lead = " " if raw[:1].isspace() else ""
-    trail = " " if raw[-1:].isspace() else ""
-    if segment.own:
-        shown = own(raw.strip())
-    elif segment.code:
-        shown = (code_cell if in_table else code)(raw)
-    else:
-        shown = (cell if in_table else text)(raw)
-    linked = link(shown, https_url(segment.url))
-    return f"{lead}{linked}{trail}" if shown else lead
+    shown = code(raw) if segment.code else md.text(raw)
+    lead = _SPACE if raw[:1].isspace() else BLANK
+    if not shown:
+        return lead
+    trail = _SPACE if raw[-1:].isspace() else BLANK
+    return md.join([lead, link(shown, https_url(segment.url)), trail])
 
 
-def _header(claim: Claim) -> list[str]:
-    lines = [f"# {text(claim.header.title)}", ""]
-    for field in header_fields(claim):
-        lines.append(f"**{field.label}**: " + "".join(_segment(s) for s in field.segments) + "  ")
-    lines[-1] = lines[-1].rstrip()
-    return [*lines, ""]
+def _segments(segments: Sequence[Segment]) -> Md:
+    return md.join(_segment(s) for s in segments)
 
 
-def _table(claim: Claim) -> list[str]:
+def _header(claim: Claim) -> list[Md]:
+    lines = [md.heading(1, claim.header.title), BLANK]
+    fields = header_fields(claim)
+    for n, field in enumerate(fields, start=1):
+        shown = fmt("**{}**: {}", field.label, _segments(field.segments))
+        # Two trailing spaces, a hard line break, between the fields.
+        lines.append(fmt("{}  ", shown) if n < len(fields) else shown)
+    return [*lines, BLANK]
+
+
+def _table(claim: Claim) -> list[Md]:
     t1, t2 = claim.tiers
-    lines = [
-        "## Requirements",
-        "",
-        f"| # | Requirement | Tier {t1} standard | Tier {t2} standard | Found | Tier {t1} "
-        f"| Tier {t2} | Gap |",
-        "|---|---|---|---|---|---|---|---|",
+    header: list[Inline] = [
+        own("#"),
+        "Requirement",
+        f"Tier {t1} standard",
+        f"Tier {t2} standard",
+        "Found",
+        f"Tier {t1}",
+        f"Tier {t2}",
+        "Gap",
     ]
-    for row in claim.rows:
-        lines.append(
-            f"| {row.id} | {row.requirement} | {cell(row.standards[0])} | "
-            f"{cell(row.standards[1])} | {cell(row.current)} | {verdict_text(row, 0)} | "
-            f"{verdict_text(row, 1)} | {cell(row.gap)} |"
-        )
-    lines += [
-        "",
-        "Rows 1a–4b are measured and read from the scorecard; the official reading comes "
-        "first, SEP-1730's in brackets where it differs. Rows 5–8 are judged by fixed rules "
-        "where a rule can decide, otherwise NEEDS REVIEW: never passed on a guess.",
-        "",
+    rows = [
+        [
+            row.id,
+            row.requirement,
+            row.standards[0],
+            row.standards[1],
+            row.current,
+            verdict_text(row, 0),
+            verdict_text(row, 1),
+            row.gap,
+        ]
+        for row in claim.rows
+    ]
+    return [
+        md.heading(2, "Requirements"),
+        BLANK,
+        *md.table(header, rows),
+        BLANK,
+        md.text(
+            "Rows 1a–4b are measured and read from the scorecard; the official reading comes "
+            "first, SEP-1730's in brackets where it differs. Rows 5–8 are judged by fixed rules "
+            "where a rule can decide, otherwise NEEDS REVIEW: never passed on a guess."
+        ),
+        BLANK,
         *_summary(claim),
-        "",
+        BLANK,
     ]
-    return lines
 
 
-def _conformance(claim: Claim) -> list[str]:
+def _conformance(claim: Claim) -> list[Md]:
     header, rows = split_table(claim)
-    lines = [
-        "## Conformance",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
-    ]
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    lines.append("")
+    lines = [md.heading(2, "Conformance"), BLANK, *md.table(header, rows), BLANK]
     for note in split_notes(claim):
-        lines += ["".join(_segment(s) for s in note), ""]
+        lines += [_segments(note), BLANK]
     return lines
 
 
-def _block(title: str, block: Block) -> list[str]:
-    lines = [title, ""]
+def _block(title: Md | None, block: Block) -> list[Md]:
+    lines = [title, BLANK] if title is not None else []
     for paragraph in block.paragraphs:
-        lines += ["".join(_segment(s) for s in paragraph), ""]
+        lines += [_segments(paragraph), BLANK]
     if block.header:
-        lines.append("| " + " | ".join(block.header) + " |")
-        lines.append("|" + "---|" * len(block.header))
-        for row in block.rows:
-            lines.append(
-                "| "
-                + " | ".join("".join(_segment(s, in_table=True) for s in each) for each in row)
-                + " |"
-            )
-        lines.append("")
+        rows = [[_segments(each) for each in row] for row in block.rows]
+        lines += [*md.table(block.header, rows), BLANK]
     return lines
 
 
-def _fence(lines: list[str]) -> str:
-    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
-    return "`" * max(3, longest + 1)
-
-
-def _reproduce(claim: Claim) -> list[str]:
+def _reproduce(claim: Claim) -> list[Md]:
     blocks, notes = reproduce_parts(claim)
-    lines = ["## Reproduce", ""]
+    lines = [md.heading(2, "Reproduce"), BLANK]
     for intro, commands in blocks:
-        fence = _fence(commands)
-        lines += [intro, "", f"{fence}sh", *commands, fence, ""]
+        lines += [md.inline(intro), BLANK, *md.code_block(commands, "sh"), BLANK]
     for note in notes:
-        lines += [text(note), ""]
+        lines += [md.text(note), BLANK]
     return lines
 
 
-def _changes(claim: Claim) -> list[str]:
-    block = changes_block(claim)
-    return [] if block is None else _block("## Changes since the previous assessment", block)
+_CHANGES = md.heading(2, "Changes since the previous assessment")
 
 
-def _checklist(claim: Claim) -> list[str]:
-    lines = ["## Reviewer checklist", ""]
+def _checklist(claim: Claim) -> list[Md]:
+    lines = [md.heading(2, "Reviewer checklist"), BLANK]
     for row in claim.rows:
         if row.review is None:
             continue
         if all(v in ("fail", "n/a") for v in row.verdicts):
-            what = f"fix first ({text(row.gap)}), then check that {text(row.review)}"
+            what = fmt("fix first ({}), then check that {}", row.gap, row.review)
         else:
-            what = f"check that {text(row.review)}"
-        lines.append(f"- [ ] **{row.id} {row.requirement}**: {what}")
-    return [*lines, ""]
+            what = fmt("check that {}", row.review)
+        lines.append(md.task(fmt("{}: {}", bold(f"{row.id} {row.requirement}"), what)))
+    return [*lines, BLANK]
 
 
-def _details(summary: str, lines: Sequence[str]) -> list[str]:
+def _details(summary: str, lines: Sequence[Md]) -> list[Md]:
     # A blank line after <summary> and before </details>, so GitHub renders the Markdown inside.
-    # Inside the raw HTML of <summary> GitHub reads no Markdown: HTML escaping is what holds.
-    shown = html.escape(summary, quote=False)
-    return ["<details>", f"<summary>{shown}</summary>", "", *lines, "", "</details>", ""]
+    return [*md.details(summary, lines), BLANK]
 
 
-def _moved(what: str) -> tuple[str, ...]:
-    return (f"_{what}: left out to fit one issue body; see the attached {FULL_NAME}._", "")
+def _moved(what: str) -> tuple[Md, ...]:
+    moved = f"{what}: left out to fit one issue body; see the attached {FULL_NAME}."
+    return (md.italic(moved), BLANK)
 
 
 def _evidence_parts(claim: Claim) -> list[Part]:
-    parts = [Part(("## Evidence", ""))]
+    parts = [Part((md.heading(2, "Evidence"), BLANK))]
     for row in claim.rows:
         if row.id == "5":
             parts.append(_documentation_part(claim))
             continue
-        title = [f"### {row.id} {row.requirement}", ""]
+        title = [md.heading(3, f"{row.id} {row.requirement}"), BLANK]
         items = row.evidence or (EvidenceLine("no further evidence recorded"),)
-        lines = [f"- {_linked(item)}" for item in items]
+        lines = [bullet(_linked(item)) for item in items]
         if len(lines) <= _INLINE_EVIDENCE:
-            parts.append(Part((*title, *lines, "")))
+            parts.append(Part((*title, *lines, BLANK)))
             continue
         summary = f"{len(lines)} lines of evidence"
-        steps: list[tuple[str, ...]] = []
+        steps: list[tuple[Md, ...]] = []
         if row.id in ("1a", "1b"):
             failing = sum(1 for e in items if e.text.startswith("FAIL "))
             summary = f"{len(lines)} scored scenarios, {failing} failing (failures first)"
             # First the messages go (the scenario and its verdict stay), then the list.
-            names = [f"- {text(e.text.split(' (', 1)[0])}" for e in items]
+            names = [bullet(e.text.split(" (", 1)[0]) for e in items]
             brief = f"{summary}; the failing checks are in the attached {FULL_NAME}"
             steps.append((*title, *_details(brief, names)))
         steps.append((*title, *_moved(summary)))
@@ -247,11 +255,11 @@ def _evidence_parts(claim: Claim) -> list[Part]:
 
 def _documentation_part(claim: Claim) -> Part:
     block = docs_block(claim)
-    title = ["### 5 Documentation", ""]
-    intro = _block("", Block(block.paragraphs))[2:]
+    title = [md.heading(3, "5 Documentation"), BLANK]
+    intro = _block(None, Block(block.paragraphs))
     if not block.header:
         return Part((*title, *intro))
-    table = _block("", Block((), block.header, block.rows))[2:]
+    table = _block(None, Block((), block.header, block.rows))
     return Part(
         (*title, *intro, *_details("the features, one row each", table)),
         ((*title, *intro, *_moved("the feature table")),),
@@ -260,10 +268,11 @@ def _documentation_part(claim: Claim) -> Part:
 
 def _baseline_part(claim: Claim) -> Part:
     block = baseline_block(claim)
-    full = _block("## Baseline", block)
+    title = md.heading(2, "Baseline")
+    full = _block(title, block)
     if not block.rows:
         return Part(tuple(full))
-    short = _block("## Baseline", Block(block.paragraphs))
+    short = _block(title, Block(block.paragraphs))
     return Part(tuple(full), ((*short, *_moved(f"the {len(block.rows)} entries")),))
 
 
@@ -271,11 +280,8 @@ def _changes_part(claim: Claim) -> Part:
     block = changes_block(claim)
     if block is None:
         return Part(())
-    full = _block("## Changes since the previous assessment", block)
-    short = _block(
-        "## Changes since the previous assessment",
-        Block(block.paragraphs[:1], block.header, block.rows),
-    )
+    full = _block(_CHANGES, block)
+    short = _block(_CHANGES, Block(block.paragraphs[:1], block.header, block.rows))
     return Part(tuple(full), ((*short, *_moved("the scenario lists")),))
 
 
@@ -295,17 +301,19 @@ def render_assessment_files(claim: Claim) -> dict[str, str]:
     body had to leave evidence out, `assessment-full.md` with all of it (to attach)."""
     parts = _parts(claim)
     # Room for the note that says what was left out, added below.
-    body, shortened = fit(parts, BODY_LIMIT - 256)
+    body, shortened = fitted_lines(parts, BODY_LIMIT - 256)
     if not shortened:
-        return {"assessment.md": body}
-    full = "\n".join(line for part in parts for line in part.full).rstrip() + "\n"
-    note = (
-        f"> This body leaves some evidence out to fit one GitHub issue; the attached "
-        f"`{FULL_NAME}` has all of it."
+        return {"assessment.md": md.document(body)}
+    full = md.document(md.inline(line) for part in parts for line in part.full)
+    note = fmt(
+        "> This body leaves some evidence out to fit one GitHub issue; the attached `{}` has "
+        "all of it.",
+        FULL_NAME,
     )
-    title_end = body.index("\n") + 1
-    body, _ = fit([Part((body[:title_end].rstrip(), "", note, "", body[title_end:].lstrip()))])
-    return {"assessment.md": body, FULL_NAME: full}
+    title, rest = body[0], body[1:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    return {"assessment.md": md.document([title, BLANK, note, BLANK, *rest]), FULL_NAME: full}
 
 
 def render_assessment(claim: Claim) -> str:
@@ -343,53 +351,54 @@ def _actions(claim: Claim, column: int) -> list[tuple[Row, str]]:
     return out
 
 
-def _where_cell(claim: Claim, row: Row) -> str:
+def _where_cell(claim: Claim, row: Row) -> Inline:
     if row.id == "5" and claim.coverage is not None:
-        return cell(
-            ", ".join(str(f.feature.number) for f in claim.coverage.missing) or "the hits listed"
-        )
+        return ", ".join(str(f.feature.number) for f in claim.coverage.missing) or "the hits listed"
     links = [e for e in row.evidence if e.url][:3]
     if links:
-        return ", ".join(_linked(e, in_table=True) for e in links)
-    return cell(row.gap)
+        return md.join((_linked(e) for e in links), ", ")
+    return row.gap
 
 
-def _path(claim: Claim, column: int) -> list[str]:
+def _path(claim: Claim, column: int) -> list[Md]:
     tier = claim.tiers[column]
     actions = _actions(claim, column)
-    lines = [f"## Path to Tier {tier}", ""]
+    lines = [md.heading(2, f"Path to Tier {tier}"), BLANK]
     if not actions:
-        return [*lines, "Every row passes.", ""]
-    lines += ["| # | Action | Requirement | Effort | Where |", "|---|---|---|---|---|"]
+        return [*lines, own("Every row passes."), BLANK]
     # Blocking rows first (they decide the tier), then the reviews.
     ordered = sorted(actions, key=lambda pair: pair[0].verdicts[column] == "needs review")
+    rows: list[list[Inline]] = []
     for n, (row, action) in enumerate(ordered, start=1):
         effort = "Small" if row.verdicts[column] == "needs review" else EFFORT[row.id]
-        lines.append(
-            f"| {n} | {cell(action)} | {row.id} {row.requirement} | {effort} | "
-            f"{_where_cell(claim, row)} |"
+        rows.append(
+            [str(n), action, f"{row.id} {row.requirement}", effort, _where_cell(claim, row)]
         )
-    return [*lines, ""]
+    header: list[Inline] = [own("#"), "Action", "Requirement", "Effort", "Where"]
+    return [*lines, *md.table(header, rows), BLANK]
 
 
 def render_remediation(claim: Claim) -> str:
     """`remediation.md`: the path to the tier below (if not reached yet), then to the target."""
     doc = claim.scorecard
     lines = [
-        f"# Remediation: {text(doc.repo)}",
-        "",
-        f"**Commit**: {code(short_sha(doc.sdk.commit))} · "
-        f"**Implied tier**: Tier {doc.implied_tier.tier} · "
-        f"**Target**: Tier {claim.target_tier}",
-        "",
-        "Effort: Small (under a day), Medium (1–3 days), Large (more than 3 days).",
-        "",
+        md.heading(1, fmt("Remediation: {}", doc.repo)),
+        BLANK,
+        fmt(
+            "**Commit**: {} · **Implied tier**: Tier {} · **Target**: Tier {}",
+            code(short_sha(doc.sdk.commit)),
+            doc.implied_tier.tier,
+            claim.target_tier,
+        ),
+        BLANK,
+        md.text("Effort: Small (under a day), Medium (1–3 days), Large (more than 3 days)."),
+        BLANK,
     ]
     if claim.target_tier >= 3:
         # A Tier 3 claim's columns are the way up: Tier 2 first, then Tier 1.
-        return "\n".join([*lines, *_path(claim, 0), *_path(claim, 1)]).rstrip() + "\n"
+        return md.document([*lines, *_path(claim, 0), *_path(claim, 1)])
     lower = claim.tiers[1]
     if lower <= 3 and doc.implied_tier.tier > lower:
         lines += _path(claim, 1)
     lines += _path(claim, 0)
-    return "\n".join(lines).rstrip() + "\n"
+    return md.document(lines)

@@ -14,7 +14,7 @@ from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
 from tiercheck.plaintext import one_line
-from tiercheck.report.untrusted_md import github_url
+from tiercheck.render.markdown import Md, fmt, github_url, own
 from tiercheck.scorecard.view import short_sha
 
 __all__ = [
@@ -53,14 +53,19 @@ STATUS_TEXT = {
 class Segment:
     """A piece of text, linked when `url` is set, shown as code when `code`.
 
-    Its text is untrusted (an SDK's or the harness's words) unless `own`: tiercheck's own
-    wording, whose Markdown (a code span, `conformance#245`) is meant.
+    Its text is untrusted (an SDK's or the harness's words), unless it is `Md`: tiercheck's
+    own wording (made with `render.markdown.own` or `fmt`), whose Markdown (a code span,
+    `conformance#245`) is meant.
     """
 
     text: str
     url: str | None = None
     code: bool = False
-    own: bool = False
+
+    @property
+    def own(self) -> bool:
+        """Whether the text is tiercheck's own Markdown, to show as it is."""
+        return isinstance(self.text, Md)
 
 
 @dataclass(frozen=True)
@@ -120,8 +125,8 @@ def _requested(claim: Claim) -> tuple[Segment, ...]:
     parts.append(Segment(" · previous assessment "))
     if previous.url:
         number = previous.url.rstrip("/").rsplit("/", 1)[-1]
-        if number.isdigit():
-            parts.append(Segment(f"#{number}", previous.url, own=True))
+        if number.isascii() and number.isdigit():
+            parts.append(Segment(fmt("#{}", int(number)), previous.url))
         else:
             parts.append(Segment(previous.url, previous.url))
     else:
@@ -221,10 +226,11 @@ def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
     notes: list[tuple[Segment, ...]] = [
         (
             Segment(
-                "Counts are (scenario, revision) pairs: a scenario required at both revisions "
-                "runs once per revision, at that revision's wire. Client scenarios named "
-                "`auth/…` are the auth part, the rest the core.",
-                own=True,
+                own(
+                    "Counts are (scenario, revision) pairs: a scenario required at both "
+                    "revisions runs once per revision, at that revision's wire. Client "
+                    "scenarios named `auth/…` are the auth part, the rest the core."
+                )
             ),
         )
     ]
@@ -232,16 +238,18 @@ def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
         total = sum(w.checks for w in split.warnings)
         listed: list[Segment] = [
             Segment(
-                f"WARNING checks: {total} in scored scenarios, not counted in the pass rate (the "
-                "official rule; whether they should count is conformance#245): ",
-                own=True,
+                fmt(
+                    "WARNING checks: {} in scored scenarios, not counted in the pass rate (the "
+                    "official rule; whether they should count is conformance#245): ",
+                    total,
+                )
             )
         ]
         for i, w in enumerate(split.warnings):
             listed += [
                 Segment(f"{'; ' if i else ''}{w.leg} "),
                 Segment(w.scenario),
-                Segment(f" @ {w.revision}: {w.checks}", own=True),
+                Segment(fmt(" @ {}: {}", w.revision, w.checks)),
             ]
             if w.message:
                 listed += [Segment(" ("), Segment(one_line(w.message, 120)), Segment(")")]
@@ -367,7 +375,8 @@ def baseline_block(claim: Claim) -> Block:
 
 def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str]]:
     """(intro, shell lines) per code block, then the notes: tiercheck's command, then the
-    official harness's, each command under a `#` comment saying what it does."""
+    official harness's, each command under a `#` comment saying what it does (an intro naming
+    the harness is `Md`, the name neutralised)."""
     rep = claim.reproduce
     blocks: list[tuple[str, list[str]]] = []
     lines: list[str] = []
@@ -382,8 +391,11 @@ def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str
         version = claim.header.harness_version or "?"
         blocks.append(
             (
-                f"With the official harness alone ({claim.header.harness} {version}), "
-                "for the same conformance figures:",
+                fmt(
+                    "With the official harness alone ({} {}), for the same conformance figures:",
+                    claim.header.harness,
+                    version,
+                ),
                 lines,
             )
         )
@@ -401,7 +413,7 @@ def _scenario_list(items: Sequence[ScenarioChange]) -> list[Segment]:
     for i, c in enumerate(items):
         if i:
             parts.append(Segment(", "))
-        parts += [Segment(c.scenario), Segment(f" ({c.leg} @ {c.revision})", own=True)]
+        parts += [Segment(c.scenario), Segment(fmt(" ({} @ {})", c.leg, c.revision))]
     return parts
 
 
@@ -417,6 +429,10 @@ def changes_block(claim: Claim) -> Block | None:
         Segment(f" ({changes.date or 'undated'}, commit {short_sha(changes.commit)})."),
     )
     paragraphs: list[tuple[Segment, ...]] = [intro]
+    if changes.incomparable:
+        paragraphs.append(
+            (Segment("It ran another harness version: no scenario is compared with it."),)
+        )
     lists = (
         ("Now passing", changes.now_passing),
         ("Now failing", changes.now_failing),
@@ -446,7 +462,7 @@ def changes_block(claim: Claim) -> Block | None:
         )
         for c in changes.rows
     )
-    header = ("#", "Requirement", "Before", "Now", "Verdicts") if rows else ()
+    header = (own("#"), "Requirement", "Before", "Now", "Verdicts") if rows else ()
     return Block(tuple(paragraphs), header, rows)
 
 
@@ -493,10 +509,12 @@ def docs_block(claim: Claim) -> Block:
         paragraphs.append(
             (
                 Segment(
-                    f"Judged against {coverage.revision}, the newest revision scored: a feature "
-                    "the spec deprecated or removed by then is listed, but its gap does not "
-                    "block (conformance#441).",
-                    own=True,
+                    fmt(
+                        "Judged against {}, the newest revision scored: a feature the spec "
+                        "deprecated or removed by then is listed, but its gap does not block "
+                        "(conformance#441).",
+                        coverage.revision,
+                    )
                 ),
             )
         )
@@ -528,6 +546,6 @@ def docs_block(claim: Claim) -> Block:
         )
     return Block(
         tuple(paragraphs),
-        ("#", "Feature", "Group", "Found", "Best documentation", "Best example", "Hits"),
+        (own("#"), "Feature", "Group", "Found", "Best documentation", "Best example", "Hits"),
         tuple(rows),
     )

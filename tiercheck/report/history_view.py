@@ -9,10 +9,11 @@ script, nothing fetched).
 from __future__ import annotations
 
 from tiercheck.history.view import HistoryReport
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
 from tiercheck.report.history import relegation_line, short_commit, streak_line
 from tiercheck.report.trend import trend_columns
 from tiercheck.report.trend import trend_svg as render_trend
-from tiercheck.report.untrusted_md import cell, code, code_cell, text
 
 __all__ = ["render_markdown", "render_terminal", "trend_svg"]
 
@@ -62,35 +63,46 @@ def render_terminal(report: HistoryReport) -> str:
 def render_markdown(report: HistoryReport) -> str:
     """Markdown: the same sections as the terminal text, as tables and lists."""
     cols = trend_columns(report.revisions)
-    out = [
-        f"# History of {text(report.sdk)}",
-        "",
-        f"{report.runs} run(s) up to {text(report.as_of)}.",
-        "",
+    out: list[Md] = [
+        md.heading(1, fmt("History of {}", report.sdk)),
+        BLANK,
+        fmt("{} run(s) up to {}.", report.runs, report.as_of),
+        BLANK,
     ]
-    out.append(
-        "| time | commit | tier | " + " | ".join(cell(f"{r} {leg}") for r, leg in cols) + " |"
-    )
-    out.append("|" + "---|" * (3 + len(cols)))
+    rows: list[list[Inline]] = []
     for point in report.series:
         rates = point.pass_rate
         tier = f"**{point.tier}** (changed)" if point.tier_changed else str(point.tier)
-        out.append(
-            f"| {cell(point.timestamp)} | {code_cell(short_commit(point.commit))} | {cell(tier)} | "
-            + " | ".join(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols)
-            + " |"
+        rows.append(
+            [
+                point.timestamp,
+                code(short_commit(point.commit)),
+                tier,
+                *(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols),
+            ]
         )
-    out += ["", "## Failing now", ""]
-    out += [f"- {text(streak_line(s))}" for s in report.streaks] or ["Nothing."]
-    out += ["", "## Relegation (SEP-1730)", ""]
-    out += [f"- {text(relegation_line(r))}" for r in report.relegation] or ["No claimed revision."]
-    out += ["", "## Flaky scenarios", ""]
+    out += md.table(["time", "commit", "tier", *(f"{r} {leg}" for r, leg in cols)], rows)
+    out += [BLANK, md.heading(2, "Failing now"), BLANK]
+    out += [bullet(streak_line(s)) for s in report.streaks] or [md.own("Nothing.")]
+    out += [BLANK, md.heading(2, "Relegation (SEP-1730)"), BLANK]
+    out += [bullet(relegation_line(r)) for r in report.relegation] or [
+        md.own("No claimed revision.")
+    ]
+    out += [BLANK, md.heading(2, "Flaky scenarios"), BLANK]
     out += [
-        f"- {text(f.revision)} {text(f.leg)} {code(f.scenario)}: {f.flips} flip(s) at "
-        f"{code(short_commit(f.commit))}"
+        bullet(
+            fmt(
+                "{} {} {}: {} flip(s) at {}",
+                f.revision,
+                f.leg,
+                code(f.scenario),
+                f.flips,
+                code(short_commit(f.commit)),
+            )
+        )
         for f in report.flaky
-    ] or ["None."]
-    return "\n".join(out) + "\n"
+    ] or [md.own("None.")]
+    return md.document(out)
 
 
 def trend_svg(report: HistoryReport) -> str:

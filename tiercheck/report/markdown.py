@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiercheck.report import untrusted_md as md
-from tiercheck.report.probes import probe_blocks, probes_markdown
-from tiercheck.report.untrusted_md import Md, cell, code, code_cell, text
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
+from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     SIGNALS,
@@ -35,143 +35,162 @@ ITEMS_SHOWN = 10
 #: Spec links are kept only to the specification's own site.
 SPEC_HOSTS = ("modelcontextprotocol.io", "spec.modelcontextprotocol.io")
 
-_ICONS = {"pass": "✅", "partial": "⚠️", "fail": "❌", "skipped": "➖", "inconclusive": "❔"}
+_ICONS = {
+    "pass": own("✅"),
+    "partial": own("⚠️"),
+    "fail": own("❌"),
+    "skipped": own("➖"),
+    "inconclusive": own("❔"),
+}
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[Md]]) -> list[Md]:
-    return md.table([md.own(h) for h in header], rows)
-
-
-def _header(doc: Scorecard) -> list[str]:
+def _header(doc: Scorecard) -> list[Md]:
     sdk, harness = doc.sdk, doc.harness
     tier = doc.implied_tier.tier
-    fields = [
-        ("Repo", text(doc.repo)),
-        ("Branch", text(doc.branch or sdk.ref or "default")),
+    fields: list[tuple[str, Inline]] = [
+        ("Repo", doc.repo),
+        ("Branch", doc.branch or sdk.ref or "default"),
         ("Commit", code(short_sha(sdk.commit))),
-        ("Version", text(doc.version or "none")),
+        ("Version", doc.version or "none"),
         (
             "Harness",
-            f"{text(harness.package)} {text(harness.version or '?')}"
-            f" (Node {text(harness.node_version or '?')})",
+            fmt(
+                "{} {} (Node {})",
+                harness.package,
+                harness.version or "?",
+                harness.node_version or "?",
+            ),
         ),
-        ("Requirements", text(", ".join(doc.requirements_revisions) or "none")),
-        ("Timestamp", text(doc.timestamp)),
+        ("Requirements", ", ".join(doc.requirements_revisions) or "none"),
+        ("Timestamp", doc.timestamp),
     ]
-    lines = [f"# Tier Assessment: Tier {tier}", ""]
+    lines = [md.heading(1, f"Tier Assessment: Tier {tier}"), BLANK]
     # Two trailing spaces: a hard line break, so the fields stack as in the official report.
-    lines += [f"**{name}:** {value}  " for name, value in fields]
+    lines += [fmt("**{}:** {}  ", name, value) for name, value in fields]
     if doc.interrupted:
-        lines += ["", "> **Interrupted:** this scorecard holds only what was measured before."]
+        lines += [
+            BLANK,
+            own("> **Interrupted:** this scorecard holds only what was measured before."),
+        ]
     return lines
 
 
-def _leg_row(view: LegView, label: Md) -> list[Md]:
+def _result(status: str, rate: str) -> Md:
+    icon = _ICONS.get(status)
+    shown = fmt("{} ({})", status, rate)
+    return fmt("{} {}", icon, shown) if icon else shown
+
+
+def _leg_row(view: LegView, label: Inline) -> list[Inline]:
     data = view.data
-    leg = md.own(view.leg.capitalize())
-    dash = md.own("—")
+    leg = view.leg.capitalize()
+    dash = "—"
     if view.state == "skipped":
-        return [label, leg, dash, dash, md.own("➖ skipped"), cell(view.reason)]
+        return [label, leg, dash, dash, own("➖ skipped"), view.reason]
     if view.state == "unmeasured":
-        return [label, leg, dash, dash, md.own("❔ not measured"), cell(view.reason)]
-    status = data.status
-    result = md.own(f"{_ICONS.get(status, '')} {status} ({pct(data.pass_rate)})".strip())
-    note = cell(view.reason) if view.state == "partially-measured" else md.own("")
+        return [label, leg, dash, dash, own("❔ not measured"), view.reason]
+    result = _result(data.status, pct(data.pass_rate))
+    note: Inline = view.reason if view.state == "partially-measured" else ""
     if data.not_scored.total:
         extra = f"{data.not_scored.total} not scored"
-        note = md.own(f"{note}; {extra}" if note else extra)
-    return [label, leg, md.own(str(data.total)), md.own(str(data.passed)), result, note]
+        note = fmt("{}; {}", note, extra) if note else extra
+    return [label, leg, str(data.total), str(data.passed), result, note]
 
 
-def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[str]:
+def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[Md]:
     lines = []
     for view, detail in failing:
-        expected = " _(expected failure in baseline)_" if detail.expected_failure else ""
-        lines.append(f"- {view.leg}: {code(detail.scenario)} [{view.revision}]{expected}")
+        expected = own(" _(expected failure in baseline)_") if detail.expected_failure else ""
+        where = fmt("{}: {} [{}]{}", view.leg, code(detail.scenario), view.revision, expected)
+        lines.append(bullet(where))
         if not detail.failures:
-            lines.append(f"  - {text(failure_message(detail))}")
+            lines.append(bullet(failure_message(detail), 2))
         for check in detail.failures:
-            line = f"  - {code(check.id)}: {text(check.message or '')}"
+            line = fmt("{}: {}", code(check.id), check.message or "")
             if check.spec_url:
                 spec = md.https_url(check.spec_url, SPEC_HOSTS)
-                line += f" ([spec]({spec}))" if spec else f" (spec: {code(check.spec_url)})"
-            lines.append(line.rstrip(": "))
+                shown = (
+                    fmt(" ({})", md.link("spec", spec))
+                    if spec
+                    else fmt(" (spec: {})", code(check.spec_url))
+                )
+                line = fmt("{}{}", line, shown)
+            lines.append(md.strip_end(bullet(line, 2), ": "))
     return lines
 
 
-def _conformance(doc: Scorecard) -> list[str]:
+def _conformance(doc: Scorecard) -> list[Md]:
     views = list(legs(doc))
-    rows = [_leg_row(v, cell(v.revision)) for v in views]
+    rows = [_leg_row(v, v.revision) for v in views]
     if len({v.revision for v in views}) > 1:
-        rows += [_leg_row(v, md.own("**all**")) for v in merged_legs(doc)]
-    lines = ["### Conformance", ""]
-    lines += _table(["Revision", "Leg", "Required", "Passed", "Result", "Notes"], rows)
+        rows += [_leg_row(v, own("**all**")) for v in merged_legs(doc)]
+    lines = [md.heading(3, "Conformance"), BLANK]
+    lines += md.table(["Revision", "Leg", "Required", "Passed", "Result", "Notes"], rows)
     failing = [(v, d) for v in views for d in v.failing]
     if failing:
         items = _failing_items(failing)
         if len(failing) > FOLD_AFTER:
             # A leg that left no results fails every scenario; keep a PR comment readable.
-            summary = f"<summary>Failing ({len(failing)})</summary>"
-            lines += ["", "<details>", summary, "", *items, "", "</details>"]
+            lines += [BLANK, *md.details(f"Failing ({len(failing)})", items)]
         else:
-            lines += ["", f"_Failing ({len(failing)}):_", "", *items]
+            lines += [BLANK, md.italic(f"Failing ({len(failing)}):"), BLANK, *items]
     unmeasured = [(v, d) for v in views for d in v.unmeasured]
     if unmeasured:
         items = [
-            f"- {code(d.scenario)} ({v.leg} {v.revision}): {cell(d.unmeasured)}"
+            bullet(fmt("{} ({} {}): {}", code(d.scenario), v.leg, v.revision, d.unmeasured or ""))
             for v, d in unmeasured
         ]
-        lines += ["", f"_Not measured ({len(unmeasured)}), neither passed nor failed:_", "", *items]
+        title = md.italic(f"Not measured ({len(unmeasured)}), neither passed nor failed:")
+        lines += [BLANK, title, BLANK, *items]
     not_scored = [(v, d) for v in views for d in v.not_scored]
     if not_scored:
-        rows = [
+        table = md.table(
+            ["Scenario", "Leg", "Revision", "Result", "Why not scored"],
             [
-                code_cell(d.scenario),
-                md.own(v.leg),
-                cell(v.revision),
-                cell(scenario_result(d)),
-                cell(d.not_scored_reason),
-            ]
-            for v, d in not_scored
-        ]
-        lines += [
-            "",
-            "<details>",
-            f"<summary>Not scored ({len(not_scored)}): run and shown, never counted</summary>",
-            "",
-            *_table(["Scenario", "Leg", "Revision", "Result", "Why not scored"], rows),
-            "",
-            "</details>",
-        ]
+                [code(d.scenario), v.leg, v.revision, scenario_result(d), d.not_scored_reason or ""]
+                for v, d in not_scored
+            ],
+        )
+        summary = f"Not scored ({len(not_scored)}): run and shown, never counted"
+        lines += [BLANK, *md.details(summary, table)]
     return lines
 
 
-def _governance(doc: Scorecard) -> list[str]:
-    rows: list[list[Md]] = []
+def _governance(doc: Scorecard) -> list[Md]:
+    rows: list[list[Inline]] = []
     disagreements = []
     for key, title in SIGNALS:
         signal = doc.checks.signal(key)
         status = signal.status
-        mark = md.own(f"{_ICONS.get(status, '')} {status}")
-        rows.append([md.own(title), mark, cell(signal_detail(key, signal))])
+        mark = fmt("{} {}", _ICONS.get(status, ""), status)
+        rows.append([title, mark, signal_detail(key, signal)])
         differs = signal_disagreement(signal)
         if differs:
-            disagreements.append(f"- **{title}**: official {status}; {text(differs)}")
+            disagreements.append(
+                bullet(fmt("{}: official {}; {}", md.bold(title), status, differs))
+            )
     governance = doc.governance
-    lines = ["### Repository health", ""]
+    lines = [md.heading(3, "Repository health"), BLANK]
     if governance.source == "snapshot":
-        lines += [f"_Replayed from snapshot {code(governance.snapshot or '?')}._", ""]
-    lines += _table(["Check", "Status", "Detail"], rows)
+        replayed = fmt("Replayed from snapshot {}.", code(governance.snapshot or "?"))
+        lines += [md.italic(replayed), BLANK]
+    lines += md.table(["Check", "Status", "Detail"], rows)
     open_p0 = doc.checks.p0_resolution.get("open_p0_details") or []
     if open_p0:
-        lines += ["", "Open P0 issues:", ""]
+        lines += [BLANK, own("Open P0 issues:"), BLANK]
         lines += [
-            f"- {_issue(doc.repo, p.get('number'))} {text(p.get('title'))} "
-            f"({text(p.get('age_days'))} days)"
+            bullet(
+                fmt(
+                    "{} {} ({} days)",
+                    _issue(doc.repo, p.get("number")),
+                    p.get("title"),
+                    p.get("age_days"),
+                )
+            )
             for p in open_p0
         ]
     if disagreements:
-        lines += ["", "Where SEP-1730 as written reads the evidence differently:", ""]
+        lines += [BLANK, own("Where SEP-1730 as written reads the evidence differently:"), BLANK]
         lines += disagreements
     return lines
 
@@ -180,54 +199,55 @@ def _issue(repo: str, number: object) -> Md:
     """`#N` linked to the SDK's own issue N (a bare `#N` would name an issue of whichever
     repository shows the report)."""
     if isinstance(number, bool) or not isinstance(number, int):
-        return text(number)
+        return md.text(number)
     url = md.github_url(repo, "issues", str(number))
-    return md.link(md.own(f"#{number}"), url) if url else code(f"#{number}")
+    return md.link(fmt("#{}", number), url) if url else code(f"#{number}")
 
 
-def _blockers(doc: Scorecard) -> list[str]:
+def _blockers(doc: Scorecard) -> list[Md]:
     implied = doc.implied_tier
-    lines = ["## Tier 1 Blockers", ""]
-    lines += [f"- {code(b)}" for b in implied.tier1_blockers] or ["None."]
+    lines = [md.heading(2, "Tier 1 Blockers"), BLANK]
+    lines += [bullet(code(b)) for b in implied.tier1_blockers] or [own("None.")]
     tier2 = implied.tier2_blockers
     if implied.tier == 3 and tier2:
-        lines += ["", "## Tier 2 Blockers", ""]
-        lines += [f"- {code(b)}" for b in tier2]
+        lines += [BLANK, md.heading(2, "Tier 2 Blockers"), BLANK]
+        lines += [bullet(code(b)) for b in tier2]
     return lines
 
 
-def _remediation(doc: Scorecard) -> list[str]:
+def _remediation(doc: Scorecard) -> list[Md]:
     if not doc.remediation:
         return []
-    lines = ["## Remediation", ""]
+    lines = [md.heading(2, "Remediation"), BLANK]
     for number, entry in enumerate(doc.remediation, 1):
         clears = entry.unblocks
         suffix = f", clears {clears} blocker{'s' if clears != 1 else ''}" if clears else ""
-        lines.append(f"{number}. **{text(entry.action)}** (for Tier {entry.for_tier}{suffix})")
+        step = fmt("{} (for Tier {}{})", md.bold(entry.action), entry.for_tier, suffix)
+        lines.append(md.numbered(number, step))
         items = list(entry.items)
-        lines += [f"   - {text(item)}" for item in items[:ITEMS_SHOWN]]
+        lines += [bullet(item, 3) for item in items[:ITEMS_SHOWN]]
         if len(items) > ITEMS_SHOWN:
-            lines.append(f"   - … and {len(items) - ITEMS_SHOWN} more")
+            lines.append(bullet(f"… and {len(items) - ITEMS_SHOWN} more", 3))
     return lines
 
 
-def _evidence(doc: Scorecard) -> list[str]:
+def _evidence(doc: Scorecard) -> list[Md]:
     artifacts = doc.artifacts
     lines = []
     if artifacts.raw:
-        lines.append(f"- Raw harness results: {code(artifacts.raw)}")
+        lines.append(bullet(fmt("Raw harness results: {}", code(artifacts.raw))))
     for name, path in sorted(artifacts.logs.items()):
-        lines.append(f"- Log {text(name)}: {code(path)}")
-    lines += [f"- Not measured: {text(u.what)}: {text(u.reason)}" for u in doc.unmeasured]
-    return ["## Evidence", "", *lines] if lines else []
+        lines.append(bullet(fmt("Log {}: {}", name, code(path))))
+    lines += [bullet(fmt("Not measured: {}: {}", u.what, u.reason)) for u in doc.unmeasured]
+    return [md.heading(2, "Evidence"), BLANK, *lines] if lines else []
 
 
-def _history(doc: Scorecard) -> list[str]:
+def _history(doc: Scorecard) -> list[Md]:
     from tiercheck.report.history import history_lines
 
     if doc.history is None:
         return []
-    return ["## History", "", *(f"- {text(line)}" for line in history_lines(doc.history))]
+    return [md.heading(2, "History"), BLANK, *(bullet(line) for line in history_lines(doc.history))]
 
 
 def render_markdown(doc: Scorecard) -> str:
@@ -241,14 +261,17 @@ def render_markdown(doc: Scorecard) -> str:
     """
     sections = [
         _header(doc),
-        ["## Check Results", "", *_conformance(doc), "", *_governance(doc)],
+        [md.heading(2, "Check Results"), BLANK, *_conformance(doc), BLANK, *_governance(doc)],
         _blockers(doc),
         _remediation(doc),
         _history(doc),
         _evidence(doc),
-        [f"> {text(doc.implied_tier.note)}"],
+        [md.quote(doc.implied_tier.note)],
     ]
     blocks = probe_blocks(doc)
     if blocks:
-        sections.append(probes_markdown(blocks).rstrip("\n").split("\n"))
-    return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
+        sections.append(probes_markdown_lines(blocks))
+    lines: list[Md] = []
+    for section in (s for s in sections if s):
+        lines += [BLANK, *section] if lines else section
+    return md.document(lines)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell
-from tiercheck.report import untrusted_md as md
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
 from tiercheck.report.junit import xml_text
 
 __all__ = [
@@ -68,38 +69,47 @@ def _cells(row: MatrixRow) -> dict[tuple[str, str], LegCell]:
 def render_matrix_markdown(matrix: Matrix) -> str:
     """One line per row: tier, every revision × leg score, blockers; then what changed."""
     columns = _columns(matrix)
-    lines = [f"## tiercheck matrix {md.text(matrix.run_id)}", ""]
+    lines: list[Md] = [md.heading(2, fmt("tiercheck matrix {}", matrix.run_id)), BLANK]
     if matrix.interrupted:
-        lines += ["**Interrupted**: rows that did not finish say so.", ""]
-    head = ["SDK", "commit", "tier", *(md.cell(f"{r} {leg}") for r, leg in columns), "blockers"]
-    lines.append("| " + " | ".join(head) + " |")
-    lines.append("|" + "---|" * len(head))
+        lines += [md.own("**Interrupted**: rows that did not finish say so."), BLANK]
+    head = ["SDK", "commit", "tier", *(f"{r} {leg}" for r, leg in columns), "blockers"]
+    rows: list[list[Inline]] = []
     for row in matrix.rows:
         cells = _cells(row)
-        values = [
-            md.cell(row.id),
-            md.code_cell(row.commit[:12]) if row.commit else "",
-            md.cell(tier_text(row)),
-            *(md.cell(cell_text(cells[c])) if c in cells else "" for c in columns),
-            md.cell(blockers_text(row)),
-        ]
-        lines.append("| " + " | ".join(values) + " |")
+        rows.append(
+            [
+                row.id,
+                code(row.commit[:12]) if row.commit else "",
+                tier_text(row),
+                *(cell_text(cells[c]) if c in cells else "" for c in columns),
+                blockers_text(row),
+            ]
+        )
+    lines += md.table(head, rows)
     changes = matrix.changes
     if changes is not None:
-        lines += ["", f"### Since {md.text(changes.previous_run_id)}", ""]
+        lines += [BLANK, md.heading(3, fmt("Since {}", changes.previous_run_id)), BLANK]
         if not (changes.new_failures or changes.fixes or changes.tier_changes):
-            lines.append("No change.")
+            lines.append(md.own("No change."))
         for change in changes.tier_changes:
             before = "unassessed" if change.before is None else f"Tier {change.before}"
             after = "unassessed" if change.after is None else f"Tier {change.after}"
-            lines.append(f"- {md.text(change.row)}: {before} → {after}")
+            lines.append(bullet(fmt("{}: {} → {}", change.row, before, after)))
         for label, items in (("new failure", changes.new_failures), ("fixed", changes.fixes)):
             for item in items:
                 lines.append(
-                    f"- {label}: {md.text(item.row)} {md.text(item.revision)} {item.leg} "
-                    f"{md.code(item.scenario)}"
+                    bullet(
+                        fmt(
+                            "{}: {} {} {} {}",
+                            label,
+                            item.row,
+                            item.revision,
+                            item.leg,
+                            code(item.scenario),
+                        )
+                    )
                 )
-    return "\n".join(lines) + "\n"
+    return md.document(lines)
 
 
 def render_matrix_terminal(matrix: Matrix) -> str:

@@ -15,8 +15,8 @@ from datetime import date
 
 from tiercheck.history.regression import NightState, Regression
 from tiercheck.plaintext import one_line
-from tiercheck.report.untrusted_md import cell
-from tiercheck.report.untrusted_md import code_cell as _code
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import BLANK, Inline, Md, bold, bullet, code, fmt, own
 from tiercheck.scorecard.view import short_sha
 
 __all__ = [
@@ -41,73 +41,78 @@ def issue_title(line: str) -> str:
     return f"Nightly matrix: {line} regressed"
 
 
-def _what(r: Regression) -> str:
+def _what(r: Regression) -> Md:
     if r.kind == "lower-tier":
-        return f"implied tier went down: Tier {r.tier_before} → Tier {r.tier_after}"
-    if r.kind == "newly-failing":
-        where = f"{r.leg} leg at {r.revision}"
-        text = f"{_code(r.scenario)} fails ({cell(where)})"
-        if r.check:
-            text += f": {_code(r.check)}"
-        if r.message:
-            text += f" {_code(_short(r.message))}"
-        return text
+        return md.text(f"implied tier went down: Tier {r.tier_before} → Tier {r.tier_after}")
     where = f"{r.leg} leg at {r.revision}"
-    return f"{cell(where)} unmeasured {r.nights} nights running: {_code(_short(r.message))}"
+    if r.kind == "newly-failing":
+        text = fmt("{} fails ({})", code(r.scenario), where)
+        if r.check:
+            text = fmt("{}: {}", text, code(r.check))
+        if r.message:
+            text = fmt("{} {}", text, code(_short(r.message)))
+        return text
+    return fmt("{} unmeasured {} nights running: {}", where, r.nights, code(_short(r.message)))
 
 
 def _since(r: Regression) -> str:
     return r.since.timestamp.date().isoformat()
 
 
-def _regressions_table(regressions: Sequence[Regression]) -> list[str]:
-    rows = [f"| {_code(r.row)} | {_what(r)} | {_since(r)} | {r.nights} |" for r in regressions]
-    return ["| row | what | since | nights |", "|---|---|---|---|", *rows]
+def _regressions_table(regressions: Sequence[Regression]) -> list[Md]:
+    rows = [[code(r.row), _what(r), _since(r), str(r.nights)] for r in regressions]
+    return md.table(["row", "what", "since", "nights"], rows)
 
 
-def _compared(state: NightState) -> str:
+def _compared(state: NightState) -> Md:
     if state.marked and state.previous is not None:
         before = state.previous
-        return (
-            "**not comparable**: measured under harness "
-            f"{_code(state.run.harness_version or 'unknown')} / requirement sets "
-            f"{_code(state.run.requirements_digest or 'unknown')}; the run before under "
-            f"{_code(before.harness_version or 'unknown')} / "
-            f"{_code(before.requirements_digest or 'unknown')}"
+        return fmt(
+            "**not comparable**: measured under harness {} / requirement sets {}; the run "
+            "before under {} / {}",
+            code(state.run.harness_version or "unknown"),
+            code(state.run.requirements_digest or "unknown"),
+            code(before.harness_version or "unknown"),
+            code(before.requirements_digest or "unknown"),
         )
     if state.previous is None:
-        return "first run"
-    return "compared"
+        return own("first run")
+    return own("compared")
 
 
-def _measured(state: NightState) -> str:
+def _measured(state: NightState) -> Md:
     if state.run.all_measured:
-        return "measured"
+        return own("measured")
     if not state.unmeasured:
-        return "**unmeasured**"
+        return own("**unmeasured**")
     parts = [
         f"{leg} {revision}: {runs} night{'' if runs == 1 else 's'} running"
         for revision, leg, runs in state.unmeasured
     ]
-    return f"**unmeasured** ({cell('; '.join(parts))})"
+    return fmt("**unmeasured** ({})", "; ".join(parts))
 
 
-def _rows_table(state: NightState) -> list[str]:
+def _rows_table(state: NightState) -> list[Md]:
     run = state.run
-    return [
-        "| row | latest run | commit | tier | legs | harness | compared |",
-        "|---|---|---|---|---|---|---|",
-        f"| {_code(state.row)} | {run.timestamp.strftime('%Y-%m-%d %H:%M')} UTC "
-        f"| {_code(short_sha(run.commit))} | Tier {run.tier} | {_measured(state)} "
-        f"| {_code(run.harness_version or 'unknown')} | {_compared(state)} |",
+    header = ["row", "latest run", "commit", "tier", "legs", "harness", "compared"]
+    row: list[Inline] = [
+        code(state.row),
+        f"{run.timestamp.strftime('%Y-%m-%d %H:%M')} UTC",
+        code(short_sha(run.commit)),
+        f"Tier {run.tier}",
+        _measured(state),
+        code(run.harness_version or "unknown"),
+        _compared(state),
     ]
+    return md.table(header, [row])
 
 
-def _links(dashboard: str | None) -> list[str]:
-    return ["", f"The line on [the dashboard]({dashboard})."] if dashboard else []
+def _links(dashboard: str | None) -> list[Md]:
+    url = md.https_url(dashboard)
+    return [BLANK, fmt("The line on {}.", md.link("the dashboard", url))] if url else []
 
 
-_FOOTER = (
+_FOOTER = own(
     "_Kept by `tier-check notify`: this body is rewritten each night while the regression "
     "lasts, a comment marks each change, and the issue is closed when the line is green "
     "again._"
@@ -118,72 +123,78 @@ def issue_body(state: NightState, *, dashboard: str | None = None) -> str:
     """The tracking issue's body for `state` (a regression, or green once it is over).
 
     It says only what the history says (no workflow run link), so the same night gives the same
-    body whichever run writes it: re-running a night changes nothing.
+    body whichever run writes it: re-running a night changes nothing. The dashboard is linked
+    only when its address is an https URL (`render.markdown.https_url`).
     """
     latest = state.night.isoformat()
     if state.regressions:
         since = min(_since(r) for r in state.regressions)
         head = [
-            f"**{cell(state.line)}** has regressed in the nightly matrix since {since} "
-            f"(latest run: {latest}).",
-            "",
+            fmt(
+                "{} has regressed in the nightly matrix since {} (latest run: {}).",
+                bold(state.line),
+                since,
+                latest,
+            ),
+            BLANK,
             *_regressions_table(state.regressions),
         ]
     else:
-        head = [f"**{cell(state.line)}** is green again (latest run: {latest})."]
-    lines = [*head, "", "The latest run:", "", *_rows_table(state)]
+        head = [fmt("{} is green again (latest run: {}).", bold(state.line), latest)]
+    lines = [*head, BLANK, own("The latest run:"), BLANK, *_rows_table(state)]
     lines += _links(dashboard)
-    lines += ["", _FOOTER]
-    return "\n".join(lines) + "\n"
+    lines += [BLANK, _FOOTER]
+    return md.document(lines)
 
 
-def _bullets(regressions: Sequence[Regression]) -> list[str]:
-    return [f"- {_code(r.row)}: {_what(r)} (since {_since(r)})" for r in regressions]
+def _bullets(regressions: Sequence[Regression]) -> list[Md]:
+    return [bullet(fmt("{}: {} (since {})", code(r.row), _what(r), _since(r))) for r in regressions]
 
 
 def changed_comment(state: NightState) -> str:
     """The one comment on a change of what regressed, while the regression lasts."""
-    return (
-        "\n".join(
-            [
-                f"The regression changed on {state.night.isoformat()}; what regresses now:",
-                "",
-                *_bullets(state.regressions),
-            ]
-        )
-        + "\n"
+    night = state.night.isoformat()
+    return md.document(
+        [
+            fmt("The regression changed on {}; what regresses now:", night),
+            BLANK,
+            *_bullets(state.regressions),
+        ]
     )
 
 
 def reopened_comment(state: NightState) -> str:
     """The comment that reopens the issue on a new regression."""
     night = state.night.isoformat()
-    return "\n".join([f"Regressed again on {night}:", "", *_bullets(state.regressions)]) + "\n"
+    return md.document([fmt("Regressed again on {}:", night), BLANK, *_bullets(state.regressions)])
 
 
 def green_comment(state: NightState) -> str:
     """The comment that closes the issue: the line is green again."""
     night = state.night.isoformat()
-    lines = [f"Green again on {night}: no row of {_code(state.line)} regresses. Closing."]
+    lines = [fmt("Green again on {}: no row of {} regresses. Closing.", night, code(state.line))]
     if state.marked:
         lines += [
-            "",
-            f"Not comparable with the nights before (another harness version or requirement "
-            f"sets): {_code(state.row)}; its verdicts are compared from now on.",
+            BLANK,
+            fmt(
+                "Not comparable with the nights before (another harness version or requirement "
+                "sets): {}; its verdicts are compared from now on.",
+                code(state.row),
+            ),
         ]
-    return "\n".join(lines) + "\n"
+    return md.document(lines)
 
 
-def _status(state: NightState | None) -> str:
+def _status(state: NightState | None) -> Md:
     if state is None:
-        return "no run"
+        return own("no run")
     if state.status == "regressed":
-        return "❌ regression"
+        return own("❌ regression")
     if state.status == "incomparable":
-        return "➖ not comparable"
+        return own("➖ not comparable")
     if not state.run.all_measured:
-        return "⚠️ unmeasured tonight"
-    return "✅ green"
+        return own("⚠️ unmeasured tonight")
+    return own("✅ green")
 
 
 def pr_comment(
@@ -191,23 +202,24 @@ def pr_comment(
 ) -> str:
     """The sticky pull-request comment: every line's state on `night` with this change
     (None: the line has no run on or before the night)."""
-    lines = [
-        f"### tiercheck nightly matrix on this pull request ({night.isoformat()})",
-        "",
-        "| line | state | what |",
-        "|---|---|---|",
-    ]
+    rows: list[list[Inline]] = []
     for line, state in states.items():
-        what: list[str] = []
+        what: list[Md] = []
         if state is not None:
-            what = [f"{_code(r.row)}: {_what(r)}" for r in state.regressions]
+            what = [fmt("{}: {}", code(r.row), _what(r)) for r in state.regressions]
             if state.marked:
-                what.append(f"{_code(state.row)}: {_compared(state)}")
-        lines.append(f"| {_code(line)} | {_status(state)} | {'<br>'.join(what) or '—'} |")
-    if run_url:
-        lines += ["", f"[The workflow run]({run_url})."]
-    lines += [
-        "",
-        "_Compared with the published history; this comment is updated on each run._",
+                what.append(fmt("{}: {}", code(state.row), _compared(state)))
+        rows.append([code(line), _status(state), md.join(what, "<br>") or "—"])
+    lines = [
+        md.heading(3, f"tiercheck nightly matrix on this pull request ({night.isoformat()})"),
+        BLANK,
+        *md.table(["line", "state", "what"], rows),
     ]
-    return "\n".join(lines) + "\n"
+    url = md.https_url(run_url)
+    if url:
+        lines += [BLANK, fmt("{}.", md.link("The workflow run", url))]
+    lines += [
+        BLANK,
+        md.italic("Compared with the published history; this comment is updated on each run."),
+    ]
+    return md.document(lines)

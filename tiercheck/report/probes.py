@@ -13,10 +13,18 @@ from collections import Counter
 from collections.abc import Mapping
 
 from tiercheck.plaintext import one_line
-from tiercheck.report.untrusted_md import cell, code, code_cell, text
+from tiercheck.render import markdown as md
+from tiercheck.render.markdown import Md, bullet, code, fmt
 from tiercheck.scorecard.model import ProbeEntry, ProbesBlock, Scorecard
 
-__all__ = ["ADVISORY_NOTE", "probe_blocks", "probe_counts", "probes_markdown", "probes_text"]
+__all__ = [
+    "ADVISORY_NOTE",
+    "probe_blocks",
+    "probe_counts",
+    "probes_markdown",
+    "probes_markdown_lines",
+    "probes_text",
+]
 
 ADVISORY_NOTE = "Advisory: these probes change no score, tier or exit code."
 _MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "skip": "SKIP"}
@@ -55,42 +63,46 @@ def probes_text(blocks: Mapping[str, ProbesBlock]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _evidence_lines(entry: ProbeEntry) -> list[str]:
+def _evidence_lines(entry: ProbeEntry) -> list[Md]:
     """The entry's evidence as a nested Markdown list of `sent/got:` code spans."""
-    return [f"  - sent/got: {code(e)}" for e in entry.evidence]
+    return [bullet(fmt("sent/got: {}", code(e)), 2) for e in entry.evidence]
+
+
+def probes_markdown_lines(blocks: Mapping[str, ProbesBlock]) -> list[Md]:
+    """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
+    lines = [
+        md.heading(2, "Advisory"),
+        md.BLANK,
+        fmt("{} WARN is a SHOULD broken, FAIL a MUST broken.", md.italic(ADVISORY_NOTE)),
+    ]
+    for revision, block in blocks.items():
+        counts = probe_counts(block) or "none run"
+        lines += [md.BLANK, md.heading(3, fmt("Probes at {} ({})", revision, counts)), md.BLANK]
+        rows = [[code(e.probe), _MARK[e.outcome], e.summary] for e in block.results]
+        lines += md.table(["Probe", "Result", "Observed"], rows, spaced=True)
+    flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
+    if flagged:
+        lines += [md.BLANK, md.heading(3, "Probe failures and warnings"), md.BLANK]
+        for revision, entry in flagged:
+            title = md.bold(fmt("{} {}", _MARK[entry.outcome], code(entry.probe)))
+            lines.append(
+                bullet(fmt("{} at {} ({}): {}", title, revision, entry.level, entry.summary))
+            )
+            lines += _evidence_lines(entry)
+            lines.append(bullet(fmt("rule: {}", entry.spec), 2))
+            if entry.fix:
+                lines.append(bullet(fmt("fix: {}", entry.fix), 2))
+    passed = [(rev, e) for rev, b in blocks.items() for e in b.results if e.outcome == "pass"]
+    if any(e.evidence for _, e in passed):
+        items: list[Md] = []
+        for revision, entry in passed:
+            title = md.bold(fmt("PASS {}", code(entry.probe)))
+            items.append(bullet(fmt("{} at {}: {}", title, revision, entry.summary)))
+            items += _evidence_lines(entry)
+        lines += [md.BLANK, *md.details(f"Evidence of the passes ({len(passed)})", items)]
+    return lines
 
 
 def probes_markdown(blocks: Mapping[str, ProbesBlock]) -> str:
-    """`## Advisory`: a table per revision, failures and warnings apart with their fix."""
-    lines = ["## Advisory", "", f"_{ADVISORY_NOTE}_ WARN is a SHOULD broken, FAIL a MUST broken."]
-    for revision, block in blocks.items():
-        counts = probe_counts(block) or "none run"
-        lines += ["", f"### Probes at {text(revision)} ({counts})", ""]
-        lines += ["| Probe | Result | Observed |", "| --- | --- | --- |"]
-        for entry in block.results:
-            lines.append(
-                f"| {code_cell(entry.probe)} | {_MARK[entry.outcome]} | {cell(entry.summary)} |"
-            )
-    flagged = [(rev, e) for rev, b in blocks.items() for e in b.results if _needs_detail(e)]
-    if flagged:
-        lines += ["", "### Probe failures and warnings", ""]
-        for revision, entry in flagged:
-            lines.append(
-                f"- **{_MARK[entry.outcome]} {code(entry.probe)}** at {text(revision)} "
-                f"({text(entry.level)}): {text(entry.summary)}"
-            )
-            lines += _evidence_lines(entry)
-            lines.append(f"  - rule: {text(entry.spec)}")
-            if entry.fix:
-                lines.append(f"  - fix: {text(entry.fix)}")
-    passed = [(rev, e) for rev, b in blocks.items() for e in b.results if e.outcome == "pass"]
-    if any(e.evidence for _, e in passed):
-        lines += ["", "<details>", f"<summary>Evidence of the passes ({len(passed)})</summary>"]
-        lines.append("")
-        for revision, entry in passed:
-            lines.append(
-                f"- **PASS {code(entry.probe)}** at {text(revision)}: {text(entry.summary)}"
-            )
-            lines += _evidence_lines(entry)
-        lines += ["", "</details>"]
-    return "\n".join(lines) + "\n"
+    """`probes_markdown_lines` as a document (ends with a newline)."""
+    return md.document(probes_markdown_lines(blocks))

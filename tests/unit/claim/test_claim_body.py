@@ -16,6 +16,7 @@ from support.scorecards import sample_scorecard
 from tiercheck.claim.model import ClaimDocument
 from tiercheck.cli.app import main
 from tiercheck.model import from_json
+from tiercheck.render.markdown import code
 from tiercheck.report.claim_fit import BODY_LIMIT, Part, body_length, fit
 from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
@@ -94,3 +95,12 @@ def test_parts_shorten_largest_first_and_a_body_that_cannot_shrink_is_cut() -> N
     assert shortened
     assert body_length(text) <= 1000 - 512
     assert text.endswith("the rest is in the attached assessment-full.md.\n")
+
+
+def test_a_body_is_cut_between_lines_so_no_code_span_is_left_open() -> None:
+    line = code("@user " + "y" * 90)  # `@user yyy…`: 98 characters, live text if cut open
+    text, shortened = fit([Part((line,) * 10)], limit=512 + 350)
+    # 350 less the note (81) and its blank line leave 267: two lines of 98 and a newline each.
+    note = "… cut here to fit one issue body; the rest is in the attached assessment-full.md."
+    assert shortened
+    assert text == f"{line}\n{line}\n\n{note}\n"

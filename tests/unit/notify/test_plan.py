@@ -197,7 +197,7 @@ def test_the_visible_text_cannot_form_a_marker_or_a_comment() -> None:
     assert markers is not None
     assert (markers.line, markers.state) == (LINE, KEY)
     assert "<!--" not in markers.visible
-    assert markers.visible.startswith("x &lt;!-- tiercheck:line=rust-sdk -->")
+    assert markers.visible.startswith("x <!- - tiercheck:line=rust-sdk -->")
     assert body.count("<!--") == 2
     (call,) = plan_pr_comment(7, hostile, [], OURS)
     assert (call.body or "").count("<!--") == 1

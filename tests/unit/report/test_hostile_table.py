@@ -332,7 +332,7 @@ def test_chromium_finds_no_element_or_request_from_sdk_text(tmp_path: Path) -> N
         browser.assert_nothing_fetched(browser.requests(net_log), page)
 
 
-#: The Markdown renderers: each turns SDK text into Markdown only through `untrusted_md`.
+#: The Markdown renderers: each makes Markdown only through `tiercheck.render.markdown`.
 _MARKDOWN_MODULES = (
     "markdown",
     "claim_markdown",
@@ -347,6 +347,6 @@ _MARKDOWN_MODULES = (
 @pytest.mark.parametrize("module", _MARKDOWN_MODULES)
 def test_markdown_renderers_escape_nothing_themselves(module: str) -> None:
     source = (Path(__file__).parents[3] / "tiercheck" / "report" / f"{module}.py").read_text()
-    assert "untrusted_md" in source
+    assert "tiercheck.render.markdown" in source
     home_made = re.findall(r"""\.replace\(\s*["'](?:\||<|`|\\\\\|)["']""", source)
     assert home_made == [], f"{module}.py escapes Markdown itself: {home_made}"

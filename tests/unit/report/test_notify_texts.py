@@ -104,3 +104,30 @@ def test_the_pull_request_comment_has_one_row_per_line(store: HistoryStore) -> N
     assert rows[1] == "| `quiet-sdk` | ⚠️ unmeasured tonight | — |"
     assert rows[2] == "| `new-sdk` | no run | — |"
     assert "[The workflow run](https://github.com/o/r/actions/runs/9)." in text
+
+
+def test_outside_a_table_a_pipe_is_not_escaped(store: HistoryStore) -> None:
+    # Only a table row splits at a pipe; elsewhere `\|` in code would show its backslash.
+    record(store, night_scorecard(12, failing=[BROKEN]))
+    state = _state(store.runs(LINE), LINE, day(12))
+    piped = tuple(dataclasses.replace(r, check="id|x") for r in state.regressions)
+    state = dataclasses.replace(state, regressions=piped, line="a|b")
+    assert issue_body(state).startswith("**a|b** has regressed")
+    (item,) = [line for line in changed_comment(state).splitlines() if "fails" in line]
+    assert ": `id|x`" in item
+    (row,) = [line for line in issue_body(state).splitlines() if "fails" in line]
+    assert ": `id\\|x`" in row
+    assert green_comment(state).startswith("Green again on 2026-10-12: no row of `a|b` regresses")
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["http://example.org/dash/", "https://example.org:8443/dash/", "javascript:alert(1)"],
+)
+def test_only_an_https_dashboard_is_linked(store: HistoryStore, address: str) -> None:
+    state = _state(store.runs(LINE), LINE, day(11))
+    body = issue_body(state, dashboard=address)
+    assert "dashboard" not in body.split("_Kept by")[0]
+    assert "](" not in body
+    text = pr_comment({LINE: state}, day(11), run_url=address)
+    assert "workflow run" not in text.lower().split("_compared")[0]
