@@ -2,8 +2,13 @@
 
 The filed claims that follow an earlier one say what changed ("server conformance moved from
 83.3% to 100%, a conformance client was implemented…"). Given the previous `claim.json` (every
-row) or `scorecard.json` (the measured rows 1a–4b), this compares row by row and scenario by
-scenario. Pure: the previous document arrives already read.
+row) or `scorecard.json` (the measured rows 1a–4b), this compares row by row, and scenario by
+scenario by the one rule of `tiercheck.comparison` (which the diff, the matrix and the history
+follow too): `now_failing` and `now_passing` are its newly failing and fixed scenarios, `added`
+its added scored scenarios and those newly scored, `removed` its removed scored scenarios and
+those no longer scored, and `other` its scenarios to or from unmeasured, with every scored
+scenario of a leg that became unmeasured or was measured again. Under another harness version
+no scenario is compared (`incomparable`). Pure: the previous document arrives already read.
 """
 
 from __future__ import annotations
@@ -21,9 +26,20 @@ from tiercheck.claim.model import (
     ScenarioStateName,
 )
 from tiercheck.claim.table import BY_DATE_MARK
+from tiercheck.comparison import (
+    Comparison,
+    LegChange,
+    LegOutcome,
+    Outcome,
+    RunScenarios,
+    ScenarioOutcome,
+)
+from tiercheck.comparison import ScenarioChange as Classified
+from tiercheck.comparison import compare as compare_runs
+from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["Previous", "compare", "scenario_states"]
+__all__ = ["Previous", "compare", "leg_states", "run_scenarios", "scenario_states"]
 
 #: Rows a scorecard alone decides (the judgment rows need the checkout).
 MEASURED_ROWS = frozenset({"1a", "1b", "2", "2b", "3", "4", "4b"})
@@ -41,6 +57,47 @@ class Previous:
     scenarios: tuple[ScenarioState, ...]
     requested_tier: int | None = None
     version: str | None = None
+    harness_version: str | None = None
+    #: Every leg it planned, with its state (a claim.json's conformance split records them).
+    legs: tuple[LegOutcome, ...] = ()
+
+
+def leg_states(doc: Scorecard) -> tuple[LegOutcome, ...]:
+    """Every leg of each revision scored, with its state."""
+    out = []
+    for revision in doc.requirements_revisions:
+        entry = doc.revisions.get(revision)
+        if entry is None:
+            continue
+        for leg in (entry.server, entry.client):
+            out.append(LegOutcome(revision, leg.leg, leg.state, leg.reason))
+    return tuple(out)
+
+
+def _claim_legs(document: ClaimDocument) -> tuple[LegOutcome, ...]:
+    """The legs of a claim.json: its conformance split's whole server and client rows."""
+    rows = {r.name: r for r in document.conformance.rows}
+    return tuple(
+        LegOutcome(revision, leg, tally.state)
+        for revision in document.conformance.revisions
+        for leg in LEGS
+        if leg in rows and (tally := rows[leg].by_revision.get(revision)) is not None
+    )
+
+
+def run_scenarios(
+    harness_version: str | None,
+    legs: Sequence[LegOutcome],
+    scenarios: Sequence[ScenarioState],
+) -> RunScenarios:
+    """An assessment in the form `tiercheck.comparison` compares."""
+    return RunScenarios(
+        harness_version=harness_version,
+        legs=tuple(legs),
+        scenarios=tuple(
+            ScenarioOutcome(s.revision, s.leg, s.scenario, s.state, s.scored) for s in scenarios
+        ),
+    )
 
 
 def scenario_states(doc: Scorecard) -> tuple[ScenarioState, ...]:
@@ -79,6 +136,8 @@ def from_claim(document: ClaimDocument, source: str) -> Previous:
         scenarios=document.scenarios,
         requested_tier=header.requested_tier,
         version=header.release.version if header.release else None,
+        harness_version=header.harness_version,
+        legs=_claim_legs(document),
     )
 
 
@@ -92,6 +151,8 @@ def from_scorecard(doc: Scorecard, rows: Sequence[ClaimRowDoc], source: str) -> 
         rows=tuple(r for r in rows if r.id in MEASURED_ROWS),
         scenarios=scenario_states(doc),
         version=str(doc.version) if doc.version else None,
+        harness_version=doc.harness.version,
+        legs=leg_states(doc),
     )
 
 
@@ -128,39 +189,76 @@ def _row_changes(
     return tuple(changed)
 
 
-def _key(state: ScenarioState) -> tuple[str, str, str]:
-    return (state.revision, state.leg, state.scenario)
+def _state(outcome: Outcome, scored: bool) -> ScenarioStateName | None:
+    return None if outcome == "absent" or not scored else outcome
 
 
-def compare(
-    previous: Previous, rows: Sequence[ClaimRowDoc], scenarios: Sequence[ScenarioState]
-) -> Changes:
-    """What moved between `previous` and this claim's rows and scenarios (scored ones)."""
-    old: Mapping[tuple[str, str, str], ScenarioState] = {
-        _key(s): s for s in previous.scenarios if s.scored
-    }
-    new: Mapping[tuple[str, str, str], ScenarioState] = {_key(s): s for s in scenarios if s.scored}
+def _record(change: Classified) -> ScenarioChange:
+    return ScenarioChange(
+        revision=change.revision,
+        leg=change.leg,
+        scenario=change.scenario,
+        before=_state(change.was, change.scored_before),
+        after=_state(change.now, change.scored_after),
+    )
 
-    def change(key: tuple[str, str, str]) -> ScenarioChange:
-        before, after = old.get(key), new.get(key)
-        return ScenarioChange(
-            revision=key[0],
-            leg=key[1],
-            scenario=key[2],
-            before=before.state if before else None,
-            after=after.state if after else None,
+
+def _leg_scenarios(
+    legs: Sequence[LegChange], scenarios: Sequence[ScenarioState], *, unmeasured_now: bool
+) -> list[ScenarioChange]:
+    """Each scored scenario of a leg that changed state, to or from unmeasured."""
+    where = {(x.revision, x.leg) for x in legs}
+    return [
+        ScenarioChange(
+            revision=s.revision,
+            leg=s.leg,
+            scenario=s.scenario,
+            before=s.state if unmeasured_now else "unmeasured",
+            after="unmeasured" if unmeasured_now else s.state,
         )
+        for s in scenarios
+        if s.scored and (s.revision, s.leg) in where
+    ]
 
-    both = [k for k in new if k in old and old[k].state != new[k].state]
+
+def compare(previous: Previous, rows: Sequence[ClaimRowDoc], doc: Scorecard) -> Changes:
+    """What moved between `previous` and this claim's rows and the scenarios of `doc`."""
+    scenarios = scenario_states(doc)
+    found: Comparison = compare_runs(
+        run_scenarios(previous.harness_version, previous.legs, previous.scenarios),
+        run_scenarios(doc.harness.version, leg_states(doc), scenarios),
+    )
+    order: Mapping[tuple[str, str, str], int] = {
+        (s.revision, s.leg, s.scenario): i for i, s in enumerate(previous.scenarios)
+    }
+    removed = sorted(
+        (
+            c
+            for c in found.changes
+            if (c.kind == "removed" and c.scored_before) or c.kind == "no-longer-scored"
+        ),
+        key=lambda c: order[(c.revision, c.leg, c.scenario)],
+    )
+    added = [
+        c
+        for c in found.changes
+        if (c.kind == "added" and c.scored_after) or c.kind == "newly-scored"
+    ]
+    other = [
+        *(_record(c) for c in found.of("newly-unmeasured", "measured-again")),
+        *_leg_scenarios(found.legs_newly_unmeasured, previous.scenarios, unmeasured_now=True),
+        *_leg_scenarios(found.legs_measured_again, scenarios, unmeasured_now=False),
+    ]
     return Changes(
         source=previous.source,
         kind="claim" if previous.kind == "claim" else "scorecard",
         commit=previous.commit,
         date=previous.date,
         rows=_row_changes(previous.rows, rows, scorecard=previous.kind == "scorecard"),
-        added=tuple(change(k) for k in new if k not in old),
-        removed=tuple(change(k) for k in old if k not in new),
-        now_passing=tuple(change(k) for k in both if new[k].state == "passed"),
-        now_failing=tuple(change(k) for k in both if new[k].state == "failed"),
-        other=tuple(change(k) for k in both if new[k].state == "unmeasured"),
+        added=tuple(_record(c) for c in added),
+        removed=tuple(_record(c) for c in removed),
+        now_passing=tuple(_record(c) for c in found.fixed),
+        now_failing=tuple(_record(c) for c in found.newly_failing),
+        other=tuple(other),
+        incomparable=found.incomparable,
     )

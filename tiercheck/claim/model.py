@@ -265,9 +265,16 @@ class Changes:
     )
     added: tuple[ScenarioChange, ...] = doc_field(doc="scored now, not before")
     removed: tuple[ScenarioChange, ...] = doc_field(doc="scored before, not now")
-    now_passing: tuple[ScenarioChange, ...]
-    now_failing: tuple[ScenarioChange, ...]
-    other: tuple[ScenarioChange, ...] = doc_field(doc="to or from unmeasured")
+    now_passing: tuple[ScenarioChange, ...] = doc_field(doc="scored in both: failed, now passed")
+    now_failing: tuple[ScenarioChange, ...] = doc_field(doc="scored in both: passed, now failed")
+    other: tuple[ScenarioChange, ...] = doc_field(
+        doc="to or from unmeasured (a scenario, or every scored one of a leg that changed state)"
+    )
+    incomparable: bool = doc_field(
+        default=False,
+        optional=True,
+        doc="the previous assessment ran another harness version: no scenario was compared",
+    )
 
 
 SpecTrackStatus = Literal[

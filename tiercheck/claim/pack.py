@@ -229,7 +229,7 @@ def build_claim(
     scenarios = scenario_states(doc)
     changes = None
     if context.previous_doc is not None:
-        changes = compare(context.previous_doc, [_row_doc(r, tiers) for r in rows], scenarios)
+        changes = compare(context.previous_doc, [_row_doc(r, tiers) for r in rows], doc)
     # Tier 3 has no minimum: a Tier 3 claim can always be filed; its table shows the way up.
     status: ClaimStatus = "ready" if target_tier >= 3 else claim_status(rows)
     return Claim(

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from tiercheck.comparison import compare
 from tiercheck.dashboard.model import (
     API_VERSION,
     ClockEntry,
@@ -38,7 +39,7 @@ from tiercheck.history.analysis import (
 )
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord, ScenarioRow, run_key
-from tiercheck.history.regression import NightState, Regression, timeline
+from tiercheck.history.regression import NightState, Regression, run_scenarios, timeline
 from tiercheck.history.section import stamp, streak_entry
 from tiercheck.scorecard.model import HistoryFlaky, HistoryTrendPoint
 
@@ -136,16 +137,10 @@ def _last_night(state: NightState) -> LastNight:
     fixed: list[str] = []
     unmeasured: list[str] = []
     if previous is not None:
-        if not state.basis_change:
-            before, now = _scored_verdicts(previous), _scored_verdicts(run)
-            newly = sorted(k for k, ok in now.items() if not ok and before.get(k) is True)
-            fixed = sorted(k for k, ok in now.items() if ok and before.get(k) is False)
-        was_measured = {(x.revision, x.leg) for x in previous.legs if x.state == "measured"}
-        unmeasured = [
-            f"{x.revision}/{x.leg}"
-            for x in run.legs
-            if x.state == "unmeasured" and (x.revision, x.leg) in was_measured
-        ]
+        found = compare(run_scenarios(previous), run_scenarios(run))
+        newly = sorted(f"{c.revision}/{c.leg}/{c.scenario}" for c in found.newly_failing)
+        fixed = sorted(f"{c.revision}/{c.leg}/{c.scenario}" for c in found.fixed)
+        unmeasured = [f"{x.revision}/{x.leg}" for x in found.legs_newly_unmeasured]
     return LastNight(
         previous_run=previous.run_id if previous else None,
         tier_before=previous.tier if previous else None,

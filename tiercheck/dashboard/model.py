@@ -92,14 +92,19 @@ class LastNight:
     started: tuple[RegressionEntry, ...] = doc_field(doc="regressions that began")
     ended: tuple[RegressionEntry, ...] = doc_field(doc="regressions undone")
     newly_failing: tuple[str, ...] = doc_field(
-        doc="REVISION/LEG/SCENARIO that failed and passed the run before (same basis only)"
+        doc="REVISION/LEG/SCENARIO scored in both runs that failed and passed the run before "
+        "(same harness version only)"
     )
-    fixed: tuple[str, ...] = doc_field(doc="REVISION/LEG/SCENARIO that passed and failed before")
+    fixed: tuple[str, ...] = doc_field(
+        doc="REVISION/LEG/SCENARIO scored in both runs that passed and failed before "
+        "(same harness version only)"
+    )
     newly_unmeasured: tuple[str, ...] = doc_field(
         doc="REVISION/LEG measured the run before, unmeasured now"
     )
     basis_change: tuple[str, ...] = doc_field(
-        doc="what changed in the harness or requirement sets (runs are then not compared)"
+        doc="what changed in the harness or requirement sets (under another harness no scenario "
+        "is compared; across other requirement sets only those scored by both)"
     )
 
 

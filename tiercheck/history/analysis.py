@@ -11,6 +11,8 @@ How gaps count (decided here, documented in docs/history.md):
   nights after the latest failure without a measurement never lengthen it.
 * "Relegation due" needs a measured failure on or after the date four weeks (28 days) after
   the streak began; "at risk" holds from the streak's first day, with that date.
+* `changes` between two runs are the newly failing and fixed scenarios of the one rule of
+  `tiercheck.comparison`, which the diff, the claim and the matrix follow too.
 * The Tier 2 → 3 rule ("more than 20% fail") judges a run at a revision only when every leg it
   planned at that revision was measured (skipped legs aside): a fraction of half the legs is a
   gap, not a verdict.
@@ -23,7 +25,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from tiercheck.comparison import compare
 from tiercheck.history.record import RunRecord, ScenarioRow
+from tiercheck.history.regression import run_scenarios
 from tiercheck.scorecard.model import HistoryTrendPoint
 
 __all__ = [
@@ -230,13 +234,13 @@ def flaky_scenarios(runs: Iterable[RunRecord]) -> list[Flaky]:
 
 
 def changes(previous: RunRecord, current: RunRecord) -> list[tuple[ScenarioKey, bool, bool]]:
-    """Scenarios measured in both runs whose verdict differs: (key, passed before, now)."""
-    before = _verdicts(previous, scored_only=False)
-    now = _verdicts(current, scored_only=False)
+    """Scenarios newly failing or fixed from `previous` to `current`, by the rule of
+    `tiercheck.comparison` (scored in both, legs measured in both, the same harness version):
+    (key, passed before, passed now)."""
+    found = compare(run_scenarios(previous), run_scenarios(current))
     return [
-        (key, before[key].passed, row.passed)
-        for key, row in now.items()
-        if key in before and before[key].passed != row.passed
+        ((c.revision, c.leg, c.scenario), c.was == "passed", c.now == "passed")
+        for c in found.of("newly-failing", "fixed")
     ]
 
 

@@ -8,18 +8,21 @@ A *regression* is one of three things, and it lasts until what regressed is undo
   `tier_after` follows the tier of the day). Only a run
   that measured every leg it planned and whose governance signals were all conclusive judges
   the tier: a tier lowered by what could not be measured is a gap, not a regression.
-* ``newly-failing`` — a scored scenario failed whose previous measured verdict was a pass; it
-  lasts until the scenario passes again (a night it is not measured bridges, as in streaks),
-  or stops being scored.
+* ``newly-failing`` — a scenario newly failing, by the rule of `tiercheck.comparison` (scored
+  and passed, then scored and failed, under the same harness version), between the run that
+  last measured it and this one; it lasts until the scenario passes again (a night it is not
+  measured bridges, as in streaks), or stops being scored.
 * ``unmeasured`` — a leg that was measured before is unmeasured two runs running; it lasts
   until the leg is measured again. One unmeasured night is not a regression.
 
-Runs are compared only when they ran under the same *basis*: the same harness version and the
-same requirement sets (their digest). A run whose basis differs from the previous run's is
-*marked* (`NightState.basis_change` says what changed): no comparison across the change starts
-a regression — a scenario that passed under the old harness and fails under the new one is
-not called one. A regression already open when the basis changes stays open while what
-regressed still holds, and ends as usual when it is undone.
+A run's *basis* is its harness version and its requirement sets (their digest). A run whose
+basis differs from the previous run's is *marked* (`NightState.basis_change` says what
+changed). Scenarios are compared across a change of requirement sets (one scored by both is
+the same requirement; one that became scored or unscored is neither failing nor fixed), never
+across a change of harness version: a scenario that passed under the old harness and fails
+under the new one is not called a regression. A lower tier is called one only under the same
+basis. A regression already open when the basis changes stays open while what regressed still
+holds, and ends as usual when it is undone.
 
 A line's runs are read as one series, oldest first (several runs on one night each count:
 the state after the night's latest run is the night's state). `timeline` gives one line's
@@ -36,6 +39,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
+from tiercheck.comparison import (
+    LegOutcome,
+    RunScenarios,
+    ScenarioOutcome,
+    classify,
+    comparable,
+    leg_measured,
+)
 from tiercheck.history.record import RunRecord, ScenarioRow, run_key
 
 __all__ = [
@@ -48,6 +59,7 @@ __all__ = [
     "basis_of",
     "line_states",
     "night_end",
+    "run_scenarios",
     "timeline",
 ]
 
@@ -191,13 +203,20 @@ def _judges_tier(run: RunRecord) -> bool:
     return run.all_measured and "inconclusive" not in run.signals.values()
 
 
-def _scored(run: RunRecord) -> dict[tuple[str, str, str], ScenarioRow]:
-    measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
-    return {
-        (s.revision, s.leg, s.scenario): s
-        for s in run.scenarios
-        if s.scored and (s.revision, s.leg) in measured
-    }
+def _outcome(row: ScenarioRow) -> ScenarioOutcome:
+    if row.passed:
+        return ScenarioOutcome(row.revision, row.leg, row.scenario, "passed", row.scored)
+    return ScenarioOutcome(row.revision, row.leg, row.scenario, "failed", row.scored, row.message)
+
+
+def run_scenarios(run: RunRecord) -> RunScenarios:
+    """A stored run in the form `tiercheck.comparison` compares (the history keeps verdicts of
+    measured legs only, so a stored scenario passed or failed)."""
+    return RunScenarios(
+        harness_version=run.harness_version,
+        legs=tuple(LegOutcome(x.revision, x.leg, x.state, x.reason) for x in run.legs),
+        scenarios=tuple(_outcome(s) for s in run.scenarios),
+    )
 
 
 class _Line:
@@ -205,7 +224,9 @@ class _Line:
 
     def __init__(self, line: str) -> None:
         self.line = line
-        self.last_verdict: dict[tuple[str, str, str], tuple[bool, Basis]] = {}
+        #: Each scenario as the latest run that measured its leg listed it, with that run's
+        #: harness version.
+        self.last_seen: dict[tuple[str, str, str], tuple[ScenarioOutcome, str | None]] = {}
         self.active: dict[str, Regression] = {}
         self.ever_measured: set[tuple[str, str]] = set()
         self.unmeasured: dict[tuple[str, str], tuple[RunRecord, int]] = {}
@@ -225,31 +246,39 @@ class _Line:
         if key in self.active:
             self.ended.append(self.active.pop(key))
 
-    def _scenarios(self, run: RunRecord, basis: Basis) -> None:
-        verdicts = _scored(run)
-        for (revision, leg, name), row in verdicts.items():
-            key = f"newly-failing:{revision}/{leg}/{name}"
-            prior = self.last_verdict.get((revision, leg, name))
-            if row.passed:
+    def _scenarios(self, run: RunRecord) -> None:
+        measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
+        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
+        for row in run.scenarios:
+            where = (row.revision, row.leg, row.scenario)
+            if where[:2] not in measured:
+                continue
+            now = _outcome(row)
+            key = f"newly-failing:{row.revision}/{row.leg}/{row.scenario}"
+            prior = self.last_seen.get(where)
+            if now.scored and now.outcome == "passed":
                 self._end(key)
-            elif prior is not None and prior[0] and prior[1] == basis:
-                self._start(
-                    Regression(
-                        "newly-failing",
-                        run,
-                        revision,
-                        leg,
-                        name,
-                        check=row.check,
-                        message=row.message,
+            elif prior is not None and comparable(prior[1], run.harness_version):
+                change = classify(prior[0], now)
+                if change is not None and change.kind == "newly-failing":
+                    self._start(
+                        Regression(
+                            "newly-failing",
+                            run,
+                            row.revision,
+                            row.leg,
+                            row.scenario,
+                            check=row.check,
+                            message=row.message,
+                        )
                     )
-                )
-            self.last_verdict[(revision, leg, name)] = (row.passed, basis)
-        measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+            self.last_seen[where] = (now, run.harness_version)
         for key, open_one in list(self.active.items()):
             # Measured, but no longer a scored scenario: it cannot be failing any more.
             where = (open_one.revision or "", open_one.leg or "", open_one.scenario or "")
-            if open_one.kind == "newly-failing" and where[:2] in measured and where not in verdicts:
+            if open_one.kind != "newly-failing" or where[:2] not in measured:
+                continue
+            if where not in rows or not rows[where].scored:
                 self._end(key)
 
     def _legs(self, run: RunRecord) -> None:
@@ -303,7 +332,7 @@ class _Line:
         self.nights.add(run.timestamp.date())
         basis = basis_of(run)
         change = basis_change(self.previous, run) if self.previous else ()
-        self._scenarios(run, basis)
+        self._scenarios(run)
         self._legs(run)
         self._tier(run, basis)
         unmeasured = tuple(

@@ -9,11 +9,13 @@ reason, never a failed one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from tiercheck import __version__
+from tiercheck.comparison import LegOutcome, RunScenarios, ScenarioOutcome, compare
+from tiercheck.comparison import ScenarioChange as Classified
 from tiercheck.matrix.model import (
     SCHEMA_VERSION,
     ChangesBlock,
@@ -34,7 +36,7 @@ from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
 ServerOrClient = Literal["server", "client"]
 RowState = Literal["measured", "unmeasured", "interrupted"]
 
-__all__ = ["RowInput", "build_matrix", "changes_since", "row_id"]
+__all__ = ["RowInput", "build_matrix", "changes_since", "row_id", "run_scenarios"]
 
 
 def row_id(sdk: str, ref: str | None) -> str:
@@ -161,6 +163,7 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         exit_code=card.exit_code,
         duration_s=_duration(card),
         trend=card.history.trend if card.history else (),
+        harness_version=card.harness.version,
     )
 
 
@@ -243,6 +246,8 @@ def _scenario(entry: ScenarioEntry, *, unmeasured: bool) -> ScenarioCell:
         verdict = "unmeasured"
     elif not entry.scored:
         verdict = "not-scored"
+    elif not entry.measured:
+        verdict = "unmeasured"
     else:
         verdict = "passed" if entry.passed else "failed"
     first = entry.failures[0] if entry.failures and not entry.passed else None
@@ -272,16 +277,57 @@ def _probe_counts(revision: str, card: Scorecard) -> ProbeCounts:
     )
 
 
+def _outcome(leg: LegCell, cell: ScenarioCell) -> ScenarioOutcome:
+    """A not-scored cell keeps no verdict, only its failure: without one it passed."""
+    verdict = cell.verdict
+    if verdict == "not-scored":
+        failed = cell.check is not None or cell.message is not None
+        outcome: Literal["passed", "failed"] = "failed" if failed else "passed"
+        return ScenarioOutcome(leg.revision, leg.leg, cell.scenario, outcome, False)
+    return ScenarioOutcome(leg.revision, leg.leg, cell.scenario, verdict, True)
+
+
+def run_scenarios(row: MatrixRow) -> RunScenarios:
+    """A matrix row in the form `tiercheck.comparison` compares."""
+    return RunScenarios(
+        harness_version=row.harness_version,
+        legs=tuple(LegOutcome(c.revision, c.leg, c.state, c.reason) for c in row.legs),
+        scenarios=tuple(_outcome(c, s) for c in row.legs for s in c.scenarios),
+    )
+
+
+def _verdict(scored: bool, outcome: str) -> ScenarioVerdictName | None:
+    if outcome == "absent":
+        return None
+    if not scored:
+        return "not-scored"
+    return "failed" if outcome == "failed" else "passed" if outcome == "passed" else "unmeasured"
+
+
+def _record(row: str, change: Classified) -> ScenarioChange:
+    after = _verdict(change.scored_after, change.now)
+    assert after is not None  # newly failing and fixed scenarios are listed now
+    return ScenarioChange(
+        row=row,
+        revision=change.revision,
+        leg=change.leg,
+        scenario=change.scenario,
+        before=_verdict(change.scored_before, change.was),
+        after=after,
+    )
+
+
 def changes_since(previous: Matrix, rows: Sequence[MatrixRow]) -> ChangesBlock:
     """New failures, fixes and tier changes of `rows` against `previous`, row by row.
 
-    Only cells measured on both sides are compared: a scenario that did not run is neither a
-    new failure nor a fix. A scenario absent before from a measured cell that fails now is a
-    new failure (a new scenario the SDK does not pass).
+    Each row is compared with its previous self by the rule of `tiercheck.comparison`: only
+    legs measured on both sides, and only under the same harness version (a row under another
+    is `incomparable`). A scenario absent before that fails now is added, not a new failure.
     """
     new_failures: list[ScenarioChange] = []
     fixes: list[ScenarioChange] = []
     tier_changes: list[TierChange] = []
+    incomparable: list[str] = []
     for row in rows:
         before_row = previous.row(row.id)
         if before_row is None:
@@ -292,31 +338,17 @@ def changes_since(previous: Matrix, rows: Sequence[MatrixRow]) -> ChangesBlock:
         after_tier = row.tier.official if row.tier else None
         if before_tier != after_tier:
             tier_changes.append(TierChange(row=row.id, before=before_tier, after=after_tier))
-        before_cells = {(c.revision, c.leg): c for c in before_row.legs}
-        for cell in row.legs:
-            old = before_cells.get((cell.revision, cell.leg))
-            if cell.state != "measured" or old is None or old.state != "measured":
-                continue
-            old_verdicts: Mapping[str, ScenarioVerdictName] = {
-                s.scenario: s.verdict for s in old.scenarios
-            }
-            for scenario in cell.scenarios:
-                before = old_verdicts.get(scenario.scenario)
-                change = ScenarioChange(
-                    row=row.id,
-                    revision=cell.revision,
-                    leg=cell.leg,
-                    scenario=scenario.scenario,
-                    before=before,
-                    after=scenario.verdict,
-                )
-                if scenario.verdict == "failed" and before in (None, "passed"):
-                    new_failures.append(change)
-                elif scenario.verdict == "passed" and before == "failed":
-                    fixes.append(change)
+        if before_row.tier is None or row.tier is None:
+            continue  # a row without a scorecard on one side has nothing to compare
+        found = compare(run_scenarios(before_row), run_scenarios(row))
+        if found.incomparable:
+            incomparable.append(row.id)
+        new_failures += (_record(row.id, c) for c in found.newly_failing)
+        fixes += (_record(row.id, c) for c in found.fixed)
     return ChangesBlock(
         previous_run_id=previous.run_id,
         new_failures=tuple(new_failures),
         fixes=tuple(fixes),
         tier_changes=tuple(tier_changes),
+        incomparable=tuple(incomparable),
     )

@@ -118,11 +118,16 @@ class MatrixRow:
         default=(),
         doc="the line's latest runs from its scorecard's history, this one last (the trend chart)",
     )
+    harness_version: str | None = doc_field(
+        default=None,
+        optional=True,
+        doc="the conformance harness version its scorecard ran (rows are compared only under one)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class ScenarioChange:
-    """A scenario whose verdict differs from the previous matrix's (measured on both sides)."""
+    """A scenario newly failing or fixed since the previous matrix (`tiercheck.comparison`)."""
 
     row: str
     revision: str
@@ -149,6 +154,11 @@ class ChangesBlock:
     new_failures: tuple[ScenarioChange, ...]
     fixes: tuple[ScenarioChange, ...]
     tier_changes: tuple[TierChange, ...]
+    incomparable: tuple[str, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="rows whose previous run used another harness version: no scenario was compared",
+    )
 
     @property
     def regressed(self) -> bool:

@@ -1,23 +1,33 @@
 """Comparing two scorecards: what regressed, what was fixed, and what else changed (pure).
 
 Scenarios are compared per (revision, leg, scenario) over the per-revision legs, so the same
-scenario at two revisions is two requirements, as it is in scoring. A *regression* is a
-scenario present in both documents that is scored and failing in the new one but passed (or
-was not scored) in the old one. Scenarios in only one document are *added* or *removed*,
-counted only where the leg was measured on both sides (a leg that changed state is reported
-as such instead). An added scenario that fails is shown but is not a regression: it usually
-comes with a harness or requirement-set change, which the diff reports as context.
+scenario at two revisions is two requirements, as it is in scoring, and by the one rule of
+`tiercheck.comparison` that the claim, the matrix and the history follow too. A *regression*
+is a scored scenario that passed and now fails, a tier drop, or a leg newly unmeasured.
+Scenarios in only one document are *added* or *removed*, counted only where the leg was
+measured on both sides (a leg that changed state is reported as such instead); an added
+scenario that fails is shown but is not a regression. Scorecards of two harness versions are
+*incomparable*: no scenario is compared, and the context says which versions.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tiercheck.comparison import (
+    LegChange,
+    LegOutcome,
+    RunScenarios,
+    ScenarioChange,
+    ScenarioOutcome,
+    compare,
+)
 from tiercheck.plaintext import one_line
-from tiercheck.report.untrusted_md import text
+from tiercheck.render.markdown import text
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import failure_message, legs, short_sha
 
@@ -30,36 +40,8 @@ __all__ = [
     "diff_to_dict",
     "render_diff_markdown",
     "render_diff_terminal",
+    "run_scenarios",
 ]
-
-_Key = tuple[str, str, str]
-
-
-@dataclass(frozen=True)
-class ScenarioChange:
-    """One scenario whose result changed (or that appeared or disappeared).
-
-    `before`/`after` are ``passed``, ``failed``, ``not scored: passed``, ``not scored: failed``
-    or ``absent``; `message` is the new failure's first failing check, when it fails.
-    """
-
-    revision: str
-    leg: str
-    scenario: str
-    before: str
-    after: str
-    message: str | None = None
-
-
-@dataclass(frozen=True)
-class LegChange:
-    """A leg whose measurement state changed (measured → unmeasured, say)."""
-
-    revision: str
-    leg: str
-    before: str
-    after: str
-    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +70,14 @@ class Diff:
     blockers_added: tuple[str, ...]
     blockers_removed: tuple[str, ...]
     context: tuple[ContextChange, ...]
+    #: Scored in the new document, not in the old (a failure among them is not a regression).
+    newly_scored: tuple[ScenarioChange, ...] = ()
+    no_longer_scored: tuple[ScenarioChange, ...] = ()
+    #: Scored scenarios of legs measured on both sides, to or from unmeasured.
+    newly_unmeasured_scenarios: tuple[ScenarioChange, ...] = ()
+    measured_again_scenarios: tuple[ScenarioChange, ...] = ()
+    #: The documents ran different harness versions: no scenario was compared.
+    incomparable: bool = False
 
     @property
     def tier_dropped(self) -> bool:
@@ -112,24 +102,30 @@ class Diff:
             or self.blockers_added
             or self.blockers_removed
             or self.old_tier != self.new_tier
+            or self.newly_scored
+            or self.no_longer_scored
+            or self.newly_unmeasured_scenarios
+            or self.measured_again_scenarios
         )
 
 
-def _outcome(detail: ScenarioEntry) -> str:
-    result = "unmeasured" if not detail.measured else "passed" if detail.passed else "failed"
-    return result if detail.scored else f"not scored: {result}"
+def _scenario(revision: str, leg: str, detail: ScenarioEntry) -> ScenarioOutcome:
+    if not detail.measured:
+        return ScenarioOutcome(revision, leg, detail.scenario, "unmeasured", detail.scored)
+    if detail.passed:
+        return ScenarioOutcome(revision, leg, detail.scenario, "passed", detail.scored)
+    message = failure_message(detail)
+    return ScenarioOutcome(revision, leg, detail.scenario, "failed", detail.scored, message)
 
 
-def _scenarios(doc: Scorecard) -> dict[_Key, ScenarioEntry]:
-    return {
-        (view.revision, view.leg, detail.scenario): detail
-        for view in legs(doc)
-        for detail in view.details
-    }
-
-
-def _leg_states(doc: Scorecard) -> dict[tuple[str, str], tuple[str, str]]:
-    return {(v.revision, v.leg): (v.state, v.reason) for v in legs(doc)}
+def run_scenarios(doc: Scorecard) -> RunScenarios:
+    """A scorecard in the form `tiercheck.comparison` compares: every leg of `legs(doc)`."""
+    views = list(legs(doc))
+    return RunScenarios(
+        harness_version=doc.harness.version,
+        legs=tuple(LegOutcome(v.revision, v.leg, v.state, v.reason or None) for v in views),
+        scenarios=tuple(_scenario(v.revision, v.leg, d) for v in views for d in v.details),
+    )
 
 
 def _label(doc: Scorecard) -> str:
@@ -163,55 +159,17 @@ def _context(old: Scorecard, new: Scorecard) -> tuple[ContextChange, ...]:
     return tuple(changes)
 
 
-def _leg_unmeasured(state: str) -> bool:
-    return state in ("unmeasured", "partially-measured")
+def _sorted(changes: Iterable[ScenarioChange]) -> tuple[ScenarioChange, ...]:
+    return tuple(sorted(changes, key=lambda c: (c.revision, c.leg, c.scenario)))
 
 
 def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
     """What changed from the `old` scorecard document to the `new` one."""
-    before, after = _scenarios(old), _scenarios(new)
-    old_legs, new_legs = _leg_states(old), _leg_states(new)
+    found = compare(run_scenarios(old), run_scenarios(new))
 
-    def both_measured(revision: str, leg: str) -> bool:
-        # A leg that was not measured on one side has no scenarios there; listing all of its
-        # scenarios as added or removed would bury the one line that matters (the leg change).
-        sides = (old_legs.get((revision, leg)), new_legs.get((revision, leg)))
-        return all(side is not None and side[0] == "measured" for side in sides)
+    def key(change: LegChange) -> tuple[str, str]:
+        return (change.revision, change.leg)
 
-    regressions: list[ScenarioChange] = []
-    fixed: list[ScenarioChange] = []
-    added: list[ScenarioChange] = []
-    removed: list[ScenarioChange] = []
-    for key in sorted(before.keys() | after.keys()):
-        revision, leg, name = key
-        old_detail, new_detail = before.get(key), after.get(key)
-        if (old_detail is None or new_detail is None) and not both_measured(revision, leg):
-            continue
-        if old_detail is None and new_detail is not None:
-            message = None if new_detail.passed else failure_message(new_detail)
-            added.append(
-                ScenarioChange(revision, leg, name, "absent", _outcome(new_detail), message)
-            )
-        elif new_detail is None and old_detail is not None:
-            removed.append(ScenarioChange(revision, leg, name, _outcome(old_detail), "absent"))
-        elif old_detail is not None and new_detail is not None:
-            was, now = _outcome(old_detail), _outcome(new_detail)
-            if now == "failed" and was != "failed":
-                change = ScenarioChange(revision, leg, name, was, now, failure_message(new_detail))
-                regressions.append(change)
-            elif was == "failed" and now != "failed":
-                fixed.append(ScenarioChange(revision, leg, name, was, now))
-    newly_unmeasured: list[LegChange] = []
-    newly_measured: list[LegChange] = []
-    for revision, leg in sorted(old_legs.keys() | new_legs.keys()):
-        was_state = old_legs.get((revision, leg), ("absent", ""))[0]
-        now_state, now_reason = new_legs.get((revision, leg), ("absent", ""))
-        if _leg_unmeasured(now_state) and not _leg_unmeasured(was_state):
-            newly_unmeasured.append(
-                LegChange(revision, leg, was_state, now_state, now_reason or None)
-            )
-        elif _leg_unmeasured(was_state) and now_state == "measured":
-            newly_measured.append(LegChange(revision, leg, was_state, now_state))
     old_tier, new_tier = old.implied_tier, new.implied_tier
     old_blockers, new_blockers = old_tier.tier1_blockers, new_tier.tier1_blockers
     return Diff(
@@ -219,21 +177,45 @@ def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
         new_label=_label(new),
         old_tier=old_tier.tier,
         new_tier=new_tier.tier,
-        regressions=tuple(regressions),
-        fixed=tuple(fixed),
-        added=tuple(added),
-        removed=tuple(removed),
-        newly_unmeasured=tuple(newly_unmeasured),
-        newly_measured=tuple(newly_measured),
+        regressions=_sorted(found.newly_failing),
+        fixed=_sorted(found.fixed),
+        added=_sorted(found.added),
+        removed=_sorted(found.removed),
+        newly_unmeasured=tuple(sorted(found.legs_newly_unmeasured, key=key)),
+        newly_measured=tuple(sorted(found.legs_measured_again, key=key)),
         blockers_added=tuple(b for b in new_blockers if b not in old_blockers),
         blockers_removed=tuple(b for b in old_blockers if b not in new_blockers),
         context=_context(old, new),
+        newly_scored=_sorted(found.newly_scored),
+        no_longer_scored=_sorted(found.no_longer_scored),
+        newly_unmeasured_scenarios=_sorted(found.newly_unmeasured),
+        measured_again_scenarios=_sorted(found.measured_again),
+        incomparable=found.incomparable,
     )
+
+
+def _change_dict(change: ScenarioChange) -> dict[str, Any]:
+    return {
+        "revision": change.revision,
+        "leg": change.leg,
+        "scenario": change.scenario,
+        "before": change.before,
+        "after": change.after,
+        "message": change.message,
+    }
 
 
 def diff_to_dict(diff: Diff) -> dict[str, Any]:
     """JSON form of a diff, with `has_regression` and `tier_dropped` spelled out."""
-    out = asdict(diff)
+    out: dict[str, Any] = {}
+    for name in (f.name for f in dataclasses.fields(diff)):
+        value = getattr(diff, name)
+        if isinstance(value, tuple) and value and isinstance(value[0], ScenarioChange):
+            out[name] = [_change_dict(c) for c in value]
+        elif isinstance(value, tuple):
+            out[name] = [v if isinstance(v, str) else asdict(v) for v in value]
+        else:
+            out[name] = value
     out["has_regression"] = diff.has_regression
     out["tier_dropped"] = diff.tier_dropped
     return out

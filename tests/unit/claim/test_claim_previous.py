@@ -122,3 +122,38 @@ def test_a_bad_previous_is_one_line(
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+def test_a_previous_claim_under_another_harness_compares_no_scenario(
+    previous: Path, tmp_path: Path
+) -> None:
+    data = json.loads(previous.read_text("utf-8"))
+    data["header"]["harness_version"] = "0.0.1-other"
+    previous.write_text(json.dumps(data))
+    _, claim, out = _claim(tmp_path, "after", sample_scorecard(), "--previous", str(previous))
+    changes = claim["changes"]
+    assert changes["incomparable"] is True
+    assert changes["now_passing"] == changes["added"] == changes["other"] == []
+    # Rows are not scenarios: row 1b still moved.
+    assert [r["id"] for r in changes["rows"]] == ["1b"]
+    text = (out / "assessment.md").read_text("utf-8")
+    assert "It ran another harness version: no scenario is compared with it." in text
+
+
+def test_a_leg_the_previous_claim_could_not_measure_is_measured_again(tmp_path: Path) -> None:
+    _, data, _ = _claim(tmp_path, "before", sample_scorecard())
+    # As if 2026-07-28's client leg had been unmeasured: no scenario, the split says so.
+    data["scenarios"] = [
+        s for s in data["scenarios"] if (s["revision"], s["leg"]) != (R2, "client")
+    ]
+    for split in data["conformance"]["rows"]:
+        if split["name"] == "client":
+            split["by_revision"][R2]["state"] = "unmeasured"
+    path = tmp_path / "previous-claim.json"
+    path.write_text(json.dumps(data))
+    _, claim, _ = _claim(tmp_path, "after", sample_scorecard(), "--previous", str(path))
+    changes = claim["changes"]
+    other = {(c["revision"], c["leg"], c["before"], c["after"]) for c in changes["other"]}
+    assert other == {(R2, "client", "unmeasured", "passed")}
+    assert len(changes["other"]) == 32  # every scored client scenario at 2026-07-28 (1b: 32/32)
+    assert changes["added"] == []

@@ -132,17 +132,20 @@ def test_a_tier_lowered_by_an_unmeasured_leg_is_not_a_lower_tier() -> None:
     assert [s.status for s in _line(one, two, three)] == ["ok", "ok", "ok"]
 
 
-def test_other_requirement_sets_are_marked_and_not_compared() -> None:
+def test_other_requirement_sets_are_marked_and_compare_scenarios_scored_by_both() -> None:
     one = record_of(night_scorecard("x", 1))
     two = dataclasses.replace(
         record_of(night_scorecard("x", 2, failing=[REGRESSED], tier=2)),
         requirements_digest="0123456789abcdef",
     )
     states = _line(one, two)
-    assert states[1].status == "incomparable"
     assert states[1].basis_change == (
         f"requirement sets {one.requirements_digest} → 0123456789abcdef",
     )
+    # The scenario is scored under both sets and the harness is the same: it is newly
+    # failing. The tier is judged against other requirements: its drop is not a regression.
+    assert [r.kind for r in states[1].started] == ["newly-failing"]
+    assert states[1].status == "regressed"
 
 
 def test_an_open_regression_lasts_across_a_harness_change_until_undone() -> None:

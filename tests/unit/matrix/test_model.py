@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -213,3 +214,54 @@ def test_rows_compare_probes_by_verdict_never_by_the_rate_of_a_race() -> None:
     assert "rounds" not in json.dumps(to_json(low))  # no raw count reaches the matrix
     # A verdict that does change changes the row.
     assert _matrix(_row(_with_race(0, "pass"))).rows != low.rows
+
+
+def test_an_added_failing_scenario_is_not_a_new_failure() -> None:
+    def add(data: dict[str, Any]) -> None:
+        details = data["revisions"][R1]["server"]["details"]
+        details.append({**details[0], "scenario": "server-session-lifecycle", "passed": False})
+
+    changes = _matrix(
+        _row(edited(tier1_scorecard(), add)), previous=_matrix(_row(tier1_scorecard()))
+    ).changes
+    assert changes is not None
+    assert (changes.new_failures, changes.fixes, changes.incomparable) == ((), (), ())
+
+
+def test_a_row_under_another_harness_is_incomparable_not_a_new_failure() -> None:
+    broken = with_regression(R2, "client", "request-metadata", "no _meta echoed")
+    other = edited(broken, lambda d: d["harness"].update(version="0.2.0-alpha.12"))
+    matrix = _matrix(_row(other), previous=_matrix(_row(tier1_scorecard())))
+    assert matrix.rows[0].harness_version == "0.2.0-alpha.12"
+    assert matrix.changes is not None
+    assert matrix.changes.incomparable == ("example-sdk@main",)
+    assert matrix.changes.new_failures == ()
+    assert not matrix.changes.regressed
+
+
+def test_a_previous_matrix_without_harness_versions_still_reads() -> None:
+    data = to_json(_matrix(_row(tier1_scorecard()), previous=_matrix(_row(tier1_scorecard()))))
+    for row in data["rows"]:
+        del row["harness_version"]
+    del data["changes"]["incomparable"]
+    old = from_json(Matrix, data)
+    assert old.rows[0].harness_version is None
+    assert old.changes is not None
+    assert old.changes.incomparable == ()
+
+
+def test_a_scenario_left_unmeasured_in_a_measured_leg_is_unmeasured_not_failed() -> None:
+    def unmeasure(data: dict[str, Any]) -> None:
+        entry = data["revisions"][R1]["server"]["details"][1]
+        entry.update(passed=False, unmeasured="no checks.json")
+
+    matrix = _matrix(
+        _row(edited(tier1_scorecard(), unmeasure)), previous=_matrix(_row(tier1_scorecard()))
+    )
+    cell = matrix.rows[0].legs[0]
+    assert (cell.state, [s.verdict for s in cell.scenarios]) == (
+        "measured",
+        ["passed", "unmeasured", "passed"],
+    )
+    assert matrix.changes is not None
+    assert matrix.changes.new_failures == ()

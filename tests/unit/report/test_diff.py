@@ -19,6 +19,7 @@ from tiercheck.report.diff import (
     render_diff_terminal,
 )
 from tiercheck.report.json_format import validate_scorecard
+from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import unmeasured_leg
 
 
@@ -38,12 +39,15 @@ def test_diff_finds_exactly_the_regressed_scenario() -> None:
     diff = diff_scorecards(old, new)
     assert diff.regressions == (
         ScenarioChange(
+            "newly-failing",
             R2,
             "server",
             "tools-list",
             "passed",
             "failed",
-            "tools-list-check: tools/list returned 0 tools",
+            scored_before=True,
+            scored_after=True,
+            message="tools-list-check: tools/list returned 0 tools",
         ),
     )
     assert (diff.fixed, diff.added, diff.removed, diff.newly_unmeasured) == ((), (), (), ())
@@ -92,7 +96,9 @@ def test_leg_newly_unmeasured_is_one_change_not_every_scenario_removed() -> None
     )
 
 
-def test_added_and_removed_scenarios_with_context_changes() -> None:
+def _add_and_remove(harness: str | None = None) -> tuple[Scorecard, Scorecard, str]:
+    """Tier 1's scorecard, and the same with 2025-11-25's third server scenario gone and a
+    failing one added (and, when given, another harness version)."""
     old = tier1_scorecard()
     removed: dict[str, Any] = {}
 
@@ -107,31 +113,93 @@ def test_added_and_removed_scenarios_with_context_changes() -> None:
             ],
         }
         details.append(added)
-        data["harness"]["version"] = "0.2.0-alpha.12"
+        if harness is not None:
+            data["harness"]["version"] = harness
         data["sdk"]["commit"] = "0" * 40
 
     new = edited(old, change)
+    return old, new, removed["scenario"]
+
+
+def test_added_and_removed_scenarios_with_context_changes() -> None:
+    old, new, removed = _add_and_remove()
     diff = diff_scorecards(old, new)
-    assert [c.scenario for c in diff.removed] == [removed["scenario"]]
+    assert [c.scenario for c in diff.removed] == [removed]
+    assert [(c.before, c.after) for c in diff.removed] == [("passed", "absent")]
     assert diff.added == (
         ScenarioChange(
-            R1, "server", "server-session-lifecycle", "absent", "failed", "lifecycle: no DELETE"
+            "added",
+            R1,
+            "server",
+            "server-session-lifecycle",
+            "absent",
+            "failed",
+            scored_before=False,
+            scored_after=True,
+            message="lifecycle: no DELETE",
         ),
     )
-    # An added failing scenario is not a regression: the harness changed under it.
+    # An added failing scenario is not a regression: it has no verdict to fall from.
+    assert not diff.has_regression
+    assert not diff.incomparable
+    assert [c.field for c in diff.context] == ["sdk.commit"]
+
+
+def test_another_harness_version_compares_no_scenario() -> None:
+    old, new, _ = _add_and_remove(harness="0.2.0-alpha.12")
+    diff = diff_scorecards(old, new)
+    assert diff.incomparable
+    assert (diff.added, diff.removed, diff.regressions, diff.fixed) == ((), (), (), ())
     assert not diff.has_regression
     assert ContextChange("harness.version", "0.2.0-alpha.10", "0.2.0-alpha.12") in diff.context
     assert [c.field for c in diff.context] == ["sdk.commit", "harness.version"]
+    assert diff_to_dict(diff)["incomparable"] is True
 
 
-def test_not_scored_to_scored_failure_is_a_regression() -> None:
+def test_a_leg_lost_under_another_harness_is_still_newly_unmeasured() -> None:
+    lost = unmeasured_leg("client", R2, "server never became ready on port 41236")
+    new = edited(
+        tier1_scorecard(replace_legs={(R2, "client"): lost}),
+        lambda d: d["harness"].update(version="0.2.0-alpha.12"),
+    )
+    diff = diff_scorecards(tier1_scorecard(), new)
+    assert diff.incomparable
+    assert [(c.revision, c.leg) for c in diff.newly_unmeasured] == [(R2, "client")]
+    assert diff.has_regression
+
+
+def test_not_scored_to_scored_failure_is_newly_scored_not_a_regression() -> None:
     def change(data: dict[str, Any]) -> None:
         data["revisions"][R1]["server"]["details"][0]["notScoredReason"] = "pending"
 
     old = edited(tier1_scorecard(), change)
     new = with_regression(R1, "server", "server-initialize", "boom")
     diff = diff_scorecards(old, new)
-    assert [(c.before, c.after) for c in diff.regressions] == [("not scored: passed", "failed")]
+    assert diff.regressions == ()
+    assert [(c.scenario, c.before, c.after) for c in diff.newly_scored] == [
+        ("server-initialize", "not scored: passed", "failed")
+    ]
+    assert not diff.has_regression
+    assert not diff.unchanged
+    reverse = diff_scorecards(new, old)
+    assert reverse.fixed == ()
+    assert [(c.before, c.after) for c in reverse.no_longer_scored] == [
+        ("failed", "not scored: passed")
+    ]
+
+
+def test_a_failure_that_became_unmeasured_is_not_fixed() -> None:
+    failing = with_regression(R1, "server", "tools-list", "boom")
+
+    def unmeasure(data: dict[str, Any]) -> None:
+        entry = data["revisions"][R1]["server"]["details"][1]
+        entry |= {"passed": False, "failures": [], "unmeasured": "no checks.json"}
+
+    diff = diff_scorecards(failing, edited(failing, unmeasure))
+    assert diff.fixed == ()
+    assert [(c.scenario, c.before, c.after) for c in diff.newly_unmeasured_scenarios] == [
+        ("tools-list", "failed", "unmeasured")
+    ]
 
 
 def test_renderings_and_json_form() -> None:

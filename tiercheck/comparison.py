@@ -1,0 +1,319 @@
+"""Comparing two runs' scenarios: the one rule every report of "what changed" follows (pure).
+
+The scorecard diff, the claim's changes since the previous assessment, the matrix's changes
+since the previous night and the history's regressions each turn their own inputs into one
+form, `RunScenarios` — per (revision, leg, scenario) an outcome (passed, failed, unmeasured)
+and whether it is scored, every planned leg's state, and the run's harness version — and
+`compare` classifies what changed between two of them. The rule:
+
+* **Incomparable.** Two runs under different harness versions are not compared scenario by
+  scenario (a version not recorded — a file older than the field — differs from none): `incomparable` is set and no scenario
+  is newly failing, fixed, added, removed or rescored. A scenario that passed under one harness
+  and fails under another says as much about the harness as about the SDK. What a leg's state
+  says (below) is still reported: a leg that could not be measured is a fact of the run.
+* **Legs.** Scenarios are compared only in legs measured in both runs. A leg measured before
+  and unmeasured now (``unmeasured`` or ``partially-measured``) is *newly unmeasured*; the
+  reverse is *measured again*. Its scenarios are not listed one by one as removed or added,
+  and a leg skipped or not planned in either run compares nothing.
+* **Scenarios**, in a leg measured in both runs, each in at most one class:
+
+  - listed now, not before: *added* (even if it fails: a new scenario is not a regression);
+  - listed before, not now: *removed*;
+  - scored before, not now: *no longer scored*; the reverse: *newly scored* (a scenario that
+    begins to count and fails is not newly failing: it has no scored verdict to fall from);
+  - scored in both: passed → failed *newly failing*; failed → passed *fixed*; passed or
+    failed → unmeasured *newly unmeasured*; unmeasured → passed or failed *measured again*;
+  - not scored in either: no change (a scenario that does not count has no verdict).
+
+Changes come in the order of the newer run's scenarios, then those only the older run lists,
+in its order; each caller sorts as its report reads best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+__all__ = [
+    "ChangeKind",
+    "Comparison",
+    "LegChange",
+    "LegOutcome",
+    "Outcome",
+    "RunScenarios",
+    "ScenarioChange",
+    "ScenarioOutcome",
+    "classify",
+    "comparable",
+    "compare",
+    "leg_measured",
+    "leg_unmeasured",
+]
+
+#: A scenario's outcome in one run; ``absent``: the run does not list it.
+Outcome = Literal["passed", "failed", "unmeasured", "absent"]
+
+ChangeKind = Literal[
+    "newly-failing",
+    "fixed",
+    "newly-unmeasured",
+    "measured-again",
+    "added",
+    "removed",
+    "no-longer-scored",
+    "newly-scored",
+]
+
+_Key = tuple[str, str, str]
+_K = TypeVar("_K")
+
+
+@dataclass(frozen=True)
+class ScenarioOutcome:
+    """One scenario of one leg at one revision, as one run left it."""
+
+    revision: str
+    leg: str
+    scenario: str
+    outcome: Literal["passed", "failed", "unmeasured"]
+    scored: bool
+    #: Why it failed (the first failing check), when it failed.
+    message: str | None = None
+
+    @property
+    def key(self) -> _Key:
+        """(revision, leg, scenario)."""
+        return (self.revision, self.leg, self.scenario)
+
+
+@dataclass(frozen=True)
+class LegOutcome:
+    """One leg a run planned: measured, unmeasured, partially-measured, skipped, or another
+    state its report names (``not-claimed``); only ``measured`` gives scenario verdicts."""
+
+    revision: str
+    leg: str
+    state: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class RunScenarios:
+    """One run in the form `compare` reads."""
+
+    harness_version: str | None
+    legs: tuple[LegOutcome, ...]
+    scenarios: tuple[ScenarioOutcome, ...]
+
+
+@dataclass(frozen=True)
+class ScenarioChange:
+    """One scenario classified by `compare` (or `classify`)."""
+
+    kind: ChangeKind
+    revision: str
+    leg: str
+    scenario: str
+    was: Outcome
+    now: Outcome
+    scored_before: bool
+    scored_after: bool
+    #: The newer run's failure message, when it fails there.
+    message: str | None = None
+
+    @property
+    def before(self) -> str:
+        """The older run's outcome as a reader sees it: ``passed``, ``not scored: failed``,
+        ``absent``…"""
+        return _label(self.was, self.scored_before)
+
+    @property
+    def after(self) -> str:
+        """The newer run's outcome, in the same words as `before`."""
+        return _label(self.now, self.scored_after)
+
+
+@dataclass(frozen=True)
+class LegChange:
+    """A leg measured in one run and unmeasured in the other."""
+
+    revision: str
+    leg: str
+    before: str
+    after: str
+    #: Why the newer run left it unmeasured (newly unmeasured legs only).
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What changed from an older run to a newer one."""
+
+    harness_before: str | None
+    harness_after: str | None
+    #: Every classified scenario, in the order the module docstring gives (empty when
+    #: incomparable).
+    changes: tuple[ScenarioChange, ...] = ()
+    legs_newly_unmeasured: tuple[LegChange, ...] = ()
+    legs_measured_again: tuple[LegChange, ...] = ()
+
+    @property
+    def incomparable(self) -> bool:
+        """The runs used different harness versions: no scenario was compared."""
+        return not comparable(self.harness_before, self.harness_after)
+
+    def of(self, *kinds: ChangeKind) -> tuple[ScenarioChange, ...]:
+        """The changes of these kinds, in order."""
+        return tuple(c for c in self.changes if c.kind in kinds)
+
+    @property
+    def newly_failing(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs: passed, then failed."""
+        return self.of("newly-failing")
+
+    @property
+    def fixed(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs: failed, then passed."""
+        return self.of("fixed")
+
+    @property
+    def newly_unmeasured(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs: a verdict, then unmeasured."""
+        return self.of("newly-unmeasured")
+
+    @property
+    def measured_again(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs: unmeasured, then a verdict."""
+        return self.of("measured-again")
+
+    @property
+    def added(self) -> tuple[ScenarioChange, ...]:
+        """Listed by the newer run only."""
+        return self.of("added")
+
+    @property
+    def removed(self) -> tuple[ScenarioChange, ...]:
+        """Listed by the older run only."""
+        return self.of("removed")
+
+    @property
+    def no_longer_scored(self) -> tuple[ScenarioChange, ...]:
+        """Scored in the older run, not in the newer."""
+        return self.of("no-longer-scored")
+
+    @property
+    def newly_scored(self) -> tuple[ScenarioChange, ...]:
+        """Scored in the newer run, not in the older."""
+        return self.of("newly-scored")
+
+
+def _label(outcome: Outcome, scored: bool) -> str:
+    return outcome if scored or outcome == "absent" else f"not scored: {outcome}"
+
+
+def comparable(harness_before: str | None, harness_after: str | None) -> bool:
+    """Whether two runs' scenarios may be compared: the same harness version, or one unknown.
+
+    A version is unknown only in a file written before it was recorded; treating it as another
+    harness would make the first night after an upgrade incomparable for every row.
+    """
+    return harness_before is None or harness_after is None or harness_before == harness_after
+
+
+def leg_measured(state: str) -> bool:
+    """A leg state that gives scenario verdicts."""
+    return state == "measured"
+
+
+def leg_unmeasured(state: str) -> bool:
+    """A leg state of a leg tried and not (wholly) measured."""
+    return state in ("unmeasured", "partially-measured")
+
+
+def classify(
+    before: ScenarioOutcome | None, after: ScenarioOutcome | None
+) -> ScenarioChange | None:
+    """The class of one scenario between two runs whose leg both measured (None: unchanged).
+
+    `before`/`after` are the scenario as each run lists it, None where it does not."""
+    if before is None and after is None:
+        return None
+    kind = _kind(before, after)
+    if kind is None:
+        return None
+    some = after or before
+    assert some is not None  # one of them is listed
+    now: Outcome = after.outcome if after else "absent"
+    return ScenarioChange(
+        kind=kind,
+        revision=some.revision,
+        leg=some.leg,
+        scenario=some.scenario,
+        was=before.outcome if before else "absent",
+        now=now,
+        scored_before=before.scored if before else False,
+        scored_after=after.scored if after else False,
+        message=after.message if after is not None and now == "failed" else None,
+    )
+
+
+def _kind(before: ScenarioOutcome | None, after: ScenarioOutcome | None) -> ChangeKind | None:
+    if before is None:
+        return "added"
+    if after is None:
+        return "removed"
+    if before.scored != after.scored:
+        return "newly-scored" if after.scored else "no-longer-scored"
+    if not after.scored or before.outcome == after.outcome:
+        return None
+    if after.outcome == "unmeasured":
+        return "newly-unmeasured"
+    if before.outcome == "unmeasured":
+        return "measured-again"
+    return "newly-failing" if after.outcome == "failed" else "fixed"
+
+
+def _ordered_keys(before: Iterable[_K], after: Iterable[_K]) -> list[_K]:
+    """The newer run's keys in its order, then the older run's others in theirs."""
+    seen: dict[_K, None] = dict.fromkeys(after)
+    for key in before:
+        seen.setdefault(key, None)
+    return list(seen)
+
+
+def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
+    """What changed from the `before` run to the `after` run, by the rule above."""
+    old_legs = {(x.revision, x.leg): x for x in before.legs}
+    new_legs = {(x.revision, x.leg): x for x in after.legs}
+    newly_unmeasured: list[LegChange] = []
+    measured_again: list[LegChange] = []
+    for where in _ordered_keys(old_legs, new_legs):
+        was, now = old_legs.get(where), new_legs.get(where)
+        if was is None or now is None:
+            continue
+        if leg_measured(was.state) and leg_unmeasured(now.state):
+            newly_unmeasured.append(LegChange(*where, was.state, now.state, now.reason or None))
+        elif leg_unmeasured(was.state) and leg_measured(now.state):
+            measured_again.append(LegChange(*where, was.state, now.state))
+    changes: list[ScenarioChange] = []
+    if comparable(before.harness_version, after.harness_version):
+        old = {s.key: s for s in before.scenarios}
+        new = {s.key: s for s in after.scenarios}
+        for key in _ordered_keys(old, new):
+            where = key[:2]
+            was_leg, now_leg = old_legs.get(where), new_legs.get(where)
+            if was_leg is None or now_leg is None:
+                continue
+            if not (leg_measured(was_leg.state) and leg_measured(now_leg.state)):
+                continue
+            change = classify(old.get(key), new.get(key))
+            if change is not None:
+                changes.append(change)
+    return Comparison(
+        harness_before=before.harness_version,
+        harness_after=after.harness_version,
+        changes=tuple(changes),
+        legs_newly_unmeasured=tuple(newly_unmeasured),
+        legs_measured_again=tuple(measured_again),
+    )
