@@ -27,7 +27,7 @@ from tiercheck.comparison import (
     compare,
 )
 from tiercheck.plaintext import one_line
-from tiercheck.render.markdown import text
+from tiercheck.render.markdown import BLANK, Md, bullet, document, fmt, heading, own, text
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import failure_message, legs, short_sha
 
@@ -249,6 +249,13 @@ def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
     yield "Newly measured legs", [f"{c.leg} {c.revision}" for c in diff.newly_measured]
     yield "Added scenarios", [_scenario_line(c) for c in diff.added]
     yield "Removed scenarios", [_scenario_line(c, with_message=False) for c in diff.removed]
+    yield "Newly scored scenarios", [_scenario_line(c) for c in diff.newly_scored]
+    yield (
+        "No longer scored",
+        [_scenario_line(c, with_message=False) for c in diff.no_longer_scored],
+    )
+    yield "Newly unmeasured scenarios", [_scenario_line(c) for c in diff.newly_unmeasured_scenarios]
+    yield "Measured again", [_scenario_line(c) for c in diff.measured_again_scenarios]
     yield "New Tier 1 blockers", [one_line(b) for b in diff.blockers_added]
     yield "Cleared Tier 1 blockers", [one_line(b) for b in diff.blockers_removed]
     yield (
@@ -257,23 +264,32 @@ def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
     )
 
 
+def _incomparable_line(diff: Diff) -> str | None:
+    if not diff.incomparable:
+        return None
+    return "Another harness version: no scenario was compared (see what else changed)."
+
+
 def render_diff_markdown(diff: Diff) -> str:
     """The diff as GitHub-flavoured Markdown (ends with a newline)."""
-    verdict = "❌ regression" if diff.has_regression else "✅ no regression"
-    lines = [
-        f"# Scorecard diff: {_tier_line(diff)}",
-        "",
-        f"**Old:** {text(diff.old_label)}  ",
-        f"**New:** {text(diff.new_label)}  ",
-        f"**Verdict:** {verdict}",
+    verdict = own("❌ regression") if diff.has_regression else own("✅ no regression")
+    lines: list[Md] = [
+        heading(1, fmt("Scorecard diff: {}", _tier_line(diff))),
+        BLANK,
+        fmt("**Old:** {}  ", diff.old_label),
+        fmt("**New:** {}  ", diff.new_label),
+        fmt("**Verdict:** {}", verdict),
     ]
+    incomparable = _incomparable_line(diff)
+    if incomparable is not None:
+        lines += [BLANK, text(incomparable)]
     for title, items in _sections(diff):
         if items:
-            lines += ["", f"## {title} ({len(items)})", ""]
-            lines += [f"- {text(item)}" for item in items]
+            lines += [BLANK, heading(2, fmt("{} ({})", title, len(items))), BLANK]
+            lines += [bullet(item) for item in items]
     if diff.unchanged and not diff.context:
-        lines += ["", "No differences."]
-    return "\n".join(lines) + "\n"
+        lines += [BLANK, own("No differences.")]
+    return document(lines)
 
 
 def render_diff_terminal(diff: Diff, color: bool) -> str:
@@ -296,6 +312,9 @@ def render_diff_terminal(diff: Diff, color: bool) -> str:
     style = "bold red" if diff.has_regression else "bold green"
     console.print(Text(_tier_line(diff), style=style))
     console.print(Text(f"old {diff.old_label}\nnew {diff.new_label}", style="dim"))
+    incomparable = _incomparable_line(diff)
+    if incomparable is not None:
+        console.print(Text(incomparable, style="yellow"))
     styles = {"Regressions": "red", "Newly unmeasured legs": "magenta", "Fixed": "green"}
     for title, items in _sections(diff):
         if not items:

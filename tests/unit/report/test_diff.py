@@ -154,6 +154,10 @@ def test_another_harness_version_compares_no_scenario() -> None:
     assert ContextChange("harness.version", "0.2.0-alpha.10", "0.2.0-alpha.12") in diff.context
     assert [c.field for c in diff.context] == ["sdk.commit", "harness.version"]
     assert diff_to_dict(diff)["incomparable"] is True
+    said = "Another harness version: no scenario was compared (see what else changed)."
+    assert said in render_diff_markdown(diff).splitlines()
+    assert said in render_diff_terminal(diff, color=False).splitlines()
+    assert said not in render_diff_markdown(diff_scorecards(old, old))
 
 
 def test_a_leg_lost_under_another_harness_is_still_newly_unmeasured() -> None:
@@ -186,6 +190,14 @@ def test_not_scored_to_scored_failure_is_newly_scored_not_a_regression() -> None
     assert [(c.before, c.after) for c in reverse.no_longer_scored] == [
         ("failed", "not scored: passed")
     ]
+    # Both reports show them, under their own headings.
+    shown = render_diff_markdown(diff)
+    assert "## Newly scored scenarios (1)" in shown
+    assert "- server 2025-11-25 server-initialize: not scored: passed → failed — " in shown
+    assert "## Regressions" not in shown
+    gone = render_diff_terminal(reverse, color=False)
+    assert "No longer scored (1)" in gone
+    assert "  server 2025-11-25 server-initialize: failed → not scored: passed" in gone
 
 
 def test_a_failure_that_became_unmeasured_is_not_fixed() -> None:
@@ -200,6 +212,11 @@ def test_a_failure_that_became_unmeasured_is_not_fixed() -> None:
     assert [(c.scenario, c.before, c.after) for c in diff.newly_unmeasured_scenarios] == [
         ("tools-list", "failed", "unmeasured")
     ]
+    shown = render_diff_markdown(diff)
+    assert "## Newly unmeasured scenarios (1)" in shown
+    assert "## Fixed" not in shown
+    back = render_diff_markdown(diff_scorecards(edited(failing, unmeasure), failing))
+    assert "## Measured again (1)" in back
 
 
 def test_renderings_and_json_form() -> None:
