@@ -89,8 +89,12 @@ def render_matrix_markdown(matrix: Matrix) -> str:
     changes = matrix.changes
     if changes is not None:
         lines += [BLANK, md.heading(3, fmt("Since {}", changes.previous_run_id)), BLANK]
-        if not (changes.new_failures or changes.fixes or changes.tier_changes):
+        if not (
+            changes.new_failures or changes.fixes or changes.tier_changes or changes.incomparable
+        ):
             lines.append(md.own("No change."))
+        for row_id in changes.incomparable:
+            lines.append(bullet(fmt("{}: another harness version, no scenario compared", row_id)))
         for change in changes.tier_changes:
             before = "unassessed" if change.before is None else f"Tier {change.before}"
             after = "unassessed" if change.after is None else f"Tier {change.after}"
@@ -140,6 +144,7 @@ def render_matrix_terminal(matrix: Matrix) -> str:
         out.append(
             f"since {c.previous_run_id}: {len(c.new_failures)} new failure(s), "
             f"{len(c.fixes)} fix(es), {len(c.tier_changes)} tier change(s)"
+            + (f", {len(c.incomparable)} under another harness" if c.incomparable else "")
         )
     return "\n".join(out) + "\n"
 

@@ -3,6 +3,7 @@ GitHub Actions, and the machine-wide build slots the rows share."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from pathlib import Path
@@ -26,7 +27,11 @@ from tiercheck.matrix.model import (
 )
 from tiercheck.pipeline.matrix.distributed import collect_jobs, load_plan, plan_document
 from tiercheck.pipeline.matrix.rows import PlannedRow, parse_row, plan_rows
-from tiercheck.report.matrix import render_matrix_junit, render_matrix_markdown
+from tiercheck.report.matrix import (
+    render_matrix_junit,
+    render_matrix_markdown,
+    render_matrix_terminal,
+)
 from tiercheck.scorecard.model import BlockerEntry
 from tiercheck.sdk import budget
 
@@ -390,8 +395,6 @@ def test_bad_matrix_input_is_one_line_and_exit_2(
 
 
 def test_a_reason_of_many_lines_shows_its_first_in_the_summary() -> None:
-    import dataclasses
-
     matrix = _golden_matrix()
     beta = dataclasses.replace(
         matrix.rows[1], reason="build failed: exit 1\n*** Error compiling 'client.py'"
@@ -433,3 +436,25 @@ def test_a_row_refused_by_its_tier_check_carries_the_refusal_in_its_reason(
         "record one for tiercheck/sample-sdk or pass --repo someone/else "
         "(log: logs/sample-sdk@v1.0.0.log): no scorecard.json in rows/sample-sdk@v1.0.0"
     )
+
+
+def test_a_row_under_another_harness_is_named_in_both_renderings() -> None:
+    matrix = _golden_matrix()
+    assert matrix.changes is not None
+    only = ChangesBlock(
+        previous_run_id="20260101T000000Z",
+        new_failures=(),
+        fixes=(),
+        tier_changes=(),
+        incomparable=("beta@main",),
+    )
+    shown = render_matrix_markdown(dataclasses.replace(matrix, changes=only))
+    assert "- beta@main: another harness version, no scenario compared" in shown.splitlines()
+    assert "No change." not in shown
+    plain = render_matrix_terminal(dataclasses.replace(matrix, changes=only))
+    assert plain.splitlines()[-1] == (
+        "since 20260101T000000Z: 0 new failure(s), 0 fix(es), 0 tier change(s), "
+        "1 under another harness"
+    )
+    # Without one, the summary line is as it was.
+    assert render_matrix_terminal(matrix).splitlines()[-1].endswith("1 tier change(s)")
