@@ -1,12 +1,15 @@
 """The entry point: the table of commands, dispatch, and the one place errors become exit codes.
 
 `tier-check VERB …` runs the command of that name in `COMMANDS`; anything else is the assessment
-(`tier-check --sdk NAME[@REF]`), the default command, whose `--help` lists the table.
+(`tier-check --sdk NAME[@REF]`), the default command, whose `--help` lists the table. The table
+names each command's module and functions as text: a command's module is imported only when
+that command runs (the assessment's, `cli.assess`, only when it runs or its help is shown).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import os
 import signal
@@ -17,23 +20,10 @@ from types import FrameType
 from typing import NoReturn
 
 from tiercheck import process
-from tiercheck.cli import (
-    assess,
-    claim,
-    config_verbs,
-    doctor,
-    governance,
-    history,
-    matrix,
-    notify,
-    probe,
-    publish,
-    score,
-)
 from tiercheck.cli.common import PROG, error_lines
 from tiercheck.errors import TiercheckError
 
-__all__ = ["COMMANDS", "Command", "main"]
+__all__ = ["COMMANDS", "Command", "commands_help", "main"]
 
 EXIT_CODES_HELP = """\
 exit codes:
@@ -44,107 +34,149 @@ exit codes:
   130  interrupted (what was measured is still written)
 """
 
+Parser = Callable[[str], argparse.ArgumentParser]
+Run = Callable[[argparse.Namespace], int]
+
 
 @dataclass(frozen=True)
 class Command:
-    """One command beside the assessment."""
+    """One command: its name and summary, and where its parser and function are.
+
+    The module is imported only when the command runs, so building `tier-check --help` loads
+    none of the commands it lists.
+    """
 
     name: str
     #: Its line in `tier-check --help`; neighbours with the same summary share one line.
     summary: str
-    #: prog (e.g. "tier-check list") → its parser.
-    parser: Callable[[str], argparse.ArgumentParser]
-    #: Parsed arguments → exit code.
-    run: Callable[[argparse.Namespace], int]
+    #: The module that holds both functions, e.g. "tiercheck.cli.score".
+    module: str
+    #: The name of the module's function from prog (e.g. "tier-check list") to the parser.
+    parser: str
+    #: The name of the module's function from the parsed arguments to the exit code.
+    run: str
+
+    def load(self) -> tuple[Parser, Run]:
+        """Import the module; its parser function and its run function."""
+        module = importlib.import_module(self.module)
+        return getattr(module, self.parser), getattr(module, self.run)
 
 
 _SINGLE_CHECK = "single governance checks, as the official tool has them"
 
+
+def _cli(module: str) -> str:
+    return f"tiercheck.cli.{module}"
+
+
 COMMANDS: tuple[Command, ...] = (
-    Command("list", "the SDKs tiercheck knows", config_verbs.list_parser, config_verbs.list_sdks),
+    Command("list", "the SDKs tiercheck knows", _cli("config_verbs"), "list_parser", "list_sdks"),
     Command(
         "requirements",
         "what a spec revision requires, per leg",
-        config_verbs.requirements_parser,
-        config_verbs.requirements,
+        _cli("config_verbs"),
+        "requirements_parser",
+        "requirements",
     ),
     Command(
         "show-config",
         "an SDK's resolved configuration per revision, and where each value came from",
-        config_verbs.show_config_parser,
-        config_verbs.show_config,
+        _cli("config_verbs"),
+        "show_config_parser",
+        "show_config",
     ),
     Command(
         "setup",
         "provision the pinned conformance harness and Node 22 (and an SDK's uv/pnpm)",
-        assess.setup_parser,
-        assess.setup,
+        _cli("assess"),
+        "setup_parser",
+        "setup",
     ),
     Command(
         "doctor",
         "which SDK lines this machine can run: required tools, versions, provisioning",
-        doctor.doctor_parser,
-        doctor.doctor,
+        _cli("doctor"),
+        "doctor_parser",
+        "doctor",
     ),
     Command(
-        "score", "score raw harness results produced elsewhere", score.score_parser, score.score
+        "score",
+        "score raw harness results produced elsewhere",
+        _cli("score"),
+        "score_parser",
+        "score",
     ),
-    Command("diff", "compare two scorecards (regressions exit 1)", score.diff_parser, score.diff),
+    Command(
+        "diff",
+        "compare two scorecards (regressions exit 1)",
+        _cli("score"),
+        "diff_parser",
+        "diff",
+    ),
     Command(
         "governance",
         "the six governance signals of a repository",
-        governance.governance_parser,
-        governance.governance,
+        _cli("governance"),
+        "governance_parser",
+        "governance",
     ),
-    Command("labels", _SINGLE_CHECK, governance.labels_parser, governance.labels),
-    Command("triage", _SINGLE_CHECK, governance.triage_parser, governance.triage),
+    Command("labels", _SINGLE_CHECK, _cli("governance"), "labels_parser", "labels"),
+    Command("triage", _SINGLE_CHECK, _cli("governance"), "triage_parser", "triage"),
     Command(
         "history",
         "an SDK's run history: scores over time, failing streaks, relegation, flaky scenarios",
-        history.history_parser,
-        history.history,
+        _cli("history"),
+        "history_parser",
+        "history",
     ),
     Command(
         "publish",
         "the static dashboard of the history: pages, badges, JSON API (GitHub Pages)",
-        publish.publish_parser,
-        publish.publish,
+        _cli("publish"),
+        "publish_parser",
+        "publish",
     ),
     Command(
         "probe",
         "the advisory behaviour probes against a running server (exit 1 only on FAIL)",
-        probe.probe_parser,
-        probe.probe,
+        _cli("probe"),
+        "probe_parser",
+        "probe",
     ),
     Command(
         "matrix",
         "many SDK lines at once on this machine: one matrix report (--fail-on …)",
-        matrix.matrix_parser,
-        matrix.matrix,
+        _cli("matrix"),
+        "matrix_parser",
+        "matrix",
     ),
     Command(
         "matrix plan",
         "the matrix as GitHub Actions jobs (strategy.matrix JSON)",
-        matrix.matrix_plan_parser,
-        matrix.matrix_plan,
+        _cli("matrix"),
+        "matrix_plan_parser",
+        "matrix_plan",
     ),
     Command(
         "matrix merge",
         "the matrix from the folders those jobs left",
-        matrix.matrix_merge_parser,
-        matrix.matrix_merge,
+        _cli("matrix"),
+        "matrix_merge_parser",
+        "matrix_merge",
     ),
     Command(
         "notify",
         "one tracking issue per SDK line from the nightly history (or a pull-request comment)",
-        notify.notify_parser,
-        notify.notify,
+        _cli("notify"),
+        "notify_parser",
+        "notify",
     ),
     Command(
         "claim",
         "the evidence pack for a tier claim (assessment.md, remediation.md, claim.html)",
-        claim.claim_parser,
-        claim.claim,
+        _cli("claim"),
+        "claim_parser",
+        "claim",
     ),
 )
 
@@ -215,8 +247,11 @@ def _dispatch(args: list[str]) -> int:
         words = 2 if len(args) >= 2 and " ".join(args[:2]) in _BY_NAME else 1
         command = _BY_NAME.get(" ".join(args[:words])) if args else None
         if command is not None:
-            parser = _one_line_errors(command.parser(f"{PROG} {command.name}"))
-            return command.run(parser.parse_args(args[words:]))
+            make_parser, run = command.load()
+            parser = _one_line_errors(make_parser(f"{PROG} {command.name}"))
+            return run(parser.parse_args(args[words:]))
+        from tiercheck.cli import assess  # the default command, loaded only when it runs
+
         parser = _one_line_errors(assess.assess_parser(PROG, epilog=commands_help()))
         return assess.assess(parser.parse_args(args))
     except TiercheckError as exc:

@@ -7,30 +7,27 @@ scorecard.json` reuses a finished assessment instead (its recorded snapshot, whe
 exists, and its checkout, or the one `--sdk-path` names). The claim folder holds
 `assessment.md`, `remediation.md`, `claim.html`, `claim.json` and the badge.
 
-Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows are reviewed),
-1 when a row blocks it, 2 for bad input.
+The flags become one `ClaimRequest` for `pipeline.claim`, which assesses, builds and writes;
+this module prints what it returns. Exit code: 0 when the claim can be filed (ready, or ready
+once the judgment rows are reviewed), 1 when a row blocks it, 2 for bad input.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from tiercheck.cli.assess import assess_parser, measure
-from tiercheck.cli.common import PROG, emit, emit_scorecard
-from tiercheck.errors import UsageError
+from tiercheck.cli.assess import assess_parser, assess_request
+from tiercheck.cli.common import PROG, emit, emit_scorecard, known_sdks, warn
+from tiercheck.pipeline.claim import ClaimRequest
+from tiercheck.pipeline.claim import claim as run_claim
+from tiercheck.pipeline.request import TargetRequest
+from tiercheck.pipeline.run import OutputError
+from tiercheck.report.progress import make_progress
+from tiercheck.scorecard.model import Scorecard
 
-if TYPE_CHECKING:
-    from tiercheck.claim.changes import Previous
-    from tiercheck.claim.model import PreviousAssessment
-    from tiercheck.claim.pack import ClaimContext
-    from tiercheck.governance.snapshot import Snapshot
-    from tiercheck.scorecard.model import Scorecard
-
-__all__ = ["claim", "claim_parser"]
+__all__ = ["claim", "claim_parser", "claim_request"]
 
 
 def claim_parser(prog: str) -> argparse.ArgumentParser:
@@ -85,179 +82,52 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _default_dir(args: argparse.Namespace) -> Path:
-    from tiercheck.pipeline import now_utc, run_id
-
-    if args.sdk:
-        name = str(args.sdk).rsplit("@", 1)[0] if "@" in str(args.sdk)[1:] else str(args.sdk)
-    elif args.sdk_path:
-        name = Path(args.sdk_path).resolve().name
-    else:
-        name = "sdk"
-    return Path("reports") / name.replace("/", "__") / f"claim-{run_id(now_utc())}"
-
-
-def _snapshot(args: argparse.Namespace, doc: Scorecard) -> Snapshot | None:
-    from tiercheck.governance.snapshot import load_snapshot
-
-    if args.governance_snapshot:
-        return load_snapshot(Path(args.governance_snapshot))
-    recorded = doc.governance.snapshot
-    if recorded and Path(recorded).is_file():
-        return load_snapshot(Path(recorded))
-    return None
-
-
-def _checkout(args: argparse.Namespace, doc: Scorecard) -> Path | None:
-    if args.sdk_path:
-        path = Path(args.sdk_path)
-        if not path.is_dir():
-            msg = f"--sdk-path {path}: not a directory"
-            raise UsageError(msg)
-        return path
-    if doc.sdk.path and Path(doc.sdk.path).is_dir():
-        return Path(doc.sdk.path)
-    return None
-
-
-#: Where tier claims are filed (a bare `#N` names one of its issues).
-CLAIMS_REPO = "modelcontextprotocol/modelcontextprotocol"
-_ISSUE_URL = re.compile(r"^https://github\.com/[^/\s]+/[^/\s]+/(?:issues|pull)/\d+/?$")
-
-
-def _issue_url(value: str) -> str:
-    text = value.strip()
-    number = text.removeprefix("#")
-    if number.isdigit():
-        return f"https://github.com/{CLAIMS_REPO}/issues/{int(number)}"
-    if _ISSUE_URL.match(text):
-        return text.rstrip("/")
-    msg = (
-        f"--previous-issue {value!r}: give an issue URL "
-        "(https://github.com/OWNER/REPO/issues/N) or #N"
+def claim_request(args: argparse.Namespace) -> ClaimRequest:
+    """The claim the flags in `args` ask for, as one typed request (nothing run yet); with
+    `--from`, no assessment is asked for."""
+    from_scorecard = Path(args.from_scorecard) if args.from_scorecard else None
+    assess = None if from_scorecard else assess_request(args)
+    target = (
+        assess.target
+        if assess
+        else TargetRequest(
+            sdk=args.sdk,
+            sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+            repo=args.repo,
+            server_url=args.conformance_server_url,
+        )
     )
-    raise UsageError(msg)
-
-
-def _previous(args: argparse.Namespace) -> PreviousAssessment | None:
-    from tiercheck.claim.model import PreviousAssessment
-
-    if not (args.previous_issue or args.previous_tier):
-        return None
-    return PreviousAssessment(
-        url=_issue_url(args.previous_issue) if args.previous_issue else None,
-        tier=args.previous_tier,
-    )
-
-
-def _load_previous(args: argparse.Namespace) -> Previous | None:
-    from tiercheck.claim.changes import from_claim
-    from tiercheck.claim.pack import previous_from_scorecard
-    from tiercheck.report.writer import load_previous
-    from tiercheck.scorecard.model import Scorecard
-
-    if not args.previous:
-        return None
-    found = load_previous(Path(args.previous))
-    if isinstance(found, Scorecard):
-        return previous_from_scorecard(found, args.previous, args.tier)
-    return from_claim(found, args.previous)
-
-
-def _context(
-    args: argparse.Namespace, doc: Scorecard, checkout: Path | None, previous: Previous | None
-) -> ClaimContext:
-    from tiercheck.claim.pack import ClaimContext
-    from tiercheck.claim.sources import (
-        read_baselines,
-        read_manifest,
-        read_release,
-        read_tree_at,
-    )
-    from tiercheck.cli.common import known_sdks
-
-    entry = known_sdks(args).find(doc.sdk.name)
-    prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
-    files = doc.baseline.files.values() if doc.baseline else ()
-    docs_tree = docs_commit = None
-    if args.docs_ref:
-        if checkout is None:
-            msg = (
-                "--docs-ref needs the SDK's checkout (--sdk-path, or a scorecard whose one exists)"
-            )
-            raise UsageError(msg)
-        docs_tree, docs_commit = read_tree_at(checkout, args.docs_ref)
-    return ClaimContext(
-        docs_tree=docs_tree,
+    return ClaimRequest(
+        registry=assess.registry if assess else known_sdks(args),
+        target=target,
+        assess=assess,
+        from_scorecard=from_scorecard,
+        out=Path(args.out) if args.out else None,
+        tier=args.tier,
+        governance_snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         docs_ref=args.docs_ref,
-        docs_commit=docs_commit,
-        release=read_release(checkout, doc.sdk.commit, prefix) if checkout else None,
-        baselines=read_baselines(checkout, files),
-        tag_prefix=prefix,
-        manifest=read_manifest(checkout) if checkout else None,
-        previous=_previous(args),
-        previous_doc=previous,
         language=args.language,
+        previous=args.previous,
+        previous_issue=args.previous_issue,
+        previous_tier=args.previous_tier,
     )
 
 
 def claim(args: argparse.Namespace) -> int:
-    """`tier-check claim`: assess (or load), build the claim, write the folder."""
-    from tiercheck.claim.pack import build_claim
-    from tiercheck.claim.policies import POLICY_PATHS
-    from tiercheck.claim.sources import read_tree
-    from tiercheck.report.writer import load_scorecard, write_claim
+    """`tier-check claim`: hand the request to the pipeline, print what it returns."""
 
-    out_dir = Path(args.out) if args.out else _default_dir(args)
-    _previous(args)  # a bad --previous-issue or --previous is refused before anything runs
-    previous = _load_previous(args)
-    if args.from_scorecard:
-        if args.sdk or args.conformance_server_url:
-            msg = "--from reuses a finished assessment; drop --sdk/--conformance-server-url"
-            raise UsageError(msg)
-        source = Path(args.from_scorecard)
-        doc = load_scorecard(source)
-    else:
-        if not (args.sdk or args.sdk_path or args.conformance_server_url):
-            msg = "claim needs --sdk NAME, --sdk-path DIR or --from SCORECARD"
-            raise UsageError(msg)
-        args.out = str(out_dir / "scorecard")
-        if not (args.skip_governance or args.governance_snapshot or args.record_governance):
-            # The governance rows list the issues and releases behind each verdict: keep them.
-            args.record_governance = str(out_dir / "scorecard" / "governance-snapshot.json")
-        assessed = measure(args)
-        doc = assessed.scorecard
-        source = assessed.out_dir / "scorecard.json"
+    def show(doc: Scorecard) -> None:
         if args.output:
             emit_scorecard(doc, args.output)
-    snapshot = _snapshot(args, doc)
-    checkout = _checkout(args, doc)
-    tree = read_tree(checkout, POLICY_PATHS) if checkout is not None else None
-    pack = build_claim(
-        doc,
-        target_tier=args.tier,
-        snapshot=snapshot,
-        tree=tree,
-        source=str(source),
-        context=_context(args, doc, checkout, previous),
-    )
-    written = write_claim(pack, out_dir.resolve())
-    passing = sum(1 for row in pack.rows if row.verdicts[0] == "pass")
-    review = sum(1 for row in pack.rows if row.verdicts[0] == "needs review")
-    blocked = [
-        row.id for row in pack.rows if row.verdicts[0] not in ("pass", "needs review", "n/a")
-    ]
-    coverage = pack.coverage
-    lines = [
-        f"{pack.header.title}: {pack.status} "
-        f"({passing} rows pass, {review} need review"
-        + (f", blocked by {', '.join(blocked)})" if blocked else ")"),
-    ]
-    if coverage is not None:
-        lines.append(
-            f"documentation: {len(coverage.covered)}/{len(coverage.scored)} features named in "
-            f"{len(coverage.doc_files)} docs and {len(coverage.example_files)} example files"
+
+    try:
+        outcome = run_claim(
+            claim_request(args), progress=make_progress, warn=warn, on_scorecard=show
         )
-    emit("\n".join(lines))
-    sys.stderr.write(f"{PROG}: claim: {out_dir} ({', '.join(p.name for p in written)})\n")
-    return 1 if pack.status == "blocked" else 0
+    except OutputError as exc:
+        emit_scorecard(exc.scorecard, args.output)  # the scorecard still reaches stdout
+        raise
+    emit(outcome.summary)
+    names = ", ".join(path.name for path in outcome.files)
+    sys.stderr.write(f"{PROG}: claim: {outcome.out_dir} ({names})\n")
+    return outcome.exit_code

@@ -6,6 +6,7 @@ Expected names are written out here by hand, so a table that loses or renames an
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -91,6 +92,33 @@ def test_each_command_has_its_own_help(
         main([name, "--help"])
     assert info.value.code == 0
     assert capsys.readouterr().out.startswith(f"usage: tier-check {name} ")
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.name)
+def test_each_entry_names_a_module_and_functions_that_exist(command: Command) -> None:
+    module = importlib.import_module(command.module)
+    assert module.__name__.startswith("tiercheck.cli.")
+    make_parser, run = command.load()
+    assert (make_parser, run) == (getattr(module, command.parser), getattr(module, command.run))
+    assert callable(run)
+    parser = make_parser(f"tier-check {command.name}")
+    assert isinstance(parser, argparse.ArgumentParser)
+    assert parser.prog == f"tier-check {command.name}"
+
+
+@pytest.mark.parametrize(
+    ("module", "parser", "run", "error"),
+    [
+        ("tiercheck.cli.scroe", "score_parser", "score", ModuleNotFoundError),
+        ("tiercheck.cli.score", "score_parsr", "score", AttributeError),
+        ("tiercheck.cli.score", "score_parser", "scroe", AttributeError),
+    ],
+)
+def test_a_misspelt_entry_fails_to_load(
+    module: str, parser: str, run: str, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        Command("score", "a summary", module, parser, run).load()
 
 
 def test_no_verb_is_the_assessment(capsys: pytest.CaptureFixture[str]) -> None:
@@ -303,3 +331,48 @@ def test_help_loads_no_formatter_and_no_registry() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == ""
+
+
+def _modules_loaded_by(code: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + code + "\nprint(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return [m for m in result.stdout.split() if m.startswith("tiercheck.cli")]
+
+
+def test_the_package_loads_no_command_module() -> None:
+    assert _modules_loaded_by("import tiercheck.cli") == [
+        "tiercheck.cli",
+        "tiercheck.cli.app",
+        "tiercheck.cli.common",
+    ]
+
+
+def test_help_loads_the_assessments_command_modules_only() -> None:
+    code = (
+        "import contextlib, io\n"
+        "from tiercheck.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    try:\n"
+        "        main(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "assert out.getvalue().startswith('usage: tier-check '), out.getvalue()\n"
+        "heavy = ('report.terminal', 'report.junit', 'report.markdown', 'report.json_format',\n"
+        "    'report.diff', 'config.registry', 'governance.obtain', 'pipeline')\n"
+        "assert not [m for m in heavy if 'tiercheck.' + m in sys.modules], sys.modules\n"
+    )
+    # The assessment's parser and the modules whose flags it adds; no other command's module.
+    assert _modules_loaded_by(code) == [
+        "tiercheck.cli",
+        "tiercheck.cli.app",
+        "tiercheck.cli.assess",
+        "tiercheck.cli.common",
+        "tiercheck.cli.governance",
+        "tiercheck.cli.history",
+        "tiercheck.cli.probe",
+    ]
