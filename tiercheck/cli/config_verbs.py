@@ -7,7 +7,12 @@ import os
 from typing import Any
 
 from tiercheck.cli.common import add_config_flags, config_flags, emit, known_sdks, print_json
+from tiercheck.config.requirements import load_requirement_set
+from tiercheck.config.resolve import resolve
 from tiercheck.errors import UsageError
+from tiercheck.process import withheld as withheld_env
+from tiercheck.revisions import LEGS, is_known_revision, unknown_revision
+from tiercheck.target import resolve_target
 
 __all__ = [
     "list_parser",
@@ -67,8 +72,6 @@ def requirements_parser(prog: str) -> argparse.ArgumentParser:
 
 def requirements(args: argparse.Namespace) -> int:
     """`tier-check requirements REV`: scored and not-scored scenarios per leg."""
-    from tiercheck.config.requirements import load_requirement_set
-    from tiercheck.revisions import LEGS
 
     rset = load_requirement_set(args.revision)
     data: dict[str, Any] = {"revision": rset.revision}
@@ -118,10 +121,6 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 
 def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config --sdk NAME`: resolved values per revision with their sources."""
-    from tiercheck.config.resolve import resolve
-    from tiercheck.process import withheld as withheld_env
-    from tiercheck.revisions import is_known_revision, unknown_revision
-    from tiercheck.target import resolve_target
 
     registry = known_sdks(args)
     # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like

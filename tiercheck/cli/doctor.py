@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from tiercheck.cli.common import cache_dir, emit, known_sdks, print_json
+from tiercheck.pipeline.doctor import diagnose
 
 __all__ = ["doctor", "doctor_parser"]
 
@@ -45,7 +46,6 @@ def _tool_cell(tool: dict[str, Any]) -> str:
 
 def doctor(args: argparse.Namespace) -> int:
     """`tier-check doctor`: the rows, as text or JSON; exit 1 when a row is not runnable."""
-    from tiercheck.pipeline.doctor import diagnose
 
     registry = known_sdks(args)
     if args.sdk:

@@ -10,11 +10,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import PROG, cache_dir, emit, known_sdks, print_json
+from tiercheck.pipeline.matrix.distributed import merge_matrix, plan_matrix
+from tiercheck.pipeline.matrix.local import run_matrix
+from tiercheck.pipeline.matrix.request import (
+    MatrixBudgets,
+    MatrixMergeRequest,
+    MatrixPlanRequest,
+    MatrixReports,
+    MatrixRequest,
+    RowOptions,
+    RowSelection,
+)
 from tiercheck.report.formats import MATRIX_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.pipeline.matrix.outcome import MatrixResult
-    from tiercheck.pipeline.matrix.request import MatrixReports, MatrixRequest, RowSelection
 
 __all__ = [
     "matrix",
@@ -159,7 +169,6 @@ def matrix_merge_parser(prog: str) -> argparse.ArgumentParser:
 
 
 def _rows(args: argparse.Namespace) -> RowSelection:
-    from tiercheck.pipeline.matrix.request import RowSelection
 
     return RowSelection(
         sdk=tuple(args.sdk),
@@ -169,7 +178,6 @@ def _rows(args: argparse.Namespace) -> RowSelection:
 
 
 def _reports(args: argparse.Namespace) -> MatrixReports:
-    from tiercheck.pipeline.matrix.request import MatrixReports
 
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     return MatrixReports(
@@ -183,7 +191,6 @@ def _reports(args: argparse.Namespace) -> MatrixReports:
 def matrix_request(args: argparse.Namespace) -> MatrixRequest:
     """The `matrix` flags in `args` as one typed request (nothing read or run yet but the
     registry and the cache folder's check)."""
-    from tiercheck.pipeline.matrix.request import MatrixBudgets, MatrixRequest, RowOptions
 
     reports = _reports(args)
     budgets = MatrixBudgets(
@@ -213,7 +220,6 @@ def matrix_request(args: argparse.Namespace) -> MatrixRequest:
 
 def matrix(args: argparse.Namespace) -> int:
     """`tier-check matrix`: run the rows here and write the matrix."""
-    from tiercheck.pipeline.matrix.local import run_matrix
 
     result = run_matrix(matrix_request(args), announce=_announce, on_event=_progress)
     return _print(result, args.output)
@@ -241,8 +247,6 @@ def _print(result: MatrixResult, output: str) -> int:
 
 def matrix_plan(args: argparse.Namespace) -> int:
     """`tier-check matrix plan`: the strategy.matrix JSON on stdout."""
-    from tiercheck.pipeline.matrix.distributed import plan_matrix
-    from tiercheck.pipeline.matrix.request import MatrixPlanRequest
 
     registry = known_sdks(args)
     request = MatrixPlanRequest(
@@ -258,8 +262,6 @@ def matrix_plan(args: argparse.Namespace) -> int:
 
 def matrix_merge(args: argparse.Namespace) -> int:
     """`tier-check matrix merge DIR…`: the matrix from the jobs' folders."""
-    from tiercheck.pipeline.matrix.distributed import merge_matrix
-    from tiercheck.pipeline.matrix.request import MatrixMergeRequest
 
     reports = _reports(args)
     request = MatrixMergeRequest(

@@ -16,13 +16,16 @@ import os
 import re
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import emit, token_from_args, warn
+from tiercheck.cli.governance import check_api_url
 from tiercheck.errors import UsageError
-
-if TYPE_CHECKING:
-    from tiercheck.pipeline.notify import NotifyOutcome
+from tiercheck.governance.collector import resolve_token
+from tiercheck.governance.obtain import DEFAULT_API_URL
+from tiercheck.notify.github import GitHubTarget
+from tiercheck.pipeline.notify import NotifyOutcome, NotifyRequest
+from tiercheck.pipeline.notify import notify as run
+from tiercheck.target import check_repo
 
 __all__ = ["notify", "notify_parser"]
 
@@ -40,7 +43,6 @@ TIMEOUT_S = 30
 
 
 def _repo(text: str) -> str:
-    from tiercheck.target import check_repo
 
     try:
         return check_repo(text, "--repo")
@@ -157,12 +159,6 @@ def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
 
 def notify(args: argparse.Namespace) -> int:
     """`tier-check notify`: judge each line on the night and bring GitHub in line."""
-    from tiercheck.cli.governance import check_api_url
-    from tiercheck.governance.collector import resolve_token
-    from tiercheck.governance.obtain import DEFAULT_API_URL
-    from tiercheck.notify.github import GitHubTarget
-    from tiercheck.pipeline.notify import NotifyRequest
-    from tiercheck.pipeline.notify import notify as run
 
     if args.github_api_url is not None:
         api_url = check_api_url(args.github_api_url, "--github-api-url")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from tiercheck.cli.common import emit, warn
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.publish import PublishRequest
+from tiercheck.pipeline.publish import publish as run
 
 __all__ = ["publish", "publish_parser"]
 
@@ -60,8 +62,6 @@ def publish(args: argparse.Namespace) -> int:
     """Build the site; exit 0, or 2 (one line) for a history or matrix that cannot be read,
     a symbolic link in the site where it would write, or a site that cannot be written (a
     full disk: the previous site is then as it was)."""
-    from tiercheck.pipeline.publish import PublishRequest
-    from tiercheck.pipeline.publish import publish as run
 
     request = PublishRequest(
         aliases=_aliases(args.alias),

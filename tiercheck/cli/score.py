@@ -7,7 +7,11 @@ from pathlib import Path
 
 from tiercheck.cli.common import add_output_flag, emit, emit_scorecard, stdout_color
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.assess import score_results
+from tiercheck.report.diff import diff_scorecards
 from tiercheck.report.formats import DIFF_FORMATS, SCORECARD_FORMATS
+from tiercheck.report.writer import load_scorecard
+from tiercheck.target import check_repo
 
 __all__ = ["diff", "diff_parser", "score", "score_parser"]
 
@@ -77,8 +81,6 @@ def _score_inputs(args: argparse.Namespace) -> list[tuple[str, Path | None, Path
 
 def score(args: argparse.Namespace) -> int:
     """`tier-check score`: judge raw harness results an SDK's own CI already produced."""
-    from tiercheck.pipeline.assess import score_results
-    from tiercheck.target import check_repo
 
     check_repo(args.repo, "--repo")
     inputs = _score_inputs(args)
@@ -109,8 +111,6 @@ def diff_parser(prog: str) -> argparse.ArgumentParser:
 
 def diff(args: argparse.Namespace) -> int:
     """`tier-check diff OLD.json NEW.json`: what changed; exit 1 on a regression."""
-    from tiercheck.report.diff import diff_scorecards
-    from tiercheck.report.writer import load_scorecard
 
     old = load_scorecard(Path(args.old))
     new = load_scorecard(Path(args.new))
