@@ -127,23 +127,26 @@ def assess(args: argparse.Namespace) -> int:
 
 def assess_request(args: argparse.Namespace) -> AssessRequest:
     """The assessment the flags in `args` ask for, as one typed request (nothing run yet)."""
-    from tiercheck.pipeline import default_concurrency
+    from tiercheck.pipeline import RunSettings, default_concurrency
     from tiercheck.pipeline.request import AssessRequest, TargetRequest
 
     concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
-    return AssessRequest(
-        registry=known_sdks(args),
-        target=TargetRequest(
-            sdk=args.sdk,
-            sdk_path=Path(args.sdk_path) if args.sdk_path else None,
-            repo=args.repo,
-            server_url=args.conformance_server_url,
-        ),
-        cache_dir=cache_dir(args),
-        governance=options_from_args(args),
-        out=Path(args.out) if args.out else None,
-        history=history_request(args),
+    # In the order the flags are checked: the first bad one is the one reported.
+    registry = known_sdks(args)
+    target = TargetRequest(
+        sdk=args.sdk,
+        sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+        repo=args.repo,
+        server_url=args.conformance_server_url,
+    )
+    cache = cache_dir(args)
+    governance = options_from_args(args)
+    out = Path(args.out) if args.out else None
+    history = history_request(args)
+    settings = RunSettings(
+        cache_dir=cache,
         flags=config_flags(args),
+        explicit_baseline=args.expected_failures is not None,
         environ=dict(os.environ),
         revisions=tuple(args.revision) if args.revision else None,
         git_url=args.git_url,
@@ -155,7 +158,14 @@ def assess_request(args: argparse.Namespace) -> AssessRequest:
         probes=probe_selection(args.probes),
         budget_dir=Path(args.budget).resolve() if getattr(args, "budget", None) else None,
         max_builds=max(1, getattr(args, "max_builds", 1)),
-        explicit_baseline=args.expected_failures is not None,
+    )
+    return AssessRequest(
+        registry=registry,
+        target=target,
+        governance=governance,
+        settings=settings,
+        out=out,
+        history=history,
     )
 
 
@@ -213,19 +223,16 @@ def setup(args: argparse.Namespace) -> int:
 
 
 def _setup_sdk(args: argparse.Namespace) -> int:
-    from tiercheck.pipeline import AssessOptions
+    from tiercheck.pipeline import AssessOptions, RunSettings
     from tiercheck.pipeline.doctor import prepare_sdk
     from tiercheck.report.progress import make_progress
     from tiercheck.target import resolve_target
 
     target = resolve_target(known_sdks(args), sdk=args.sdk, sdk_path=None, repo=None)
-    options = AssessOptions(
-        target=target,
-        cache_dir=cache_dir(args),
-        out_dir=Path.cwd(),
-        environ=dict(os.environ),
-        git_url=args.git_url,
+    settings = RunSettings(
+        cache_dir=cache_dir(args), environ=dict(os.environ), git_url=args.git_url
     )
+    options = AssessOptions(target=target, settings=settings, out_dir=Path.cwd())
     progress = make_progress()
     try:
         ready = prepare_sdk(options, progress)

@@ -8,6 +8,7 @@ import json
 
 from tiercheck.cli.common import emit
 from tiercheck.errors import UsageError
+from tiercheck.revisions import KNOWN_REVISIONS
 
 __all__ = [
     "add_probe_flags",
@@ -16,8 +17,6 @@ __all__ = [
     "probe_parser",
     "probe_selection",
 ]
-
-_REVISIONS = ("2025-11-25", "2026-07-28")
 
 
 def add_probe_flags(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +70,7 @@ def probe_parser(prog: str) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("url", metavar="URL", help="the server's MCP endpoint (loopback only)")
-    parser.add_argument("--revision", choices=_REVISIONS, default=_REVISIONS[-1])
+    parser.add_argument("--revision", choices=KNOWN_REVISIONS, default=KNOWN_REVISIONS[-1])
     parser.add_argument(
         "--probe", action="append", metavar="NAME", help="run only this probe (repeatable)"
     )

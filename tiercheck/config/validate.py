@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from tiercheck.errors import ConfigError
+from tiercheck.revisions import KNOWN_REVISIONS, unknown_revision
 
 __all__ = ["did_you_mean", "dotted_path", "load_schema", "validate"]
 
@@ -93,9 +94,7 @@ def _message(error: Any) -> tuple[Sequence[object], str]:
             bad = sub.instance
         enum = schema.get("propertyNames", {})
         if "$ref" in enum and enum["$ref"].endswith("/revision"):
-            return [*path, str(bad)], (
-                f"{bad!r} is not a known spec revision; use one of 2025-11-25, 2026-07-28"
-            )
+            return [*path, str(bad)], unknown_revision(bad)
         return [*path, str(bad)], f"{bad!r} is not an allowed name here"
     if validator == "type":
         wanted = schema.get("type")
@@ -109,7 +108,7 @@ def _message(error: Any) -> tuple[Sequence[object], str]:
         if "propertyNames" in error.absolute_schema_path:
             path = [*path, str(instance)]  # a bad key: point at it, not at its parent
         options = ", ".join(str(o) for o in schema["enum"])
-        if set(schema["enum"]) <= {"2025-11-25", "2026-07-28"}:
+        if set(schema["enum"]) <= set(KNOWN_REVISIONS):
             return path, f"{instance!r} is not a known spec revision; use one of {options}"
         return path, f"{instance!r} is not one of {options}"
     if validator == "required":

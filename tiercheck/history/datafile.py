@@ -92,32 +92,6 @@ def run_file_name(record: RunRecord) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LegFile:
-    """One leg at one revision: measured or not (and why not), and its scored result."""
-
-    revision: str
-    leg: str
-    state: str = doc_field(doc="measured, unmeasured or skipped")
-    reason: str | None = doc_field(doc="why the leg is unmeasured or skipped")
-    pass_rate: float = doc_field(doc="scored scenarios passed / scored scenarios")
-    passed: int
-    total: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScenarioFile:
-    """One scenario of a measured leg: its verdict, whether it is scored, the first failure."""
-
-    revision: str
-    leg: str
-    scenario: str
-    passed: bool
-    scored: bool = doc_field(doc="counted by the requirement set (not an extension or pending)")
-    check: str | None = doc_field(doc="the first failing check's id")
-    message: str | None = doc_field(doc="the first failing check's message")
-
-
-@dataclass(frozen=True, kw_only=True)
 class RunFile:
     """One run of an SDK line, as a history data folder keeps it (`runs/<line>/…json`)."""
 
@@ -143,8 +117,8 @@ class RunFile:
     governance_digest: str
     signals: Mapping[str, str] = doc_field(doc="governance check → status")
     interrupted: bool
-    legs: tuple[LegFile, ...]
-    scenarios: tuple[ScenarioFile, ...]
+    legs: tuple[LegRow, ...]
+    scenarios: tuple[ScenarioRow, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -178,30 +152,8 @@ def run_file_of(record: RunRecord) -> RunFile:
         governance_digest=record.governance_digest,
         signals=dict(record.signals),
         interrupted=record.interrupted,
-        legs=tuple(
-            LegFile(
-                revision=x.revision,
-                leg=x.leg,
-                state=x.state,
-                reason=x.reason,
-                pass_rate=x.pass_rate,
-                passed=x.passed,
-                total=x.total,
-            )
-            for x in record.legs
-        ),
-        scenarios=tuple(
-            ScenarioFile(
-                revision=s.revision,
-                leg=s.leg,
-                scenario=s.scenario,
-                passed=s.passed,
-                scored=s.scored,
-                check=s.check,
-                message=s.message,
-            )
-            for s in record.scenarios
-        ),
+        legs=record.legs,
+        scenarios=record.scenarios,
     )
 
 
@@ -210,7 +162,7 @@ def run_file_text(record: RunRecord) -> str:
     header = run_file_of(dataclasses.replace(record, legs=(), scenarios=()))
     data: dict[str, Any] = to_json(header)
     # The lines of legs and scenarios are written straight from the rows (the same keys and
-    # order as `LegFile` and `ScenarioFile`): a year of nights is millions of them.
+    # order as the model writes `LegRow` and `ScenarioRow`): a year of nights is millions of them.
     data["legs"] = [
         {
             "revision": x.revision,

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
 
@@ -43,28 +44,33 @@ MAX_COUNT = 2**63 - 1
 
 @dataclass(frozen=True)
 class LegRow:
-    """One leg at one revision: whether it was measured (and why not), and its score."""
+    """One leg at one revision: measured or not (and why not), and its scored result.
+
+    The row of the history database and the line of a data folder's run file alike."""
 
     revision: str
     leg: str
-    state: str
-    reason: str | None
-    pass_rate: float
-    passed: int
-    total: int
+    state: str = doc_field(doc="measured, unmeasured or skipped")
+    reason: str | None = doc_field(doc="why the leg is unmeasured or skipped")
+    pass_rate: float = doc_field(doc="scored scenarios passed / scored scenarios")
+    # Declared like the described fields before them (still required, still positional).
+    passed: int = doc_field()
+    total: int = doc_field()
 
 
 @dataclass(frozen=True)
 class ScenarioRow:
-    """One scenario of a measured leg: verdict, scored or not, first failing check."""
+    """One scenario of a measured leg: its verdict, whether it is scored, the first failure.
+
+    The row of the history database and the line of a data folder's run file alike."""
 
     revision: str
     leg: str
     scenario: str
     passed: bool
-    scored: bool
-    check: str | None
-    message: str | None
+    scored: bool = doc_field(doc="counted by the requirement set (not an extension or pending)")
+    check: str | None = doc_field(doc="the first failing check's id")
+    message: str | None = doc_field(doc="the first failing check's message")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ parses YAML: progress goes through the `ProgressSink` the CLI hands in, and ever
 measure becomes an unmeasured entry with its reason, so a scorecard is always produced.
 """
 
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, default_concurrency
+from tiercheck.pipeline.base import AssessOptions, ProgressSink, RunSettings, default_concurrency
 from tiercheck.pipeline.facts import harness_facts, now_utc, run_id, tiercheck_facts
 from tiercheck.pipeline.plan import RevisionPlan, plan_revisions
 
@@ -16,6 +16,7 @@ __all__ = [
     "AssessOptions",
     "ProgressSink",
     "RevisionPlan",
+    "RunSettings",
     "default_concurrency",
     "harness_facts",
     "now_utc",

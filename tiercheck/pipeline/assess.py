@@ -36,7 +36,6 @@ def assess(
     progress: ProgressSink,
     *,
     started_at: datetime,
-    explicit_baseline: bool = False,
     reuse: ReuseLookup | None = None,
 ) -> Scorecard:
     """Run a whole assessment and return its scorecard document (exit code inside).
@@ -55,7 +54,9 @@ def assess(
     baselines = (
         Baselines({})
         if no_tree
-        else find_baselines(plan.revisions, measured.checkout_path, explicit=explicit_baseline)
+        else find_baselines(
+            plan.revisions, measured.checkout_path, explicit=options.settings.explicit_baseline
+        )
     )
     judged = judge(
         plan.revisions,
@@ -72,7 +73,7 @@ def assess(
     artifacts = Artifacts(
         out_dir=str(options.out_dir), raw=str(options.out_dir / "raw"), logs=dict(measured.logs)
     )
-    harness = harness_facts(measured, options.harness_version)
+    harness = harness_facts(measured, options.settings.harness_version)
     if reused:
         harness = dataclasses.replace(harness, node_version=reused.run.node_version)
     doc = finish_scorecard(

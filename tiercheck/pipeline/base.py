@@ -1,4 +1,5 @@
-"""What every step of an assessment shares: its options, the progress sink, the unmeasured entry.
+"""What every step of an assessment shares: its options and settings, the progress sink, the
+unmeasured entry.
 
 Each step (plan, checkout, provision, build, legs, judge, scorecard) is a function from typed
 inputs to a frozen result. A result carries what the step measured, its own `unmeasured` entries
@@ -22,6 +23,7 @@ __all__ = [
     "AssessOptions",
     "Origin",
     "ProgressSink",
+    "RunSettings",
     "StepResult",
     "Unmeasured",
     "default_concurrency",
@@ -50,22 +52,20 @@ class ProgressSink(Protocol):
 
 
 @dataclass(frozen=True)
-class AssessOptions:
-    """Everything the conformance half of an assessment needs, resolved by the CLI."""
+class RunSettings:
+    """How the conformance half runs, as the command line set it: every setting declared once.
 
-    target: Target
+    The request (`pipeline.request.AssessRequest`) holds it as parsed and `AssessOptions` holds
+    it as the steps read it, so a new setting is one field here and one value where the command
+    line builds it.
+    """
+
     cache_dir: Path
-    #: The run's folder (`pipeline.output`): raw results and logs go under it.
-    out_dir: Path
-    #: The run's id (`pipeline.output`), recorded in the scorecard.
-    run_id: str = ""
     flags: Mapping[str, Any] = field(default_factory=dict)
     #: `--expected-failures` was given on the command line: the file must exist and load.
     explicit_baseline: bool = False
     environ: Mapping[str, str] = field(default_factory=dict)
     revisions: tuple[str, ...] | None = None
-    #: URL mode: an already running server (no checkout, no build, no managed server).
-    server_url: str | None = None
     git_url: str | None = None
     rebuild: bool = False
     skip_build: bool = False
@@ -82,6 +82,21 @@ class AssessOptions:
     budget_dir: Path | None = None
     #: Builds at once across the runs sharing `budget_dir`.
     max_builds: int = 1
+
+
+@dataclass(frozen=True)
+class AssessOptions:
+    """Everything the conformance half of an assessment needs: the resolved target, the run's
+    folder and the settings (`pipeline.run` builds it from the request)."""
+
+    target: Target
+    settings: RunSettings
+    #: The run's folder (`pipeline.output`): raw results and logs go under it.
+    out_dir: Path
+    #: The run's id (`pipeline.output`), recorded in the scorecard.
+    run_id: str = ""
+    #: URL mode: an already running server (no checkout, no build, no managed server).
+    server_url: str | None = None
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def build_sdk(
             if key in seen:
                 continue
             name = f"build-{plan.revision}.log" if seen else "build.log"
-            if config.build and not options.skip_build:
+            if config.build and not options.settings.skip_build:
                 progress.step("build", config.build)
             with _build_budget(options, progress):
                 result = build(
@@ -67,10 +67,10 @@ def build_sdk(
                     config.build,
                     config.env,
                     log_path=options.out_dir / "logs" / name,
-                    cache_dir=options.cache_dir,
+                    cache_dir=options.settings.cache_dir,
                     commit_sha=commit,
-                    force=options.rebuild,
-                    skip=options.skip_build,
+                    force=options.settings.rebuild,
+                    skip=options.settings.skip_build,
                     allow_env=config.pass_env,
                     path_prefix=path_prefix,
                 )
@@ -97,13 +97,14 @@ def build_sdk(
     return BuildResult(block, logs, tuple(failures), {"build": elapsed(began)}, halt)
 
 
-def _build_budget(options: AssessOptions, progress: ProgressSink) -> AbstractContextManager[None]:
+def _build_budget(options: AssessOptions, progress: ProgressSink) -> AbstractContextManager[object]:
     """A build slot when runs share a budget (a matrix's rows), else nothing to wait for."""
-    if options.budget_dir is None:
+    settings = options.settings
+    if settings.budget_dir is None:
         return nullcontext()
     from tiercheck.sdk.budget import slot
 
     def waiting() -> None:
-        progress.step("build", f"waiting for a build slot ({options.max_builds} at once)")
+        progress.step("build", f"waiting for a build slot ({settings.max_builds} at once)")
 
-    return slot(options.budget_dir / "builds", "build", options.max_builds, on_wait=waiting)
+    return slot(settings.budget_dir / "builds", "build", settings.max_builds, on_wait=waiting)

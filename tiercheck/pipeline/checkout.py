@@ -49,8 +49,9 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
             )
         ref = plan.ref.checkout
         progress.step("checkout", f"{target.repo}@{ref or 'default branch'}")
+        settings = options.settings
         cloned = checkout(
-            target.repo, ref, cache_dir=options.cache_dir / "repos", git_url=options.git_url
+            target.repo, ref, cache_dir=settings.cache_dir / "repos", git_url=settings.git_url
         )
         branch = cloned.branch if ref is None else None
         shown = ref or branch or "default branch"
@@ -65,7 +66,7 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
 
 def working_tree_lock(
     options: AssessOptions, plan: Plan, progress: ProgressSink
-) -> AbstractContextManager[None]:
+) -> AbstractContextManager[object]:
     """The lock on the tree this assessment checks out, builds and runs in (see
     `sdk.checkout.tree_lock`); held from before the checkout until the legs are done."""
     from tiercheck.sdk.checkout import tree_lock, worktree_path
@@ -74,11 +75,11 @@ def working_tree_lock(
     if target.path is not None:
         tree = target.path
     elif target.repo is not None:
-        tree = worktree_path(target.repo, plan.ref.checkout, options.cache_dir / "repos")
+        tree = worktree_path(target.repo, plan.ref.checkout, options.settings.cache_dir / "repos")
     else:
         return nullcontext()
 
     def waiting() -> None:
         progress.step("checkout", f"waiting for another run that uses {tree}")
 
-    return tree_lock(tree, lock_dir=options.cache_dir / "locks", on_wait=waiting)
+    return tree_lock(tree, lock_dir=options.settings.cache_dir / "locks", on_wait=waiting)

@@ -95,4 +95,6 @@ def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:
     checkout = check_out(options, plan, progress)
     if checkout.path is None:
         return ToolsResult(unmeasured=checkout.unmeasured, halt=checkout.halt)
-    return provision_tools(options.cache_dir, checked, plan.revisions, checkout.path, progress)
+    return provision_tools(
+        options.settings.cache_dir, checked, plan.revisions, checkout.path, progress
+    )

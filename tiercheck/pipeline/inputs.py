@@ -46,9 +46,9 @@ def check_checkout_inputs(request_baseline: str | None, checkout: Path) -> None:
 
 
 def _explicit_baseline(request: AssessRequest) -> Path | None:
-    if not request.explicit_baseline:
+    if not request.settings.explicit_baseline:
         return None
-    value = request.flags.get(EXPECTED_FAILURES_FLAG)
+    value = request.settings.flags.get(EXPECTED_FAILURES_FLAG)
     return Path(value) if isinstance(value, str) and value else None
 
 

@@ -2,7 +2,7 @@
 
 Per revision: {server on a free port → server leg → stop} and {client leg, slot-limited}. Server
 legs take turns, each overlapping the client legs; client processes are bounded across the
-whole assessment by `AssessOptions.concurrency`. A leg that cannot be measured is an unmeasured
+whole assessment by `RunSettings.concurrency`. A leg that cannot be measured is an unmeasured
 verdict with its reason. Ctrl-C (or SIGTERM) stops every child, marks the legs that had not
 finished as interrupted, and still returns what was measured.
 """
@@ -244,7 +244,7 @@ def _run_probes(ctx: _LegContext, plan: RevisionPlan, url: str) -> None:
     """The advisory probes, while the server is still up; they never touch the leg's verdict."""
     from tiercheck.probes import run_probes
 
-    names = ctx.options.probes
+    names = ctx.options.settings.probes
     if names == () or ctx.stop.is_set():
         return
     began = time.monotonic()
@@ -361,7 +361,7 @@ def run_legs(
     harness: Harness,
     progress: ProgressSink,
 ) -> LegsResult:
-    """Run every leg of every revision in `cwd`; overlapped unless `options.sequential`."""
+    """Run every leg of every revision in `cwd`; overlapped unless `options.settings.sequential`."""
     refused = _fresh_raw(options.out_dir / "raw")
     if refused is not None:
         progress.warn(refused)
@@ -373,16 +373,16 @@ def run_legs(
             },
             unmeasured=(Unmeasured("legs", refused),),
         )
-    concurrency = options.concurrency
-    if options.budget_dir is not None:
+    concurrency = options.settings.concurrency
+    if options.settings.budget_dir is not None:
         # Slots shared with the other rows of a matrix: one client per slot machine-wide, and
         # a client may queue behind every sharer's clients.
-        slot_dir = options.budget_dir / "clients"
+        slot_dir = options.settings.budget_dir / "clients"
     else:
-        slot_dir = options.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
+        slot_dir = options.settings.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
     script = slots.prepare_slots(slot_dir) if concurrency > 0 else None
     queued = sum(len(p.requirements.expected("client")) for p in revisions)
-    if options.budget_dir is not None:
+    if options.settings.budget_dir is not None:
         queued *= slots.sharers(slot_dir)
     client_slots = _ClientSlots(script, max(1, concurrency), queued)
     stop = threading.Event()
@@ -393,7 +393,7 @@ def run_legs(
         tasks.append((plan.revision, "server", _server_task, plan))
         tasks.append((plan.revision, "client", _client_task, plan))
     began = time.monotonic()
-    workers = 1 if options.sequential else len(tasks)
+    workers = 1 if options.settings.sequential else len(tasks)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="leg")
     futures: list[tuple[str, Leg, Future[LegVerdict]]] = [
         (revision, leg, pool.submit(task, ctx, plan)) for revision, leg, task, plan in tasks
@@ -423,7 +423,7 @@ def run_legs(
         record.unmeasured.append(Unmeasured("assessment", "interrupted"))
     finally:
         pool.shutdown(wait=True)
-        if options.budget_dir is None:  # a shared directory belongs to the matrix
+        if options.settings.budget_dir is None:  # a shared directory belongs to the matrix
             shutil.rmtree(slot_dir, ignore_errors=True)
         record.timings["legs"] = elapsed(began)
     return LegsResult(

@@ -146,11 +146,13 @@ def _run_steps(
             if checkout.path is None:
                 return
             workdir, commit = checkout.path, checkout.commit
-            if options.explicit_baseline:
+            if options.settings.explicit_baseline:
                 # A relative --expected-failures names a file of the clone: refused (exit 2)
                 # now, not after every leg has run.
-                check_checkout_inputs(options.flags.get(EXPECTED_FAILURES_FLAG), workdir)
-            tools = provision_tools(options.cache_dir, toolchain, plan.revisions, workdir, progress)
+                check_checkout_inputs(options.settings.flags.get(EXPECTED_FAILURES_FLAG), workdir)
+            tools = provision_tools(
+                options.settings.cache_dir, toolchain, plan.revisions, workdir, progress
+            )
             done.append(tools)
             if tools.halt is not None:
                 return

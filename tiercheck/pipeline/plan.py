@@ -90,9 +90,9 @@ def origin_of(options: AssessOptions) -> Origin:
 
 def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
     """Resolve each revision's configuration and requirement set (bad input raises here)."""
-    entry = options.target.entry
+    entry, settings = options.target.entry, options.settings
     claimed = entry.revisions if entry else KNOWN_REVISIONS
-    wanted = options.revisions or claimed
+    wanted = settings.revisions or claimed
     for revision in wanted:
         if not is_known_revision(revision):
             raise UsageError(f"--revision: {unknown_revision(revision)}")
@@ -104,7 +104,7 @@ def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
             raise UsageError(msg)
     plans = []
     for revision in wanted:
-        config = resolve(entry, revision, environ=options.environ, flags=options.flags)
+        config = resolve(entry, revision, environ=settings.environ, flags=settings.flags)
         plans.append(RevisionPlan(revision, config, load_requirement_set(revision)))
     return plans
 

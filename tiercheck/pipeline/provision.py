@@ -53,12 +53,12 @@ class ProvisionResult:
 
 
 def provision_harness(options: AssessOptions, progress: ProgressSink) -> ProvisionResult:
-    """Install (or reuse) `options.harness_version` under the cache directory."""
+    """Install (or reuse) `options.settings.harness_version` under the cache directory."""
     began = time.monotonic()
     try:
         harness = provision(
-            options.cache_dir,
-            version=options.harness_version,
+            options.settings.cache_dir,
+            version=options.settings.harness_version,
             progress=lambda text: progress.step("harness", text),
         )
     except ToolMissingError:

@@ -7,14 +7,12 @@ the files — happens below the command line, so the data never climbs back up t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tiercheck.config.registry import Registry
-from tiercheck.conformance.harness import PINNED_VERSION
 from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.pipeline.base import RunSettings
 
 __all__ = ["AssessRequest", "HistoryRequest", "TargetRequest"]
 
@@ -45,22 +43,9 @@ class AssessRequest:
 
     registry: Registry
     target: TargetRequest
-    cache_dir: Path
     governance: GovernanceOptions
+    #: How the conformance half runs (the same record `AssessOptions` holds).
+    settings: RunSettings
     #: `--out`; None: `reports/<sdk>/<run-id>/`, chosen by `pipeline.output`.
     out: Path | None = None
     history: HistoryRequest | None = None
-    flags: Mapping[str, Any] = field(default_factory=dict)
-    environ: Mapping[str, str] = field(default_factory=dict)
-    revisions: tuple[str, ...] | None = None
-    git_url: str | None = None
-    rebuild: bool = False
-    skip_build: bool = False
-    harness_version: str = PINNED_VERSION
-    concurrency: int = 0
-    sequential: bool = False
-    probes: tuple[str, ...] | None = None
-    budget_dir: Path | None = None
-    max_builds: int = 1
-    #: `--expected-failures` was given: the file must exist.
-    explicit_baseline: bool = False

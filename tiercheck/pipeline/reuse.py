@@ -53,7 +53,7 @@ def reuse_key(options: AssessOptions, plan: Plan, commit: str) -> ReuseKey:
         sdk=plan.target.name,
         commit=commit,
         config_digest=config_digest(configs),
-        harness_version=options.harness_version,
+        harness_version=options.settings.harness_version,
         requirements_digest=requirements_digest(revisions),
         revisions=revisions,
     )

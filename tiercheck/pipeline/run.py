@@ -8,6 +8,7 @@ wrote. Nothing it produces climbs back up to the command line to be finished the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +20,13 @@ from tiercheck.pipeline.base import AssessOptions, ProgressSink
 from tiercheck.pipeline.facts import now_utc
 from tiercheck.pipeline.history import HistoryHook
 from tiercheck.pipeline.inputs import check_inputs
-from tiercheck.pipeline.output import report_folder
+from tiercheck.pipeline.output import ReportFolder, report_folder
 from tiercheck.pipeline.request import AssessRequest
 from tiercheck.report.writer import write_reports
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.target import Target, resolve_target
 
-__all__ = ["OutputError", "WrittenRun", "check_request", "resolve", "run"]
+__all__ = ["OutputError", "WrittenRun", "assess_options", "check_request", "resolve", "run"]
 
 
 class OutputError(TiercheckError):
@@ -64,7 +65,7 @@ def check_request(request: AssessRequest) -> None:
     if governance.skip and (governance.snapshot or governance.record):
         msg = "--skip-governance cannot be combined with --governance-snapshot/--record-governance"
         raise UsageError(msg)
-    if request.rebuild and request.skip_build:
+    if request.settings.rebuild and request.settings.skip_build:
         msg = "--rebuild and --skip-build contradict each other; pick one"
         raise UsageError(msg)
 
@@ -87,6 +88,22 @@ def resolve(request: AssessRequest) -> Target:
     )
 
 
+def assess_options(request: AssessRequest, target: Target, folder: ReportFolder) -> AssessOptions:
+    """The options the steps read: the request's settings, with `skip_build` set in URL mode (a
+    server already running is never built)."""
+    server_url = request.target.server_url
+    settings = request.settings
+    if server_url is not None and not settings.skip_build:
+        settings = dataclasses.replace(settings, skip_build=True)
+    return AssessOptions(
+        target=target,
+        settings=settings,
+        out_dir=folder.path,
+        run_id=folder.run_id,
+        server_url=server_url,
+    )
+
+
 def run(
     request: AssessRequest, progress: ProgressSink, *, warn: Callable[[str], None]
 ) -> WrittenRun:
@@ -100,33 +117,13 @@ def run(
     check_inputs(request)
     started = now_utc()
     folder = report_folder(request.out, target.name, started)
-    options = AssessOptions(
-        target=target,
-        cache_dir=request.cache_dir,
-        out_dir=folder.path,
-        run_id=folder.run_id,
-        flags=request.flags,
-        explicit_baseline=request.explicit_baseline,
-        environ=request.environ,
-        revisions=request.revisions,
-        server_url=request.target.server_url,
-        git_url=request.git_url,
-        rebuild=request.rebuild,
-        skip_build=request.skip_build or request.target.server_url is not None,
-        harness_version=request.harness_version,
-        concurrency=request.concurrency,
-        sequential=request.sequential,
-        probes=request.probes,
-        budget_dir=request.budget_dir,
-        max_builds=request.max_builds,
-    )
+    options = assess_options(request, target, folder)
     hook = HistoryHook(HistoryStore(request.history.path), warn) if request.history else None
     doc = assess(
         options,
         request.governance,
         progress,
         started_at=started,
-        explicit_baseline=request.explicit_baseline,
         reuse=hook.lookup if hook and request.history and request.history.reuse else None,
     )
     if hook:

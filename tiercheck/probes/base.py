@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from tiercheck.probes.client import ProbeClient, ProbeTransportError, trim
 from tiercheck.probes.wire import NotMcpError, Wire
+from tiercheck.revisions import KNOWN_REVISIONS, STATELESS_REVISION
 
 __all__ = [
     "Finding",
@@ -33,7 +34,6 @@ __all__ = [
 
 Outcome = Literal["pass", "warn", "fail", "skip"]
 Level = Literal["MUST", "SHOULD"]
-REVISIONS = ("2025-11-25", "2026-07-28")
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class ProbeContext:
         #: Rounds a probe that repeats a race runs at most; None is the probe's own bound (a
         #: smaller one keeps tests that are not about the race fast).
         self.race_rounds = race_rounds
-        self.modern = revision >= "2026-07-28"
+        self.modern = revision >= STATELESS_REVISION
         self._lock = threading.Lock()
         self._tools: list[dict[str, Any]] | None = None
         self._shared: Wire | None = None
@@ -219,7 +219,7 @@ class Probe:
     spec: str
     fix: str
     check: Callable[[ProbeContext], Finding] = field(repr=False)
-    revisions: tuple[str, ...] = REVISIONS
+    revisions: tuple[str, ...] = KNOWN_REVISIONS
     needs: tuple[str, ...] = ("http-url",)
 
     def applies_to(self, revision: str) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from tiercheck.probes._common import shown
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
 from tiercheck.probes.wire import MODERN
+from tiercheck.revisions import STATEFUL_REVISION
 
 __all__ = ["PROBE"]
 
-_BODY_VERSION = "2025-11-25"
+_BODY_VERSION = STATEFUL_REVISION
 
 
 def check(ctx: ProbeContext) -> Finding:

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiercheck.probes.client import ProbeClient, Reply, trim
+from tiercheck.revisions import STATELESS_REVISION
 
 __all__ = ["CLIENT_INFO", "MODERN", "NotMcpError", "Wire", "name_of"]
 
-MODERN = "2026-07-28"
+MODERN = STATELESS_REVISION
 CLIENT_INFO = {"name": "tiercheck-probe", "version": "1"}
 #: The client capabilities a probe declares: enough for an input-required fixture to ask.
 CLIENT_CAPABILITIES: dict[str, Any] = {"elicitation": {}, "sampling": {}, "roots": {}}

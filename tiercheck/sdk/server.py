@@ -28,6 +28,7 @@ import psutil
 
 from tiercheck import process
 from tiercheck.errors import ServerStartError
+from tiercheck.revisions import STATEFUL_REVISION
 from tiercheck.sdk.ports import (
     PORT_PLACEHOLDER,
     allocate_port,
@@ -54,7 +55,7 @@ __all__ = [
 DEFAULT_READY_TIMEOUT_S = 30.0
 #: The revision the readiness `initialize` asks for; every revision's server must answer it
 #: (with a result, or a JSON-RPC error on a stateless 2026-07-28-only server).
-PROBE_PROTOCOL_VERSION = "2025-11-25"
+PROBE_PROTOCOL_VERSION = STATEFUL_REVISION
 #: Each readiness request is cut off after this long, so a hung server cannot stall the wait.
 PROBE_TIMEOUT_S = 1.0
 #: A running server's liveness probe: how long its one `initialize` may take.

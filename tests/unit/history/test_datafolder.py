@@ -7,6 +7,7 @@ refused; a newer layout is refused; every refusal is one line, exit 2, nothing w
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,13 @@ from support.nights import R1, REGRESSED, night_scorecard, records, thirty_night
 from tiercheck.cli.app import main
 from tiercheck.history.datafile import (
     DATA_MARKER,
+    RunFile,
     line_slug,
     run_file_name,
     run_file_of,
     run_file_text,
 )
-from tiercheck.history.record import record_of
+from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, record_of
 from tiercheck.history.store import HistoryStore
 from tiercheck.model import to_json
 
@@ -240,3 +242,15 @@ def test_a_run_file_is_the_run_file_model_written_out() -> None:
     assert written == model
     assert [list(s) for s in written["scenarios"]] == [list(s) for s in model["scenarios"]]
     assert list(written) == list(model)
+
+
+def test_a_run_file_holds_the_history_rows_themselves() -> None:
+    # One type per row: the database's record and the data file hold the same leg and
+    # scenario rows, so nothing copies a row from one type into another.
+    in_file, in_db = typing.get_type_hints(RunFile), typing.get_type_hints(RunRecord)
+    assert in_file["legs"] == in_db["legs"] == tuple[LegRow, ...]
+    assert in_file["scenarios"] == in_db["scenarios"] == tuple[ScenarioRow, ...]
+    record = record_of(night_scorecard("alpha-sdk", 12, failing=[REGRESSED], tier=2))
+    written = run_file_of(record)
+    assert (written.legs, written.scenarios) == (record.legs, record.scenarios)
+    assert written.scenarios

@@ -16,7 +16,7 @@ from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.resolve import resolve
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions
-from tiercheck.pipeline.base import AssessOptions, Origin, Unmeasured
+from tiercheck.pipeline.base import AssessOptions, Origin, RunSettings, Unmeasured
 from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult
 from tiercheck.pipeline.judge import Baselines, Judgement, find_baselines, judge
@@ -101,12 +101,11 @@ def test_plan_of_a_checkout_reads_its_branch_and_resolves_each_revision(
     tree = GitOrigin(tmp_path / "sdk")
     tree.commit({"README.md": "x\n"}, "first")
     tree.branch("feature")
+    settings = RunSettings(
+        cache_dir=tmp_path / "cache", flags={"--build-cmd": "make"}, revisions=(NEW, OLD)
+    )
     options = AssessOptions(
-        target=_target(path=tree.path),
-        cache_dir=tmp_path / "cache",
-        out_dir=tmp_path / "out",
-        flags={"--build-cmd": "make"},
-        revisions=(NEW, OLD),
+        target=_target(path=tree.path), settings=settings, out_dir=tmp_path / "out"
     )
     plan = plan_assessment(options)
     assert plan.origin == "path"
@@ -120,7 +119,7 @@ def test_plan_of_a_checkout_reads_its_branch_and_resolves_each_revision(
 
 
 def test_plan_of_a_url_and_of_a_clone(tmp_path: Path) -> None:
-    base = {"cache_dir": tmp_path / "cache", "out_dir": tmp_path / "out"}
+    base = {"settings": RunSettings(cache_dir=tmp_path / "cache"), "out_dir": tmp_path / "out"}
     url = AssessOptions(
         target=_target(entry="python-sdk-v1"), server_url="http://127.0.0.1:9/mcp", **base
     )
@@ -135,9 +134,8 @@ def test_plan_of_a_url_and_of_a_clone(tmp_path: Path) -> None:
 def test_plan_refuses_a_revision_the_sdk_does_not_claim(tmp_path: Path) -> None:
     options = AssessOptions(
         target=_target(entry="python-sdk-v1"),
-        cache_dir=tmp_path / "cache",
+        settings=RunSettings(cache_dir=tmp_path / "cache", revisions=(NEW,)),
         out_dir=tmp_path / "out",
-        revisions=(NEW,),
     )
     with pytest.raises(UsageError, match="claims only 2025-11-25"):
         plan_assessment(options)
@@ -150,9 +148,8 @@ def test_a_failed_checkout_halts_every_leg_with_its_reason(tmp_path: Path) -> No
     gone = tmp_path / "gone"
     options = AssessOptions(
         target=_target(path=gone),
-        cache_dir=tmp_path / "cache",
+        settings=RunSettings(cache_dir=tmp_path / "cache", revisions=(OLD, NEW)),
         out_dir=tmp_path / "out",
-        revisions=(OLD, NEW),
     )
     measured = measure(options, plan_assessment(options), Recorder())
     reason = f"checkout failed: SDK path {gone} is not a directory"
@@ -185,7 +182,9 @@ def test_build_runs_once_per_distinct_command_and_names_each_failure(tmp_path: P
         _revision(NEW, **{"--build-cmd": second}),
     ]
     options = AssessOptions(
-        target=_target(path=sdk), cache_dir=tmp_path / "cache", out_dir=tmp_path / "out"
+        target=_target(path=sdk),
+        settings=RunSettings(cache_dir=tmp_path / "cache"),
+        out_dir=tmp_path / "out",
     )
     progress = Recorder()
     result = build_sdk(options, revisions, sdk, None, progress)
