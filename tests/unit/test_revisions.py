@@ -27,9 +27,6 @@ PACKAGE = Path(__file__).resolve().parents[2] / "tiercheck"
 EXEMPT = {
     # The one place.
     "revisions.py": "the list itself",
-    # Spec history: the revision each feature was removed or deprecated at (2025-03-26 among
-    # them, which tiercheck does not assess), a fact that outlives the list assessed.
-    "claim/features.py": "the spec's lifecycle of each feature",
 }
 
 

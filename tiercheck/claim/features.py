@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from tiercheck.revisions import STATELESS_REVISION
+
 __all__ = [
     "FEATURES",
     "LIFECYCLE",
@@ -343,19 +345,19 @@ class Lifecycle:
 #: not block a claim at or after that revision: the Ruby review (#3247) called the legacy SSE
 #: documentation gap "not blocking" because the feature is deprecated.
 LIFECYCLE: dict[int, Lifecycle] = {
-    14: Lifecycle("removed", "2026-07-28", "SEP-2575 removes resources/subscribe"),
-    15: Lifecycle("removed", "2026-07-28", "SEP-2575 removes resources/unsubscribe"),
-    23: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates sampling"),
+    14: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes resources/subscribe"),
+    15: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes resources/unsubscribe"),
+    23: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates sampling"),
     29: Lifecycle(
         "removed",
-        "2026-07-28",
-        "notifications/elicitation/complete is not in the 2026-07-28 schema",
+        STATELESS_REVISION,
+        f"notifications/elicitation/complete is not in the {STATELESS_REVISION} schema",
     ),
-    30: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates roots"),
-    31: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates roots"),
-    32: Lifecycle("deprecated", "2026-07-28", "SEP-2577 deprecates logging"),
-    33: Lifecycle("removed", "2026-07-28", "SEP-2575 removes logging/setLevel"),
-    36: Lifecycle("removed", "2026-07-28", "SEP-2575 removes ping"),
+    30: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates roots"),
+    31: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates roots"),
+    32: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates logging"),
+    33: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes logging/setLevel"),
+    36: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes ping"),
     39: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
     40: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
 }
