@@ -7,13 +7,19 @@ viewer's sans-serif), and `badge.json` follows the shields.io endpoint schema
 
 from __future__ import annotations
 
-import html
 import json
-from xml.sax.saxutils import escape
 
+from tiercheck.render.svg import Svg, el, join, svg
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["TIER_COLORS", "badge_json", "badge_svg", "render_badge_json", "render_badge_svg"]
+__all__ = [
+    "TIER_COLORS",
+    "badge_json",
+    "badge_svg",
+    "render_badge_json",
+    "render_badge_svg",
+    "tier_badge",
+]
 
 LABEL = "MCP tier"
 #: Tier → colour (shields' named colours, as hex so the SVG needs no lookup).
@@ -28,40 +34,56 @@ def _width(text: str) -> int:
     return round(len(text) * _CHAR_PX + _PAD_PX)
 
 
-def badge_svg(label: str, message: str, color: str) -> str:
+def _lines(indent: str, *parts: Svg) -> Svg:
+    """`parts` each on its own line at `indent`, the line after them one step less in."""
+    return join(("", *parts), f"\n{indent}") + f"\n{indent[:-2]}"
+
+
+def badge_svg(label: str, message: str, color: str) -> Svg:
     """A flat two-part badge, `label | message`, as a standalone SVG document.
 
-    Text is escaped for where it goes: `&`, `<` and `>` in element text, and `"` and `'` too in
-    the `aria-label` attribute (and the colour, an attribute as well)."""
+    The label and message are escaped by the SVG kit wherever they go: in element text and in
+    the `aria-label` attribute (`"` and `'` too), and so is the colour, an attribute as well."""
     left, right = _width(label), _width(message)
     total = left + right
-    label_x, message_x = left / 2, left + right / 2
+    label_x, message_x = f"{left / 2:g}", f"{left + right / 2:g}"
     title = f"{label}: {message}"
-    fill = html.escape(color, quote=True)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" '
-        f'role="img" aria-label="{html.escape(title, quote=True)}">\n'
-        f"  <title>{escape(title)}</title>\n"
-        f'  <linearGradient id="s" x2="0" y2="100%">'
-        f'<stop offset="0" stop-color="#bbb" stop-opacity=".1"/>'
-        f'<stop offset="1" stop-opacity=".1"/></linearGradient>\n'
-        f'  <clipPath id="r"><rect width="{total}" height="20" rx="3" fill="#fff"/></clipPath>\n'
-        f'  <g clip-path="url(#r)">\n'
-        f'    <rect width="{left}" height="20" fill="#555"/>\n'
-        f'    <rect x="{left}" width="{right}" height="20" fill="{fill}"/>\n'
-        f'    <rect width="{total}" height="20" fill="url(#s)"/>\n'
-        f"  </g>\n"
-        f'  <g fill="#fff" text-anchor="middle" '
-        f'font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">\n'
-        f'    <text x="{label_x:g}" y="15" fill="#010101" fill-opacity=".3">'
-        f"{escape(label)}</text>\n"
-        f'    <text id="label" x="{label_x:g}" y="14">{escape(label)}</text>\n'
-        f'    <text x="{message_x:g}" y="15" fill="#010101" fill-opacity=".3">'
-        f"{escape(message)}</text>\n"
-        f'    <text id="message" x="{message_x:g}" y="14">{escape(message)}</text>\n'
-        f"  </g>\n"
-        f"</svg>\n"
+    gradient = el(
+        "linearGradient",
+        el("stop", offset="0", stop_color="#bbb", stop_opacity=".1"),
+        el("stop", offset="1", stop_opacity=".1"),
+        id="s",
+        x2="0",
+        y2="100%",
     )
+    clip = el("clipPath", el("rect", width=total, height="20", rx="3", fill="#fff"), id="r")
+    shape = el(
+        "g",
+        _lines(
+            "    ",
+            el("rect", width=left, height="20", fill="#555"),
+            el("rect", x=left, width=right, height="20", fill=color),
+            el("rect", width=total, height="20", fill="url(#s)"),
+        ),
+        clip_path="url(#r)",
+    )
+    shade = {"fill": "#010101", "fill_opacity": ".3"}
+    words = el(
+        "g",
+        _lines(
+            "    ",
+            el("text", label, x=label_x, y="15", **shade),
+            el("text", label, id="label", x=label_x, y="14"),
+            el("text", message, x=message_x, y="15", **shade),
+            el("text", message, id="message", x=message_x, y="14"),
+        ),
+        fill="#fff",
+        text_anchor="middle",
+        font_family="Verdana,Geneva,DejaVu Sans,sans-serif",
+        font_size="11",
+    )
+    body = _lines("  ", el("title", title), gradient, clip, shape, words)
+    return svg(body, width=total, height="20", role="img", aria_label=title) + "\n"
 
 
 def badge_json(label: str, message: str, color: str) -> str:
@@ -75,10 +97,15 @@ def _tier_parts(doc: Scorecard) -> tuple[str, str]:
     return str(tier), TIER_COLORS.get(tier, _NEUTRAL)
 
 
-def render_badge_svg(doc: Scorecard) -> str:
-    """`MCP tier | N` for the scorecard's implied tier (the official reading)."""
+def tier_badge(doc: Scorecard) -> Svg:
+    """`MCP tier | N` for the scorecard's implied tier (the official reading), to inline."""
     message, color = _tier_parts(doc)
     return badge_svg(LABEL, message, color)
+
+
+def render_badge_svg(doc: Scorecard) -> str:
+    """`badge.svg`: the scorecard's tier badge as a document of its own."""
+    return str(tier_badge(doc))
 
 
 def render_badge_json(doc: Scorecard) -> str:

@@ -1,10 +1,12 @@
-"""`claim.html`: the claim as one self-contained page, in the scorecard page's visual language."""
+"""`claim.html`: the claim as one self-contained page, in the scorecard page's visual language,
+composed with the HTML kit (`tiercheck.render.html`)."""
 
 from __future__ import annotations
 
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
-from tiercheck.report.badge import render_badge_svg
+from tiercheck.render.html import Css, Html, chip, el, join, link, page, table, void
+from tiercheck.report.badge import tier_badge
 from tiercheck.report.claim_view import (
     Block,
     Segment,
@@ -16,15 +18,14 @@ from tiercheck.report.claim_view import (
     split_notes,
     split_table,
 )
-from tiercheck.report.html import chip, esc, link, page, table
 
 __all__ = ["render_claim_html"]
 
-_CSS = """
+_CSS = Css("""
 pre { background: var(--bg); border: 1px solid var(--line); padding: 8px; overflow-x: auto; }
 #claim-header .field { margin: 2px 0; }
 details > summary { cursor: pointer; color: var(--info); }
-"""
+""")
 
 #: Rows with more evidence lines than this fold them (as assessment.md does).
 _INLINE_EVIDENCE = 8
@@ -36,26 +37,27 @@ _STATUS = {
 }
 
 
-def _verdict(row: Row, column: int) -> str:
+def _verdict(row: Row, column: int) -> Html:
     verdict = row.verdicts[column]
     text = chip(verdict)
     if row.sep1730 is not None and row.sep1730[column] != verdict:
-        text += f' <span class="msg">SEP-1730:</span> {chip(row.sep1730[column])}'
+        sep = el("span", "SEP-1730:", class_="msg")
+        text = join((text, " ", sep, " ", chip(row.sep1730[column])))
     return text
 
 
-def _requirements(claim: Claim) -> str:
+def _requirements(claim: Claim) -> Html:
     t1, t2 = claim.tiers
     rows = [
         [
-            esc(row.id),
-            esc(row.requirement),
-            esc(row.standards[0]),
-            esc(row.standards[1]),
-            esc(row.current),
+            row.id,
+            row.requirement,
+            row.standards[0],
+            row.standards[1],
+            row.current,
             _verdict(row, 0),
             _verdict(row, 1),
-            esc(row.gap),
+            row.gap,
         ]
         for row in claim.rows
     ]
@@ -69,68 +71,72 @@ def _requirements(claim: Claim) -> str:
         f"Tier {t2}",
         "Gap",
     ]
-    return '<section id="requirements"><h2>Requirements</h2>' + table(header, rows) + "</section>"
+    return el("section", el("h2", "Requirements"), table(header, rows), id="requirements")
 
 
-def _conformance(claim: Claim) -> str:
+def _segments(segments: tuple[Segment, ...]) -> Html:
+    return join(_segment(s) for s in segments)
+
+
+def _conformance(claim: Claim) -> Html:
     header, rows = split_table(claim)
     cells = [
         [
-            esc(c) if i < len(header) - 2 else chip(c.lower(), c) if c != "—" else "—"
+            c if i < len(header) - 2 else chip(c.lower(), c) if c != "—" else "—"
             for i, c in enumerate(row)
         ]
         for row in rows
     ]
-    notes = "".join(
-        '<p class="note">' + "".join(_segment(s) for s in n) + "</p>" for n in split_notes(claim)
-    )
-    return (
-        '<section id="conformance"><h2>Conformance</h2>'
-        + table(header, cells, numeric=tuple(range(1, len(header) - 2)))
-        + notes
-        + "</section>"
+    notes = [el("p", _segments(n), class_="note") for n in split_notes(claim)]
+    return el(
+        "section",
+        el("h2", "Conformance"),
+        table(header, cells, numeric=tuple(range(1, len(header) - 2))),
+        *notes,
+        id="conformance",
     )
 
 
-def _block(title: str, ident: str, block: Block) -> str:
-    parts = [f'<section id="{ident}"><h2>{esc(title)}</h2>']
-    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+def _block(title: str, ident: str, block: Block) -> Html:
+    parts = [el("h2", title)]
+    parts += [el("p", _segments(p)) for p in block.paragraphs]
     if block.header:
-        cells = [["".join(_segment(s) for s in cell) for cell in row] for row in block.rows]
+        cells = [[_segments(cell) for cell in row] for row in block.rows]
         parts.append(table(list(block.header), cells))
-    return "".join(parts) + "</section>"
+    return el("section", *parts, id=ident)
 
 
-def _reproduce(claim: Claim) -> str:
+def _reproduce(claim: Claim) -> Html:
     blocks, notes = reproduce_parts(claim)
-    parts = ['<section id="reproduce"><h2>Reproduce</h2>']
+    parts = [el("h2", "Reproduce")]
     for intro, code in blocks:
-        parts.append(f"<p>{esc(intro)}</p><pre><code>{esc(chr(10).join(code))}</code></pre>")
-    parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
-    return "".join(parts) + "</section>"
+        parts += [el("p", intro), el("pre", el("code", "\n".join(code)))]
+    parts += [el("p", n, class_="note") for n in notes]
+    return el("section", *parts, id="reproduce")
 
 
-def _changes(claim: Claim) -> str:
+def _changes(claim: Claim) -> Html:
     block = changes_block(claim)
     return (
-        "" if block is None else _block("Changes since the previous assessment", "changes", block)
+        Html()
+        if block is None
+        else _block("Changes since the previous assessment", "changes", block)
     )
 
 
-def _checklist(claim: Claim) -> str:
-    items = []
-    for row in claim.rows:
-        if row.review is not None:
-            items.append(
-                '<li><input type="checkbox" disabled> '
-                f"<strong>{esc(row.id)} {esc(row.requirement)}</strong>: "
-                f"check that {esc(row.review)}</li>"
-            )
-    return (
-        '<section id="checklist"><h2>Reviewer checklist</h2><ul>'
-        + "".join(items)
-        + "</ul></section>"
-    )
+def _checklist(claim: Claim) -> Html:
+    items = [
+        el(
+            "li",
+            void("input", type="checkbox", disabled=True),
+            " ",
+            el("strong", f"{row.id} {row.requirement}"),
+            f": check that {row.review}",
+        )
+        for row in claim.rows
+        if row.review is not None
+    ]
+    return el("section", el("h2", "Reviewer checklist"), el("ul", *items), id="checklist")
 
 
 _FOUND_CHIP = {
@@ -141,61 +147,58 @@ _FOUND_CHIP = {
 }
 
 
-def _documentation(claim: Claim) -> str:
+def _documentation(claim: Claim) -> Html:
     block = docs_block(claim)
-    parts = ['<section id="documentation"><h3>5 Documentation</h3>']
-    parts += ["<p>" + "".join(_segment(s) for s in p) + "</p>" for p in block.paragraphs]
+    parts = [el("h3", "5 Documentation")]
+    parts += [el("p", _segments(p)) for p in block.paragraphs]
     if block.header and claim.coverage is not None:
         rows = []
         for f, row in zip(claim.coverage.features, block.rows, strict=True):
-            cells = ["".join(_segment(s) for s in cell) for cell in row]
+            cells: list[Html] = [_segments(cell) for cell in row]
             kind = "skip" if f.lifecycle is not None and not f.covered else _FOUND_CHIP[f.finding]
             cells[3] = chip(kind, row[3][0].text)
             rows.append(cells)
         parts.append(table(list(block.header), rows))
-    return "".join(parts) + "</section>"
+    return el("section", *parts, id="documentation")
 
 
-def _evidence(claim: Claim) -> str:
-    parts = ["<h2>Evidence</h2>"]
+def _evidence(claim: Claim) -> Html:
+    parts = [el("h2", "Evidence")]
     for row in claim.rows:
         if row.id == "5":
             parts.append(_documentation(claim))
             continue
-        parts.append(f"<h3>{esc(row.id)} {esc(row.requirement)}</h3>")
-        items = [f"<li>{link(e.text, e.url)}</li>" for e in row.evidence] or [
-            "<li>no further evidence recorded</li>"
+        parts.append(el("h3", f"{row.id} {row.requirement}"))
+        items = [el("li", link(e.text, e.url)) for e in row.evidence] or [
+            el("li", "no further evidence recorded")
         ]
-        listed = "<ul>" + "".join(items) + "</ul>"
+        listed = el("ul", *items)
         if len(items) > _INLINE_EVIDENCE:
             # As in assessment.md: a long list folds, open on a click.
-            listed = f"<details><summary>{len(items)} lines of evidence</summary>{listed}</details>"
+            listed = el("details", el("summary", f"{len(items)} lines of evidence"), listed)
         parts.append(listed)
-    return "\n".join(parts)
+    return join(parts, "\n")
 
 
-def _segment(segment: Segment) -> str:
+def _segment(segment: Segment) -> Html:
     text = link(segment.text, segment.url)
-    return f"<code>{text}</code>" if segment.code else text
+    return el("code", text) if segment.code else text
 
 
-def _header(claim: Claim) -> str:
+def _header(claim: Claim) -> Html:
     items = [
-        f'<div class="field"><strong>{esc(field.label)}</strong>: '
-        + "".join(_segment(s) for s in field.segments)
-        + "</div>"
+        el("div", el("strong", field.label), ": ", _segments(field.segments), class_="field")
         for field in header_fields(claim)
     ]
-    return f'<section id="claim-header">{"".join(items)}</section>'
+    return el("section", *items, id="claim-header")
 
 
 def render_claim_html(claim: Claim) -> str:
     """The whole claim page."""
     doc = claim.scorecard
-    badge = render_badge_svg(doc)
     kind, text = _STATUS[claim.status]
-    heading = f"{badge}<span>{esc(claim.header.title)}</span> {chip(kind, text)}"
-    body = "\n".join(
+    heading = join((tier_badge(doc), el("span", claim.header.title), " ", chip(kind, text)))
+    body = join(
         [
             _requirements(claim),
             _conformance(claim),
@@ -204,6 +207,7 @@ def render_claim_html(claim: Claim) -> str:
             _checklist(claim),
             _evidence(claim),
             _reproduce(claim),
-        ]
+        ],
+        "\n",
     )
-    return page(claim.header.title, heading, _header(claim), body, css=_CSS)
+    return str(page(claim.header.title, heading, _header(claim), body, css=_CSS))

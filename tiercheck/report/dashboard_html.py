@@ -13,7 +13,8 @@ paths, so the site reads the same from `file://` and from GitHub Pages:
   failures in the history.
 
 Every number and name comes from the API documents the site publishes beside the pages
-(`tiercheck.dashboard`), and every string is escaped.
+(`tiercheck.dashboard`), and every string is escaped: the pages are composed with the HTML kit
+(`tiercheck.render.html`), whose links take only relative paths inside the site.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from tiercheck.dashboard.model import (
     RunEntry,
     ScenarioPage,
 )
+from tiercheck.render.element import Child, site
+from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, tr
+from tiercheck.render.svg import Svg
 from tiercheck.report.badge import LABEL, TIER_COLORS, badge_json, badge_svg
-from tiercheck.report.html import chip, esc, page
 from tiercheck.report.trend import sparkline_svg, trend_svg
 from tiercheck.scorecard.view import short_sha
 
@@ -49,7 +52,7 @@ SPARK_RUNS = 60
 #: How many runs a line's page lists, newest first.
 RECENT_RUNS = 30
 
-_CSS = """
+_CSS = Css("""
 main { max-width: 1280px; }
 table.lines td { vertical-align: middle; }
 td.score { white-space: nowrap; font-variant-numeric: tabular-nums; }
@@ -60,20 +63,21 @@ nav.crumbs { font-size: 13px; margin: 8px 0 0; }
 svg.spark { display: block; }
 .badge svg { vertical-align: middle; }
 details summary { cursor: pointer; }
-"""
+""")
 
 _STATUS_CHIP = {"regressed": "fail", "incomparable": "review", "ok": "pass"}
 _STATUS_TEXT = {"regressed": "regressed", "incomparable": "harness changed", "ok": "ok"}
 _STATE_CHIP = {"failing": "fail", "passing": "pass", "unmeasured": "unmeasured"}
 
 
-def _status(status: str) -> str:
+def _status(status: str) -> Html:
     return chip(_STATUS_CHIP.get(status, "info"), _STATUS_TEXT.get(status, status))
 
 
-def _a(href: str, text: str) -> str:
-    """A relative link inside the site (the href is ours, built from slugs)."""
-    return f'<a href="{esc(href)}">{esc(text)}</a>'
+def _a(href: str, text: str) -> Html:
+    """A relative link inside the site (the href is ours, built from slugs; anything else is
+    left as text)."""
+    return a(text, site(href))
 
 
 def _day(stamp: str | None) -> str:
@@ -85,9 +89,13 @@ def _badge_parts(summary: LineSummary) -> tuple[str, str]:
     return message, TIER_COLORS.get(summary.tier, "#9f9f9f")
 
 
+def _line_badge(summary: LineSummary) -> Svg:
+    return badge_svg(LABEL, *_badge_parts(summary))
+
+
 def line_badge_svg(summary: LineSummary) -> str:
     """`MCP tier | N` for the line's latest run (`· regressed` while a regression is open)."""
-    return badge_svg(LABEL, *_badge_parts(summary))
+    return str(_line_badge(summary))
 
 
 def line_badge_json(summary: LineSummary) -> str:
@@ -105,51 +113,63 @@ def _score(leg: LegSummary | None) -> tuple[str, str]:
     return full, f"{leg.passed}/{leg.total}"
 
 
-def _spark(history: LineHistory, revision: str, leg: str) -> str:
+def _spark(history: LineHistory, revision: str, leg: str) -> Html:
     points: list[tuple[str, float | None]] = []
     for run in history.runs[-SPARK_RUNS:]:
         found = next((x for x in run.legs if x.revision == revision and x.leg == leg), None)
         if found is not None and found.state != "skipped":
             points.append((run.timestamp, found.pass_rate))
     if not points:
-        return '<span class="msg">—</span>'
-    return sparkline_svg(f"{history.line} {revision} {leg}: scored pass rate", points)
+        return el("span", "—", class_="msg")
+    return Html(sparkline_svg(f"{history.line} {revision} {leg}: scored pass rate", points))
 
 
-def _regression_item(r: RegressionEntry) -> str:
-    return f"<li>{_kind(r.kind)} {esc(r.detail)}</li>"
+def _regression_item(r: RegressionEntry) -> Html:
+    return el("li", _kind(r.kind), " ", r.detail)
 
 
-def _kind(kind: str) -> str:
+def _kind(kind: str) -> Html:
     return chip("fail", kind.replace("-", " "))
 
 
-def _last_night_items(summary: LineSummary) -> list[str]:
+def _last_night_items(summary: LineSummary) -> list[Html]:
     last = summary.last_night
-    items = [f"{_kind(r.kind)} {esc(r.detail)}" for r in last.started]
-    items += [f"{chip('pass', 'fixed')} {esc(r.detail)}" for r in last.ended]
+    items = [join((_kind(r.kind), " ", r.detail)) for r in last.started]
+    items += [join((chip("pass", "fixed"), " ", r.detail)) for r in last.ended]
     # A drop that opened a lower-tier regression is said once, by the regression.
     dropped = any(r.kind == "lower-tier" for r in last.started)
     if last.tier_before is not None and last.tier_before != last.tier_after and not dropped:
-        items.append(esc(f"Tier {last.tier_before} → Tier {last.tier_after}"))
+        items.append(Html.escape(f"Tier {last.tier_before} → Tier {last.tier_after}"))
     reported = {r.key.split(":", 1)[1] for r in (*last.started, *last.ended) if ":" in r.key}
     items += [
-        f"{chip('fail', 'newly failing')} <code>{esc(k)}</code>"
+        join((chip("fail", "newly failing"), " ", el("code", k)))
         for k in last.newly_failing
         if k not in reported
     ]
     items += [
-        f"{chip('pass', 'fixed')} <code>{esc(k)}</code>" for k in last.fixed if k not in reported
+        join((chip("pass", "fixed"), " ", el("code", k))) for k in last.fixed if k not in reported
     ]
     items += [
-        f"{chip('unmeasured')} <code>{esc(k)}</code> "
-        f'<span class="msg">{esc(_reason(summary.legs, k))}</span>'
+        join(
+            (
+                chip("unmeasured"),
+                " ",
+                el("code", k),
+                " ",
+                el("span", _reason(summary.legs, k), class_="msg"),
+            )
+        )
         for k in last.newly_unmeasured
         if k not in reported
     ]
     items += [
-        f"{chip('review', 'not compared')} {esc(change)}: a run under another harness or "
-        "other requirement sets is marked, never called a regression"
+        join(
+            (
+                chip("review", "not compared"),
+                f" {change}: a run under another harness or other requirement sets is marked, "
+                "never called a regression",
+            )
+        )
         for change in last.basis_change
     ]
     return items
@@ -161,172 +181,186 @@ def _reason(legs: Sequence[LegSummary], where: str) -> str:
     return found.reason or "" if found else ""
 
 
-def _last_night(index: DashboardIndex, root: str = "") -> str:
+def _last_night(index: DashboardIndex, root: str = "") -> Html:
     night = index.latest_night
     if night is None:
-        return "<h2>Last night</h2><p>No runs yet.</p>"
+        return join((el("h2", "Last night"), el("p", "No runs yet.")))
     blocks = []
     for summary in index.lines:
-        link = _a(f"{root}{summary.links.page}", summary.line)
+        link = el("strong", _a(f"{root}{summary.links.page}", summary.line))
+        ident = f"night-{summary.slug}"
         if summary.night != night:
-            blocks.append(
-                f'<li id="night-{esc(summary.slug)}"><strong>{link}</strong>: no run on '
-                f"{esc(night)} (latest {esc(summary.night)})</li>"
-            )
+            blocks.append(el("li", link, f": no run on {night} (latest {summary.night})", id=ident))
             continue
         items = _last_night_items(summary)
         if items:
-            inner = "".join(f"<li>{item}</li>" for item in items)
-            blocks.append(
-                f'<li id="night-{esc(summary.slug)}"><strong>{link}</strong>'
-                f'<ul class="changes">{inner}</ul></li>'
-            )
+            inner = el("ul", *(el("li", item) for item in items), class_="changes")
+            blocks.append(el("li", link, inner, id=ident))
     body = (
-        f'<ul class="changes" id="last-night">{"".join(blocks)}</ul>'
+        el("ul", *blocks, class_="changes", id="last-night")
         if blocks
-        else '<p id="last-night">Nothing changed.</p>'
+        else el("p", "Nothing changed.", id="last-night")
     )
-    return f"<h2>Last night: {esc(night)}</h2>{body}"
+    return join((el("h2", f"Last night: {night}"), body))
 
 
-def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> str:
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "SDK line",
-            "Tier",
-            "Status",
-            "Revision",
-            "Leg",
-            "Latest",
-            f"Trend (last {SPARK_RUNS} runs)",
-        )
+def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> Html:
+    header = (
+        "SDK line",
+        "Tier",
+        "Status",
+        "Revision",
+        "Leg",
+        "Latest",
+        f"Trend (last {SPARK_RUNS} runs)",
     )
     rows = []
     for summary in index.lines:
         history = histories[summary.slug]
         legs = [x for x in summary.legs if x.state != "skipped"] or list(summary.legs)
         span = max(len(legs), 1)
-        regressions = "".join(_regression_item(r) for r in summary.regressions)
-        name = (
-            f'<td rowspan="{span}"><strong>{_a(summary.links.page, summary.line)}</strong>'
-            f'<div class="msg">{esc(summary.repo)} · {esc(summary.night)} · '
-            f"<code>{esc(short_sha(summary.commit))}</code></div>"
-            + (f'<ul class="msg">{regressions}</ul>' if regressions else "")
-            + "</td>"
+        regressions = [_regression_item(r) for r in summary.regressions]
+        name = td(
+            el("strong", _a(summary.links.page, summary.line)),
+            el(
+                "div",
+                f"{summary.repo} · {summary.night} · ",
+                el("code", short_sha(summary.commit)),
+                class_="msg",
+            ),
+            el("ul", *regressions, class_="msg") if regressions else "",
+            rowspan=span,
         )
-        tier = f'<td rowspan="{span}" class="badge">{line_badge_svg(summary)}</td>'
-        status = (
-            f'<td rowspan="{span}" id="status-{esc(summary.slug)}">{_status(summary.status)}</td>'
-        )
+        tier = td(_line_badge(summary), rowspan=span, class_="badge")
+        status = td(_status(summary.status), rowspan=span, id=f"status-{summary.slug}")
         for i, leg in enumerate(legs or [None]):
             cls, text = _score(leg)
             cells = [name, tier, status] if i == 0 else []
             if leg is None:
-                cells.append('<td colspan="4" class="msg">no legs</td>')
+                cells.append(td("no legs", colspan="4", class_="msg"))
             else:
-                ident = f"score-{summary.slug}-{leg.revision}-{leg.leg}"
-                title = f' title="{esc(leg.reason)}"' if leg.reason else ""
                 cells += [
-                    f"<td>{esc(leg.revision)}</td>",
-                    f"<td>{esc(leg.leg)}</td>",
-                    f'<td class="score {cls}" id="{esc(ident)}"{title}>{esc(text)}</td>',
-                    f"<td>{_spark(history, leg.revision, leg.leg)}</td>",
+                    td(leg.revision),
+                    td(leg.leg),
+                    td(
+                        text,
+                        class_=f"score {cls}",
+                        id=f"score-{summary.slug}-{leg.revision}-{leg.leg}",
+                        title=leg.reason or None,
+                    ),
+                    td(_spark(history, leg.revision, leg.leg)),
                 ]
-            row_id = f' id="line-{esc(summary.slug)}"' if i == 0 else ""
-            rows.append(f"<tr{row_id}>{''.join(cells)}</tr>")
-    return (
-        "<h2>SDK lines</h2>"
-        f'<table class="lines"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-        '<p class="msg">Sparkline: scored pass rate per run; a red dot marks a fall, an amber '
-        "tick a night the leg was not measured. A row measured under another harness version "
-        "or other requirement sets is marked and never called a regression.</p>"
+            rows.append(tr(*cells, id=f"line-{summary.slug}" if i == 0 else None))
+    return join(
+        (
+            el("h2", "SDK lines"),
+            table(header, rows, class_="lines"),
+            el(
+                "p",
+                "Sparkline: scored pass rate per run; a red dot marks a fall, an amber tick a "
+                "night the leg was not measured. A row measured under another harness version "
+                "or other requirement sets is marked and never called a regression.",
+                class_="msg",
+            ),
+        )
     )
 
 
-def _scenarios_list(index: DashboardIndex) -> str:
+def _scenarios_list(index: DashboardIndex) -> Html:
     failing = [s for s in index.scenarios if s.failing_lines]
-    items = "".join(
-        f"<li>{_a(s.page, f'{s.leg} · {s.scenario}')} "
-        f'<span class="msg">failing in {s.failing_lines} line(s)</span></li>'
+    items = [
+        el(
+            "li",
+            _a(s.page, f"{s.leg} · {s.scenario}"),
+            " ",
+            el("span", f"failing in {s.failing_lines} line(s)", class_="msg"),
+        )
         for s in failing
-    )
-    every = "".join(f"<li>{_a(s.page, f'{s.leg} · {s.scenario}')}</li>" for s in index.scenarios)
-    return (
-        "<h2>Scenarios failing now</h2>"
-        + (f'<ul id="failing-scenarios">{items}</ul>' if items else "<p>None.</p>")
-        + f"<details><summary>Every scenario ({len(index.scenarios)})</summary>"
-        f"<ul>{every}</ul></details>"
+    ]
+    every = [el("li", _a(s.page, f"{s.leg} · {s.scenario}")) for s in index.scenarios]
+    return join(
+        (
+            el("h2", "Scenarios failing now"),
+            el("ul", *items, id="failing-scenarios") if items else el("p", "None."),
+            el(
+                "details",
+                el("summary", f"Every scenario ({len(index.scenarios)})"),
+                el("ul", *every),
+            ),
+        )
     )
 
 
 def render_index(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> str:
     """`index.html`: last night's changes, every line × revision × leg, failing scenarios."""
-    meta = esc(
+    meta = (
         f"{len(index.lines)} SDK line(s) · latest night {index.latest_night or 'none'} · "
         f"revisions {', '.join(index.revisions) or 'none'}"
     )
     data = _a("api/v1/index.json", "API (JSON)")
-    matrix = f" · {_a(index.matrix, 'latest matrix (JSON)')}" if index.matrix else ""
-    body = "\n".join(
+    matrix = join((" · ", _a(index.matrix, "latest matrix (JSON)"))) if index.matrix else ""
+    body = join(
         (
-            f'<p class="msg">{data}{matrix}</p>',
+            el("p", data, matrix, class_="msg"),
             _last_night(index),
             _lines_table(index, histories),
             _scenarios_list(index),
-        )
+        ),
+        "\n",
     )
-    return page("tiercheck dashboard", "<span>tiercheck dashboard</span>", meta, body, css=_CSS)
+    heading = el("span", "tiercheck dashboard")
+    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS))
 
 
 # --- a line's page ---------------------------------------------------------------------------
 
 
-def _run_cells(run: RunEntry, columns: Sequence[tuple[str, str]]) -> list[str]:
-    cells = []
+def _run_cells(run: RunEntry, columns: Sequence[tuple[str, str]]) -> list[Html]:
+    cells: list[Html] = []
     for revision, leg in columns:
         found = next((x for x in run.legs if x.revision == revision and x.leg == leg), None)
         cls, text = _score(found)
-        title = f' title="{esc(found.reason)}"' if found is not None and found.reason else ""
-        cells.append(f'<td class="score {cls}"{title}>{esc(text)}</td>')
+        title = found.reason if found is not None and found.reason else None
+        cells.append(td(text, class_=f"score {cls}", title=title))
     return cells
 
 
-def _recent(history: LineHistory) -> str:
+def _recent(history: LineHistory) -> Html:
     columns = [(x.revision, x.leg) for x in history.runs[-1].legs] if history.runs else []
-    head = "".join(
-        f"<th>{esc(h)}</th>"
-        for h in ("Night", "Commit", "Tier", *(f"{r} {leg}" for r, leg in columns), "State")
-    )
+    header = ("Night", "Commit", "Tier", *(f"{r} {leg}" for r, leg in columns), "State")
     rows = []
     for run in reversed(history.runs[-RECENT_RUNS:]):
         marks = [_status(run.status)]
         marks += [chip("review", f"not compared: {c}") for c in run.basis_change]
         tier = f"Tier {run.tier}" + (" (changed)" if run.tier_changed else "")
         rows.append(
-            f'<tr id="run-{esc(run.run_id)}"><td>{esc(_day(run.timestamp))}</td>'
-            f"<td><code>{esc(short_sha(run.commit))}</code></td><td>{esc(tier)}</td>"
-            + "".join(_run_cells(run, columns))
-            + f"<td>{' '.join(marks)}</td></tr>"
+            tr(
+                td(_day(run.timestamp)),
+                td(el("code", short_sha(run.commit))),
+                td(tier),
+                *_run_cells(run, columns),
+                td(join(marks, " ")),
+                id=f"run-{run.run_id}",
+            )
         )
-    return (
-        f"<h2>Recent runs</h2><table><thead><tr>{head}</tr></thead>"
-        f'<tbody id="recent-runs">{"".join(rows)}</tbody></table>'
-    )
+    return join((el("h2", "Recent runs"), table(header, rows, body_id="recent-runs")))
 
 
-def _tier_over_time(history: LineHistory) -> str:
+def _tier_over_time(history: LineHistory) -> Html:
     first = history.runs[0] if history.runs else None
-    start = f"<li>{esc(_day(first.timestamp))}: Tier {first.tier} (first run)</li>" if first else ""
-    items = "".join(
-        f"<li>{esc(_day(c.timestamp))}: Tier {c.before} → Tier {c.after} "
-        f'<span class="msg">at <code>{esc(short_sha(c.commit))}</code></span></li>'
+    start = el("li", f"{_day(first.timestamp)}: Tier {first.tier} (first run)") if first else ""
+    items = [
+        el(
+            "li",
+            f"{_day(c.timestamp)}: Tier {c.before} → Tier {c.after} ",
+            el("span", "at ", el("code", short_sha(c.commit)), class_="msg"),
+        )
         for c in history.tier_changes
-    )
-    return f'<h2>Tier over time</h2><ul id="tier-changes">{start}{items}</ul>'
+    ]
+    return join((el("h2", "Tier over time"), el("ul", start, *items, id="tier-changes")))
 
 
-def _clock(history: LineHistory) -> str:
+def _clock(history: LineHistory) -> Html:
     rows = []
     for c in history.clock:
         left = (
@@ -343,42 +377,55 @@ def _clock(history: LineHistory) -> str:
             else ("more than 20% failing (Tier 2 → 3)")
         )
         rows.append(
-            f"<tr><td>{esc(c.revision)}</td><td>{esc(rule)}</td>"
-            f"<td>{chip(verdict, c.status.replace('-', ' '))}</td><td>{esc(_day(c.since))}</td>"
-            f"<td>{esc(c.due_on or '—')}</td><td>{esc(left)}</td>"
-            f"<td>{esc(', '.join(c.scenarios) or '—')}</td></tr>"
+            [
+                c.revision,
+                rule,
+                chip(verdict, c.status.replace("-", " ")),
+                _day(c.since),
+                c.due_on or "—",
+                left,
+                ", ".join(c.scenarios) or "—",
+            ]
         )
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("Revision", "Rule", "Status", "Since", "Due on", "Time left", "Scenarios")
-    )
-    return (
-        '<h2>SEP-1730 clock</h2><p class="msg">A required test failing for four weeks costs '
-        "Tier 1; more than 20% failing for four weeks costs Tier 2. Time left counts from the "
-        "latest night.</p>"
-        f'<table id="clock"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    header = ("Revision", "Rule", "Status", "Since", "Due on", "Time left", "Scenarios")
+    return join(
+        (
+            el("h2", "SEP-1730 clock"),
+            el(
+                "p",
+                "A required test failing for four weeks costs Tier 1; more than 20% failing for "
+                "four weeks costs Tier 2. Time left counts from the latest night.",
+                class_="msg",
+            ),
+            table(header, rows, id="clock"),
+        )
     )
 
 
-def _streaks(history: LineHistory, root: str) -> str:
+def _streaks(history: LineHistory, root: str) -> Html:
     if not history.streaks:
-        return '<h2>Failing now</h2><p id="streaks">Nothing.</p>'
-    rows = "".join(
-        f"<tr><td>{esc(s.revision)}</td><td>{esc(s.leg)}</td>"
-        f"<td>{_a(f'{root}scenarios/{scenario_slug(s.leg, s.scenario)}.html', s.scenario)}"
-        + (f" {chip('review', 'flaky')}" if s.flaky else "")
-        + f"</td><td>{esc(_day(s.since))}</td><td>{s.runs}</td>"
-        f"<td><code>{esc(s.check or '')}</code></td></tr>"
+        return join((el("h2", "Failing now"), el("p", "Nothing.", id="streaks")))
+    rows: list[list[Child]] = [
+        [
+            s.revision,
+            s.leg,
+            join(
+                (
+                    _a(f"{root}scenarios/{scenario_slug(s.leg, s.scenario)}.html", s.scenario),
+                    join((" ", chip("review", "flaky"))) if s.flaky else "",
+                )
+            ),
+            _day(s.since),
+            s.runs,
+            el("code", s.check or ""),
+        ]
         for s in history.streaks
-    )
-    return (
-        "<h2>Failing now</h2><table><thead><tr><th>Revision</th><th>Leg</th><th>Scenario</th>"
-        f'<th>Since</th><th>Runs</th><th>Check</th></tr></thead><tbody id="streaks">{rows}'
-        "</tbody></table>"
-    )
+    ]
+    header = ("Revision", "Leg", "Scenario", "Since", "Runs", "Check")
+    return join((el("h2", "Failing now"), table(header, rows, body_id="streaks")))
 
 
-def _regression_history(history: LineHistory) -> str:
+def _regression_history(history: LineHistory) -> Html:
     began: dict[str, str] = {}
     periods: list[tuple[str, str, str | None]] = []
     for run in history.runs:
@@ -389,52 +436,67 @@ def _regression_history(history: LineHistory) -> str:
             began[key] = run.timestamp
     periods += [(key, since, None) for key, since in began.items()]
     if not periods:
-        return '<h2>Regression history</h2><p id="regression-history">None.</p>'
-    items = "".join(
-        f"<li><code>{esc(key)}</code>: {esc(_day(since))} → "
-        + (esc(f"undone {_day(until)}") if until else chip("fail", "open"))
-        + "</li>"
+        return join((el("h2", "Regression history"), el("p", "None.", id="regression-history")))
+    items = [
+        el(
+            "li",
+            el("code", key),
+            f": {_day(since)} → ",
+            f"undone {_day(until)}" if until else chip("fail", "open"),
+        )
         for key, since, until in sorted(periods, key=lambda p: (p[1], p[0]), reverse=True)
-    )
-    return f'<h2>Regression history</h2><ul id="regression-history">{items}</ul>'
+    ]
+    return join((el("h2", "Regression history"), el("ul", *items, id="regression-history")))
 
 
-def _unmeasured(history: LineHistory) -> str:
+def _unmeasured(history: LineHistory) -> Html:
     items = []
     for run in reversed(history.runs):
         legs = [x for x in run.legs if x.state == "unmeasured"]
         if legs:
             what = "; ".join(f"{x.revision} {x.leg}: {x.reason or 'no reason'}" for x in legs)
-            items.append(f"<li>{esc(_day(run.timestamp))} — {esc(what)}</li>")
+            items.append(el("li", f"{_day(run.timestamp)} — {what}"))
     if not items:
-        return '<h2>Unmeasured nights</h2><p id="unmeasured">None.</p>'
-    return f'<h2>Unmeasured nights</h2><ul id="unmeasured">{"".join(items)}</ul>'
+        return join((el("h2", "Unmeasured nights"), el("p", "None.", id="unmeasured")))
+    return join((el("h2", "Unmeasured nights"), el("ul", *items, id="unmeasured")))
 
 
-def _basis_changes(history: LineHistory) -> str:
-    items = "".join(
-        f"<li>{esc(_day(run.timestamp))}: {esc('; '.join(run.basis_change))}</li>"
+def _basis_changes(history: LineHistory) -> Html:
+    items = [
+        el("li", f"{_day(run.timestamp)}: {'; '.join(run.basis_change)}")
         for run in reversed(history.runs)
         if run.basis_change
-    )
+    ]
     if not items:
-        return ""
-    return (
-        '<h2>Harness and requirement changes</h2><p class="msg">The run after a change is '
-        "not compared with the runs before it: it is marked, never called a regression.</p>"
-        f'<ul id="basis-changes">{items}</ul>'
+        return Html()
+    return join(
+        (
+            el("h2", "Harness and requirement changes"),
+            el(
+                "p",
+                "The run after a change is not compared with the runs before it: it is marked, "
+                "never called a regression.",
+                class_="msg",
+            ),
+            el("ul", *items, id="basis-changes"),
+        )
     )
 
 
-def _flaky(history: LineHistory) -> str:
+def _flaky(history: LineHistory) -> Html:
     if not history.flaky:
-        return '<h2>Flaky scenarios</h2><p id="flaky">None.</p>'
-    items = "".join(
-        f"<li>{esc(f.revision)} {esc(f.leg)} <code>{esc(f.scenario)}</code>: {f.flips} flip(s) "
-        f"on <code>{esc(short_sha(f.commit))}</code></li>"
+        return join((el("h2", "Flaky scenarios"), el("p", "None.", id="flaky")))
+    items = [
+        el(
+            "li",
+            f"{f.revision} {f.leg} ",
+            el("code", f.scenario),
+            f": {f.flips} flip(s) on ",
+            el("code", short_sha(f.commit)),
+        )
         for f in history.flaky
-    )
-    return f'<h2>Flaky scenarios</h2><ul id="flaky">{items}</ul>'
+    ]
+    return join((el("h2", "Flaky scenarios"), el("ul", *items, id="flaky")))
 
 
 def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence[str] = ()) -> str:
@@ -451,50 +513,58 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
         _a(f"{root}{summary.links.badge_json}", "shields endpoint"),
     ]
     also = (
-        f'<p class="msg">Also served at the old badge name(s): {esc(", ".join(aliases))}.</p>'
+        el("p", f"Also served at the old badge name(s): {', '.join(aliases)}.", class_="msg")
         if aliases
         else ""
     )
-    regressions = "".join(_regression_item(r) for r in summary.regressions)
+    regressions = [_regression_item(r) for r in summary.regressions]
     open_now = (
-        f'<ul id="regressions">{regressions}</ul>'
+        el("ul", *regressions, id="regressions")
         if regressions
-        else '<p id="regressions">None.</p>'
+        else el("p", "None.", id="regressions")
     )
     revisions = history.revisions
     chart = trend_svg(
         summary.line, trend_points(history), revisions, width=900, height=220, gaps=True
     )
-    body = "\n".join(
-        part
-        for part in (
-            f'<nav class="crumbs" id="links">{" · ".join(links)}</nav>{also}',
-            f"<h2>Open regressions {_status(summary.status)}</h2>{open_now}",
-            f'<h2>Trend</h2><figure class="trend">{chart}<figcaption class="msg">Scored pass '
-            f"rate per revision and leg over {len(history.runs)} run(s); a gap (and an amber "
-            "tick below) is a night a leg was not measured, a dashed line a tier change."
-            "</figcaption></figure>",
-            _tier_over_time(history),
-            _clock(history),
-            _streaks(history, root),
-            _regression_history(history),
-            _unmeasured(history),
-            _basis_changes(history),
-            _flaky(history),
-            _recent(history),
+    caption = el(
+        "figcaption",
+        f"Scored pass rate per revision and leg over {len(history.runs)} run(s); a gap (and an "
+        "amber tick below) is a night a leg was not measured, a dashed line a tier change.",
+        class_="msg",
+    )
+    body = join(
+        (
+            part
+            for part in (
+                join((el("nav", join(links, " · "), class_="crumbs", id="links"), also)),
+                join((el("h2", "Open regressions ", _status(summary.status)), open_now)),
+                join((el("h2", "Trend"), el("figure", chart, caption, class_="trend"))),
+                _tier_over_time(history),
+                _clock(history),
+                _streaks(history, root),
+                _regression_history(history),
+                _unmeasured(history),
+                _basis_changes(history),
+                _flaky(history),
+                _recent(history),
+            )
+            if part
+        ),
+        "\n",
+    )
+    heading = join(
+        (
+            el("span", _line_badge(summary), class_="badge"),
+            el("span", f"{summary.line}: Tier {summary.tier}"),
         )
-        if part
     )
-    heading = (
-        f'<span class="badge">{line_badge_svg(summary)}</span>'
-        f"<span>{esc(summary.line)}: Tier {summary.tier}</span>"
-    )
-    meta = esc(
+    meta = (
         f"{summary.repo} · {summary.ref or 'default ref'} at {short_sha(summary.commit)} · "
         f"latest night {summary.night} · {summary.runs} run(s) · harness "
         f"{summary.harness_version or 'unknown'}"
     )
-    return page(f"{summary.line}: tiercheck dashboard", heading, meta, body, css=_CSS)
+    return str(page(f"{summary.line}: tiercheck dashboard", heading, meta, body, css=_CSS))
 
 
 # --- a scenario's page -----------------------------------------------------------------------
@@ -504,40 +574,49 @@ def render_scenario(scenario: ScenarioPage, index: DashboardIndex) -> str:
     """`scenarios/<scenario>.html`: which lines fail it now and since when, and its history."""
     root = "../"
     pages = {s.line: s.links.page for s in index.lines}
-    rows = "".join(
-        f'<tr id="now-{esc(r.line)}-{esc(r.revision)}">'
-        f"<td>{_a(root + pages[r.line], r.line) if r.line in pages else esc(r.line)}</td>"
-        f"<td>{esc(r.revision)}</td>"
-        f"<td>{chip(_STATE_CHIP[r.state], r.state)}"
-        + (f" {chip('fail', 'regression')}" if r.regression else "")
-        + ("" if r.scored else ' <span class="msg">(not scored)</span>')
-        + f"</td><td>{esc(_day(r.since))}</td><td>{r.runs or ''}</td>"
-        f"<td><code>{esc(r.check or '')}</code>"
-        + (f'<div class="msg">{esc(r.message)}</div>' if r.message else "")
-        + "</td></tr>"
+    rows = [
+        tr(
+            td(_a(root + pages[r.line], r.line) if r.line in pages else r.line),
+            td(r.revision),
+            td(
+                chip(_STATE_CHIP[r.state], r.state),
+                join((" ", chip("fail", "regression"))) if r.regression else "",
+                "" if r.scored else join((" ", el("span", "(not scored)", class_="msg"))),
+            ),
+            td(_day(r.since)),
+            td(r.runs or ""),
+            td(
+                el("code", r.check or ""),
+                el("div", r.message, class_="msg") if r.message else "",
+            ),
+            id=f"now-{r.line}-{r.revision}",
+        )
         for r in sorted(scenario.lines, key=lambda r: (r.state != "failing", r.line, r.revision))
-    )
-    now = (
-        "<h2>Now</h2><table><thead><tr><th>SDK line</th><th>Revision</th><th>State</th>"
-        f'<th>Failing since</th><th>Runs</th><th>Check</th></tr></thead><tbody id="now">{rows}'
-        "</tbody></table>"
-    )
-    items = "".join(
-        f"<li>{esc(p.line)} {esc(p.revision)}: {esc(_day(p.first))} → "
-        + (chip("fail", "still failing") if p.open else esc(_day(p.last)))
-        + f' <span class="msg">({p.runs} failing run(s))</span></li>'
+    ]
+    header = ("SDK line", "Revision", "State", "Failing since", "Runs", "Check")
+    now = join((el("h2", "Now"), table(header, rows, body_id="now")))
+    items = [
+        el(
+            "li",
+            f"{p.line} {p.revision}: {_day(p.first)} → ",
+            chip("fail", "still failing") if p.open else _day(p.last),
+            " ",
+            el("span", f"({p.runs} failing run(s))", class_="msg"),
+        )
         for p in scenario.periods
-    )
-    periods = (
-        f'<h2>Failures in the history</h2><ul id="periods">{items}</ul>'
-        if items
-        else '<h2>Failures in the history</h2><p id="periods">None.</p>'
+    ]
+    periods = join(
+        (
+            el("h2", "Failures in the history"),
+            el("ul", *items, id="periods") if items else el("p", "None.", id="periods"),
+        )
     )
     failing = len({r.line for r in scenario.lines if r.state == "failing"})
-    meta = esc(
+    meta = (
         f"{scenario.leg} scenario · failing now in {failing} of "
         f"{len({r.line for r in scenario.lines})} line(s)"
     )
-    body = f'<nav class="crumbs">{_a(f"{root}index.html", "← all lines")}</nav>{now}{periods}'
-    heading = f"<span>{esc(scenario.leg)} · {esc(scenario.scenario)}</span>"
-    return page(f"{scenario.scenario}: tiercheck dashboard", heading, meta, body, css=_CSS)
+    crumbs = el("nav", _a(f"{root}index.html", "← all lines"), class_="crumbs")
+    body = join((crumbs, now, periods))
+    heading = el("span", f"{scenario.leg} · {scenario.scenario}")
+    return str(page(f"{scenario.scenario}: tiercheck dashboard", heading, meta, body, css=_CSS))

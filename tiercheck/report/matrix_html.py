@@ -9,7 +9,8 @@ No script: a cell's message shows on hover (`title`) and a click on a failed cel
 message in the list below (a fragment link, highlighted with `:target`), so the page works with
 the Content-Security-Policy `default-src 'none'` that every tiercheck page carries, from disk,
 with no network. Every number comes from the `Matrix` document, the same one `matrix.json`
-holds, and every string from an SDK is escaped.
+holds, and every string from an SDK is escaped: the page is composed with the HTML kit
+(`tiercheck.render.html`).
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, ScenarioChange
-from tiercheck.report.html import chip, esc, page
+from tiercheck.render.element import fragment
+from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
 from tiercheck.report.trend import trend_svg
 from tiercheck.scorecard.view import short_sha
 
 __all__ = ["render_matrix_html"]
 
 #: Cell colours by verdict or state; the legend lists them in this order.
-_CSS = """
+_CSS = Css("""
 main { max-width: none; }
 table.heat { width: auto; }
 table.summary ul.blockers { margin: 0; padding-left: 16px; font-size: 12px; }
@@ -43,7 +45,7 @@ ol.messages li:target { background: #fff8c5; }
 ol.messages li { margin: 2px 0; }
 td.score { white-space: nowrap; font-variant-numeric: tabular-nums; }
 th.rot { writing-mode: vertical-rl; transform: rotate(180deg); font-size: 12px; }
-"""
+""")
 
 #: What a heatmap cell shows: a mark a reader can tell apart without colour as well.
 _MARK = {
@@ -90,73 +92,74 @@ def _score(cell: LegCell | None) -> tuple[str, str]:
     return ("passed" if cell.passed == cell.total else "failed"), f"{cell.passed}/{cell.total}"
 
 
-def _tier(row: MatrixRow) -> str:
+def _tier(row: MatrixRow) -> Html:
     if row.tier is None:
         return chip("unmeasured", row.state)
     official = chip("fail" if row.tier.below_claim else "info", f"Tier {row.tier.official}")
     sep = (
-        f' <span class="msg">SEP-1730: Tier {row.tier.sep1730}</span>'
+        " " + el("span", f"SEP-1730: Tier {row.tier.sep1730}", class_="msg")
         if row.tier.sep1730 != row.tier.official
         else ""
     )
     claimed = (
-        f'<div class="msg">claims Tier {row.tier.claimed}</div>'
+        el("div", f"claims Tier {row.tier.claimed}", class_="msg")
         if row.tier.claimed is not None
         else ""
     )
-    return official + sep + claimed
+    return join((official, sep, claimed))
 
 
-def _clipped(text: str, limit: int = 160) -> str:
+def _clipped(text: str, limit: int = 160) -> Html:
     """`text` on one line, clipped to `limit` characters; the whole of it shows on hover."""
     flat = " ".join(text.split())
     shown = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-    return f'<span title="{esc(flat)}">{esc(shown)}</span>'
+    return el("span", shown, title=flat)
 
 
-def _row_name(row: MatrixRow) -> str:
-    commit = (
-        f'<div class="msg"><code>{esc(short_sha(row.commit))}</code></div>' if row.commit else ""
-    )
-    reason = f'<div class="msg">{_clipped(row.reason)}</div>' if row.reason else ""
-    return f"<strong>{esc(row.id)}</strong>{commit}{reason}"
+def _row_name(row: MatrixRow) -> Html:
+    commit = el("div", el("code", short_sha(row.commit)), class_="msg") if row.commit else ""
+    reason = el("div", _clipped(row.reason), class_="msg") if row.reason else ""
+    return join((el("strong", row.id), commit, reason))
 
 
-def _probes(row: MatrixRow, revision: str) -> str:
+def _probes(row: MatrixRow, revision: str) -> Html:
     counts = next((p for p in row.probes if p.revision == revision), None)
     if counts is None:
-        return '<span class="msg">—</span>'
-    parts = [f"{counts.passed} pass"]
+        return el("span", "—", class_="msg")
+    parts: list[Html | str] = [f"{counts.passed} pass"]
     if counts.warned:
         parts.append(f"{counts.warned} warn")
     if counts.failed:
         parts.append(chip("fail", f"{counts.failed} fail"))
     if counts.skipped:
         parts.append(f"{counts.skipped} skip")
-    return ", ".join(parts)
+    return join(parts, ", ")
 
 
-def _blockers(row: MatrixRow) -> str:
+def _blockers(row: MatrixRow) -> Html:
     if not row.blockers:
-        return '<span class="msg">none</span>'
+        return el("span", "none", class_="msg")
     # The check and how it blocks, short; the official text (with its reason) on hover.
-    items = "".join(
-        f'<li title="{esc(b.text)}">Tier {b.tier}: {esc(b.check)}'
-        + (f" ({esc(b.kind)})" if b.kind != "failed" else "")
-        + (f" {esc(b.qualifier)}" if b.qualifier else "")
-        + "</li>"
+    items = [
+        el(
+            "li",
+            f"Tier {b.tier}: {b.check}"
+            + (f" ({b.kind})" if b.kind != "failed" else "")
+            + (f" {b.qualifier}" if b.qualifier else ""),
+            title=b.text,
+        )
         for b in row.blockers
-    )
-    return f'<ul class="blockers">{items}</ul>'
+    ]
+    return el("ul", *items, class_="blockers")
 
 
-def _trend(row: MatrixRow, revisions: Sequence[str]) -> str:
+def _trend(row: MatrixRow, revisions: Sequence[str]) -> Html:
     if not row.trend:
-        return '<span class="msg">—</span>'
-    return trend_svg(row.id, row.trend, revisions, width=260, height=110)
+        return el("span", "—", class_="msg")
+    return Html(trend_svg(row.id, row.trend, revisions, width=260, height=110))
 
 
-def _summary(matrix: Matrix) -> str:
+def _summary(matrix: Matrix) -> Html:
     columns = [(rev, leg) for rev in matrix.revisions for leg in ("server", "client")]
     header = [
         "SDK",
@@ -166,60 +169,64 @@ def _summary(matrix: Matrix) -> str:
         "Blockers",
         "Trend",
     ]
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = []
     for i, row in enumerate(matrix.rows):
-        cells = [f"<td>{_row_name(row)}</td>", f'<td id="tier-{i}">{_tier(row)}</td>']
+        cells = [td(_row_name(row)), td(_tier(row), id=f"tier-{i}")]
         for rev, leg in columns:
-            cls, text = _score(_cell(row, rev, leg))
             cell = _cell(row, rev, leg)
-            title = f' title="{esc(cell.reason)}"' if cell is not None and cell.reason else ""
+            cls, text = _score(cell)
             cells.append(
-                f'<td class="score {cls}" id="score-{i}-{esc(rev)}-{leg}"{title}>{esc(text)}</td>'
+                td(
+                    text,
+                    class_=f"score {cls}",
+                    id=f"score-{i}-{rev}-{leg}",
+                    title=cell.reason if cell is not None and cell.reason else None,
+                )
             )
-        cells += [f"<td>{_probes(row, rev)}</td>" for rev in matrix.revisions]
-        cells += [f"<td>{_blockers(row)}</td>", f"<td>{_trend(row, matrix.revisions)}</td>"]
-        body.append(f'<tr id="row-{i}">{"".join(cells)}</tr>')
-    return (
-        "<h2>Summary</h2>"
-        f'<table class="summary"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-        "</table>"
-    )
+        cells += [td(_probes(row, rev)) for rev in matrix.revisions]
+        cells += [td(_blockers(row)), td(_trend(row, matrix.revisions))]
+        body.append(tr(*cells, id=f"row-{i}"))
+    return join((el("h2", "Summary"), table(header, body, class_="summary")))
 
 
-def _change_item(change: ScenarioChange) -> str:
+def _change_item(change: ScenarioChange) -> Html:
     before = change.before or "absent"
-    return (
-        f"<li><strong>{esc(change.row)}</strong> {esc(change.revision)} {esc(change.leg)} "
-        f"<code>{esc(change.scenario)}</code>: {esc(before)} → {esc(change.after)}</li>"
+    return el(
+        "li",
+        el("strong", change.row),
+        f" {change.revision} {change.leg} ",
+        el("code", change.scenario),
+        f": {before} → {change.after}",
     )
 
 
-def _changes(matrix: Matrix) -> str:
+def _tier_text(tier: int | None) -> str:
+    return f"Tier {tier if tier is not None else '—'}"
+
+
+def _changes(matrix: Matrix) -> Html:
     changes = matrix.changes
     if changes is None:
-        return ""
+        return Html()
     parts = [
-        "<h2>Since the previous matrix</h2>",
-        f'<p class="msg">compared with run {esc(changes.previous_run_id)}</p>',
+        el("h2", "Since the previous matrix"),
+        el("p", f"compared with run {changes.previous_run_id}", class_="msg"),
     ]
     groups = (
         ("New failures", changes.new_failures, "new-failures"),
         ("Fixes", changes.fixes, "fixes"),
     )
+    none = el("li", "none")
     for title, items, ident in groups:
-        listed = "".join(_change_item(c) for c in items) or "<li>none</li>"
-        parts.append(f'<h3>{title} ({len(items)})</h3><ul id="{ident}">{listed}</ul>')
-    tiers = "".join(
-        f"<li><strong>{esc(c.row)}</strong>: Tier {c.before if c.before is not None else '—'} "
-        f"→ Tier {c.after if c.after is not None else '—'}</li>"
+        listed = [_change_item(c) for c in items] or [none]
+        parts.append(join((el("h3", f"{title} ({len(items)})"), el("ul", *listed, id=ident))))
+    tiers = [
+        el("li", el("strong", c.row), f": {_tier_text(c.before)} → {_tier_text(c.after)}")
         for c in changes.tier_changes
-    )
+    ] or [none]
     count = len(changes.tier_changes)
-    parts.append(
-        f'<h3>Tier changes ({count})</h3><ul id="tier-changes">{tiers or "<li>none</li>"}</ul>'
-    )
-    return "\n".join(parts)
+    parts.append(join((el("h3", f"Tier changes ({count})"), el("ul", *tiers, id="tier-changes"))))
+    return join(parts, "\n")
 
 
 def _failures(matrix: Matrix) -> Iterator[tuple[tuple[str, str, str, str], _Failure]]:
@@ -257,7 +264,7 @@ def _verdict(cell: LegCell | None, scenario: ScenarioCell | None) -> str:
 
 def _heat_cell(
     verdict: str, scenario: ScenarioCell | None, cell: LegCell | None, failure: _Failure | None
-) -> str:
+) -> Html:
     mark = _MARK[verdict]
     if scenario is not None and scenario.expected_failure and verdict == "failed":
         mark = "✗*"
@@ -266,28 +273,36 @@ def _heat_cell(
         title_text += f": {failure.check + ' — ' if failure.check else ''}{failure.message}"
     elif verdict in ("unmeasured", "skipped", "not-claimed") and cell is not None and cell.reason:
         title_text += f": {cell.reason}"
-    content = f'<a href="#{failure.anchor}">{mark}</a>' if failure else mark
-    return f'<td class="v {verdict}" title="{esc(title_text)}">{content}</td>'
+    content = a(mark, fragment(failure.anchor)) if failure else mark
+    return td(content, class_=f"v {verdict}", title=title_text)
 
 
-def _heatmaps(matrix: Matrix, failures: dict[tuple[str, str, str, str], _Failure]) -> str:
-    legend = "".join(f'<span class="key {cls}">{esc(text)}</span>' for cls, text in _LEGEND)
+def _heatmaps(matrix: Matrix, failures: dict[tuple[str, str, str, str], _Failure]) -> Html:
+    legend = [el("span", text, class_=f"key {cls}") for cls, text in _LEGEND]
     parts = [
-        "<h2>Scenarios</h2>",
-        f'<p class="legend">{legend} <span class="msg">✗* an expected failure (baseline);'
-        " hover a cell for its message, click a failed one to jump to it.</span></p>",
+        el("h2", "Scenarios"),
+        el(
+            "p",
+            *legend,
+            " ",
+            el(
+                "span",
+                "✗* an expected failure (baseline); hover a cell for its message, click a failed "
+                "one to jump to it.",
+                class_="msg",
+            ),
+            class_="legend",
+        ),
     ]
     for rev in matrix.revisions:
         for leg in ("server", "client"):
             cells = [_cell(row, rev, leg) for row in matrix.rows]
             names = sorted({s.scenario for c in cells if c for s in c.scenarios})
-            parts.append(f"<h3>{esc(rev)} · {leg}</h3>")
+            parts.append(el("h3", f"{rev} · {leg}"))
             if not names:
-                parts.append('<p class="msg">No row ran a scenario here.</p>')
+                parts.append(el("p", "No row ran a scenario here.", class_="msg"))
                 continue
-            head = "<th>Scenario</th>" + "".join(
-                f'<th class="rot">{esc(row.id)}</th>' for row in matrix.rows
-            )
+            head = ["Scenario", *(th(row.id, class_="rot") for row in matrix.rows)]
             body = []
             for name in names:
                 tds = []
@@ -301,25 +316,27 @@ def _heatmaps(matrix: Matrix, failures: dict[tuple[str, str, str, str], _Failure
                     tds.append(
                         _heat_cell(verdict, scenario, cell, failures.get((row.id, rev, leg, name)))
                     )
-                body.append(f"<tr><td><code>{esc(name)}</code></td>{''.join(tds)}</tr>")
-            parts.append(
-                f'<table class="heat" id="heat-{esc(rev)}-{leg}"><thead><tr>{head}</tr></thead>'
-                f"<tbody>{''.join(body)}</tbody></table>"
-            )
-    return "\n".join(parts)
+                body.append(tr(td(el("code", name)), *tds))
+            parts.append(table(head, body, class_="heat", id=f"heat-{rev}-{leg}"))
+    return join(parts, "\n")
 
 
-def _messages(failures: Sequence[_Failure]) -> str:
+def _messages(failures: Sequence[_Failure]) -> Html:
     if not failures:
-        return ""
-    items = "".join(
-        f'<li id="{f.anchor}"><strong>{esc(f.row)}</strong> {esc(f.revision)} {esc(f.leg)} '
-        f"<code>{esc(f.scenario)}</code>"
-        + (f" — <code>{esc(f.check)}</code>" if f.check else "")
-        + f'<div class="msg">{esc(f.message)}</div></li>'
+        return Html()
+    items = [
+        el(
+            "li",
+            el("strong", f.row),
+            f" {f.revision} {f.leg} ",
+            el("code", f.scenario),
+            join((" — ", el("code", f.check))) if f.check else "",
+            el("div", f.message, class_="msg"),
+            id=f.anchor,
+        )
         for f in failures
-    )
-    return f'<h2>Failing checks</h2><ol class="messages">{items}</ol>'
+    ]
+    return join((el("h2", "Failing checks"), el("ol", *items, class_="messages")))
 
 
 def render_matrix_html(matrix: Matrix) -> str:
@@ -327,25 +344,30 @@ def render_matrix_html(matrix: Matrix) -> str:
     failures = dict(_failures(matrix))
     measured = sum(1 for r in matrix.rows if r.state == "measured")
     state = " · interrupted: rows left unfinished say so" if matrix.interrupted else ""
-    meta = esc(
+    meta = (
         f"run {matrix.run_id} · {matrix.started_at} → {matrix.finished_at} · "
         f"{len(matrix.rows)} row(s), {measured} measured · revisions "
         f"{', '.join(matrix.revisions) or 'none'} · tiercheck {matrix.tiercheck.version}{state}"
     )
-    body = "\n".join(
-        part
-        for part in (
-            _summary(matrix),
-            _changes(matrix),
-            _heatmaps(matrix, failures),
-            _messages(list(failures.values())),
-        )
-        if part
+    body = join(
+        (
+            part
+            for part in (
+                _summary(matrix),
+                _changes(matrix),
+                _heatmaps(matrix, failures),
+                _messages(list(failures.values())),
+            )
+            if part
+        ),
+        "\n",
     )
-    return page(
-        f"tiercheck matrix {matrix.run_id}",
-        f"<span>tiercheck matrix: {len(matrix.rows)} SDK line(s)</span>",
-        meta,
-        body,
-        css=_CSS,
+    return str(
+        page(
+            f"tiercheck matrix {matrix.run_id}",
+            el("span", f"tiercheck matrix: {len(matrix.rows)} SDK line(s)"),
+            meta,
+            body,
+            css=_CSS,
+        )
     )

@@ -7,8 +7,8 @@ Drawn for `tier-check history`, the scorecard's HTML page and the matrix page al
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
+from tiercheck.render.svg import Svg, el, join, svg
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import HistoryTrendPoint
 
@@ -33,7 +33,7 @@ def trend_svg(
     width: int = 480,
     height: int = 160,
     gaps: bool = False,
-) -> str:
+) -> Svg:
     """The chart of `points` (oldest first): a gap where a leg was not measured, a dashed
     vertical line where the tier changed, a legend of the lines along the bottom. With `gaps`,
     an amber tick under the chart marks each run where a leg was not measured (a gap in one
@@ -53,21 +53,24 @@ def trend_svg(
     def y(rate: float) -> float:
         return pad + inner_h * (1 - rate)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="scored pass rate of {escape(label)} over time">',
-        f'<rect x="{pad}" y="{pad}" width="{inner_w}" height="{inner_h}" fill="none" '
-        'stroke="#ccc"/>',
-        f'<text x="2" y="{pad + 4}" font-size="9">100%</text>',
-        f'<text x="2" y="{pad + inner_h}" font-size="9">0%</text>',
+    parts: list[Svg] = [
+        el("rect", x=pad, y=pad, width=inner_w, height=inner_h, fill="none", stroke="#ccc"),
+        el("text", "100%", x="2", y=pad + 4, font_size="9"),
+        el("text", "0%", x="2", y=pad + inner_h, font_size="9"),
     ]
     for i, point in enumerate(points):
         if point.tier_changed:
             parts.append(
-                f'<line x1="{x(i):.1f}" y1="{pad}" x2="{x(i):.1f}" y2="{pad + inner_h}" '
-                f'stroke="#999" stroke-dasharray="3,3"><title>tier {point.tier} from '
-                f"{escape(point.timestamp)}</title></line>"
+                el(
+                    "line",
+                    el("title", f"tier {point.tier} from {point.timestamp}"),
+                    x1=f"{x(i):.1f}",
+                    y1=pad,
+                    x2=f"{x(i):.1f}",
+                    y2=pad + inner_h,
+                    stroke="#999",
+                    stroke_dasharray="3,3",
+                )
             )
     for i, point in enumerate(points):
         missing = [
@@ -77,9 +80,15 @@ def trend_svg(
         ]
         if gaps and missing:
             parts.append(
-                f'<rect x="{x(i) - 1.5:.1f}" y="{pad + inner_h + 1}" width="3" height="5" '
-                f'fill="#bf8700"><title>{escape(point.timestamp[:10])}: '
-                f"{escape(', '.join(missing))} not measured</title></rect>"
+                el(
+                    "rect",
+                    el("title", f"{point.timestamp[:10]}: {', '.join(missing)} not measured"),
+                    x=f"{x(i) - 1.5:.1f}",
+                    y=pad + inner_h + 1,
+                    width="3",
+                    height="5",
+                    fill="#bf8700",
+                )
             )
     for k, (rev, leg) in enumerate(columns):
         colour = _PALETTE[k % len(_PALETTE)]
@@ -90,23 +99,37 @@ def trend_svg(
                 segments.append([])  # a gap: the line stops and starts again after it
                 continue
             segments[-1].append(f"{x(i):.1f},{y(rate):.1f}")
-        for seg in filter(None, segments):
-            if len(seg) == 1:
-                cx, cy = seg[0].split(",")
-                parts.append(f'<circle cx="{cx}" cy="{cy}" r="2" fill="{colour}"/>')
-            else:
-                parts.append(
-                    f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
-                    f'points="{" ".join(seg)}"/>'
-                )
+        parts += [_segment(seg, colour, "2", "1.5") for seg in filter(None, segments)]
         line, place = divmod(k, per_line)
         y_text = height - 6 - _LEGEND_LINE * (legend_lines - 1 - line)
         parts.append(
-            f'<text x="{pad + 4 + _LEGEND_STEP * place}" y="{y_text}" font-size="9" '
-            f'fill="{colour}">{escape(rev)} {leg}</text>'
+            el(
+                "text",
+                f"{rev} {leg}",
+                x=pad + 4 + _LEGEND_STEP * place,
+                y=y_text,
+                font_size="9",
+                fill=colour,
+            )
         )
-    parts.append("</svg>")
-    return "".join(parts)
+    return svg(
+        join(parts),
+        width=width,
+        height=height,
+        viewBox=f"0 0 {width} {height}",
+        role="img",
+        aria_label=f"scored pass rate of {label} over time",
+    )
+
+
+def _segment(seg: Sequence[str], colour: str, radius: str, stroke_width: str) -> Svg:
+    """One stretch of a line: a dot when it is one point, else a polyline through them."""
+    if len(seg) == 1:
+        cx, cy = seg[0].split(",")
+        return el("circle", cx=cx, cy=cy, r=radius, fill=colour)
+    return el(
+        "polyline", fill="none", stroke=colour, stroke_width=stroke_width, points=" ".join(seg)
+    )
 
 
 def sparkline_svg(
@@ -115,7 +138,7 @@ def sparkline_svg(
     *,
     width: int = 150,
     height: int = 26,
-) -> str:
+) -> Svg:
     """A small line of one pass rate over runs (oldest first): `points` are (time, rate), rate
     None where the leg was not measured — a gap in the line and an amber tick below it. Each
     fall of the rate and each gap carries a `<title>` with its night, so the chart can be
@@ -129,39 +152,45 @@ def sparkline_svg(
     def y(rate: float) -> float:
         return pad + (height - 2 * pad - 4) * (1 - rate)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="spark" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(label)}">',
-    ]
     segments: list[list[str]] = [[]]
-    marks: list[str] = []
+    marks: list[Svg] = []
     previous: float | None = None
     for i, (moment, rate) in enumerate(points):
-        day = escape(moment[:10])
+        day = moment[:10]
         if rate is None:
             segments.append([])
             marks.append(
-                f'<rect x="{x(i) - 1:.1f}" y="{height - 4}" width="2" height="4" '
-                f'fill="#bf8700"><title>{day}: unmeasured</title></rect>'
+                el(
+                    "rect",
+                    el("title", f"{day}: unmeasured"),
+                    x=f"{x(i) - 1:.1f}",
+                    y=height - 4,
+                    width="2",
+                    height="4",
+                    fill="#bf8700",
+                )
             )
             continue
         segments[-1].append(f"{x(i):.1f},{y(rate):.1f}")
         if previous is not None and rate < previous:
             marks.append(
-                f'<circle cx="{x(i):.1f}" cy="{y(rate):.1f}" r="2" fill="#cf222e">'
-                f"<title>{day}: {rate:.0%}</title></circle>"
+                el(
+                    "circle",
+                    el("title", f"{day}: {rate:.0%}"),
+                    cx=f"{x(i):.1f}",
+                    cy=f"{y(rate):.1f}",
+                    r="2",
+                    fill="#cf222e",
+                )
             )
         previous = rate
-    for seg in filter(None, segments):
-        if len(seg) == 1:
-            cx, cy = seg[0].split(",")
-            parts.append(f'<circle cx="{cx}" cy="{cy}" r="1.5" fill="#0969da"/>')
-        else:
-            parts.append(
-                f'<polyline fill="none" stroke="#0969da" stroke-width="1.2" '
-                f'points="{" ".join(seg)}"/>'
-            )
-    parts += marks
-    parts.append("</svg>")
-    return "".join(parts)
+    lines = [_segment(seg, "#0969da", "1.5", "1.2") for seg in filter(None, segments)]
+    return svg(
+        join([*lines, *marks]),
+        class_="spark",
+        width=width,
+        height=height,
+        viewBox=f"0 0 {width} {height}",
+        role="img",
+        aria_label=label,
+    )

@@ -1,0 +1,120 @@
+"""Elements, attributes and links, shared by the HTML and the SVG kit.
+
+`element` is the one builder of a tag: its name and attribute names must be plain names, never
+an event handler (`on…`) nor an element that runs or fetches (`script`, `iframe`, …); every
+attribute value and every child that is a plain `str` goes through the markup class's own
+escaping; a link attribute (`href`, `src`, …) takes only an `Href`, which cannot hold anything
+but one of our own URLs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from markupsafe import Markup
+
+__all__ = ["Attr", "Child", "Href", "element", "fragment", "site", "web"]
+
+M = TypeVar("M", bound=Markup)
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_ATTR = re.compile(r"[A-Za-z][A-Za-z0-9:-]*")
+#: Elements a report never needs, each of which runs, fetches or submits something.
+_REFUSED = frozenset({"script", "iframe", "object", "embed", "base", "form", "foreignobject"})
+_LINKS = frozenset({"href", "src", "xlink:href", "action", "formaction", "srcset", "poster"})
+
+_SITE = re.compile(r"(\.\./)*[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*")
+_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True)
+class Href:
+    """A link target that is one of ours: an http(s) address, a path inside the site (relative,
+    no scheme, no `..` but leading ones, each segment a slug) with an optional anchor, or an
+    anchor on the page. Anything else cannot be made (ValueError)."""
+
+    url: str
+
+    def __post_init__(self) -> None:
+        if not _ours(self.url):
+            raise ValueError(f"not a link tiercheck makes: {self.url!r}")
+
+
+#: What an attribute may be given: text (escaped), a number, True (a bare attribute), None or
+#: False (left out), or a link.
+Attr = str | int | bool | Href | None
+#: What an element may hold: markup as it is, anything else as escaped text (None as nothing).
+Child = Markup | str | int | None
+
+
+def _ours(url: str) -> bool:
+    if url.startswith(("https://", "http://")):
+        return True
+    path, _, anchor = url.partition("#")
+    if anchor and not _ANCHOR.fullmatch(anchor):
+        return False
+    return (not path and bool(anchor)) or bool(_SITE.fullmatch(path))
+
+
+def web(url: str | None) -> Href | None:
+    """`url` as a link when it is an http(s) address, else None (the text stays unlinked)."""
+    return Href(url) if url and url.startswith(("https://", "http://")) else None
+
+
+def site(path: str) -> Href | None:
+    """A relative path inside the published site (`lines/x.html`, `../index.html#top`), or None
+    when `path` is not one."""
+    return Href(path) if not path.startswith("#") and _ours(path) and ":" not in path else None
+
+
+def fragment(anchor: str) -> Href | None:
+    """`#anchor` on the same page, or None when `anchor` is not a plain name."""
+    return Href(f"#{anchor}") if _ANCHOR.fullmatch(anchor) else None
+
+
+def _attr_name(key: str) -> str:
+    """A keyword as an attribute name: `class_` → `class`, `aria_label` → `aria-label`."""
+    name = key.rstrip("_").replace("_", "-")
+    if not _ATTR.fullmatch(name) or name.lower().startswith("on"):
+        raise ValueError(f"not an attribute tiercheck writes: {key!r}")
+    return name
+
+
+def _attributes(cls: type[M], attrs: Mapping[str, Attr]) -> str:
+    out = []
+    for key, value in attrs.items():
+        name = _attr_name(key)
+        if name.lower() in _LINKS and not isinstance(value, Href | None):
+            raise TypeError(f"{name} takes an Href, not {type(value).__name__}")
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(f" {name}")
+            continue
+        text = value.url if isinstance(value, Href) else value
+        out.append(f' {name}="{cls.escape(text)}"')
+    return "".join(out)
+
+
+def element(
+    cls: type[M],
+    name: str,
+    children: Sequence[Child],
+    attrs: Mapping[str, Attr],
+    *,
+    end: Literal["tag", "void", "self"],
+) -> M:
+    """`<name attrs>children</name>` as markup of `cls`; `end` "void" writes no end tag (an
+    HTML `br`), "self" closes a childless element in its start tag (SVG's `<rect …/>`)."""
+    if not _NAME.fullmatch(name) or name.lower() in _REFUSED:
+        raise ValueError(f"not an element tiercheck writes: {name!r}")
+    start = f"<{name}{_attributes(cls, attrs)}"
+    if end == "void" or (end == "self" and not children):
+        if children:
+            raise ValueError(f"<{name}> holds nothing")
+        return cls(start + ("/>" if end == "self" else ">"))
+    inner = "".join(cls.escape(child) for child in children)
+    return cls(f"{start}>{inner}</{name}>")

@@ -1,0 +1,212 @@
+"""The HTML kit: every tiercheck page is composed of `Html` values made here.
+
+`Html` is markup (a markupsafe `Markup`): joining, adding or formatting it escapes any plain
+`str` it meets, after dropping control characters (`tiercheck.plaintext.clean`), so text from
+the SDK under test can only ever be text. Elements come from `el` (with an end tag) and `void`
+(`br`, `input`); links from `a` and `link`, which take only our own URLs (`Href`); the shared
+pieces are the page shell (`page`: inline styles, no script, the Content-Security-Policy that
+lets nothing be fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Self
+
+from markupsafe import Markup
+
+from tiercheck.plaintext import clean
+from tiercheck.render.element import Attr, Child, Href, element, web
+
+__all__ = [
+    "Cell",
+    "Css",
+    "Html",
+    "Row",
+    "a",
+    "chip",
+    "el",
+    "join",
+    "link",
+    "page",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "void",
+]
+
+
+class Html(Markup):
+    """HTML markup. A plain value meeting it is escaped as `html.escape(clean(value))` does:
+    control characters dropped, `& < > " '` written as entities."""
+
+    __slots__ = ()
+
+    @classmethod
+    def escape(cls, s: object, /) -> Self:
+        """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
+        if hasattr(s, "__html__"):
+            return cls(s.__html__())
+        return cls(html.escape(clean(s), quote=True))
+
+
+class Cell(Html):
+    """A table cell made by `td` or `th`, which `table` takes as it is."""
+
+    __slots__ = ()
+
+
+class Row(Html):
+    """A table row made by `tr`, which `table` takes as it is."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Css:
+    """A style sheet of ours, inlined by `page`; it cannot hold a `<` (and so no `</style>`)."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if "<" in self.text:
+            raise ValueError("a style sheet holds no '<'")
+
+
+def el(name: str, *children: Child, **attrs: Attr) -> Html:
+    """`<name attrs>children</name>`: keywords are attributes (`class_` is `class`,
+    `aria_label` is `aria-label`), in the order given; None and False leave one out."""
+    return element(Html, name, children, attrs, end="tag")
+
+
+def void(name: str, **attrs: Attr) -> Html:
+    """An element with no content and no end tag: `<br>`, `<input type="checkbox" disabled>`."""
+    return element(Html, name, (), attrs, end="void")
+
+
+def join(parts: Iterable[Child], sep: str = "") -> Html:
+    """`parts` one after another with the text `sep` between (plain parts escaped)."""
+    return Html.escape(sep).join(Html.escape(p) for p in parts)
+
+
+def a(text: Child, href: Href | None) -> Html:
+    """`text` linked to `href`; without one (a URL that was not ours), the text alone."""
+    return el("a", text, href=href) if href is not None else Html.escape(text)
+
+
+def link(text: str, url: str | None) -> Html:
+    """`text`, linked to `url` when it is an http(s) address."""
+    return a(text, web(url))
+
+
+_CHIP_CLASS = {
+    "pass": "pass",
+    "fail": "fail",
+    "warn": "review",
+    "skip": "skip",
+    "partial": "review",
+    "needs review": "review",
+    "inconclusive": "review",
+    "unmeasured": "review",
+    "partially-measured": "review",
+    "skipped": "skip",
+    "n/a": "skip",
+}
+
+
+def chip(verdict: str, text: str | None = None) -> Html:
+    """A coloured verdict label: `text` (else the verdict) in the verdict's colour."""
+    cls = _CHIP_CLASS.get(verdict.lower(), "info")
+    return el("span", text or verdict, class_=f"chip {cls}")
+
+
+def td(*children: Child, **attrs: Attr) -> Cell:
+    """A data cell with attributes of its own (`rowspan`, `class_`, `title`, …)."""
+    return element(Cell, "td", children, attrs, end="tag")
+
+
+def th(*children: Child, **attrs: Attr) -> Cell:
+    """A header cell with attributes of its own."""
+    return element(Cell, "th", children, attrs, end="tag")
+
+
+def tr(*cells: Child, **attrs: Attr) -> Row:
+    """A row with attributes of its own (`id`); its cells made by `td` and `th`."""
+    return element(Row, "tr", cells, attrs, end="tag")
+
+
+def table(
+    header: Sequence[str | Cell],
+    rows: Iterable[Row | Sequence[Child]],
+    numeric: Sequence[int] = (),
+    *,
+    body_id: str | None = None,
+    **attrs: Attr,
+) -> Html:
+    """A table: a text of `header` becomes a `th`; a row made by `tr` is taken whole, any other
+    row is its cells, each a `td` (right-aligned in the `numeric` columns) unless made by `td`.
+    `body_id` names the `tbody`; keywords are the table's attributes."""
+    head = tr(*(h if isinstance(h, Cell) else th(h) for h in header))
+    body = [
+        row
+        if isinstance(row, Row)
+        else tr(
+            *(
+                c if isinstance(c, Cell) else td(c, class_="num" if i in numeric else None)
+                for i, c in enumerate(row)
+            )
+        )
+        for row in rows
+    ]
+    return el("table", el("thead", head), el("tbody", *body, id=body_id), **attrs)
+
+
+#: The page's shared styles; a renderer adds its own after them.
+_CSS = """
+:root { color-scheme: light; --ink:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#f6f8fa;
+  --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --info:#0969da; --skip:#6e7781; }
+* { box-sizing: border-box; }
+body { font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif;
+  color: var(--ink); margin: 0; background: #fff; }
+header { background: var(--bg); border-bottom: 1px solid var(--line); padding: 16px 24px; }
+header h1 { font-size: 20px; margin: 0 0 6px; display: flex; gap: 12px; align-items: center; }
+header .meta { color: var(--muted); font-size: 13px; }
+main { padding: 8px 24px 32px; max-width: 1200px; }
+h2 { font-size: 16px; border-bottom: 1px solid var(--line); padding-bottom: 4px; margin-top: 28px; }
+h3 { font-size: 14px; margin: 18px 0 6px; }
+table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: var(--bg); font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.chip { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px;
+  font-weight: 600; color: #fff; white-space: nowrap; }
+.chip.pass { background: var(--pass); } .chip.fail { background: var(--fail); }
+.chip.review { background: var(--warn); } .chip.info { background: var(--info); }
+.chip.skip { background: var(--skip); }
+.msg { color: var(--muted); font-size: 12px; }
+ul.blockers li { margin: 2px 0; }
+.note { color: var(--muted); border-left: 3px solid var(--line); padding-left: 8px; }
+"""
+
+# Nothing may be fetched at view time: no scripts, styles, images or fonts from elsewhere.
+_SHELL = Html(
+    "<!DOCTYPE html>\n"
+    '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+    "style-src 'unsafe-inline'; img-src data:\">\n"
+    "<title>{title}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+    '<header><h1>{heading}</h1><div class="meta">{meta}</div></header>\n'
+    "<main>\n{body}\n</main>\n</body>\n</html>\n"
+)
+
+
+def page(title: str, heading: Child, meta: Child, body: Child, *, css: Css | None = None) -> Html:
+    """A whole document: the shared styles then `css`, inline; no script, no external
+    reference. `title` is text; `heading`, `meta` and `body` are markup or text."""
+    styles = Html(_CSS + (css.text if css else ""))
+    return _SHELL.format(title=title, css=styles, heading=heading, meta=meta, body=body)
