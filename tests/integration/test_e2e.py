@@ -61,10 +61,7 @@ from support.e2e import (
     single_json,
     tier_check,
 )
-from support.procutil import (
-    MARK_ENV,
-    wait_for,
-)
+from support.procutil import MARK_ENV, interruptible, wait_for
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.conformance.harness import Harness
 from tiercheck.report.json_format import validate_scorecard
@@ -599,6 +596,7 @@ def test_sigint_during_the_client_leg_stops_everything_and_writes_the_scorecard(
             stdout=subprocess.PIPE,
             stderr=stderr,
             start_new_session=True,
+            preexec_fn=interruptible,  # noqa: PLW1509 - one signal call, no lock taken
         )
         try:
             started = wait_for(

@@ -33,7 +33,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from support.procutil import MARK_ENV, leftover_processes, wait_for
+from support.procutil import MARK_ENV, interruptible, leftover_processes, wait_for
 from tiercheck.conformance.harness import provision
 
 REPO = Path(__file__).resolve().parents[2]
@@ -222,7 +222,7 @@ def test_the_matrix_writes_every_file(one_machine: tuple[Done, Path]) -> None:
         assert (folder / "logs" / "build.log").is_file()
     assert not (out / "rows" / NO_TOOL).exists()
     # matrix.md: one line per SDK row under the header; a row id holding `@` is a code span
-    # (untrusted_md: no mention or e-mail autolink can form from it)
+    # (render.markdown: no mention or e-mail autolink can form from it)
     table = [
         ln for ln in (out / "matrix.md").read_text("utf-8").splitlines() if ln.startswith("| ")
     ]
@@ -579,6 +579,7 @@ def test_sigint_stops_every_row_leaves_nothing_and_writes_the_partial_matrix(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,  # noqa: PLW1509 - one signal call, no lock taken
     )
     try:
         # Wait until both sample rows are in their legs (builds are cached by now).

@@ -10,6 +10,7 @@ walking our own descendants *and* scanning our user's processes for the marker.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import time
 import uuid
@@ -32,6 +33,16 @@ __all__ = [
 #: The environment variable carrying the per-test marker (not secret-like, so it is inherited
 #: through `process.sdk_environment`).
 MARK_ENV = "TIERCHECK_TEST_PROCESS_MARK"
+
+
+def interruptible() -> None:
+    """`preexec_fn` for a child a test interrupts with SIGINT: Ctrl-C's default action restored.
+
+    A shell without job control starts its background commands with SIGINT ignored (`nohup`,
+    `cmd &` in a script), and a child inherits that; the test is about what tiercheck does on
+    Ctrl-C, not about how the test run was started.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _alive(proc: psutil.Process) -> bool:
