@@ -110,7 +110,7 @@ def _reproduce(claim: Claim) -> Html:
     blocks, notes = reproduce_parts(claim)
     parts = [el("h2", "Reproduce")]
     for intro, code in blocks:
-        parts += [el("p", intro), el("pre", el("code", "\n".join(code)))]
+        parts += [el("p", _segments(intro)), el("pre", el("code", "\n".join(code)))]
     parts += [el("p", n, class_="note") for n in notes]
     return el("section", *parts, id="reproduce")
 

@@ -195,7 +195,7 @@ def _reproduce(claim: Claim) -> list[Md]:
     blocks, notes = reproduce_parts(claim)
     lines = [md.heading(2, "Reproduce"), BLANK]
     for intro, commands in blocks:
-        lines += [md.inline(intro), BLANK, *md.code_block(commands, "sh"), BLANK]
+        lines += [_segments(intro), BLANK, *md.code_block(commands, "sh"), BLANK]
     for note in notes:
         lines += [md.text(note), BLANK]
     return lines

@@ -373,32 +373,31 @@ def baseline_block(claim: Claim) -> Block:
     )
 
 
-def reproduce_parts(claim: Claim) -> tuple[list[tuple[str, list[str]]], list[str]]:
+def reproduce_parts(
+    claim: Claim,
+) -> tuple[list[tuple[tuple[Segment, ...], list[str]]], list[str]]:
     """(intro, shell lines) per code block, then the notes: tiercheck's command, then the
-    official harness's, each command under a `#` comment saying what it does (an intro naming
-    the harness is `Md`, the name neutralised)."""
+    official harness's, each command under a `#` comment saying what it does (the intro naming
+    the harness holds its name and version as untrusted segments)."""
     rep = claim.reproduce
-    blocks: list[tuple[str, list[str]]] = []
+    blocks: list[tuple[tuple[Segment, ...], list[str]]] = []
     lines: list[str] = []
     for step in rep.tiercheck:
         lines += [f"# {step.what}", step.command]
-    blocks.append(("With tiercheck:", lines))
+    blocks.append(((Segment(own("With tiercheck:")),), lines))
     if rep.harness:
         lines = []
         for step in rep.harness:
             prefix = f"{step.revision}: " if step.revision else ""
             lines += [f"# {prefix}{step.what}", step.command]
-        version = claim.header.harness_version or "?"
-        blocks.append(
-            (
-                fmt(
-                    "With the official harness alone ({} {}), for the same conformance figures:",
-                    claim.header.harness,
-                    version,
-                ),
-                lines,
-            )
+        intro = (
+            Segment(own("With the official harness alone (")),
+            Segment(claim.header.harness),
+            Segment(own(" ")),
+            Segment(claim.header.harness_version or "?"),
+            Segment(own("), for the same conformance figures:")),
         )
+        blocks.append((intro, lines))
     return blocks, list(rep.notes)
 
 

@@ -104,3 +104,13 @@ def test_a_body_is_cut_between_lines_so_no_code_span_is_left_open() -> None:
     note = "… cut here to fit one issue body; the rest is in the attached assessment-full.md."
     assert shortened
     assert text == f"{line}\n{line}\n\n{note}\n"
+
+
+def test_the_harness_intro_is_text_in_the_page_and_code_in_the_markdown(tmp_path: Path) -> None:
+    out = _run(tmp_path, "card", sample_scorecard())
+    harness = "@modelcontextprotocol/conformance"
+    page = (out / "claim.html").read_text("utf-8")
+    assert f"With the official harness alone ({harness} " in page
+    assert "`" not in page.split("With the official harness alone", 1)[1].split("</p>", 1)[0]
+    body = (out / "assessment.md").read_text("utf-8")
+    assert f"With the official harness alone (`{harness}` " in body
