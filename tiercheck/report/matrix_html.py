@@ -226,6 +226,13 @@ def _changes(matrix: Matrix) -> Html:
     ] or [none]
     count = len(changes.tier_changes)
     parts.append(join((el("h3", f"Tier changes ({count})"), el("ul", *tiers, id="tier-changes"))))
+    if changes.incomparable:
+        others = [
+            el("li", el("strong", row), ": another harness version, no scenario compared")
+            for row in changes.incomparable
+        ]
+        title = f"Under another harness ({len(others)})"
+        parts.append(join((el("h3", title), el("ul", *others, id="incomparable"))))
     return join(parts, "\n")
 
 

@@ -116,6 +116,17 @@ def test_the_change_since_the_previous_matrix() -> None:
     tiers = " ".join(cells.by_id["tier-changes"].split())
     assert "mixed-sdk@main: Tier — → Tier 3" in tiers
     assert "old-sdk@v1.x: Tier — → Tier 1" in tiers
+    assert "incomparable" not in cells.by_id  # every row ran the same harness as before
+
+
+def test_a_row_under_another_harness_is_listed_apart() -> None:
+    doc = report_matrix()
+    assert doc.changes is not None
+    changes = dataclasses.replace(doc.changes, incomparable=("mixed-sdk@main",))
+    cells = _parse(render_matrix_html(dataclasses.replace(doc, changes=changes)))
+    assert " ".join(cells.by_id["incomparable"].split()) == (
+        "mixed-sdk@main: another harness version, no scenario compared"
+    )
 
 
 def test_the_page_is_self_contained() -> None:
