@@ -131,30 +131,25 @@ class DataFolder:
     layout: str = doc_field(doc="where the runs are")
 
 
+#: The fields a run record and its data file share (all but the file's layout version, and the
+#: time, which the file writes as text).
+_SHARED = tuple(
+    f.name
+    for f in dataclasses.fields(RunRecord)
+    if f.name != "timestamp" and f.name in {g.name for g in dataclasses.fields(RunFile)}
+)
+
+
+def _shared(source: RunRecord | RunFile) -> dict[str, Any]:
+    """What a run record and its data file both hold, under the same names, copied over."""
+    values = {name: getattr(source, name) for name in _SHARED}
+    values["signals"] = dict(source.signals)
+    return values
+
+
 def run_file_of(record: RunRecord) -> RunFile:
     """The data file of a run."""
-    return RunFile(
-        schema_version=SCHEMA_VERSION,
-        run_id=record.run_id,
-        timestamp=_stamp(record),
-        sdk=record.sdk,
-        repo=record.repo,
-        ref=record.ref,
-        commit=record.commit,
-        tiercheck_version=record.tiercheck_version,
-        harness_version=record.harness_version,
-        node_version=record.node_version,
-        requirements_digest=record.requirements_digest,
-        revisions=record.revisions,
-        config_digest=record.config_digest,
-        tier=record.tier,
-        blockers=record.blockers,
-        governance_digest=record.governance_digest,
-        signals=dict(record.signals),
-        interrupted=record.interrupted,
-        legs=record.legs,
-        scenarios=record.scenarios,
-    )
+    return RunFile(schema_version=SCHEMA_VERSION, timestamp=_stamp(record), **_shared(record))
 
 
 def run_file_text(record: RunRecord) -> str:
@@ -296,28 +291,11 @@ def record_of_file(data: object, source: str) -> RunRecord:
 def _record(
     run: RunFile, timestamp: datetime, legs: list[list[Any]], scenarios: list[list[Any]]
 ) -> RunRecord:
-    return RunRecord(
-        run_id=run.run_id,
-        timestamp=timestamp,
-        sdk=run.sdk,
-        repo=run.repo,
-        ref=run.ref,
-        commit=run.commit,
-        tiercheck_version=run.tiercheck_version,
-        harness_version=run.harness_version,
-        node_version=run.node_version,
-        revisions=run.revisions,
-        config_digest=run.config_digest,
-        tier=run.tier,
-        blockers=run.blockers,
-        governance_digest=run.governance_digest,
-        signals=dict(run.signals),
-        interrupted=run.interrupted,
-        legs=tuple(
-            # A pass rate written as an integer of hundreds of digits has no float: OverflowError.
-            LegRow(rev, leg, state, reason, float(rate), passed, total)
-            for rev, leg, state, reason, rate, passed, total in legs
-        ),
-        scenarios=tuple(ScenarioRow(*values) for values in scenarios),
-        requirements_digest=run.requirements_digest,
+    values = _shared(run)
+    values["legs"] = tuple(
+        # A pass rate written as an integer of hundreds of digits has no float: OverflowError.
+        LegRow(rev, leg, state, reason, float(rate), passed, total)
+        for rev, leg, state, reason, rate, passed, total in legs
     )
+    values["scenarios"] = tuple(ScenarioRow(*row) for row in scenarios)
+    return RunRecord(timestamp=timestamp, **values)
