@@ -7,10 +7,11 @@ and whether it is scored, every planned leg's state, and the run's harness versi
 `compare` classifies what changed between two of them. The rule:
 
 * **Incomparable.** Two runs under different harness versions are not compared scenario by
-  scenario (a version not recorded — a file older than the field — differs from none): `incomparable` is set and no scenario
-  is newly failing, fixed, added, removed or rescored. A scenario that passed under one harness
-  and fails under another says as much about the harness as about the SDK. What a leg's state
-  says (below) is still reported: a leg that could not be measured is a fact of the run.
+  scenario (a version not recorded — a file older than the field — differs from none):
+  `incomparable` is set and no scenario is newly failing, fixed, added, removed or rescored.
+  A scenario that passed under one harness and fails under another says as much about the
+  harness as about the SDK. What a leg's state says (below) is still reported: a leg that
+  could not be measured is a fact of the run.
 * **Legs.** Scenarios are compared only in legs measured in both runs. A leg measured before
   and unmeasured now (``unmeasured`` or ``partially-measured``) is *newly unmeasured*; the
   reverse is *measured again*. Its scenarios are not listed one by one as removed or added,
