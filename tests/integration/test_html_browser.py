@@ -21,15 +21,15 @@ import pytest
 from support import browser
 from support.matrices import report_matrix
 from support.scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
+from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
+from tiercheck.matrix.html import render_matrix_html
 from tiercheck.model import to_json
 from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.claim_html import render_claim_html
 from tiercheck.report.html import render_html
-from tiercheck.report.matrix_html import render_matrix_html
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
 
 REPO = Path(__file__).resolve().parents[2]
@@ -150,8 +150,8 @@ def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
     from tiercheck.claim.model import PreviousAssessment
     from tiercheck.claim.pack import ClaimContext, claim_document
     from tiercheck.claim.sources import read_baselines
+    from tiercheck.claim.view import header_fields, split_table
     from tiercheck.config.baseline import load_baseline
-    from tiercheck.report.claim_view import header_fields, split_table
 
     baselines = {
         rev: (

@@ -1,3 +1,3 @@
-"""The published dashboard's data (pure): the documents of its versioned API, built from the
-run history, which the site's pages are rendered from (`tiercheck.report.dashboard_html`) and
-which `tiercheck.publish` writes under `api/v1/`."""
+"""The published dashboard (pure): the documents of its versioned API, built from the run
+history (`build`, `model`), and its pages rendered from them over the render kit (`html`);
+`tiercheck.publish` writes both, the documents under `api/v1/`."""

@@ -1,7 +1,7 @@
 """`tier-check notify`: from the history to the calls on GitHub, and what came of them.
 
 history → each line's state on the night (`history.regression`, the same states the
-dashboard shows) → the texts (`report.notify`) → whose issues are ours → the issues or the
+dashboard shows) → the texts (`notify.texts`) → whose issues are ours → the issues or the
 pull request's comments as GitHub has them → the plan (`notify.plan`) → the calls, line by line.
 
 Ours is what one of our accounts wrote: the token's own login (GET /user) and every
@@ -39,6 +39,7 @@ from tiercheck.errors import UsageError
 from tiercheck.history.record import RunRecord
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.history.store import HistoryError, HistoryStore
+from tiercheck.notify import texts
 from tiercheck.notify.github import GitHub, GitHubTarget, NotifyError, connect
 from tiercheck.notify.plan import (
     Authors,
@@ -49,7 +50,6 @@ from tiercheck.notify.plan import (
     plan_issues,
     plan_pr_comment,
 )
-from tiercheck.report import notify as texts
 
 __all__ = ["NotifyOutcome", "NotifyRequest", "notices", "notify", "state_key"]
 

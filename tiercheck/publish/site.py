@@ -46,6 +46,13 @@ from typing import Any
 from tiercheck import __version__
 from tiercheck.config.safeload import load_json
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
+from tiercheck.dashboard.html import (
+    line_badge_json,
+    line_badge_svg,
+    render_index,
+    render_line,
+    render_scenario,
+)
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, LineSummary, ScenarioPage
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
@@ -54,13 +61,6 @@ from tiercheck.history.record import RunRecord
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
 from tiercheck.publish.names import CaseFold, badge_name, site_path
-from tiercheck.report.dashboard_html import (
-    line_badge_json,
-    line_badge_svg,
-    render_index,
-    render_line,
-    render_scenario,
-)
 from tiercheck.report.writer import SiteStage, remove_site_file, site_bytes, site_link
 
 __all__ = [

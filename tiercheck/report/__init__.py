@@ -1,4 +1,8 @@
-"""Reports: pure formatters over the scorecard document, plus atomic writing and progress.
+"""Reports: the scorecard's own renderings, plus atomic writing, the table of formats and
+progress.
+
+The other documents (claim, matrix, dashboard, history report, notify texts) render themselves
+in their own packages, over the same render kit (`tiercheck.render`).
 
 Every formatter is a function of the scorecard document (the JSON form validated by
 `schemas/scorecard.schema.json`), so a saved scorecard can be rendered again or compared with

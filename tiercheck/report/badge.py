@@ -1,114 +1,21 @@
-"""The tier badge: a shields-style SVG drawn here, and the shields.io endpoint JSON.
+"""The scorecard's tier badge (`badge.svg`, `badge.json`): the kit's badge of its implied tier.
 
-`badge.svg` needs no network to render (no font or image is fetched: the text is drawn in the
-viewer's sans-serif), and `badge.json` follows the shields.io endpoint schema
-(`schemaVersion`, `label`, `message`, `color`) for a repository that prefers a live badge.
+The official reading's tier, the one `implied_tier.tier` holds; drawn by `render.badge`.
 """
 
 from __future__ import annotations
 
-import json
-
-from tiercheck.render.svg import Svg, el, join, svg
+from tiercheck.render.badge import tier_badge, tier_badge_json
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = [
-    "TIER_COLORS",
-    "badge_json",
-    "badge_svg",
-    "render_badge_json",
-    "render_badge_svg",
-    "tier_badge",
-]
-
-LABEL = "MCP tier"
-#: Tier → colour (shields' named colours, as hex so the SVG needs no lookup).
-TIER_COLORS = {1: "#44cc11", 2: "#dfb317", 3: "#e05d44"}
-_NEUTRAL = "#9f9f9f"
-# Verdana 11px averages about 6.5 px a character; shields pads each side by 5-6 px.
-_CHAR_PX = 6.5
-_PAD_PX = 12
-
-
-def _width(text: str) -> int:
-    return round(len(text) * _CHAR_PX + _PAD_PX)
-
-
-def _lines(indent: str, *parts: Svg) -> Svg:
-    """`parts` each on its own line at `indent`, the line after them one step less in."""
-    return join(("", *parts), f"\n{indent}") + f"\n{indent[:-2]}"
-
-
-def badge_svg(label: str, message: str, color: str) -> Svg:
-    """A flat two-part badge, `label | message`, as a standalone SVG document.
-
-    The label and message are escaped by the SVG kit wherever they go: in element text and in
-    the `aria-label` attribute (`"` and `'` too), and so is the colour, an attribute as well."""
-    left, right = _width(label), _width(message)
-    total = left + right
-    label_x, message_x = f"{left / 2:g}", f"{left + right / 2:g}"
-    title = f"{label}: {message}"
-    gradient = el(
-        "linearGradient",
-        el("stop", offset="0", stop_color="#bbb", stop_opacity=".1"),
-        el("stop", offset="1", stop_opacity=".1"),
-        id="s",
-        x2="0",
-        y2="100%",
-    )
-    clip = el("clipPath", el("rect", width=total, height="20", rx="3", fill="#fff"), id="r")
-    shape = el(
-        "g",
-        _lines(
-            "    ",
-            el("rect", width=left, height="20", fill="#555"),
-            el("rect", x=left, width=right, height="20", fill=color),
-            el("rect", width=total, height="20", fill="url(#s)"),
-        ),
-        clip_path="url(#r)",
-    )
-    shade = {"fill": "#010101", "fill_opacity": ".3"}
-    words = el(
-        "g",
-        _lines(
-            "    ",
-            el("text", label, x=label_x, y="15", **shade),
-            el("text", label, id="label", x=label_x, y="14"),
-            el("text", message, x=message_x, y="15", **shade),
-            el("text", message, id="message", x=message_x, y="14"),
-        ),
-        fill="#fff",
-        text_anchor="middle",
-        font_family="Verdana,Geneva,DejaVu Sans,sans-serif",
-        font_size="11",
-    )
-    body = _lines("  ", el("title", title), gradient, clip, shape, words)
-    return svg(body, width=total, height="20", role="img", aria_label=title) + "\n"
-
-
-def badge_json(label: str, message: str, color: str) -> str:
-    """The shields.io endpoint document for the same badge."""
-    data = {"schemaVersion": 1, "label": label, "message": message, "color": color.lstrip("#")}
-    return json.dumps(data, indent=2) + "\n"
-
-
-def _tier_parts(doc: Scorecard) -> tuple[str, str]:
-    tier = doc.implied_tier.tier
-    return str(tier), TIER_COLORS.get(tier, _NEUTRAL)
-
-
-def tier_badge(doc: Scorecard) -> Svg:
-    """`MCP tier | N` for the scorecard's implied tier (the official reading), to inline."""
-    message, color = _tier_parts(doc)
-    return badge_svg(LABEL, message, color)
+__all__ = ["render_badge_json", "render_badge_svg"]
 
 
 def render_badge_svg(doc: Scorecard) -> str:
     """`badge.svg`: the scorecard's tier badge as a document of its own."""
-    return str(tier_badge(doc))
+    return str(tier_badge(doc.implied_tier.tier))
 
 
 def render_badge_json(doc: Scorecard) -> str:
     """The shields.io endpoint JSON of the scorecard's tier."""
-    message, color = _tier_parts(doc)
-    return badge_json(LABEL, message, color)
+    return tier_badge_json(doc.implied_tier.tier)

@@ -210,25 +210,25 @@ GOVERNANCE_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
 
 
 def _history_terminal(report: HistoryReport, color: bool) -> str:
-    from tiercheck.report.history_view import render_terminal
+    from tiercheck.history.render import render_terminal
 
     return render_terminal(report)
 
 
 def _history_markdown(report: HistoryReport, color: bool) -> str:
-    from tiercheck.report.history_view import render_markdown
+    from tiercheck.history.render import render_markdown
 
     return render_markdown(report)
 
 
 def _history_json(report: HistoryReport, color: bool) -> str:
-    from tiercheck.report.history_view import trend_svg
+    from tiercheck.history.render import trend_svg
 
     return json_text({**report.to_json(), "trend_svg": trend_svg(report)})
 
 
 def _history_svg(report: HistoryReport, color: bool) -> str:
-    from tiercheck.report.history_view import trend_svg
+    from tiercheck.history.render import trend_svg
 
     return trend_svg(report)
 
@@ -254,25 +254,25 @@ def _matrix_json(matrix: Matrix, color: bool) -> str:
 
 
 def _matrix_markdown(matrix: Matrix, color: bool) -> str:
-    from tiercheck.report.matrix import render_matrix_markdown
+    from tiercheck.matrix.text import render_matrix_markdown
 
     return render_matrix_markdown(matrix)
 
 
 def _matrix_junit(matrix: Matrix, color: bool) -> str:
-    from tiercheck.report.matrix import render_matrix_junit
+    from tiercheck.matrix.text import render_matrix_junit
 
     return render_matrix_junit(matrix)
 
 
 def _matrix_html(matrix: Matrix, color: bool) -> str:
-    from tiercheck.report.matrix_html import render_matrix_html
+    from tiercheck.matrix.html import render_matrix_html
 
     return render_matrix_html(matrix)
 
 
 def _matrix_terminal(matrix: Matrix, color: bool) -> str:
-    from tiercheck.report.matrix import render_matrix_terminal
+    from tiercheck.matrix.text import render_matrix_terminal
 
     return render_matrix_terminal(matrix)
 

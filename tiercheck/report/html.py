@@ -9,11 +9,11 @@ are untrusted), and control characters are dropped first.
 from __future__ import annotations
 
 from tiercheck.plaintext import one_line
+from tiercheck.render.badge import tier_badge
 from tiercheck.render.html import Html, chip, el, join, page, table, void
-from tiercheck.report.badge import tier_badge
-from tiercheck.report.history import history_lines
+from tiercheck.render.trend import trend_svg
 from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
-from tiercheck.report.trend import trend_svg
+from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     SIGNALS,
@@ -22,6 +22,7 @@ from tiercheck.scorecard.view import (
     pct,
     short_sha,
     signal_detail,
+    trend_columns,
 )
 
 __all__ = ["render_html"]
@@ -131,7 +132,7 @@ def _history(doc: Scorecard) -> Html:
     chart = (
         el(
             "figure",
-            trend_svg(doc.sdk.name, block.trend, doc.requirements_revisions),
+            trend_svg(doc.sdk.name, block.trend, trend_columns(doc.requirements_revisions)),
             el(
                 "figcaption",
                 "Scored pass rate per revision and leg over the last "
@@ -183,7 +184,9 @@ def _probes(doc: Scorecard) -> Html:
 
 def render_html(doc: Scorecard) -> str:
     """The scorecard page: the tier and its blockers, every leg, governance, remediation."""
-    heading = join((tier_badge(doc), el("span", f"Tier {doc.implied_tier.tier}: {doc.repo}")))
+    heading = join(
+        (tier_badge(doc.implied_tier.tier), el("span", f"Tier {doc.implied_tier.tier}: {doc.repo}"))
+    )
     meta = (
         f"{doc.sdk.name} at {short_sha(doc.sdk.commit)} · revisions "
         f"{', '.join(doc.requirements_revisions) or 'none'} · harness {doc.harness.package} "

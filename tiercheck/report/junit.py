@@ -14,10 +14,10 @@ Mapping (the shape Jenkins, GitLab, GitHub test reporters and junitparser read):
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 from tiercheck.plaintext import one_line
+from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     LegView,
@@ -28,15 +28,6 @@ from tiercheck.scorecard.view import (
 )
 
 __all__ = ["render_junit"]
-
-# XML 1.0 allows only these characters; harness output from the SDK under test may hold others
-# (NUL, ESC, lone surrogates) and one of them makes the whole file unreadable to every parser.
-_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(text: object) -> str:
-    """`text` without the characters XML 1.0 forbids."""
-    return _NOT_XML.sub("", "" if text is None else str(text))
 
 
 def _attr(element: ET.Element, **values: object) -> None:

@@ -243,7 +243,7 @@ def _evidence(doc: Scorecard) -> list[Md]:
 
 
 def _history(doc: Scorecard) -> list[Md]:
-    from tiercheck.report.history import history_lines
+    from tiercheck.scorecard.history_text import history_lines
 
     if doc.history is None:
         return []

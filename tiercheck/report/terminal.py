@@ -266,7 +266,7 @@ def _evidence(doc: Scorecard) -> list[RenderableType]:
 def _history(doc: Scorecard) -> list[RenderableType]:
     from rich.text import Text
 
-    from tiercheck.report.history import history_lines
+    from tiercheck.scorecard.history_text import history_lines
 
     if doc.history is None:
         return []

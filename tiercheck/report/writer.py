@@ -185,11 +185,11 @@ def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
     """
     import json
 
+    from tiercheck.claim.fit import FULL_NAME
+    from tiercheck.claim.html import render_claim_html
+    from tiercheck.claim.markdown import render_assessment_files, render_remediation
     from tiercheck.claim.pack import claim_to_dict
     from tiercheck.report.badge import render_badge_json, render_badge_svg
-    from tiercheck.report.claim_fit import FULL_NAME
-    from tiercheck.report.claim_html import render_claim_html
-    from tiercheck.report.claim_markdown import render_assessment_files, render_remediation
 
     assessment = render_assessment_files(claim)
     renderers = {

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tiercheck.plaintext import one_line
+from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import (
     LegEntry,
     MergedLegEntry,
@@ -32,6 +33,7 @@ __all__ = [
     "short_sha",
     "signal_detail",
     "signal_disagreement",
+    "trend_columns",
 ]
 
 #: The official `checks` keys of the merged legs.
@@ -46,6 +48,11 @@ SIGNALS: tuple[tuple[str, str], ...] = (
     ("policy_signals", "Policy Signals"),
     ("spec_tracking", "Spec Tracking"),
 )
+
+
+def trend_columns(revisions: Sequence[str]) -> list[tuple[str, str]]:
+    """(revision, leg) for every line of a trend chart, in report order."""
+    return [(rev, leg) for rev in revisions for leg in LEGS]
 
 
 def pct(rate: object) -> str:

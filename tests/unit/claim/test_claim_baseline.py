@@ -11,10 +11,10 @@ from pathlib import Path
 
 from support.scorecards import R1, R2, sample_scorecard
 from tiercheck.claim.baseline import entry_comments
+from tiercheck.claim.markdown import render_assessment
 from tiercheck.claim.pack import ClaimContext, build_claim
 from tiercheck.claim.sources import read_baselines
 from tiercheck.config.baseline import load_baseline
-from tiercheck.report.claim_markdown import render_assessment
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "examples" / "sample-sdk"

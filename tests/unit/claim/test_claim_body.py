@@ -13,11 +13,11 @@ import json
 from pathlib import Path
 
 from support.scorecards import sample_scorecard
+from tiercheck.claim.fit import BODY_LIMIT, Part, body_length, fit
 from tiercheck.claim.model import ClaimDocument
 from tiercheck.cli.app import main
 from tiercheck.model import from_json
 from tiercheck.render.markdown import code
-from tiercheck.report.claim_fit import BODY_LIMIT, Part, body_length, fit
 from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard

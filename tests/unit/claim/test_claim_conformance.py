@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from support.scorecards import R1, R2, sample_scorecard
 from tiercheck.claim.conformance import conformance_split, split_text
+from tiercheck.claim.markdown import render_assessment
 from tiercheck.claim.pack import build_claim, claim_to_dict
 from tiercheck.claim.table import Row
-from tiercheck.report.claim_markdown import render_assessment
 from tiercheck.scorecard.model import Scorecard
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 
 from support.scorecards import sample_scorecard
+from tiercheck.claim.markdown import render_assessment
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.reproduce import reproduce
-from tiercheck.report.claim_markdown import render_assessment
 
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
 NPX = "npx @modelcontextprotocol/conformance@0.2.0-alpha.12"

@@ -21,12 +21,12 @@ import pytest
 from support.scorecards import sample_scorecard
 from tiercheck.claim.evidence import Evidence, ReleaseItem
 from tiercheck.claim.header import build_header
+from tiercheck.claim.markdown import render_assessment
 from tiercheck.claim.model import ClaimHeader, ReleaseRef
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS, commitment
 from tiercheck.claim.sources import read_tree
 from tiercheck.claim.spec_dates import spec_by_date
-from tiercheck.report.claim_markdown import render_assessment
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "examples" / "sample-sdk"

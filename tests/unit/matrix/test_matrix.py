@@ -25,13 +25,13 @@ from tiercheck.matrix.model import (
     TierCell,
     TierChange,
 )
-from tiercheck.pipeline.matrix.distributed import collect_jobs, load_plan, plan_document
-from tiercheck.pipeline.matrix.rows import PlannedRow, parse_row, plan_rows
-from tiercheck.report.matrix import (
+from tiercheck.matrix.text import (
     render_matrix_junit,
     render_matrix_markdown,
     render_matrix_terminal,
 )
+from tiercheck.pipeline.matrix.distributed import collect_jobs, load_plan, plan_document
+from tiercheck.pipeline.matrix.rows import PlannedRow, parse_row, plan_rows
 from tiercheck.scorecard.model import BlockerEntry
 from tiercheck.sdk import budget
 

@@ -108,7 +108,7 @@ def test_the_package_makes_markdown_only_through_the_kit() -> None:
 
 def test_the_renderers_are_read_and_use_the_kit() -> None:
     # The rules above only mean something if the renderers import the kit the way they expect.
-    source = (PACKAGE / "report" / "claim_markdown.py").read_text("utf-8")
+    source = (PACKAGE / "claim" / "markdown.py").read_text("utf-8")
     names, modules = _kit_names(ast.parse(source))
     assert {"own", "fmt"} <= set(names)
     assert modules == {"md"}

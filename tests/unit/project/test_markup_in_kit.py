@@ -54,7 +54,7 @@ _RULES = (_START, _SHAPE, _END, _FORMATTED_TAG, _DOCTYPE, _ENTITY)
 #: Module → the markup it may write: Markdown's own HTML, in Markdown.
 MARKDOWN: dict[str, frozenset[str]] = {
     # A line break inside a GFM table cell, which has no Markdown of its own for one.
-    "tiercheck.report.notify": frozenset({"<br"}),
+    "tiercheck.notify.texts": frozenset({"<br"}),
 }
 
 
@@ -147,7 +147,7 @@ def test_every_markdown_allowance_is_still_used() -> None:
 
 def test_the_renderers_are_read() -> None:
     names = {name for name, _ in _modules()}
-    assert {"tiercheck.report.html", "tiercheck.report.dashboard_html"} <= names
+    assert {"tiercheck.report.html", "tiercheck.dashboard.html"} <= names
     assert not any(name.startswith("tiercheck.render") for name in names)
 
 

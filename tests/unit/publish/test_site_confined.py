@@ -20,7 +20,7 @@ from support.nights import alpha, gamma, night_scorecard, records
 from tiercheck.cli.app import main
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.store import HistoryStore
-from tiercheck.report.badge import badge_svg
+from tiercheck.render.badge import badge_svg
 from tiercheck.report.html import render_html
 from tiercheck.report.writer import atomic_write_text, write_matrix_reports
 

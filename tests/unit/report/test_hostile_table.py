@@ -33,27 +33,27 @@ from support.hostile_text import (
     hostile_state,
 )
 from support.scorecards import mixed_scorecard
+from tiercheck.claim.html import render_claim_html
+from tiercheck.claim.markdown import render_assessment, render_remediation
 from tiercheck.claim.pack import Claim, ClaimContext, build_claim
 from tiercheck.dashboard.build import Dashboard, build_dashboard
+from tiercheck.dashboard.html import line_badge_svg, render_index, render_line
+from tiercheck.history.render import render_markdown as render_history_markdown
 from tiercheck.history.view import history_report
-from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.claim_html import render_claim_html
-from tiercheck.report.claim_markdown import render_assessment, render_remediation
-from tiercheck.report.dashboard_html import line_badge_svg, render_index, render_line
-from tiercheck.report.diff import diff_scorecards, render_diff_markdown
-from tiercheck.report.history_view import render_markdown as render_history_markdown
-from tiercheck.report.html import render_html
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.matrix import render_matrix_junit, render_matrix_markdown
-from tiercheck.report.matrix_html import render_matrix_html
-from tiercheck.report.notify import (
+from tiercheck.matrix.html import render_matrix_html
+from tiercheck.matrix.text import render_matrix_junit, render_matrix_markdown
+from tiercheck.notify.texts import (
     changed_comment,
     green_comment,
     issue_body,
     pr_comment,
     reopened_comment,
 )
+from tiercheck.report.badge import render_badge_svg
+from tiercheck.report.diff import diff_scorecards, render_diff_markdown
+from tiercheck.report.html import render_html
+from tiercheck.report.junit import render_junit
+from tiercheck.report.markdown import render_markdown
 
 CASES = sorted(HOSTILE)
 #: Where tiercheck's own links may point.
@@ -334,19 +334,19 @@ def test_chromium_finds_no_element_or_request_from_sdk_text(tmp_path: Path) -> N
 
 #: The Markdown renderers: each makes Markdown only through `tiercheck.render.markdown`.
 _MARKDOWN_MODULES = (
-    "markdown",
-    "claim_markdown",
-    "matrix",
-    "history_view",
-    "diff",
-    "probes",
-    "notify",
+    "report/markdown",
+    "claim/markdown",
+    "matrix/text",
+    "history/render",
+    "report/diff",
+    "report/probes",
+    "notify/texts",
 )
 
 
 @pytest.mark.parametrize("module", _MARKDOWN_MODULES)
 def test_markdown_renderers_escape_nothing_themselves(module: str) -> None:
-    source = (Path(__file__).parents[3] / "tiercheck" / "report" / f"{module}.py").read_text()
+    source = (Path(__file__).parents[3] / "tiercheck" / f"{module}.py").read_text()
     assert "tiercheck.render.markdown" in source
     home_made = re.findall(r"""\.replace\(\s*["'](?:\||<|`|\\\\\|)["']""", source)
     assert home_made == [], f"{module}.py escapes Markdown itself: {home_made}"

@@ -1,18 +1,20 @@
-"""The trend chart (pure): the scored pass rate per revision and leg over stored runs, one line
-each, with a dashed mark at every tier change, as one inline SVG (no script, nothing fetched).
+"""The trend charts of the kit (pure): a pass rate per column over runs, as inline SVG.
 
-Drawn for `tier-check history`, the scorecard's HTML page and the matrix page alike.
+`trend_svg` draws one line per (revision, leg) column with a dashed mark at every tier change,
+for `tier-check history`, the scorecard's HTML page, the matrix page and the dashboard alike;
+`sparkline_svg` one small line. No script, nothing fetched. A point is anything with the
+fields of `TrendPoint` (the scorecard's `HistoryTrendPoint` is one); the columns come from
+the document (`scorecard.view.trend_columns`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from tiercheck.render.svg import Svg, el, join, svg
-from tiercheck.revisions import LEGS
-from tiercheck.scorecard.model import HistoryTrendPoint
 
-__all__ = ["sparkline_svg", "trend_columns", "trend_svg"]
+__all__ = ["TrendPoint", "sparkline_svg", "trend_svg"]
 
 #: Horizontal room for one legend entry ("2026-07-28 server" at 9 px), and a legend line's height.
 _LEGEND_STEP = 110
@@ -20,26 +22,36 @@ _LEGEND_LINE = 11
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
-def trend_columns(revisions: Sequence[str]) -> list[tuple[str, str]]:
-    """(revision, leg) for every line of the chart, in report order."""
-    return [(rev, leg) for rev in revisions for leg in LEGS]
+class TrendPoint(Protocol):
+    """One run on the chart: when, its tier, whether the tier changed, and its pass rates."""
+
+    @property
+    def timestamp(self) -> str: ...
+    @property
+    def tier(self) -> int: ...
+    @property
+    def tier_changed(self) -> bool: ...
+    @property
+    def pass_rate(self) -> Mapping[str, Mapping[str, float | None]]:
+        """revision → leg → pass rate, None where the leg was not measured."""
+        ...
 
 
 def trend_svg(
     label: str,
-    points: Sequence[HistoryTrendPoint],
-    revisions: Sequence[str],
+    points: Sequence[TrendPoint],
+    columns: Sequence[tuple[str, str]],
     *,
     width: int = 480,
     height: int = 160,
     gaps: bool = False,
 ) -> Svg:
-    """The chart of `points` (oldest first): a gap where a leg was not measured, a dashed
-    vertical line where the tier changed, a legend of the lines along the bottom. With `gaps`,
+    """The chart of `points` (oldest first), a line per (revision, leg) of `columns`: a gap
+    where a leg was not measured, a dashed vertical line where the tier changed, a legend of
+    the lines along the bottom. With `gaps`,
     an amber tick under the chart marks each run where a leg was not measured (a gap in one
     line is hidden when another line runs over it)."""
     pad = 24
-    columns = trend_columns(revisions)
     # The legend runs along the bottom, wrapping onto more lines when the chart is narrow.
     per_line = max(1, (width - 8) // _LEGEND_STEP)
     legend_lines = max(1, -(-len(columns) // per_line))

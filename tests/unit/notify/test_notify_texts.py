@@ -1,4 +1,4 @@
-"""The texts of the tracking issues and the pull-request comment (tiercheck.report.notify):
+"""The texts of the tracking issues and the pull-request comment (tiercheck.notify.texts):
 what they say, worked out by hand from simulated nights, and that nothing an SDK or the harness
 wrote can mention a user, open HTML or break a table."""
 
@@ -15,7 +15,7 @@ from support.notify_nights import BROKEN, LINE, day, night_scorecard, record
 from tiercheck.history.record import RunRecord
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.history.store import HistoryStore
-from tiercheck.report.notify import (
+from tiercheck.notify.texts import (
     MESSAGE_CHARS,
     changed_comment,
     green_comment,

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, ScenarioChange
 from tiercheck.render.element import fragment
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
-from tiercheck.report.trend import trend_svg
-from tiercheck.scorecard.view import short_sha
+from tiercheck.render.trend import trend_svg
+from tiercheck.scorecard.view import short_sha, trend_columns
 
 __all__ = ["render_matrix_html"]
 
@@ -156,7 +156,7 @@ def _blockers(row: MatrixRow) -> Html:
 def _trend(row: MatrixRow, revisions: Sequence[str]) -> Html:
     if not row.trend:
         return el("span", "—", class_="msg")
-    return Html(trend_svg(row.id, row.trend, revisions, width=260, height=110))
+    return Html(trend_svg(row.id, row.trend, trend_columns(revisions), width=260, height=110))
 
 
 def _summary(matrix: Matrix) -> Html:

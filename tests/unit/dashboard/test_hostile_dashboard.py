@@ -19,9 +19,9 @@ import pytest
 from support.hostile_dashboard import filled_dashboard, rich_dashboard
 from support.hostile_text import HOSTILE
 from tiercheck.dashboard.build import Dashboard
+from tiercheck.dashboard.html import render_index, render_line, render_scenario
 from tiercheck.plaintext import clean
-from tiercheck.report.badge import badge_svg
-from tiercheck.report.dashboard_html import render_index, render_line, render_scenario
+from tiercheck.render.badge import badge_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 #: Every string but the 200 KB one (in every field of thirty nights, it only makes pages big).

@@ -16,9 +16,10 @@ from html.parser import HTMLParser
 
 from support.matrices import BROKEN, BROKEN_MESSAGE, MISSING, matrix, report_matrix, row
 from support.scorecards import R1, R2, tier1_scorecard
-from tiercheck.report.matrix_html import render_matrix_html
-from tiercheck.report.trend import trend_svg
+from tiercheck.matrix.html import render_matrix_html
+from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
+from tiercheck.scorecard.view import trend_columns
 
 
 class _Cells(HTMLParser):
@@ -183,7 +184,7 @@ def test_a_narrow_trend_wraps_its_legend_and_keeps_the_plot_above_it() -> None:
         tier_changed=False,
         pass_rate={R1: {"server": 0.0, "client": 1.0}, R2: {"server": 1.0, "client": 1.0}},
     )
-    svg = trend_svg("x", (point,), (R1, R2), width=260, height=110)
+    svg = trend_svg("x", (point,), trend_columns((R1, R2)), width=260, height=110)
     # Four entries, two to a 260-wide line: two legend lines at y 93 and 104, so the plot's
     # bottom padding grows by one line (24 + 11) and 0% sits at 110 - 35 = 75.
     assert svg.count('y="93"') == 2

@@ -11,8 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tiercheck.claim.fit import BODY_LIMIT, FULL_NAME, Part, fitted_lines
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
+from tiercheck.claim.view import (
+    VERDICT_LABEL,
+    Block,
+    Segment,
+    baseline_block,
+    changes_block,
+    docs_block,
+    header_fields,
+    reproduce_parts,
+    split_notes,
+    split_table,
+)
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import (
     BLANK,
@@ -25,19 +38,6 @@ from tiercheck.render.markdown import (
     https_url,
     link,
     own,
-)
-from tiercheck.report.claim_fit import BODY_LIMIT, FULL_NAME, Part, fitted_lines
-from tiercheck.report.claim_view import (
-    VERDICT_LABEL,
-    Block,
-    Segment,
-    baseline_block,
-    changes_block,
-    docs_block,
-    header_fields,
-    reproduce_parts,
-    split_notes,
-    split_table,
 )
 from tiercheck.scorecard.view import short_sha
 

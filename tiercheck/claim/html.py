@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
-from tiercheck.render.html import Css, Html, chip, el, join, link, page, table, void
-from tiercheck.report.badge import tier_badge
-from tiercheck.report.claim_view import (
+from tiercheck.claim.view import (
     Block,
     Segment,
     baseline_block,
@@ -18,6 +16,8 @@ from tiercheck.report.claim_view import (
     split_notes,
     split_table,
 )
+from tiercheck.render.badge import tier_badge
+from tiercheck.render.html import Css, Html, chip, el, join, link, page, table, void
 
 __all__ = ["render_claim_html"]
 
@@ -197,7 +197,9 @@ def render_claim_html(claim: Claim) -> str:
     """The whole claim page."""
     doc = claim.scorecard
     kind, text = _STATUS[claim.status]
-    heading = join((tier_badge(doc), el("span", claim.header.title), " ", chip(kind, text)))
+    heading = join(
+        (tier_badge(doc.implied_tier.tier), el("span", claim.header.title), " ", chip(kind, text))
+    )
     body = join(
         [
             _requirements(claim),

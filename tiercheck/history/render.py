@@ -11,9 +11,9 @@ from __future__ import annotations
 from tiercheck.history.view import HistoryReport
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
-from tiercheck.report.history import relegation_line, short_commit, streak_line
-from tiercheck.report.trend import trend_columns
-from tiercheck.report.trend import trend_svg as render_trend
+from tiercheck.render.trend import trend_svg as render_trend
+from tiercheck.scorecard.history_text import relegation_line, short_commit, streak_line
+from tiercheck.scorecard.view import trend_columns
 
 __all__ = ["render_markdown", "render_terminal", "trend_svg"]
 
@@ -106,5 +106,5 @@ def render_markdown(report: HistoryReport) -> str:
 
 
 def trend_svg(report: HistoryReport) -> str:
-    """The report's series as the trend chart (see `report.trend`)."""
-    return render_trend(report.sdk, report.series, report.revisions)
+    """The report's series as the trend chart (see `render.trend`)."""
+    return render_trend(report.sdk, report.series, trend_columns(report.revisions))

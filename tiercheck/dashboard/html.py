@@ -31,12 +31,12 @@ from tiercheck.dashboard.model import (
     RunEntry,
     ScenarioPage,
 )
+from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
 from tiercheck.render.element import Child, site
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, tr
 from tiercheck.render.svg import Svg
-from tiercheck.report.badge import LABEL, TIER_COLORS, badge_json, badge_svg
-from tiercheck.report.trend import sparkline_svg, trend_svg
-from tiercheck.scorecard.view import short_sha
+from tiercheck.render.trend import sparkline_svg, trend_svg
+from tiercheck.scorecard.view import short_sha, trend_columns
 
 __all__ = [
     "SPARK_RUNS",
@@ -525,7 +525,12 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
     )
     revisions = history.revisions
     chart = trend_svg(
-        summary.line, trend_points(history), revisions, width=900, height=220, gaps=True
+        summary.line,
+        trend_points(history),
+        trend_columns(revisions),
+        width=900,
+        height=220,
+        gaps=True,
     )
     caption = el(
         "figcaption",

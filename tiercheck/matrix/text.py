@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
-from tiercheck.report.junit import xml_text
+from tiercheck.render.xml import xml_text
 
 __all__ = [
     "blockers_text",
