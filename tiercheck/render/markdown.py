@@ -112,7 +112,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 #: Characters that reorder or hide text: shown by their code point.
 _HIDDEN = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 #: Punctuation GFM and GitHub do nothing with inside a line (besides letters and digits).
-_PLAIN = frozenset(" .,:;-/()'\"=+?%^§·—–→←…×°’‘“”")
+_PLAIN = frozenset(" .,:;-/()'\"=+?%^§·—–→←…×°’‘“”≥≤≠±")
 #: What GitHub links even in plain words: URLs, `www.` autolinks, `GH-7`, commit-like hex runs.
 _LINKISH = re.compile(r"://|www\.|\bgh-\d|\b[0-9a-f]{7,40}\b", re.IGNORECASE)
 #: Brackets that make a link, image, reference or footnote (a lone `[0]` makes none: these
@@ -166,6 +166,8 @@ def _ordinary(word: str, *, first: bool) -> bool:
             continue  # `&` is only an entity with a name and `;`
         if char == "@" and i > 0 and word[i - 1].isalnum() and "." not in word[i:]:
             continue  # `sdk@v1` mentions no one and is no e-mail address
+        if char == "@" and i == len(word) - 1:
+            continue  # an `@` that ends a word (`30/30 @ 2025-11-25`) is followed by no name
         inner = 0 < i < len(word) - 1 and word[i - 1].isalnum() and word[i + 1].isalnum()
         if char == "_" and inner:
             continue  # an underscore inside a word (`server_conformance`) is no emphasis

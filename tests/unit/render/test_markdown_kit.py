@@ -28,6 +28,10 @@ def test_ordinary_words_stay_byte_for_byte_and_the_rest_becomes_code() -> None:
     assert text("x `y` z") == "x `` `y` `` z"
     assert text("[a](https://e.example)") == "`[a](https://e.example)`"
     assert text("sdk@v1 server_conformance") == "sdk@v1 server_conformance"
+    # A lone `@` names no one and comparison signs mean nothing to GFM: they stay text, while
+    # an `@` before a name is still code.
+    assert text("30/30 @ 2025-11-25, ≥ 90% ≤ 1") == "30/30 @ 2025-11-25, ≥ 90% ≤ 1"
+    assert text("x @ @y y@") == "x @ `@y` y@"
 
 
 def test_cleaning_keeps_one_honest_line_and_no_comment() -> None:
