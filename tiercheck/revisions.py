@@ -6,6 +6,7 @@ The one module that spells a revision: every other one takes them from here
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Final, Literal
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "STATELESS_REVISION",
     "Leg",
     "is_known_revision",
+    "release_date",
     "unknown_revision",
 ]
 
@@ -37,3 +39,8 @@ def is_known_revision(value: object) -> bool:
 def unknown_revision(value: object) -> str:
     """The one-line complaint about a revision tiercheck has no requirement set for."""
     return f"{value!r} is not a known spec revision; use one of {', '.join(KNOWN_REVISIONS)}"
+
+
+def release_date(revision: str) -> date | None:
+    """The day a known revision was released: a revision is named after that day."""
+    return date.fromisoformat(revision) if is_known_revision(revision) else None

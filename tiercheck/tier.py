@@ -10,7 +10,7 @@ conformance leg is not by itself a blocker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from tiercheck.governance.signals import (
@@ -29,6 +29,7 @@ __all__ = [
     "ImpliedTier",
     "LegState",
     "LegSummary",
+    "LegTiers",
     "SepTier",
     "compute_tier",
     "governance_tier",
@@ -102,6 +103,21 @@ class SepTier:
 
 
 @dataclass(frozen=True)
+class LegTiers:
+    """The tier one side of the SDK alone would earn (modelcontextprotocol#2306, #2144).
+
+    The server side alone: the same rules with the client leg taken as measured at 100% and
+    governance as it is; the client side alone likewise. Shown beside the implied tier, never
+    instead of it. None where that leg was skipped (nothing was measured to say it with).
+    """
+
+    server: int | None
+    client: int | None
+    sep1730_server: int | None
+    sep1730_client: int | None
+
+
+@dataclass(frozen=True)
 class ImpliedTier:
     """The official `implied_tier` (same field names) plus why Tier 2 failed and SEP-1730's view.
 
@@ -115,6 +131,7 @@ class ImpliedTier:
     note: str
     tier2_blockers: Blockers
     sep1730: SepTier
+    legs: LegTiers | None = None
 
     @property
     def disagrees_with_official(self) -> bool:
@@ -246,6 +263,21 @@ def _note(tier: int, blockers: Blockers, sep: SepTier) -> str:
 
 
 def compute_tier(server: LegSummary, client: LegSummary, signals: GovernanceSignals) -> ImpliedTier:
+    """The implied tier by the official rules, with SEP-1730's reading and each side alone
+    (`LegTiers`) alongside; see `_implied` for the rules."""
+    full = LegSummary("measured", pass_rate=1.0)
+    server_alone = _implied(server, full, signals)
+    client_alone = _implied(full, client, signals)
+    legs = LegTiers(
+        server=None if server.state == "skipped" else server_alone.tier,
+        client=None if client.state == "skipped" else client_alone.tier,
+        sep1730_server=None if server.state == "skipped" else server_alone.sep1730.tier,
+        sep1730_client=None if client.state == "skipped" else client_alone.sep1730.tier,
+    )
+    return replace(_implied(server, client, signals), legs=legs)
+
+
+def _implied(server: LegSummary, client: LegSummary, signals: GovernanceSignals) -> ImpliedTier:
     """The implied tier by the official rules, with SEP-1730's reading alongside.
 
     Official (`tier-check` computeTier): Tier 1 blockers are `server_conformance (skipped)` /

@@ -15,7 +15,7 @@ from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tal
 from tiercheck.claim.pack import Claim
 from tiercheck.plaintext import one_line
 from tiercheck.render.markdown import Md, fmt, github_url, own
-from tiercheck.scorecard.view import short_sha
+from tiercheck.scorecard.view import leg_tiers_line, short_sha, signal_detail
 
 __all__ = [
     "STATUS_TEXT",
@@ -154,7 +154,7 @@ def header_fields(claim: Claim) -> list[Field]:
         f" as of {doc.governance.as_of}" if doc.governance.as_of else ""
     )
     implied = doc.implied_tier
-    return [
+    fields = [
         Field("SDK", sdk),
         Field("Version", _version(header)),
         Field("Assessed", (Segment(header.date),)),
@@ -182,6 +182,20 @@ def header_fields(claim: Claim) -> list[Field]:
             (Segment(STATUS_TEXT[claim.status]),),
         ),
     ]
+    # Beside the implied tier, never instead of it (modelcontextprotocol#2306, #2144).
+    alone = leg_tiers_line(claim.scorecard)
+    if alone:
+        fields.insert(-1, Field("Each side alone", (Segment(alone),)))
+    unaddressed = claim.scorecard.checks.unaddressed_issues
+    if unaddressed is not None:
+        fields.insert(
+            -1,
+            Field(
+                "Relegation: issues unaddressed for two months",
+                (Segment(signal_detail("unaddressed_issues", unaddressed)),),
+            ),
+        )
+    return fields
 
 
 def _fraction(tally: Tally, with_rate: bool = False) -> str:

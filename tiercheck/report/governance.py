@@ -32,7 +32,7 @@ def _details(checks: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     sep_missing = ", ".join(labels["sep1730"]["missing"]) or "none"
     present = [path for path, found in policy["files"].items() if found]
     absent = [name for name, paths in policy["sep1730"]["categories"].items() if not paths]
-    return {
+    details = {
         "labels": (
             f"{labels['present']}/{labels['required']} labels, missing: {missing}",
             f"missing with aliases: {sep_missing}",
@@ -68,6 +68,16 @@ def _details(checks: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
             f"{sep_spec['days_gap'] if sep_spec['days_gap'] is not None else '-'} d",
         ),
     }
+    unaddressed = checks.get("unaddressed_issues")
+    if unaddressed is not None:
+        sep = unaddressed["sep1730"]
+        details["unaddressed_issues"] = (
+            "no official check",
+            f"{sep['unaddressed_total']} of {sep['open_issues']} open issues unaddressed for "
+            f"{sep['days']} days or more"
+            + (f" (oldest {sep['oldest_age_days']} d)" if sep["oldest_age_days"] else ""),
+        )
+    return details
 
 
 def render_governance(document: Mapping[str, Any]) -> str:
@@ -83,7 +93,8 @@ def render_governance(document: Mapping[str, Any]) -> str:
     details = _details(checks)
     # The document lists the checks in their official order.
     for name, check in checks.items():
-        official = check["status"]
+        # A check with no official reading (`official: null`) shows a dash there.
+        official = "-" if "official" in check and check["official"] is None else check["status"]
         sep = check["sep1730"]["status"]
         # An asterisk marks where SEP-1730 as written reaches another verdict.
         mark = "*" if check["disagrees_with_official"] else " "

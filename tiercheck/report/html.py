@@ -16,12 +16,13 @@ from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
-    SIGNALS,
     failure_message,
+    leg_tiers_line,
     legs,
     pct,
     short_sha,
     signal_detail,
+    signal_rows,
     trend_columns,
 )
 
@@ -73,8 +74,7 @@ def _conformance(doc: Scorecard) -> Html:
 
 def _governance(doc: Scorecard) -> Html:
     rows = []
-    for key, name in SIGNALS:
-        signal = doc.checks.signal(key)
+    for key, name, signal in signal_rows(doc):
         sep = signal.sep1730_status
         status = chip(signal.status)
         if sep and signal.disagrees_with_official:
@@ -192,6 +192,9 @@ def render_html(doc: Scorecard) -> str:
         f"{', '.join(doc.requirements_revisions) or 'none'} · harness {doc.harness.package} "
         f"{doc.harness.version or '?'} · {doc.timestamp}"
     )
+    alone = leg_tiers_line(doc)
+    if alone:
+        meta += f" · {alone}"
     # What decides the tier first; history and the advisory probes (which change nothing) last.
     sections = [
         _blockers(doc),

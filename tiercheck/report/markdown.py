@@ -15,9 +15,9 @@ from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
-    SIGNALS,
     LegView,
     failure_message,
+    leg_tiers_line,
     legs,
     merged_legs,
     pct,
@@ -25,6 +25,7 @@ from tiercheck.scorecard.view import (
     short_sha,
     signal_detail,
     signal_disagreement,
+    signal_rows,
 )
 
 __all__ = ["render_markdown"]
@@ -64,6 +65,9 @@ def _header(doc: Scorecard) -> list[Md]:
         ("Requirements", ", ".join(doc.requirements_revisions) or "none"),
         ("Timestamp", doc.timestamp),
     ]
+    alone = leg_tiers_line(doc)
+    if alone:
+        fields.append(("Each side alone", alone))
     lines = [md.heading(1, f"Tier Assessment: Tier {tier}"), BLANK]
     # Two trailing spaces: a hard line break, so the fields stack as in the official report.
     lines += [fmt("**{}:** {}  ", name, value) for name, value in fields]
@@ -159,8 +163,7 @@ def _conformance(doc: Scorecard) -> list[Md]:
 def _governance(doc: Scorecard) -> list[Md]:
     rows: list[list[Inline]] = []
     disagreements = []
-    for key, title in SIGNALS:
-        signal = doc.checks.signal(key)
+    for key, title, signal in signal_rows(doc):
         status = signal.status
         mark = fmt("{} {}", _ICONS.get(status, ""), status)
         rows.append([title, mark, signal_detail(key, signal)])

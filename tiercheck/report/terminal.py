@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from tiercheck.plaintext import one_line
 from tiercheck.report.probes import probe_blocks, probes_text
 from tiercheck.scorecard.view import (
-    SIGNALS,
     LegView,
     failure_message,
+    leg_tiers_line,
     legs,
     merged_legs,
     pct,
@@ -23,6 +23,7 @@ from tiercheck.scorecard.view import (
     short_sha,
     signal_detail,
     signal_disagreement,
+    signal_rows,
 )
 
 if TYPE_CHECKING:
@@ -116,6 +117,9 @@ def _tier_panel(doc: Scorecard) -> RenderableType:
     ]
     if sep != tier:
         lines.append(Text(f"SEP-1730 as written: Tier {sep}", style="yellow", justify="center"))
+    alone = leg_tiers_line(doc)
+    if alone:
+        lines.append(Text(alone, style="dim", justify="center"))
     if doc.interrupted:
         lines.append(Text("interrupted: partial results", style="bold red", justify="center"))
     return Panel(Group(*lines), title="Implied tier", subtitle=one_line(doc.timestamp))
@@ -191,8 +195,7 @@ def _governance(doc: Scorecard) -> list[RenderableType]:
     table.add_column("Check", no_wrap=True)
     table.add_column("Status", no_wrap=True)
     table.add_column("Detail", ratio=1)
-    for key, title in SIGNALS:
-        signal = doc.checks.signal(key)
+    for key, title, signal in signal_rows(doc):
         detail = Text(signal_detail(key, signal))
         differs = signal_disagreement(signal)
         if differs:

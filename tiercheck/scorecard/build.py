@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +31,7 @@ from tiercheck.scorecard.model import (
     ImpliedTierBlock,
     LegEntry,
     LegSummaryEntry,
+    LegTiersBlock,
     MergedLegEntry,
     MissingRevision,
     NotScored,
@@ -223,6 +224,16 @@ def implied_tier_block(implied: ImpliedTier) -> ImpliedTierBlock:
         blocker_details=tuple(
             blocker_entry(b) for b in (*implied.tier1_blockers, *implied.tier2_blockers)
         ),
+        leg_tiers=(
+            LegTiersBlock(
+                server=implied.legs.server,
+                client=implied.legs.client,
+                sep1730_server=implied.legs.sep1730_server,
+                sep1730_client=implied.legs.sep1730_client,
+            )
+            if implied.legs
+            else None
+        ),
     )
 
 
@@ -320,17 +331,31 @@ def _config_block(config: RevisionConfig | None) -> dict[str, ConfigEntry]:
     }
 
 
+#: The relegation signal's key in `checks` (beside the six official ones).
+UNADDRESSED = "unaddressed_issues"
+
+
 def _probes_block(parts: ScorecardParts, revision: str) -> ProbesBlock | None:
     return parts.probes.get(revision)
 
 
 def signal_entries(signals: GovernanceSignals) -> dict[str, SignalEntry]:
-    """The six signals as the document's `checks` entries, under their official names."""
+    """The six signals as the document's `checks` entries, under their official names, then
+    `unaddressed_issues` (no official check)."""
     everything = signals.to_dict()
     return {
         name: from_json(SignalEntry, dict(everything[name]), f"checks.{name}")
-        for name in CHECK_NAMES
+        for name in (*CHECK_NAMES, UNADDRESSED)
     }
+
+
+def _scored_only(spec: SignalEntry, revisions: Sequence[str]) -> SignalEntry:
+    """The spec-tracking entry with the release-date rule kept for the revisions scored."""
+    rule = spec.facts.get("by_release_date")
+    if not isinstance(rule, list):
+        return spec
+    kept = [item for item in rule if item.get("revision") in revisions]
+    return replace(spec, facts={**spec.facts, "by_release_date": kept})
 
 
 def build_scorecard(parts: ScorecardParts) -> Scorecard:
@@ -345,7 +370,9 @@ def build_scorecard(parts: ScorecardParts) -> Scorecard:
         checks=Checks(
             conformance=merged_leg_entry(parts.server, outcomes),
             client_conformance=merged_leg_entry(parts.client, outcomes),
-            **{name: parts.checks[name] for name in CHECK_NAMES},
+            **{name: parts.checks[name] for name in CHECK_NAMES if name != "spec_tracking"},
+            spec_tracking=_scored_only(parts.checks["spec_tracking"], parts.revisions),
+            unaddressed_issues=parts.checks.get(UNADDRESSED),
         ),
         implied_tier=implied_tier_block(parts.implied_tier),
         remediation=(),

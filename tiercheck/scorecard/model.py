@@ -37,6 +37,7 @@ __all__ = [
     "LegCounts",
     "LegEntry",
     "LegSummaryEntry",
+    "LegTiersBlock",
     "MergedLegEntry",
     "MissingRevision",
     "NotScored",
@@ -253,6 +254,11 @@ class Checks:
     stable_release: SignalEntry
     policy_signals: SignalEntry
     spec_tracking: SignalEntry
+    unaddressed_issues: SignalEntry | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="SEP-1730's relegation rule: issues unaddressed for two months (no official check)",
+    )
 
     def signal(self, name: str) -> SignalEntry:
         """The governance signal named `name` (an official check name)."""
@@ -290,6 +296,16 @@ class SepTierBlock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class LegTiersBlock:
+    """The tier each side alone would earn, the other leg taken as 100% and governance as is."""
+
+    server: int | None = doc_field(doc="the server side alone (official rules); null if skipped")
+    client: int | None = doc_field(doc="the client side alone (official rules); null if skipped")
+    sep1730_server: int | None = doc_field(doc="the server side alone, SEP-1730 as written")
+    sep1730_client: int | None = doc_field(doc="the client side alone, SEP-1730 as written")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ImpliedTierBlock:
     """The official `implied_tier` (same field names), then ours."""
 
@@ -302,6 +318,11 @@ class ImpliedTierBlock:
     disagrees_with_official: bool
     blocker_details: tuple[BlockerEntry, ...] = doc_field(
         default=(), doc="every Tier 1 and Tier 2 blocker as data"
+    )
+    leg_tiers: LegTiersBlock | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="beside the tier, never instead of it: the tier each side alone would earn",
     )
 
 

@@ -27,12 +27,14 @@ __all__ = [
     "SIGNALS",
     "LegView",
     "failure_message",
+    "leg_tiers_line",
     "legs",
     "merged_legs",
     "pct",
     "short_sha",
     "signal_detail",
     "signal_disagreement",
+    "signal_rows",
     "trend_columns",
 ]
 
@@ -48,6 +50,37 @@ SIGNALS: tuple[tuple[str, str], ...] = (
     ("policy_signals", "Policy Signals"),
     ("spec_tracking", "Spec Tracking"),
 )
+
+#: The relegation signal SEP-1730 adds (no official check): shown after the six when present.
+UNADDRESSED = ("unaddressed_issues", "Unaddressed Issues")
+
+
+def signal_rows(doc: Scorecard) -> list[tuple[str, str, SignalEntry]]:
+    """(key, display name, signal): the six in the official order, then the relegation signal
+    (issues unaddressed for two months) when the scorecard has it."""
+    rows = [(key, title, doc.checks.signal(key)) for key, title in SIGNALS]
+    if doc.checks.unaddressed_issues is not None:
+        rows.append((*UNADDRESSED, doc.checks.unaddressed_issues))
+    return rows
+
+
+def leg_tiers_line(doc: Scorecard) -> str | None:
+    """The tier each side alone would earn, one line, beside the implied tier (never instead of
+    it); None for scorecards without it."""
+    legs = doc.implied_tier.leg_tiers
+    if legs is None:
+        return None
+
+    def tier(official: int | None, sep: int | None) -> str:
+        if official is None:
+            return "not measured"
+        return f"Tier {official}" + (f" (SEP-1730: Tier {sep})" if sep != official else "")
+
+    return (
+        f"server side alone: {tier(legs.server, legs.sep1730_server)} · client side alone: "
+        f"{tier(legs.client, legs.sep1730_client)} (the other leg taken as 100%, governance as "
+        f"is; the implied tier is Tier {doc.implied_tier.tier})"
+    )
 
 
 def trend_columns(revisions: Sequence[str]) -> list[tuple[str, str]]:
@@ -222,6 +255,32 @@ def _spec_detail(signal: SignalEntry) -> str:
     text = f"{gap}d gap after spec {one_line(spec)}"
     if sdk:
         text += f" (SDK {one_line(sdk)})"
+    return text + _by_release_date(signal)
+
+
+def _by_release_date(signal: SignalEntry) -> str:
+    """The release-date rule per revision scored, after the official gap."""
+    rule = signal.get("by_release_date") or []
+    parts = []
+    for item in rule:
+        release = item.get("release")
+        days = item.get("days_after")
+        said = f"{one_line(release)}, {days:+d} d" if release and days is not None else "none"
+        parts.append(f"{one_line(item.get('revision'))}: {one_line(item.get('status'))} ({said})")
+    return f"; stable release by the revision's release date: {'; '.join(parts)}" if parts else ""
+
+
+def _unaddressed_detail(signal: SignalEntry) -> str:
+    sep = signal.get("sep1730") or {}
+    total = sep.get("unaddressed_total", 0)
+    text = (
+        f"{total} of {sep.get('open_issues', 0)} open issues unaddressed for "
+        f"{sep.get('days', 60)}+ days (relegation rule; no official check)"
+    )
+    listed = sep.get("unaddressed") or []
+    if listed:
+        oldest = listed[0]
+        text += f"; oldest #{oldest.get('number')}, {oldest.get('age_days')} days"
     return text
 
 
@@ -232,6 +291,7 @@ _DETAILS = {
     "stable_release": _release_detail,
     "policy_signals": _policy_detail,
     "spec_tracking": _spec_detail,
+    "unaddressed_issues": _unaddressed_detail,
 }
 
 

@@ -3,7 +3,9 @@
 Each check module (`labels`, `triage`, `p0`, `stable_release`, `policy`, `spec_tracking`) keeps
 its official reading (the pinned `tier-check` code's, under its field names) and its SEP-1730
 reading side by side on the shared `base.Signal`, and carries its own `CHECK` (name, rank and
-remediation text) as plain data. This package puts the six together.
+remediation text) as plain data. This package puts the six together, with `unaddressed`
+(issues unaddressed for two months), a SEP-1730 relegation signal that no official check reads
+and no tier depends on.
 
 A fact group the collector could not fetch makes the signals that need it `inconclusive` with the
 collector's reason. Inconclusive is not fail: the tier logic names it as a blocker of its own.
@@ -33,6 +35,7 @@ from tiercheck.governance.signals.stable_release import (
     stable_release_signal,
 )
 from tiercheck.governance.signals.triage import TRIAGE_PASS, TriageSignal, triage_signal
+from tiercheck.governance.signals.unaddressed import UnaddressedSignal, unaddressed_signal
 from tiercheck.governance.snapshot import Snapshot
 
 __all__ = [
@@ -50,6 +53,7 @@ __all__ = [
     "StableReleaseSignal",
     "Status",
     "TriageSignal",
+    "UnaddressedSignal",
     "business_seconds",
     "compute_signals",
     "labels_signal",
@@ -59,6 +63,7 @@ __all__ = [
     "spec_tracking_signal",
     "stable_release_signal",
     "triage_signal",
+    "unaddressed_signal",
 ]
 
 #: Each check's name, rank and remediation, in the official scorecard's order.
@@ -77,7 +82,7 @@ CHECK_NAMES = tuple(check.name for check in CHECKS)
 
 @dataclass(frozen=True)
 class GovernanceSignals:
-    """The six governance signals of one snapshot at one `as_of`."""
+    """The six governance signals of one snapshot at one `as_of`, and the relegation signal."""
 
     repo: str
     as_of: datetime
@@ -88,6 +93,7 @@ class GovernanceSignals:
     stable_release: StableReleaseSignal
     policy_signals: PolicySignal
     spec_tracking: SpecTrackingSignal
+    unaddressed_issues: UnaddressedSignal
 
     def to_dict(self) -> dict[str, Any]:
         """Keys as in the official scorecard's `checks` (plus `as_of` and `captured_at`)."""
@@ -101,6 +107,7 @@ class GovernanceSignals:
             "stable_release": self.stable_release.to_dict(),
             "policy_signals": self.policy_signals.to_dict(),
             "spec_tracking": self.spec_tracking.to_dict(),
+            "unaddressed_issues": self.unaddressed_issues.to_dict(),
         }
 
 
@@ -122,4 +129,5 @@ def compute_signals(
         stable_release=stable_release_signal(snapshot, config),
         policy_signals=policy_signal(snapshot),
         spec_tracking=spec_tracking_signal(snapshot, as_of, config),
+        unaddressed_issues=unaddressed_signal(snapshot, as_of),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from tiercheck.governance.signals.base import (
@@ -15,6 +15,12 @@ from tiercheck.governance.signals.base import (
     js_round,
     millis,
 )
+from tiercheck.governance.signals.release_date import (
+    CandidateRelease,
+    ReleaseByDate,
+    judge_release_by_date,
+    revision_released,
+)
 from tiercheck.governance.signals.stable_release import parse_release_version
 from tiercheck.governance.snapshot import (
     Release,
@@ -23,6 +29,7 @@ from tiercheck.governance.snapshot import (
     Unavailable,
     format_time,
 )
+from tiercheck.revisions import KNOWN_REVISIONS
 
 __all__ = [
     "CHECK",
@@ -86,9 +93,19 @@ class SpecTrackingSignal(Signal):
     sdk_release_within_30d: bool | None
     days_gap: int | None
     sep1730: SepSpecTracking
+    #: The release-date rule at each known revision released by `as_of` (not a verdict of
+    #: either reading: shown beside them, see `release_date`).
+    by_release_date: tuple[ReleaseByDate, ...] = ()
 
     def _verdicts(self) -> tuple[object, object]:
         return self.status, self.sep1730.status
+
+    def to_dict(self) -> dict[str, Any]:
+        """The official fields and the SEP-1730 reading, then the release-date rule."""
+        return {
+            **super().to_dict(),
+            "by_release_date": [item.to_dict() for item in self.by_release_date],
+        }
 
 
 def _released(release: Release) -> datetime:
@@ -147,6 +164,44 @@ def _sep(spec: Release, stable: list[Release], as_of: datetime) -> SepSpecTracki
     )
 
 
+def _major(release: Release, config: SignalConfig) -> int:
+    version = parse_release_version(release.tag, config.tag_prefix)
+    return version.major if version else 0
+
+
+def _by_release_date(
+    specs: list[Release], stable: list[Release], as_of: datetime
+) -> tuple[ReleaseByDate, ...]:
+    """The release-date rule at each known revision released by `as_of`.
+
+    The scorecard has no release of its own to offer, so it offers the newest stable release
+    published by the revision's release day (whether it supported the revision was not
+    measured: `not determined`), else the first stable one after it (Tier 2 by default), else
+    none.
+    """
+    pairs = [(r.tag, _released(r)) for r in specs]
+    result = []
+    for revision in KNOWN_REVISIONS:
+        day, source = revision_released(revision, pairs)
+        if day is None or day > as_of.date():
+            continue
+        published = [(_released(r).date(), r) for r in stable if _released(r) <= as_of]
+        before = [item for item in published if item[0] <= day]
+        after = [item for item in published if item[0] > day]
+        chosen: tuple[date, Release] | None = None
+        if before:
+            chosen = max(before, key=lambda item: _released(item[1]))
+        elif after:
+            chosen = min(after, key=lambda item: _released(item[1]))
+        candidate = (
+            CandidateRelease(tag=chosen[1].tag, published=chosen[0], stable=True)
+            if chosen
+            else None
+        )
+        result.append(judge_release_by_date(revision, day, source, candidate))
+    return tuple(result)
+
+
 def spec_tracking_signal(
     snapshot: Snapshot, as_of: datetime, config: SignalConfig
 ) -> SpecTrackingSignal:
@@ -187,17 +242,16 @@ def spec_tracking_signal(
     )
     sdk = [r for r in snapshot.releases.releases[:50] if not r.draft and _released(r) <= as_of]
     status, latest_sdk, within, gap = _official(spec, sdk, as_of)
+
+    def stable(release: Release) -> bool:
+        version = parse_release_version(release.tag, config.tag_prefix)
+        return not release.draft and not release.prerelease and bool(version and version.is_plain)
+
+    stable_releases = list(filter(stable, snapshot.releases.releases))
     if spec is None:
         sep = SepSpecTracking("skipped", None, None, False, False)
     else:
-
-        def stable(release: Release) -> bool:
-            version = parse_release_version(release.tag, config.tag_prefix)
-            return (
-                not release.draft and not release.prerelease and bool(version and version.is_plain)
-            )
-
-        sep = _sep(spec, list(filter(stable, snapshot.releases.releases)), as_of)
+        sep = _sep(spec, stable_releases, as_of)
     return SpecTrackingSignal(
         status=status,
         reason="no published spec release" if spec is None else None,
@@ -206,4 +260,9 @@ def spec_tracking_signal(
         sdk_release_within_30d=within,
         days_gap=gap,
         sep1730=sep,
+        by_release_date=_by_release_date(
+            [r for r in snapshot.spec_releases.releases if not r.draft and not r.prerelease],
+            [r for r in stable_releases if _major(r, config) >= 1],
+            as_of,
+        ),
     )
