@@ -85,9 +85,24 @@ def evaluate_governance(
     checkout: Path | None,
     now: datetime,
     progress: ProgressSink,
+) -> tuple[GovernanceSignals, GovernanceBlock]:
+    """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
+    signals, block, _ = _governance(
+        repo, options, entry=entry, checkout=checkout, now=now, progress=progress
+    )
+    return signals, block
+
+
+def _governance(
+    repo: str,
+    options: GovernanceOptions,
+    *,
+    entry: SdkEntry | None,
+    checkout: Path | None,
+    now: datetime,
+    progress: ProgressSink,
 ) -> tuple[GovernanceSignals, GovernanceBlock, DisputeFacts | Unavailable | None]:
-    """The six signals, the scorecard's `governance` block and the snapshot's disputes (None
-    when skipped or not recorded); never raises for GitHub trouble."""
+    """`evaluate_governance` and the snapshot's disputes (None when skipped or not recorded)."""
     if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
     obtained = obtain_signals(
@@ -175,7 +190,7 @@ def judge(
     entries = load_dispute_entries(governance)
     if interrupted:
         governance = dataclasses.replace(governance, skip=True)
-    signals, meta, facts = evaluate_governance(
+    signals, meta, facts = _governance(
         repo, governance, entry=entry, checkout=checkout, now=now, progress=progress
     )
     # Disputes are judged on the governance day (`--as-of`, else the snapshot's capture or now).
