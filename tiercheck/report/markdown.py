@@ -169,9 +169,7 @@ def _disputed_table(disputed: Sequence[tuple[LegView, ScenarioEntry]]) -> list[M
     for view, d in disputed:
         dispute = d.dispute
         assert dispute is not None
-        issue = md.link(
-            f"#{dispute.issue.rsplit('/', 1)[-1]}", md.https_url(dispute.issue, ("github.com",))
-        )
+        issue = code(dispute.issue)
         title = fmt(" {}", dispute.title) if dispute.title else ""
         rows.append(
             [
