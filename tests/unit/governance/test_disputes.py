@@ -224,7 +224,9 @@ def test_a_bad_disputes_file_is_one_line_and_exit_2(
     code = main([*argv, "--disputes", str(bad), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.count("\n") == 1 and "disputes.yaml" in err and "leg" in err
+    assert err.count("\n") == 1
+    assert "disputes.yaml" in err
+    assert "leg" in err
     assert "Traceback" not in err
 
 
