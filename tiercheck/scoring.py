@@ -23,13 +23,14 @@ the SDK never gave.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from tiercheck.config.requirements import RequirementSet
 from tiercheck.conformance.results import Check, ScenarioResult
+from tiercheck.governance.disputes import DisputeMark
 from tiercheck.revisions import Leg
 
 __all__ = [
@@ -44,9 +45,11 @@ __all__ = [
     "Status",
     "Totals",
     "judge_scenario",
+    "mark_disputes",
     "merge_revisions",
     "passes",
     "score_leg",
+    "sep1730_totals",
     "skipped_leg",
     "status_for",
     "unmeasured_leg",
@@ -113,6 +116,14 @@ class ScenarioVerdict:
     checks: tuple[Check, ...] = field(default=(), repr=False)
     #: Why this scenario was not measured (then it is neither passed nor failed).
     unmeasured: str | None = None
+    #: The scenario's dispute on the day judged, if the disputes file names it. An open one
+    #: leaves it out of the SEP-1730 reading only: the official counts never see it.
+    dispute: DisputeMark | None = None
+
+    @property
+    def disputed(self) -> bool:
+        """Whether an open dispute leaves this scenario out of the SEP-1730 reading."""
+        return self.dispute is not None and self.dispute.excluded
 
     @property
     def scored(self) -> bool:
@@ -220,6 +231,13 @@ class Totals:
 def _counts(totals: Totals) -> dict[str, Any]:
     """The fields of `totals`, to build a verdict that carries them."""
     return {f.name: getattr(totals, f.name) for f in fields(Totals)}
+
+
+def sep1730_totals(details: Iterable[ScenarioVerdict]) -> Totals:
+    """The counts of SEP-1730's reading: the official ones without the scenarios whose
+    dispute is open on the day judged ("excluding tests labeled `disputed` ... until the
+    dispute is resolved"). A disputed scenario is neither passed, failed nor not-scored here."""
+    return _totals(d for d in details if not d.disputed)
 
 
 def _totals(details: Iterable[ScenarioVerdict]) -> Totals:
@@ -458,3 +476,24 @@ def merge_revisions(parts: Sequence[LegVerdict]) -> MergedLeg:
         status=status,
         **_counts(t),
     )
+
+
+def _marked(
+    details: Sequence[ScenarioVerdict], leg: Leg, marks: Mapping[tuple[str, str, str], DisputeMark]
+) -> tuple[ScenarioVerdict, ...]:
+    return tuple(
+        replace(d, dispute=marks.get((d.revision, leg, d.scenario), d.dispute)) for d in details
+    )
+
+
+def mark_disputes(
+    merged: MergedLeg, marks: Mapping[tuple[str, str, str], DisputeMark]
+) -> MergedLeg:
+    """`merged` with each scenario's dispute (keyed by revision, leg and scenario) attached.
+
+    The official counts are not touched: a dispute changes only `sep1730_totals`.
+    """
+    if not marks:
+        return merged
+    parts = tuple(replace(p, details=_marked(p.details, merged.leg, marks)) for p in merged.parts)
+    return replace(merged, parts=parts, details=_marked(merged.details, merged.leg, marks))

@@ -56,6 +56,15 @@ class LegSummary:
     state: LegState
     pass_rate: float = 0.0
     reason: str | None = None
+    #: SEP-1730's pass rate when it differs from the official one: without the scenarios
+    #: whose dispute is open on the day judged (None: no scenario is disputed).
+    sep1730_pass_rate: float | None = None
+
+    def sep1730(self) -> LegSummary:
+        """This leg as SEP-1730 reads it (its pass rate without disputed scenarios)."""
+        if self.sep1730_pass_rate is None:
+            return self
+        return LegSummary(self.state, self.sep1730_pass_rate, self.reason)
 
 
 BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
@@ -201,7 +210,9 @@ def _settle(
 
 
 def _sep_tier(server: LegSummary, client: LegSummary, signals: GovernanceSignals) -> SepTier:
-    legs = {"server_conformance": server, "client_conformance": client}
+    # "Excluding tests labeled `disputed` ... until the dispute is resolved": each leg's
+    # SEP-1730 pass rate leaves out the scenarios whose dispute is open that day.
+    legs = {"server_conformance": server.sep1730(), "client_conformance": client.sep1730()}
     skipped = tuple(name for name, leg in legs.items() if leg.state == "skipped")
     tier1: list[Blocker | None] = []
     for name, leg in legs.items():

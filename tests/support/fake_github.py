@@ -50,7 +50,8 @@ RATE_RESET = 4102444800  # 2100-01-01: far enough that a primary rate limit is n
 
 @dataclass(frozen=True)
 class FakeEvent:
-    """A timeline entry: ``labeled``/``unlabeled`` (with a label) or ``comment``."""
+    """A timeline entry: ``labeled``/``unlabeled`` (with a label), ``closed``/``reopened`` or
+    ``comment``."""
 
     kind: str
     at: str
@@ -129,6 +130,8 @@ class Dataset:
     accounts: dict[str, str] = field(default_factory=dict)
     #: Token → an App's or Actions' bot login (GET /user is refused; writes are made as it).
     integrations: dict[str, str] = field(default_factory=dict)
+    #: The conformance repository's issues (its listing and each one's REST event list).
+    conformance_issues: list[FakeIssue] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,7 @@ class Gate:
 
 
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
+CONFORMANCE_REPO = "modelcontextprotocol/conformance"
 #: The login a token the dataset does not name writes as (the workflow's own token).
 ACTIONS_BOT = "github-actions[bot]"
 #: GitHub's limit on an issue's or a comment's body.
@@ -518,6 +522,9 @@ class _Handler(BaseHTTPRequestHandler):
         contents = f"/repos/{repo}/contents/"
         if method == "GET" and path.startswith(contents):
             return self._contents(unquote(path[len(contents) :]))
+        events = re.fullmatch(rf"/repos/{re.escape(CONFORMANCE_REPO)}/issues/(\d+)/events", path)
+        if method == "GET" and events:
+            return self._events(full_path, query, int(events.group(1)))
         issues = re.fullmatch(
             rf"/repos/{re.escape(repo)}/issues(?:/(\d+)(/comments)?|/comments/(\d+))?", path
         )
@@ -528,6 +535,9 @@ class _Handler(BaseHTTPRequestHandler):
             f"/repos/{repo}/labels": lambda: [{"name": name} for name in data.labels],
             f"/repos/{repo}/issue-types": lambda: [{"name": name} for name in data.issue_types],
             f"/repos/{repo}/issues": lambda: self._issues(query),
+            f"/repos/{CONFORMANCE_REPO}/issues": lambda: self._issues(
+                query, data.conformance_issues, CONFORMANCE_REPO
+            ),
             f"/repos/{repo}/releases": lambda: _releases_json(data.releases),
             f"/repos/{SPEC_REPO}/releases": lambda: _releases_json(data.spec_releases),
             f"/repos/{repo}/git/trees/{data.default_branch}": lambda: {
@@ -661,7 +671,32 @@ class _Handler(BaseHTTPRequestHandler):
             )
         return self._send(404, {"message": "Not Found"})
 
-    def _issues(self, query: dict[str, str]) -> list[dict[str, Any]]:
+    def _events(self, path: str, query: dict[str, str], number: int) -> int:
+        """An issue's REST event list (`labeled`, `unlabeled`, `closed`, `reopened`), oldest
+        first and paginated, as GitHub answers `GET /repos/R/issues/N/events`."""
+        issue = next((i for i in self.data.conformance_issues if i.number == number), None)
+        if issue is None:
+            return self._send(404, {"message": "Not Found"})
+        items = []
+        for event in sorted(issue.events, key=lambda e: e.at):
+            if event.kind not in {"labeled", "unlabeled", "closed", "reopened"}:
+                continue
+            item: dict[str, Any] = {
+                "event": event.kind,
+                "created_at": event.at,
+                "actor": {"login": event.actor, "type": event.actor_type},
+            }
+            if event.kind in {"labeled", "unlabeled"}:
+                item["label"] = {"name": event.label, "color": "ededed"}
+            items.append(item)
+        return self._paginated(path, query, items)
+
+    def _issues(
+        self,
+        query: dict[str, str],
+        source: list[FakeIssue] | None = None,
+        repo: str | None = None,
+    ) -> list[dict[str, Any]]:
         """GitHub's issue listing: `state` (default open), `labels` (all of them, any case),
         `since` (updated at or after), `sort` (created or updated) and `direction`."""
         state = query.get("state", "open")
@@ -670,7 +705,7 @@ class _Handler(BaseHTTPRequestHandler):
         sort = "updated_at" if query.get("sort") == "updated" else "created_at"
         issues = [
             i
-            for i in self.data.issues
+            for i in (self.data.issues if source is None else source)
             if state in {"all", "closed" if i.closed_at else "open"}
             and all(name in {label.lower() for label in i.labels} for name in wanted)
             and (since is None or _parse(i.updated_at) >= since)
@@ -678,7 +713,7 @@ class _Handler(BaseHTTPRequestHandler):
         issues.sort(key=lambda i: (_parse(getattr(i, sort)), i.number))
         if query.get("direction", "desc") == "desc":
             issues.reverse()
-        return [_issue_json(i, self.base, self.data.repo) for i in issues]
+        return [_issue_json(i, self.base, repo or self.data.repo) for i in issues]
 
     def _paginated(self, path: str, query: dict[str, str], items: list[Any]) -> int:
         per_page = int(query.get("per_page", "30"))

@@ -31,6 +31,7 @@ from support.scorecards import (
     spec_tracking,
     triage_inconclusive,
 )
+from tiercheck.governance.disputes import DisputeMark
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.matrix.model import Matrix
@@ -100,11 +101,29 @@ def hostile_scorecard(name: str) -> Scorecard:
             failing=[check(text, text)],
             not_scored=text,
         ),
+        scenario("tools-call-image", passed=False, failing=[check("image-check", "bad")]),
     ]
+    # A dispute's title comes from GitHub and its reason from the reviewed file.
+    dispute = DisputeMark(
+        state="open",
+        verified=True,
+        issue="https://github.com/modelcontextprotocol/conformance/issues/7",
+        reason=text,
+        why="issue #7 was open (labelled 'disputed') on 2026-09-15 per the snapshot",
+        title=text,
+    )
+    server_leg = measured_leg(R1, "server", server)
+    server_leg = dataclasses.replace(
+        server_leg,
+        details=tuple(
+            dataclasses.replace(d, dispute=dispute) if d.scenario == "tools-call-image" else d
+            for d in server_leg.details
+        ),
+    )
     client = [scenario("initialize", passed=False, failing=[check("initialize-check", text)])]
     legs = {
         R1: {
-            "server": measured_leg(R1, "server", server),
+            "server": server_leg,
             "client": measured_leg(R1, "client", client),
         }
     }

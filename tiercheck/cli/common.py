@@ -109,6 +109,11 @@ def add_governance_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--days", type=int, metavar="N", help="triage window in days (default 90)")
     group.add_argument(
+        "--disputes",
+        metavar="FILE",
+        help="the reviewed disputed-scenario file (default: requirements/disputes.yaml)",
+    )
+    group.add_argument(
         "--governance-deadline",
         type=_flag_type(parse_seconds),
         metavar="S",

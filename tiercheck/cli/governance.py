@@ -126,6 +126,7 @@ def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
         cache_dir=cache_dir(args) / "github",
         throttle=THROTTLE_S,
         deadline=_deadline(args.governance_deadline),
+        disputes=Path(args.disputes) if getattr(args, "disputes", None) else None,
     )
 
 

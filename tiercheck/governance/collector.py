@@ -32,10 +32,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tiercheck import ghapi
 from tiercheck.ghapi import DEFAULT_API_URL
+from tiercheck.governance.disputes import CONFORMANCE_REPO, DISPUTED_LABEL
 from tiercheck.governance.etag_cache import EtagCache
 from tiercheck.governance.snapshot import (
     Author,
+    DisputedIssue,
+    DisputeFacts,
     Issue,
+    IssueEvent,
     IssueFacts,
     LabelEvent,
     LabelFacts,
@@ -54,7 +58,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ANONYMOUS_WARNING",
+    "CONFORMANCE_REPO",
     "DEFAULT_API_URL",
+    "DISPUTED_LABEL",
     "SPEC_REPO",
     "CollectStats",
     "collect",
@@ -62,6 +68,7 @@ __all__ = [
 ]
 
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
+_EVENT_ACTIONS = frozenset({"labeled", "unlabeled", "closed", "reopened"})
 ANONYMOUS_WARNING = (
     "no GitHub token (--token, GITHUB_TOKEN, GH_TOKEN or `gh auth login`): anonymous requests "
     "are limited to 60 an hour and GraphQL refuses them, so issue timelines (time to first "
@@ -519,6 +526,57 @@ def _timeline_from_cache(data: dict[str, Any]) -> Timeline:
     )
 
 
+def _issue_events(gh: _GitHub, repo: str, number: int) -> tuple[tuple[IssueEvent, ...], bool]:
+    """An issue's label and open/close events (REST: no token needed), oldest first."""
+    items, truncated = gh.pages(
+        f"/repos/{repo}/issues/{number}/events", {"per_page": 100}, max_pages=3
+    )
+    events = []
+    for item in items:
+        action = item.get("event")
+        if action not in _EVENT_ACTIONS:
+            continue
+        label = (
+            (item.get("label") or {}).get("name") if action in ("labeled", "unlabeled") else None
+        )
+        events.append(
+            IssueEvent(
+                action=action,
+                at=parse_time(item["created_at"]),
+                label=None if label is None else str(label),
+            )
+        )
+    return tuple(sorted(events, key=lambda e: e.at)), not truncated
+
+
+def _disputes(gh: _GitHub, repo: str, label: str, max_pages: int) -> DisputeFacts:
+    """Every issue and pull request of `repo` labelled `label`, open or closed, with events."""
+    items, truncated = gh.pages(
+        f"/repos/{repo}/issues",
+        {"state": "all", "labels": label, "sort": "created", "direction": "asc", "per_page": 100},
+        max_pages,
+    )
+    issues = []
+    for item in sorted(items, key=lambda i: int(i["number"])):
+        number = int(item["number"])
+        events, complete = _issue_events(gh, repo, number)
+        issues.append(
+            DisputedIssue(
+                number=number,
+                title=str(item.get("title", "")),
+                url=str(item.get("html_url") or f"https://github.com/{repo}/issues/{number}"),
+                state=str(item["state"]),
+                pull_request="pull_request" in item,
+                created_at=parse_time(item["created_at"]),
+                closed_at=parse_time(item["closed_at"]) if item.get("closed_at") else None,
+                labels=tuple(sorted(str(lab["name"]) for lab in item.get("labels", []))),
+                events=events,
+                events_complete=complete,
+            )
+        )
+    return DisputeFacts(repo=repo, label=label, issues=tuple(issues), truncated=truncated)
+
+
 def _policy_paths(path: str) -> bool:
     """Whether a repository path is where policy files may live (root, .github/, docs/)."""
     parts = path.split("/")
@@ -573,6 +631,7 @@ def collect(
     stats: CollectStats | None = None,
     log: Callable[[str], None] | None = None,
     deadline: float | None = None,
+    disputes_repo: str | None = None,
 ) -> Snapshot:
     """Collect a governance snapshot of `repo` (``owner/name``) as of `now`.
 
@@ -595,6 +654,8 @@ def collect(
             after it, and each request's own timeout is shortened to fit, so the collection
             ends within about `deadline` plus one request timeout; every group not collected
             by then is `Unavailable` with the deadline as the reason.
+        disputes_repo: the conformance repository whose issues labelled ``disputed`` are
+            recorded (with their events) in `Snapshot.disputes`; None records none.
 
     Never raises for API errors: a failing group becomes `Unavailable` with the reason.
     """
@@ -643,6 +704,15 @@ def collect(
             policy = _group(
                 "policy files", stats, lambda: _policy_from_tree(gh, repo, default_branch), say
             )
+        disputes: DisputeFacts | Unavailable | None = None
+        if disputes_repo is not None:
+            where = disputes_repo
+            disputes = _group(
+                "disputes",
+                stats,
+                lambda: _disputes(gh, where, DISPUTED_LABEL, max_release_pages),
+                say,
+            )
     finally:
         client.close()
     return Snapshot(
@@ -655,4 +725,5 @@ def collect(
         releases=releases,
         spec_releases=spec_releases,
         policy_files=policy,
+        disputes=disputes,
     )

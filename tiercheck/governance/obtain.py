@@ -16,6 +16,7 @@ from typing import Any
 
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.ghapi import DEFAULT_API_URL
+from tiercheck.governance.disputes import CONFORMANCE_REPO
 from tiercheck.governance.signals import (
     CHECK_NAMES,
     GovernanceSignals,
@@ -59,6 +60,10 @@ class GovernanceOptions:
     throttle: float | None = 0.25
     #: Seconds the whole collection may take; what is missing then is unavailable (None: none).
     deadline: float | None = None
+    #: The reviewed disputes file (None: the shipped `requirements/disputes.yaml`).
+    disputes: Path | None = None
+    #: Whose issues labelled ``disputed`` are collected into the snapshot (None: none).
+    disputes_repo: str | None = CONFORMANCE_REPO
 
 
 @dataclass(frozen=True)
@@ -223,6 +228,7 @@ def _collect(
         throttle=options.throttle,
         deadline=options.deadline,
         log=log,
+        disputes_repo=options.disputes_repo,
     )
     if options.record is not None:
         try:

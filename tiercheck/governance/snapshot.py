@@ -23,7 +23,10 @@ from tiercheck.model import ModelError, doc_field, format_time, from_json, parse
 __all__ = [
     "SCHEMA_VERSION",
     "Author",
+    "DisputeFacts",
+    "DisputedIssue",
     "Issue",
+    "IssueEvent",
     "IssueFacts",
     "LabelEvent",
     "LabelFacts",
@@ -195,6 +198,52 @@ class PolicyFileFacts:
 
 
 @dataclass(frozen=True)
+class IssueEvent:
+    """One event of an issue's REST event list: a label came or went, the issue closed or
+    reopened. `label` is set for ``labeled``/``unlabeled`` only."""
+
+    action: Literal["labeled", "unlabeled", "closed", "reopened"]
+    at: datetime
+    label: str | None = doc_field(default=None, omit_none=True)
+
+
+@dataclass(frozen=True)
+class DisputedIssue:
+    """An issue or pull request of the conformance repository labelled ``disputed``.
+
+    `events` are its label and open/close events in time order, so whether the dispute was open
+    on a given day can be replayed; `events_complete` is False when the event list was cut at
+    the page bound (the earliest events are kept).
+    """
+
+    number: int
+    title: str
+    url: str
+    state: str = doc_field(schema={"enum": ["open", "closed"]})
+    pull_request: bool = doc_field()
+    created_at: datetime = doc_field()
+    closed_at: datetime | None = doc_field()
+    labels: tuple[str, ...] = doc_field()
+    events: tuple[IssueEvent, ...] = doc_field()
+    events_complete: bool = doc_field()
+
+
+@dataclass(frozen=True)
+class DisputeFacts:
+    """The conformance repository's issues labelled ``disputed`` (open and closed).
+
+    `label` is the label asked for; `truncated` marks a listing cut at the page bound.
+    """
+
+    json_tag: ClassVar = ("available", True)
+
+    repo: str
+    label: str
+    issues: tuple[DisputedIssue, ...] = doc_field(json="items")
+    truncated: bool = doc_field()
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Normalised governance facts about one repository, captured at one moment."""
 
@@ -209,6 +258,12 @@ class Snapshot:
     policy_files: PolicyFileFacts | Unavailable = doc_field()
     schema_version: Literal[1] = SCHEMA_VERSION
     notes: tuple[str, ...] = doc_field(default=(), optional=True)
+    disputes: DisputeFacts | Unavailable | None = doc_field(
+        default=None,
+        omit_none=True,
+        optional=True,
+        doc="the conformance repository's disputed issues (absent: not collected)",
+    )
 
 
 # --- serialisation (the typed model: `tiercheck.model`) -------------------------------------

@@ -18,7 +18,7 @@ from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
 from tiercheck.pipeline.facts import harness_facts, now_utc, tiercheck_facts
 from tiercheck.pipeline.finish import finish_scorecard
-from tiercheck.pipeline.judge import Baselines, find_baselines, judge
+from tiercheck.pipeline.judge import Baselines, find_baselines, judge, load_dispute_entries
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
 from tiercheck.pipeline.reuse import ReuseLookup, reused_measurement
@@ -45,6 +45,7 @@ def assess(
     """
     plan = plan_assessment(options)
     check_snapshot(plan.target.repo, governance)
+    load_dispute_entries(governance)  # a bad disputes file stops before anything runs
     reused = reused_measurement(options, plan, progress, reuse) if reuse else None
     # checkout → provision → build → legs
     measured = reused.measurement if reused else measure(options, plan, progress)

@@ -37,8 +37,18 @@ def finish_scorecard(
 ) -> Scorecard:
     """The scorecard document, remediation included."""
     target, revisions = plan.target, plan.revisions
+    # The merged legs' parts: the measured verdicts with each scenario's dispute attached.
+    judged_parts = {
+        (part.revision, merged.leg): part
+        for merged in (judged.server, judged.client)
+        for part in merged.parts
+    }
     per_revision: dict[str, dict[str, LegVerdict]] = {
-        p.revision: {leg: measured.verdicts[(p.revision, leg)] for leg in LEGS} for p in revisions
+        p.revision: {
+            leg: judged_parts.get((p.revision, leg), measured.verdicts[(p.revision, leg)])
+            for leg in LEGS
+        }
+        for p in revisions
     }
     sdk = SdkBlock(
         name=target.name,

@@ -1,8 +1,10 @@
 """Step 6, judge: what the measured legs mean.
 
 Each revision's expected-failures baseline is applied to its measured legs, governance signals
-are obtained (GitHub, a recorded snapshot, or skipped), the revisions are merged per leg, and
-the implied tier and the exit code follow. Nothing here runs the SDK.
+are obtained (GitHub, a recorded snapshot, or skipped), the revisions are merged per leg, each
+scenario the reviewed disputes file names gets its dispute on the governance day (which only
+the SEP-1730 reading uses), and the implied tier and the exit code follow. Nothing here runs
+the SDK.
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ from pathlib import Path
 
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import load_baseline
+from tiercheck.config.disputes import DisputeEntry, default_disputes_path, load_disputes
 from tiercheck.config.registry import SdkEntry
 from tiercheck.errors import ConfigError
+from tiercheck.governance.disputes import disputes_on
 from tiercheck.governance.obtain import GovernanceOptions, obtain_signals
 from tiercheck.governance.signals import GovernanceSignals
+from tiercheck.governance.snapshot import DisputeFacts, Unavailable
 from tiercheck.model import format_time
 from tiercheck.pipeline.base import ProgressSink, Unmeasured
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.build import exit_code_for, leg_summary
 from tiercheck.scorecard.model import GovernanceBlock
-from tiercheck.scoring import LegVerdict, MergedLeg, merge_revisions
+from tiercheck.scoring import LegVerdict, MergedLeg, mark_disputes, merge_revisions
 from tiercheck.tier import ImpliedTier, compute_tier
 
 __all__ = [
@@ -35,6 +40,7 @@ __all__ = [
     "evaluate_governance",
     "find_baselines",
     "judge",
+    "load_dispute_entries",
 ]
 
 Verdicts = Mapping[tuple[str, Leg], LegVerdict]
@@ -65,6 +71,12 @@ class Judgement:
     unmeasured: tuple[Unmeasured, ...] = ()
 
 
+def load_dispute_entries(options: GovernanceOptions) -> tuple[DisputeEntry, ...]:
+    """The reviewed disputes file (`--disputes`, else the shipped one); a bad one is a
+    one-line `ConfigError`."""
+    return load_disputes(options.disputes or default_disputes_path())
+
+
 def evaluate_governance(
     repo: str,
     options: GovernanceOptions,
@@ -75,6 +87,22 @@ def evaluate_governance(
     progress: ProgressSink,
 ) -> tuple[GovernanceSignals, GovernanceBlock]:
     """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
+    signals, block, _ = _governance(
+        repo, options, entry=entry, checkout=checkout, now=now, progress=progress
+    )
+    return signals, block
+
+
+def _governance(
+    repo: str,
+    options: GovernanceOptions,
+    *,
+    entry: SdkEntry | None,
+    checkout: Path | None,
+    now: datetime,
+    progress: ProgressSink,
+) -> tuple[GovernanceSignals, GovernanceBlock, DisputeFacts | Unavailable | None]:
+    """`evaluate_governance` and the snapshot's disputes (None when skipped or not recorded)."""
     if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
     obtained = obtain_signals(
@@ -83,12 +111,13 @@ def evaluate_governance(
     if obtained.snapshot is not None:
         progress.done("governance", f"{obtained.source}, as of {obtained.signals.as_of:%Y-%m-%d}")
     snapshot = obtained.snapshot
-    return obtained.signals, GovernanceBlock(
+    block = GovernanceBlock(
         source=obtained.source,
         as_of=None if snapshot is None else format_time(obtained.signals.as_of),
         captured_at=None if snapshot is None else format_time(snapshot.captured_at),
         snapshot=None if snapshot is None else obtained.where,
     )
+    return obtained.signals, block, None if snapshot is None else snapshot.disputes
 
 
 def find_baselines(
@@ -158,13 +187,20 @@ def judge(
     """Baselines first (a broken file stops before GitHub is asked), then governance (skipped
     after an interrupt), then the merged legs, the tier and the exit code."""
     baseline, files = apply_baselines(revisions, verdicts, baselines.files)
+    entries = load_dispute_entries(governance)
     if interrupted:
         governance = dataclasses.replace(governance, skip=True)
-    signals, meta = evaluate_governance(
+    signals, meta, facts = _governance(
         repo, governance, entry=entry, checkout=checkout, now=now, progress=progress
     )
-    server = merge_revisions([verdicts[(p.revision, "server")] for p in revisions])
-    client = merge_revisions([verdicts[(p.revision, "client")] for p in revisions])
+    # Disputes are judged on the governance day (`--as-of`, else the snapshot's capture or now).
+    marks = disputes_on(entries, facts, signals.as_of)
+    server = mark_disputes(
+        merge_revisions([verdicts[(p.revision, "server")] for p in revisions]), marks
+    )
+    client = mark_disputes(
+        merge_revisions([verdicts[(p.revision, "client")] for p in revisions]), marks
+    )
     return Judgement(
         server=server,
         client=client,

@@ -16,10 +16,13 @@ from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
+    dispute_summary,
     failure_message,
     leg_tiers_line,
     legs,
+    merged_legs,
     pct,
+    sep1730_note,
     short_sha,
     signal_detail,
     signal_rows,
@@ -45,8 +48,9 @@ def _scenario_row(entry: ScenarioEntry) -> list[Html | str]:
         if entry.scored
         else " " + el("span", f"(not scored: {entry.not_scored_reason})", class_="msg")
     )
+    dispute = el("div", dispute_summary(entry), class_="msg") if entry.dispute else ""
     checks = f"{entry.checks_passed}/{entry.checks_passed + entry.checks_failed}"
-    return [join((el("code", entry.scenario), scored, message)), verdict, checks]
+    return [join((el("code", entry.scenario), scored, message, dispute)), verdict, checks]
 
 
 def _conformance(doc: Scorecard) -> Html:
@@ -69,6 +73,10 @@ def _conformance(doc: Scorecard) -> Html:
                 ["Scenario", "Result", "Checks"], [_scenario_row(d) for d in ordered], numeric=(2,)
             )
         )
+    for view in merged_legs(doc):
+        note = sep1730_note(view.data)
+        if note:
+            parts.append(el("p", f"{view.leg}, all revisions: {note}", class_="note"))
     return join(parts, "\n")
 
 

@@ -21,6 +21,7 @@ from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     LegView,
+    dispute_summary,
     failure_message,
     legs,
     scenario_result,
@@ -99,6 +100,9 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
     for detail in view.details:
         case = _testcase(suite, view, one_line(detail.scenario))
         counts["tests"] += 1
+        if detail.dispute is not None:
+            # The verdict below stays the official one; the dispute is said beside it.
+            ET.SubElement(case, "system-out").text = xml_text(dispute_summary(detail))
         if not detail.scored:
             message = f"not scored ({detail.not_scored_reason}); {scenario_result(detail)}"
             _attr(ET.SubElement(case, "skipped"), message=message)

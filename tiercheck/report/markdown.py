@@ -16,12 +16,14 @@ from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.view import (
     LegView,
+    dispute_state,
     failure_message,
     leg_tiers_line,
     legs,
     merged_legs,
     pct,
     scenario_result,
+    sep1730_note,
     short_sha,
     signal_detail,
     signal_disagreement,
@@ -98,6 +100,9 @@ def _leg_row(view: LegView, label: Inline) -> list[Inline]:
     if data.not_scored.total:
         extra = f"{data.not_scored.total} not scored"
         note = fmt("{}; {}", note, extra) if note else extra
+    sep = sep1730_note(data)
+    if sep:
+        note = fmt("{}; {}", note, sep) if note else sep
     return [label, leg, str(data.total), str(data.passed), result, note]
 
 
@@ -157,7 +162,36 @@ def _conformance(doc: Scorecard) -> list[Md]:
         )
         summary = f"Not scored ({len(not_scored)}): run and shown, never counted"
         lines += [BLANK, *md.details(summary, table)]
+    disputed = [(v, d) for v in views for d in v.disputes]
+    if disputed:
+        lines += [BLANK, *_disputed_table(disputed)]
     return lines
+
+
+def _disputed_table(disputed: Sequence[tuple[LegView, ScenarioEntry]]) -> list[Md]:
+    rows: list[list[Inline]] = []
+    for view, d in disputed:
+        dispute = d.dispute
+        assert dispute is not None
+        issue = code(dispute.issue)
+        title = fmt(" {}", dispute.title) if dispute.title else ""
+        rows.append(
+            [
+                code(d.scenario),
+                view.leg,
+                view.revision,
+                scenario_result(d),
+                dispute_state(d),
+                fmt("{}{}", issue, title),
+                dispute.reason,
+            ]
+        )
+    table = md.table(["Scenario", "Leg", "Revision", "Result", "Dispute", "Issue", "Reason"], rows)
+    title = md.italic(
+        f"Disputed ({len(disputed)}): run and shown; an open dispute leaves the scenario out of "
+        "the SEP-1730 reading only"
+    )
+    return [title, BLANK, *table]
 
 
 def _governance(doc: Scorecard) -> list[Md]:

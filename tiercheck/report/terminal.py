@@ -14,12 +14,14 @@ from tiercheck.plaintext import one_line
 from tiercheck.report.probes import probe_blocks, probes_text
 from tiercheck.scorecard.view import (
     LegView,
+    dispute_summary,
     failure_message,
     leg_tiers_line,
     legs,
     merged_legs,
     pct,
     scenario_result,
+    sep1730_note,
     short_sha,
     signal_detail,
     signal_disagreement,
@@ -140,6 +142,8 @@ def _leg_cells(view: LegView, label: str) -> list[Any]:
         notes.append(view.reason)
     if data.not_scored.total:
         notes.append(f"{data.not_scored.total} not scored")
+    if sep1730_note(data):
+        notes.append(sep1730_note(data))
     return [label, view.leg, Text(counts), _status_text(status), Text("; ".join(notes))]
 
 
@@ -183,6 +187,16 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
             text.append(f" [{one_line(detail.not_scored_reason)}] {result}", style="dim")
             rows.append((Text("-"), text))
         title = Text(f"Not scored ({len(not_scored)}), shown but never counted", style="bold")
+        out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
+    disputed = [(v, d) for v in views for d in v.disputes]
+    if disputed:
+        rows = []
+        for view, detail in disputed:
+            text = Text(f"{view.leg} {view.revision} {one_line(detail.scenario)} ")
+            text.append(scenario_result(detail), style="dim")
+            text.append(f"\n{dispute_summary(detail)}", style="yellow")
+            rows.append((Text("≠"), text))
+        title = Text(f"Disputed ({len(disputed)}), run and shown", style="bold")
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
     return out
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from tiercheck.baseline import BaselineVerdict
 from tiercheck.config.resolve import RevisionConfig
+from tiercheck.governance.disputes import DisputeMark
 from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.model import from_json
 from tiercheck.scorecard.model import (
@@ -37,15 +38,24 @@ from tiercheck.scorecard.model import (
     NotScored,
     ProbesBlock,
     RevisionEntry,
+    ScenarioDispute,
     ScenarioEntry,
     Scorecard,
     SdkBlock,
+    Sep1730Counts,
     SepTierBlock,
     SignalEntry,
     ToolBlock,
     UnmeasuredEntry,
 )
-from tiercheck.scoring import CheckNote, LegVerdict, MergedLeg, ScenarioVerdict
+from tiercheck.scoring import (
+    CheckNote,
+    LegVerdict,
+    MergedLeg,
+    ScenarioVerdict,
+    sep1730_totals,
+    status_for,
+)
 from tiercheck.tier import Blocker, ImpliedTier, LegSummary
 
 __all__ = [
@@ -75,11 +85,16 @@ Outcomes = Mapping[tuple[str, str, str], str]
 
 def leg_summary(merged: MergedLeg) -> LegSummary:
     """What the tier needs of a merged leg; partially measured counts as unmeasured."""
+    sep = sep1730_totals(merged.details).pass_rate if _any_disputed(merged) else None
     if merged.state == "measured":
-        return LegSummary("measured", merged.pass_rate)
+        return LegSummary("measured", merged.pass_rate, sep1730_pass_rate=sep)
     if merged.state == "skipped":
         return LegSummary("skipped", 0.0, merged.reason)
-    return LegSummary("unmeasured", merged.pass_rate, merged.reason)
+    return LegSummary("unmeasured", merged.pass_rate, merged.reason, sep)
+
+
+def _any_disputed(merged: MergedLeg) -> bool:
+    return any(d.disputed for d in merged.details)
 
 
 def exit_code_for(
@@ -122,6 +137,34 @@ def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> Sc
         results_path=None if verdict.results_path is None else str(verdict.results_path),
         baseline=outcome,  # type: ignore[arg-type]
         unmeasured=verdict.unmeasured,
+        dispute=None if verdict.dispute is None else _dispute(verdict.dispute),
+    )
+
+
+def _dispute(mark: DisputeMark) -> ScenarioDispute:
+    return ScenarioDispute(
+        state=mark.state,
+        verified=mark.verified,
+        issue=mark.issue,
+        reason=mark.reason,
+        why=mark.why,
+        title=mark.title,
+    )
+
+
+def sep1730_counts(merged: MergedLeg) -> Sep1730Counts | None:
+    """A merged leg's counts without its disputed scenarios (None: no scenario has a dispute)."""
+    if not any(d.dispute is not None for d in merged.details):
+        return None
+    t = sep1730_totals(merged.details)
+    status = merged.status if merged.state in ("skipped", "unmeasured") else status_for(t.pass_rate)
+    return Sep1730Counts(
+        status=status,
+        pass_rate=t.pass_rate,
+        passed=t.passed,
+        failed=t.failed,
+        total=t.total,
+        disputed=sum(d.disputed and d.measured and d.scored for d in merged.details),
     )
 
 
@@ -187,6 +230,7 @@ def merged_leg_entry(merged: MergedLeg, outcomes: Outcomes | None = None) -> Mer
         checks_failed=merged.checks_failed,
         warnings=merged.warnings,
         by_revision={p.revision: _leg_summary_entry(p) for p in merged.parts},
+        sep1730=sep1730_counts(merged),
     )
 
 

@@ -46,9 +46,11 @@ __all__ = [
     "ProbesBlock",
     "RemediationStep",
     "RevisionEntry",
+    "ScenarioDispute",
     "ScenarioEntry",
     "Scorecard",
     "SdkBlock",
+    "Sep1730Counts",
     "SepTierBlock",
     "SignalEntry",
     "ToolBlock",
@@ -86,6 +88,36 @@ class NotScored:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ScenarioDispute:
+    """A scenario's dispute in the conformance repository, on the day judged."""
+
+    state: Literal["open", "resolved"] = doc_field(
+        doc="open: left out of the SEP-1730 reading that day; resolved: it counts again"
+    )
+    verified: bool = doc_field(
+        doc="whether the governance snapshot confirmed the state (else the disputes file's dates)"
+    )
+    issue: str = doc_field(doc="the dispute's issue or pull request URL")
+    reason: str = doc_field(doc="the reviewed one-line reason from the disputes file")
+    why: str = doc_field(doc="how the state was decided")
+    title: str | None = doc_field(
+        default=None, omit_none=True, doc="the issue's title from the snapshot (untrusted)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sep1730Counts:
+    """A leg's counts as SEP-1730 reads them: without the scenarios disputed that day."""
+
+    status: LegStatus
+    pass_rate: float
+    passed: int
+    failed: int
+    total: int
+    disputed: int = doc_field(doc="measured scenarios left out because their dispute is open")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScenarioEntry:
     """One scenario of one leg at one revision, judged (an official `details` entry plus ours)."""
 
@@ -110,11 +142,21 @@ class ScenarioEntry:
         omit_none=True,
         doc="why the SDK's answer was not measured (neither passed nor failed)",
     )
+    dispute: ScenarioDispute | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="its dispute, if the disputes file names it (open: not in the SEP-1730 reading)",
+    )
 
     @property
     def scored(self) -> bool:
         """Whether this scenario counts toward its leg's pass rate."""
         return not self.not_scored_reason
+
+    @property
+    def disputed(self) -> bool:
+        """Whether an open dispute leaves it out of the SEP-1730 reading (never the official)."""
+        return self.dispute is not None and self.dispute.state == "open"
 
     @property
     def measured(self) -> bool:
@@ -207,6 +249,11 @@ class MergedLegEntry(LegCounts):
     checks_failed: int = 0
     warnings: int = 0
     by_revision: Mapping[str, LegSummaryEntry] = doc_field(default_factory=dict)
+    sep1730: Sep1730Counts | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="the counts SEP-1730 reads, present when a scenario of the leg has a dispute",
+    )
 
     @property
     def failing(self) -> tuple[ScenarioEntry, ...]:

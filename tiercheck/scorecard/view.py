@@ -26,11 +26,14 @@ __all__ = [
     "LEG_CHECK_KEYS",
     "SIGNALS",
     "LegView",
+    "dispute_state",
+    "dispute_summary",
     "failure_message",
     "leg_tiers_line",
     "legs",
     "merged_legs",
     "pct",
+    "sep1730_note",
     "short_sha",
     "signal_detail",
     "signal_disagreement",
@@ -129,6 +132,11 @@ class LegView:
         return [d for d in self.details if not d.scored]
 
     @property
+    def disputes(self) -> list[ScenarioEntry]:
+        """Scenarios with a dispute (open: not in the SEP-1730 reading; resolved: counted)."""
+        return [d for d in self.details if d.dispute is not None]
+
+    @property
     def unmeasured(self) -> list[ScenarioEntry]:
         """Scored scenarios whose answer was not measured (each says why)."""
         return [d for d in self.details if d.scored and not d.measured]
@@ -175,6 +183,38 @@ def scenario_result(detail: ScenarioEntry) -> str:
     if not detail.measured:
         return f"unmeasured: {one_line(detail.unmeasured)}"
     return "passed" if detail.passed else f"failed: {failure_message(detail)}"
+
+
+def dispute_state(detail: ScenarioEntry) -> str:
+    """One line: whether the scenario's dispute keeps it out of the SEP-1730 reading, and
+    whether the snapshot confirmed that ("" without a dispute)."""
+    dispute = detail.dispute
+    if dispute is None:
+        return ""
+    checked = "" if dispute.verified else ", unverified"
+    if dispute.state == "open":
+        return f"disputed (open{checked}): not in the SEP-1730 reading, still in the official"
+    return f"dispute resolved{checked}: counted again"
+
+
+def dispute_summary(detail: ScenarioEntry) -> str:
+    """The dispute's state, reason, issue title (untrusted) and URL, on one line."""
+    dispute = detail.dispute
+    if dispute is None:
+        return ""
+    title = f" \u201c{one_line(dispute.title, 120)}\u201d" if dispute.title else ""
+    return (
+        f"{dispute_state(detail)}; {one_line(dispute.reason, 300)}; "
+        f"{one_line(dispute.issue)}{title}"
+    )
+
+
+def sep1730_note(data: Any) -> str:
+    """A merged leg's SEP-1730 counts when a dispute touches it ("" otherwise)."""
+    sep = getattr(data, "sep1730", None)
+    if sep is None:
+        return ""
+    return f"SEP-1730: {sep.passed}/{sep.total} ({pct(sep.pass_rate)}), {sep.disputed} disputed"
 
 
 def failure_message(detail: ScenarioEntry) -> str:

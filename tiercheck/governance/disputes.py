@@ -1,0 +1,158 @@
+"""Which conformance scenarios are disputed on a given day (pure: no I/O, no clock).
+
+SEP-1730's rules (docs/community/sdk-tiers.mdx, 2026-06-04) score conformance "excluding tests
+labeled `disputed` in the conformance repository, until the dispute is resolved". The
+conformance repository records a dispute only as an issue (or pull request) carrying the
+``disputed`` label; nothing machine-readable links that issue to a scenario. So two sources are
+combined:
+
+* the reviewed data file (`tiercheck.config.disputes`): which scenario, at which revisions and
+  on which leg, each dispute concerns, with the reviewer's reading of when it opened and closed;
+* the governance snapshot's `disputes` facts: the issues labelled ``disputed`` with their
+  label and open/close events, so whether a dispute was open on a day can be replayed.
+
+A scenario is disputed on a day when a data-file entry names it and its issue was open and
+labelled ``disputed`` that day per the snapshot (`verified`). When the snapshot does not have
+the issue (not collected, unavailable, or not listed), the data file's own dates are all there
+is: the mark says so (`verified` False, shown as "unverified") rather than guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final, Literal
+
+from tiercheck.config.disputes import DisputeEntry, issue_number
+from tiercheck.governance.snapshot import DisputedIssue, DisputeFacts, Unavailable
+
+__all__ = [
+    "CONFORMANCE_REPO",
+    "DISPUTED_LABEL",
+    "DisputeMark",
+    "DisputeState",
+    "disputes_on",
+    "issue_open_on",
+]
+
+#: Where SEP-1730's `disputed` label lives, and the label's name.
+CONFORMANCE_REPO: Final = "modelcontextprotocol/conformance"
+DISPUTED_LABEL: Final = "disputed"
+
+DisputeState = Literal["open", "resolved"]
+
+
+@dataclass(frozen=True)
+class DisputeMark:
+    """One scenario's dispute on the day judged.
+
+    `state` is ``open`` (the scenario is left out of the SEP-1730 reading) or ``resolved`` (it
+    counts again); `verified` says whether the snapshot confirmed it (else the data file's dates
+    alone decided); `why` is one line on how the state was decided. `title` is the issue's title
+    from the snapshot (untrusted text), None when the snapshot lacks the issue.
+    """
+
+    state: DisputeState
+    verified: bool
+    issue: str
+    reason: str
+    why: str
+    title: str | None = None
+
+    @property
+    def excluded(self) -> bool:
+        """Whether the scenario is left out of the SEP-1730 reading on the day judged."""
+        return self.state == "open"
+
+
+def _labelled_on(issue: DisputedIssue, label: str, at: datetime) -> bool:
+    """Whether `label` was on the issue at `at`, replayed from its label events.
+
+    Without a single event for the label (a listing whose events were cut, or a label put on at
+    creation without an event), an issue listed under the label is taken to have had it since
+    it was created.
+    """
+    events = [e for e in issue.events if e.label is not None and e.label.lower() == label.lower()]
+    if not events:
+        return True
+    state = False
+    for event in events:
+        if event.at > at:
+            break
+        state = event.action == "labeled"
+    return state
+
+
+def _closed_on(issue: DisputedIssue, at: datetime) -> bool:
+    """Whether the issue was closed at `at`, replayed from its close/reopen events."""
+    events = [e for e in issue.events if e.action in ("closed", "reopened")]
+    if not events:
+        return issue.closed_at is not None and issue.closed_at <= at
+    state = False
+    for event in events:
+        if event.at > at:
+            break
+        state = event.action == "closed"
+    return state
+
+
+def issue_open_on(issue: DisputedIssue, at: datetime, label: str = DISPUTED_LABEL) -> bool:
+    """Whether the dispute was open at `at`: the issue existed, was not closed and carried
+    `label`."""
+    return issue.created_at <= at and not _closed_on(issue, at) and _labelled_on(issue, label, at)
+
+
+def _file_state(entry: DisputeEntry, at: datetime) -> DisputeState:
+    day = at.date()
+    opened = entry.disputed_since <= day
+    closed = entry.resolved_on is not None and entry.resolved_on <= day
+    return "open" if opened and not closed else "resolved"
+
+
+def _unverified_reason(facts: DisputeFacts | Unavailable | None) -> str:
+    if facts is None:
+        return "the governance snapshot has no disputes recorded"
+    if isinstance(facts, Unavailable):
+        return f"the conformance repository's disputes were unavailable ({facts.reason})"
+    return f"the snapshot lists no such issue labelled {facts.label!r} in {facts.repo}"
+
+
+def _mark(
+    entry: DisputeEntry, facts: DisputeFacts | Unavailable | None, at: datetime
+) -> DisputeMark:
+    issue = None
+    if isinstance(facts, DisputeFacts):
+        number = issue_number(entry.issue)
+        issue = next((i for i in facts.issues if i.number == number), None)
+    day = f"{at:%Y-%m-%d}"
+    if issue is None:
+        state = _file_state(entry, at)
+        why = f"unverified: {_unverified_reason(facts)}; the data file's dates say {state} on {day}"
+        return DisputeMark(state, False, entry.issue, entry.reason, why)
+    assert isinstance(facts, DisputeFacts)
+    state = "open" if issue_open_on(issue, at, facts.label) else "resolved"
+    why = f"issue #{issue.number} was {state} (labelled {facts.label!r}) on {day} per the snapshot"
+    return DisputeMark(state, True, entry.issue, entry.reason, why, issue.title)
+
+
+def disputes_on(
+    entries: Iterable[DisputeEntry],
+    facts: DisputeFacts | Unavailable | None,
+    at: datetime,
+) -> Mapping[tuple[str, str, str], DisputeMark]:
+    """(revision, leg, scenario) → its dispute on `at`, for every scenario an entry names.
+
+    Only scenarios named by the data file are marked: a ``disputed`` issue the file does not
+    link to a scenario excludes nothing (there is no reviewed scenario to exclude).
+    """
+    marks: dict[tuple[str, str, str], DisputeMark] = {}
+    for entry in entries:
+        mark = _mark(entry, facts, at)
+        for revision in entry.revisions:
+            key = (revision, entry.leg, entry.scenario)
+            previous = marks.get(key)
+            # Two entries for one scenario: an open dispute wins over a resolved one.
+            if previous is None or (mark.excluded and not previous.excluded):
+                marks[key] = mark
+    return marks
