@@ -340,6 +340,12 @@ class SdkBlock:
     commit: str | None
     path: str | None
     origin: str | None
+    tag: str | None = doc_field(
+        default=None,
+        omit_none=True,
+        optional=True,
+        doc="the tag the ref `stable` resolved to: the line's latest stable release",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
