@@ -3,13 +3,95 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck.config.registry import Registry, SdkEntry
 from tiercheck.errors import UsageError
 
-__all__ = ["SdkSpec", "Target", "check_repo", "parse_sdk_spec", "ref_problem", "resolve_target"]
+__all__ = [
+    "STABLE_REF",
+    "SdkSpec",
+    "StableVersion",
+    "Target",
+    "check_repo",
+    "latest_stable_tag",
+    "no_stable_tag",
+    "parse_sdk_spec",
+    "ref_problem",
+    "resolve_target",
+    "stable_version",
+]
+
+#: The ref that names a line's latest stable release (`--sdk go-sdk@stable`): resolved, once
+#: the tags are fetched, to the highest stable tag (`latest_stable_tag`). A branch that is
+#: itself called `stable` is still reachable as `origin/stable`.
+STABLE_REF = "stable"
+
+
+#: A semantic version at the end of a tag, in ASCII digits.
+_TRAILING_SEMVER = re.compile(
+    r"(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"
+    r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?\Z",
+    re.ASCII,
+)
+
+
+@dataclass(frozen=True, order=True)
+class StableVersion:
+    """The X.Y.Z of a stable release tag, ordered as SemVer orders release versions."""
+
+    major: int
+    minor: int
+    patch: int
+
+
+def stable_version(tag: str, tag_prefix: str = "") -> StableVersion | None:
+    """The version of `tag` when it names a stable release, else None.
+
+    SEP-1730 (sdk-tiers.mdx, "Stable Release"): "a published version explicitly marked as
+    production-ready (e.g., version `1.0.0` or higher without pre-release identifiers like
+    `-alpha`, `-beta`, or `-rc`)". So: plain ``X.Y.Z`` with X ≥ 1, no pre-release and no build
+    metadata, the same reading as the stable-release signal. With a `tag_prefix` the tag must
+    be exactly ``<tag_prefix>X.Y.Z`` (``tower-mcp-v1.2.3``); without one the trailing
+    ``X.Y.Z`` of the tag is read (``v1.2.3``, ``pkg@1.2.3``).
+    """
+    if tag_prefix:
+        if not tag.startswith(tag_prefix):
+            return None
+        match = _TRAILING_SEMVER.fullmatch(tag[len(tag_prefix) :])
+    else:
+        match = _TRAILING_SEMVER.search(tag)
+        if match is not None and match.start() > 0 and tag[match.start() - 1].isdigit():
+            match = None  # "12.3.4" inside "v112.3.4" is not a version boundary
+    if match is None or match["pre"] or match["build"]:
+        return None
+    version = StableVersion(int(match["major"]), int(match["minor"]), int(match["patch"]))
+    return version if version.major >= 1 else None
+
+
+def latest_stable_tag(tags: Iterable[str], tag_prefix: str = "") -> str | None:
+    """The tag of the highest stable release among `tags` (`stable_version`), or None.
+
+    Two tags of one version (``v1.2.0`` and ``1.2.0``) are told apart by name, so the choice
+    never depends on the order git lists them in.
+    """
+    best: tuple[StableVersion, str] | None = None
+    for tag in tags:
+        version = stable_version(tag, tag_prefix)
+        if version is not None and (best is None or (version, tag) > best):
+            best = (version, tag)
+    return best[1] if best else None
+
+
+def no_stable_tag(repo: str, tag_prefix: str, count: int) -> str:
+    """The one line said when `@stable` resolves to nothing."""
+    shape = f"{tag_prefix}X.Y.Z" if tag_prefix else "a tag ending in X.Y.Z"
+    return (
+        f"{repo} has no stable release to assess at @{STABLE_REF}: none of its {count} tags is "
+        f"{shape} with X >= 1 and no pre-release suffix (SEP-1730's stable release)"
+    )
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,12 @@ def _add_rows(parser: argparse.ArgumentParser) -> None:
     )
     rows.add_argument("--all", action="store_true", help="every line of known_sdks.yaml")
     rows.add_argument(
+        "--stable",
+        action="store_true",
+        help="with --all: each line also at @stable, its latest stable release (the ref "
+        "SEP-1730's relegation clock reads)",
+    )
+    rows.add_argument(
         "--matrix", metavar="FILE", help="a YAML file of rows: {rows: [{sdk, ref, …}]}"
     )
     rows.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
@@ -174,6 +180,7 @@ def _rows(args: argparse.Namespace) -> RowSelection:
         sdk=tuple(args.sdk),
         matrix_file=Path(args.matrix) if args.matrix else None,
         every_line=args.all,
+        every_stable=args.stable,
     )
 
 

@@ -32,13 +32,15 @@ from tiercheck.dashboard.model import (
 )
 from tiercheck.history.analysis import (
     Flaky,
+    Relegation,
+    RelegationReadings,
     Streak,
     current_streaks,
     flaky_scenarios,
-    relegation,
+    relegation_readings,
 )
 from tiercheck.history.datafile import line_slug
-from tiercheck.history.record import RunRecord, ScenarioRow, run_key
+from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
 from tiercheck.history.regression import NightState, Regression, run_scenarios, timeline
 from tiercheck.history.section import stamp, streak_entry
 from tiercheck.scorecard.model import HistoryFlaky, HistoryTrendPoint
@@ -175,9 +177,7 @@ def _run_entry(state: NightState) -> RunEntry:
     )
 
 
-def _clock(
-    runs: Sequence[RunRecord], latest: RunRecord, streaks: Sequence[Streak]
-) -> tuple[ClockEntry, ...]:
+def _clock(rules: Sequence[Relegation], latest: RunRecord) -> tuple[ClockEntry, ...]:
     today: date = latest.timestamp.date()
     return tuple(
         ClockEntry(
@@ -188,8 +188,9 @@ def _clock(
             due_on=r.due_on.isoformat() if r.due_on else None,
             days_left=max(0, (r.due_on - today).days) if r.due_on else None,
             scenarios=r.scenarios,
+            series=r.series,
         )
-        for r in relegation(runs, latest.revisions, streaks=streaks)
+        for r in rules
     )
 
 
@@ -199,6 +200,8 @@ def _line_history(
     states: Sequence[NightState],
     streaks: Sequence[Streak],
     flaky: Sequence[Flaky],
+    *,
+    readings: RelegationReadings,
 ) -> LineHistory:
     latest = states[-1]
     changes = tuple(
@@ -221,7 +224,9 @@ def _line_history(
         runs=tuple(_run_entry(s) for s in states),
         tier_changes=changes,
         regressions=tuple(_entry(r) for r in latest.regressions),
-        clock=_clock(runs, latest.run, streaks),
+        clock=_clock(readings.verdict, latest.run),
+        early_warning=_clock(readings.early_warning, latest.run),
+        series=latest.run.series,
         streaks=tuple(streak_entry(s) for s in streaks),
         flaky=tuple(
             HistoryFlaky(
@@ -390,8 +395,11 @@ def build_dashboard(
     line name).
     """
     by_line: dict[str, list[RunRecord]] = {}
+    by_sdk: dict[str, list[RunRecord]] = {}
     for run in sorted(runs, key=lambda r: (r.timestamp, r.run_id, run_key(r))):
-        by_line.setdefault(run.sdk, []).append(run)
+        # A line's stable series (`NAME@stable`) is listed apart from its branch series.
+        by_line.setdefault(line_of(run), []).append(run)
+        by_sdk.setdefault(run.sdk, []).append(run)
     summaries: list[LineSummary] = []
     histories: dict[str, LineHistory] = {}
     latest: dict[str, NightState] = {}
@@ -403,7 +411,11 @@ def build_dashboard(
         # Flaky scenarios and streaks once per line: every view below reads the same ones.
         flaky = flaky_scenarios(line_runs)
         line_streaks[line] = current_streaks(line_runs, flaky=flaky)
-        history = _line_history(line, line_runs, states, line_streaks[line], flaky)
+        # Both series' pages show the SDK's one clock (its stable series) and early warning.
+        readings = relegation_readings(by_sdk[line_runs[-1].sdk], line_runs[-1].revisions)
+        history = _line_history(
+            line, line_runs, states, line_streaks[line], flaky, readings=readings
+        )
         histories[history.slug] = history
         summaries.append(
             _summary(line, line_runs, states[-1], (pages or {}).get(line, LinePages()))

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from tiercheck.dashboard.build import scenario_slug, trend_points
 from tiercheck.dashboard.model import (
+    ClockEntry,
     DashboardIndex,
     LegSummary,
     LineHistory,
@@ -360,9 +361,9 @@ def _tier_over_time(history: LineHistory) -> Html:
     return join((el("h2", "Tier over time"), el("ul", start, *items, id="tier-changes")))
 
 
-def _clock(history: LineHistory) -> Html:
-    rows = []
-    for c in history.clock:
+def _clock_rows(entries: tuple[ClockEntry, ...]) -> list[list[Child]]:
+    rows: list[list[Child]] = []
+    for c in entries:
         left = (
             "due"
             if c.status == "relegation-due"
@@ -370,7 +371,12 @@ def _clock(history: LineHistory) -> Html:
             if c.days_left is not None
             else "—"
         )
-        verdict = {"clear": "pass", "at-risk": "review", "relegation-due": "fail"}[c.status]
+        verdict = {
+            "clear": "pass",
+            "at-risk": "review",
+            "relegation-due": "fail",
+            "unmeasured": "unmeasured",
+        }[c.status]
         rule = (
             "any required test failing (Tier 1 → 2)"
             if c.rule == "tier1-to-tier2"
@@ -387,19 +393,34 @@ def _clock(history: LineHistory) -> Html:
                 ", ".join(c.scenarios) or "—",
             ]
         )
+    return rows
+
+
+def _clock(history: LineHistory) -> Html:
     header = ("Revision", "Rule", "Status", "Since", "Due on", "Time left", "Scenarios")
-    return join(
-        (
-            el("h2", "SEP-1730 clock"),
+    parts: list[Html] = [
+        el("h2", "SEP-1730 clock"),
+        el(
+            "p",
+            "Read from the latest stable release (runs of @stable), as the rule says: a "
+            "required test failing for four weeks costs Tier 1; more than 20% failing for "
+            "four weeks costs Tier 2. Time left counts from the latest night.",
+            class_="msg",
+        ),
+        table(header, _clock_rows(history.clock), id="clock"),
+    ]
+    if history.early_warning:
+        parts += [
+            el("h2", "Early warning: the default branch"),
             el(
                 "p",
-                "A required test failing for four weeks costs Tier 1; more than 20% failing for "
-                "four weeks costs Tier 2. Time left counts from the latest night.",
+                "The same rules over the default branch's runs: what the next release would "
+                "carry. Never the relegation verdict.",
                 class_="msg",
             ),
-            table(header, rows, id="clock"),
-        )
-    )
+            table(header, _clock_rows(history.early_warning), id="early-warning"),
+        ]
+    return join(parts)
 
 
 def _streaks(history: LineHistory, root: str) -> Html:

@@ -212,11 +212,19 @@ class ClockEntry:
 
     revision: str
     rule: str = doc_field(doc="tier1-to-tier2 (any required test) or tier2-to-tier3 (> 20%)")
-    status: Literal["clear", "at-risk", "relegation-due"]
+    status: Literal["clear", "at-risk", "relegation-due", "unmeasured"] = doc_field(
+        doc="unmeasured: no run of the series (for the clock: no run of the ref `stable`)"
+    )
     since: str | None = doc_field(doc="first failing run of the streak the rule watches")
     due_on: str | None = doc_field(doc="the date the tier is lost if the streak goes on")
     days_left: int | None = doc_field(doc="from the latest night to due_on (0 when due)")
     scenarios: tuple[str, ...] = doc_field(doc="LEG/SCENARIO behind the rule")
+    series: str = doc_field(
+        default="stable",
+        optional=True,
+        doc="stable: SEP-1730's clock (runs of the latest stable release); branch: the early "
+        "warning (the default branch), never the verdict",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -233,7 +241,19 @@ class LineHistory:
     runs: tuple[RunEntry, ...] = doc_field(doc="every run, oldest first")
     tier_changes: tuple[TierChangeEntry, ...]
     regressions: tuple[RegressionEntry, ...] = doc_field(doc="open after the latest run")
-    clock: tuple[ClockEntry, ...] = doc_field(doc="the SEP-1730 relegation clock")
+    clock: tuple[ClockEntry, ...] = doc_field(
+        doc="the SEP-1730 relegation clock: the SDK's stable series (the ref `stable`)"
+    )
+    early_warning: tuple[ClockEntry, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="the same rules over the SDK's branch series: an early warning, never the verdict",
+    )
+    series: str = doc_field(
+        default="branch",
+        optional=True,
+        doc="the series this line's runs are: branch, or stable (the ref `stable`)",
+    )
     streaks: tuple[HistoryStreak, ...] = doc_field(doc="scored scenarios failing now")
     flaky: tuple[HistoryFlaky, ...] = doc_field(doc="verdicts that flipped on one commit")
 

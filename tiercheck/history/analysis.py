@@ -13,6 +13,12 @@ How gaps count (decided here, documented in docs/history.md):
   the streak began; "at risk" holds from the streak's first day, with that date.
 * `changes` between two runs are the newly failing and fixed scenarios of the one rule of
   `tiercheck.comparison`, which the diff, the claim and the matrix follow too.
+* The relegation clock reads the *stable series* alone: SEP-1730 relegates on "existing
+  conformance tests on the latest stable release" failing for four weeks, and only runs of the
+  ref `stable` measured that release. The same rules over the *branch series* (the default
+  branch, nightly) are an early warning: what will reach the next release unless it is fixed,
+  never the verdict. A history without a stable run has no clock reading (`unmeasured`).
+  Streaks, changes and flakiness are read within one series, never across the two.
 * The Tier 2 → 3 rule ("more than 20% fail") judges a run at a revision only when every leg it
   planned at that revision was measured (skipped legs aside): a fraction of half the legs is a
   gap, not a verdict.
@@ -21,12 +27,12 @@ How gaps count (decided here, documented in docs/history.md):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Literal
 
 from tiercheck.comparison import compare
-from tiercheck.history.record import RunRecord, ScenarioRow
+from tiercheck.history.record import RunRecord, ScenarioRow, Series
 from tiercheck.history.regression import run_scenarios
 from tiercheck.scorecard.model import HistoryTrendPoint
 
@@ -35,11 +41,14 @@ __all__ = [
     "TIER2_FAIL_SHARE",
     "Flaky",
     "Relegation",
+    "RelegationReadings",
     "Streak",
     "changes",
     "current_streaks",
     "flaky_scenarios",
+    "of_series",
     "relegation",
+    "relegation_readings",
     "series",
 ]
 
@@ -50,7 +59,9 @@ TIER2_FAIL_SHARE = 0.20
 
 ScenarioKey = tuple[str, str, str]  # (revision, leg, scenario)
 RuleName = Literal["tier1-to-tier2", "tier2-to-tier3"]
-Status = Literal["clear", "at-risk", "relegation-due"]
+_RULES: tuple[RuleName, ...] = ("tier1-to-tier2", "tier2-to-tier3")
+#: unmeasured: the series has no run to judge by (no run of the ref `stable` yet).
+Status = Literal["clear", "at-risk", "relegation-due", "unmeasured"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,8 @@ class Relegation:
     first: RunRecord | None = None
     due_on: date | None = None
     scenarios: tuple[str, ...] = field(default=())
+    #: The series judged: `stable` is SEP-1730's clock, `branch` an early warning.
+    series: Series = "stable"
 
 
 @dataclass(frozen=True)
@@ -209,6 +222,43 @@ def relegation(
                 failing = ()
         out.append(_judge(revision, "tier2-to-tier3", first, latest, failing))
     return out
+
+
+def of_series(runs: Iterable[RunRecord], wanted: Series) -> list[RunRecord]:
+    """The runs of one series (`RunRecord.series`), in the order given."""
+    return [r for r in runs if r.series == wanted]
+
+
+@dataclass(frozen=True)
+class RelegationReadings:
+    """SEP-1730's relegation clock (the stable series) and the early warning (the branch
+    series), each rule at each revision."""
+
+    verdict: tuple[Relegation, ...]
+    early_warning: tuple[Relegation, ...]
+
+
+def relegation_readings(
+    runs: Iterable[RunRecord], revisions: Sequence[str], as_of: datetime | None = None
+) -> RelegationReadings:
+    """Both relegation rules over each series of one line's `runs`, judged up to `as_of`.
+
+    The verdict reads the stable series only; when it holds no run up to `as_of` every rule is
+    `unmeasured` (no stable release was assessed, so the clock cannot be read). The early
+    warning reads the branch series the same way, and is empty when that series is.
+    """
+    upto = _upto(runs, as_of)
+    stable, branch = of_series(upto, "stable"), of_series(upto, "branch")
+    if stable:
+        verdict = tuple(relegation(stable, revisions))
+    else:
+        verdict = tuple(
+            Relegation(revision, rule, "unmeasured") for revision in revisions for rule in _RULES
+        )
+    warning = (
+        tuple(replace(r, series="branch") for r in relegation(branch, revisions)) if branch else ()
+    )
+    return RelegationReadings(verdict, warning)
 
 
 def flaky_scenarios(runs: Iterable[RunRecord]) -> list[Flaky]:

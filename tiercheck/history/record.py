@@ -12,10 +12,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.target import STABLE_REF
 
 __all__ = [
     "EARLIEST",
@@ -24,11 +26,14 @@ __all__ = [
     "LegRow",
     "RunRecord",
     "ScenarioRow",
+    "Series",
     "config_digest",
+    "line_of",
     "parse_time",
     "record_of",
     "record_problem",
     "run_key",
+    "series_of",
     "signals_digest",
     "text_problem",
 ]
@@ -104,9 +109,33 @@ class RunRecord:
         return next((r for r in self.legs if r.revision == revision and r.leg == leg), None)
 
     @property
+    def series(self) -> Series:
+        """`stable` for a run of the ref `stable`, else `branch` (`series_of`)."""
+        return series_of(self.ref)
+
+    @property
     def all_measured(self) -> bool:
         """Whether every leg the run planned was measured (skipped legs excepted)."""
         return not self.interrupted and all(r.state in ("measured", "skipped") for r in self.legs)
+
+
+#: Which series of its line a run belongs to: `stable`, the runs of the ref `stable` (the
+#: line's latest stable release, which SEP-1730's relegation rule reads), or `branch`, every
+#: other run (the default branch the nightly assesses, or any ref named). The series is read
+#: from the run's requested ref, so runs stored before the series existed are `branch` runs.
+Series = Literal["branch", "stable"]
+
+
+def series_of(ref: str | None) -> Series:
+    """The series of a run that asked for `ref`."""
+    return "stable" if ref == STABLE_REF else "branch"
+
+
+def line_of(record: RunRecord) -> str:
+    """The name a run's series goes by wherever lines are listed apart (the dashboard, the
+    tracking issues, `notify`): the line's own name for its branch series, `NAME@stable` for
+    its stable series."""
+    return record.sdk if record.series == "branch" else f"{record.sdk}@{STABLE_REF}"
 
 
 def run_key(record: RunRecord) -> str:

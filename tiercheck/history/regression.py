@@ -27,7 +27,10 @@ holds, and ends as usual when it is undone.
 A line's runs are read as one series, oldest first (several runs on one night each count:
 the state after the night's latest run is the night's state). `timeline` gives one line's
 state after each of its runs; `line_states` gives every line's latest state up to a moment,
-the one `tier-check notify` acts on (the dashboard and the tracking issues read the same
+the one `tier-check notify` acts on. A line's two series are two lines here: its branch
+series under its own name and its stable series (runs of the ref `stable`) as `NAME@stable`
+(`record.line_of`), so a regression of the default branch never opens or closes one of the
+latest stable release, nor the reverse (the dashboard and the tracking issues read the same
 states, so they never disagree about whether a line regressed).
 """
 
@@ -47,7 +50,7 @@ from tiercheck.comparison import (
     comparable,
     leg_measured,
 )
-from tiercheck.history.record import RunRecord, ScenarioRow, run_key
+from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
 
 __all__ = [
     "Basis",
@@ -385,7 +388,7 @@ def line_states(
     by_line: dict[str, list[RunRecord]] = {}
     for run in runs:
         if as_of is None or run.timestamp <= as_of:
-            by_line.setdefault(run.sdk, []).append(run)
+            by_line.setdefault(line_of(run), []).append(run)
     out: dict[str, NightState] = {}
     for line in sorted(by_line):
         states = timeline(by_line[line])

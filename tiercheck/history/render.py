@@ -52,6 +52,7 @@ def render_terminal(report: HistoryReport) -> str:
     lines += [f"  {streak_line(s)}" for s in report.streaks] or ["  nothing"]
     lines += ["", "relegation (SEP-1730):"]
     lines += [f"  {relegation_line(r)}" for r in report.relegation] or ["  no claimed revision"]
+    lines += [f"  {relegation_line(r)}" for r in report.early_warning]
     lines += ["", "flaky (verdict changed on one commit and configuration):"]
     lines += [
         f"  {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
@@ -88,6 +89,7 @@ def render_markdown(report: HistoryReport) -> str:
     out += [bullet(relegation_line(r)) for r in report.relegation] or [
         md.own("No claimed revision.")
     ]
+    out += [bullet(relegation_line(r)) for r in report.early_warning]
     out += [BLANK, md.heading(2, "Flaky scenarios"), BLANK]
     out += [
         bullet(

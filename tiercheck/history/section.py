@@ -10,7 +10,7 @@ from tiercheck.history.analysis import (
     changes,
     current_streaks,
     flaky_scenarios,
-    relegation,
+    relegation_readings,
     series,
 )
 from tiercheck.history.record import RunRecord
@@ -68,6 +68,7 @@ def relegation_entry(r: Relegation) -> HistoryRelegation:
         since_commit=r.first.commit if r.first else None,
         due_on=r.due_on.isoformat() if r.due_on else None,
         scenarios=r.scenarios,
+        series=r.series,
     )
 
 
@@ -77,14 +78,21 @@ def history_block(
     *,
     database: str | None,
 ) -> HistoryBlock:
-    """The section for `current`, given the same SDK line's runs stored `before` it."""
+    """The section for `current`, given the same SDK line's runs stored `before` it.
+
+    The previous run, changes, streaks, flakiness and trend are those of `current`'s series
+    (`RunRecord.series`); the relegation clock reads the stable series and the early warning
+    the branch series, whichever series `current` is in.
+    """
     # A run id is only its output folder's name (`report` for every run written to one): the
     # current run is told apart by its id *and* time, in case it is already stored.
     itself = (current.run_id, current.timestamp)
-    earlier = [
+    every = [
         r for r in before if (r.run_id, r.timestamp) != itself and r.timestamp <= current.timestamp
     ]
+    earlier = [r for r in every if r.series == current.series]
     runs = [*earlier, current]
+    readings = relegation_readings([*every, current], current.revisions)
     previous = max(earlier, key=lambda r: (r.timestamp, r.run_id)) if earlier else None
     changed = (
         [
@@ -108,7 +116,8 @@ def history_block(
         previous=run_entry(previous) if previous else None,
         changes=tuple(changed),
         streaks=tuple(streak_entry(s) for s in current_streaks(runs)),
-        relegation=tuple(relegation_entry(r) for r in relegation(runs, current.revisions)),
+        relegation=tuple(relegation_entry(r) for r in readings.verdict),
+        early_warning=tuple(relegation_entry(r) for r in readings.early_warning),
         flaky=tuple(
             HistoryFlaky(
                 revision=f.revision, leg=f.leg, scenario=f.scenario, commit=f.commit, flips=f.flips

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tiercheck.history.analysis import current_streaks, flaky_scenarios, relegation, series
+from tiercheck.history.analysis import (
+    current_streaks,
+    flaky_scenarios,
+    of_series,
+    relegation_readings,
+    series,
+)
 from tiercheck.history.record import RunRecord
 from tiercheck.history.section import relegation_entry, streak_entry
 from tiercheck.model import to_json
@@ -39,6 +45,8 @@ class HistoryReport:
     series: tuple[HistoryTrendPoint, ...]
     streaks: tuple[HistoryStreak, ...]
     relegation: tuple[HistoryRelegation, ...]
+    #: The same rules over the branch series: an early warning, never the verdict.
+    early_warning: tuple[HistoryRelegation, ...]
     flaky: tuple[HistoryFlaky, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -58,9 +66,14 @@ def history_report(
     """The history report of `runs` (one SDK line's, oldest first).
 
     Streaks and relegation are judged over every run up to `as_of` (a streak may have begun
-    before `since`); the series and the flaky list cover the window `since`..`as_of`.
+    before `since`); the series and the flaky list cover the window `since`..`as_of`. The
+    relegation clock reads the stable series (runs of the ref `stable`), the early warning the
+    branch series; the trend, streaks and flaky list are the branch series' (the stable
+    series' when the line has no other).
     """
-    upto = [r for r in runs if r.timestamp <= as_of]
+    every = [r for r in runs if r.timestamp <= as_of]
+    readings = relegation_readings(every, every[-1].revisions if every else ())
+    upto = of_series(every, "branch") or of_series(every, "stable")
     window = [r for r in upto if since is None or r.timestamp >= since]
     revisions = upto[-1].revisions if upto else ()
     return HistoryReport(
@@ -72,7 +85,8 @@ def history_report(
         runs=len(window),
         series=tuple(series(window)),
         streaks=tuple(streak_entry(s) for s in current_streaks(upto)),
-        relegation=tuple(relegation_entry(r) for r in relegation(upto, revisions)),
+        relegation=tuple(relegation_entry(r) for r in readings.verdict),
+        early_warning=tuple(relegation_entry(r) for r in readings.early_warning),
         flaky=tuple(
             HistoryFlaky(
                 revision=f.revision, leg=f.leg, scenario=f.scenario, commit=f.commit, flips=f.flips

@@ -29,6 +29,8 @@ class CheckoutResult:
     unmeasured: tuple[Unmeasured, ...] = ()
     #: The branch a clone without a named ref is on: origin's default branch.
     branch: str | None = None
+    #: The tag a `stable` ref resolved to (the line's latest stable release).
+    tag: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     #: Why no leg can run after this step; None when they can.
     halt: str | None = None
@@ -51,13 +53,23 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
         progress.step("checkout", f"{target.repo}@{ref or 'default branch'}")
         settings = options.settings
         cloned = checkout(
-            target.repo, ref, cache_dir=settings.cache_dir / "repos", git_url=settings.git_url
+            target.repo,
+            ref,
+            cache_dir=settings.cache_dir / "repos",
+            git_url=settings.git_url,
+            tag_prefix=target.entry.tag_prefix if target.entry else "",
         )
         branch = cloned.branch if ref is None else None
         shown = ref or branch or "default branch"
+        if cloned.tag is not None:
+            shown = f"{shown} ({cloned.tag})"
         progress.done("checkout", f"{target.repo}@{shown} is {cloned.short_sha}")
         return CheckoutResult(
-            cloned.path, cloned.commit_sha, timings={"checkout": elapsed(began)}, branch=branch
+            cloned.path,
+            cloned.commit_sha,
+            timings={"checkout": elapsed(began)},
+            branch=branch,
+            tag=cloned.tag,
         )
     except TiercheckError as exc:
         reason = f"checkout failed: {exc.message}"

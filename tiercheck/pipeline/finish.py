@@ -57,6 +57,7 @@ def finish_scorecard(
         commit=measured.commit,
         path=str(measured.checkout_path) if measured.checkout_path else None,
         origin=plan.origin,
+        tag=measured.tag,
     )
     parts = ScorecardParts(
         repo=target.repo,

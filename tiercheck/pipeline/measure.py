@@ -72,6 +72,8 @@ class Measurement:
     tools: Mapping[str, Mapping[str, str | None]] = field(default_factory=dict)
     #: The branch a clone without a named ref resolved to (origin's default branch).
     branch: str | None = None
+    #: The tag a `stable` ref resolved to.
+    tag: str | None = None
     #: Revision → the advisory probes' report (never part of a verdict).
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
@@ -120,6 +122,7 @@ class Measurement:
             interrupted=stopped is not None or (legs is not None and legs.interrupted),
             tools=_tools_of(toolchain, tools),
             branch=checkout.branch if checkout else None,
+            tag=checkout.tag if checkout else None,
             probes=dict(legs.probes) if legs else {},
         )
 

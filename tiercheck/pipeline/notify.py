@@ -36,7 +36,7 @@ from datetime import date
 from pathlib import Path
 
 from tiercheck.errors import UsageError
-from tiercheck.history.record import RunRecord
+from tiercheck.history.record import RunRecord, line_of
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.notify import texts
@@ -226,7 +226,8 @@ def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyO
         outcome.warnings.append(f"{request.history} holds no runs: nothing to notify")
         return outcome
     night = request.night or max(r.timestamp.date() for r in runs)
-    lines = request.lines or tuple(sorted({r.sdk for r in runs}))
+    # A line's stable series is a line of its own (`NAME@stable`), with an issue of its own.
+    lines = request.lines or tuple(sorted({line_of(r) for r in runs}))
     found = line_states(runs, as_of=night_end(night))
     outcome = NotifyOutcome(night, {line: found.get(line) for line in lines})
     try:

@@ -16,7 +16,7 @@ from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.base import AssessOptions, Origin
 from tiercheck.revisions import KNOWN_REVISIONS, is_known_revision, unknown_revision
-from tiercheck.target import Target
+from tiercheck.target import STABLE_REF, Target
 
 __all__ = [
     "Plan",
@@ -71,8 +71,20 @@ def decide_ref(target: Target, origin: Origin, tree_branch: str | None = None) -
     detached or not a git checkout); the ref reported is the one named after `@`, else the tree's
     branch, and the branch reported is the tree's, else the named ref.
     url, results: nothing is checked out; the named ref (usually none) is reported as both.
+    `stable` names the latest stable release, found among a clone's tags by the checkout: with
+    any other origin it is a UsageError.
     """
     named = target.ref
+    if named == STABLE_REF and origin != "clone":
+        where = "--sdk-path" if origin == "path" else "--conformance-server-url"
+        if origin == "results":
+            where = "--server-results/--client-results"
+        msg = (
+            f"--sdk {target.name}@{STABLE_REF}: the latest stable release is found among the "
+            f"tags of a clone, and {where} assesses code that is not cloned; drop {where} or "
+            f"name the tag"
+        )
+        raise UsageError(msg)
     if origin == "clone":
         chosen = named or (target.entry.default_ref if target.entry else None)
         return RefChoice(checkout=chosen, ref=chosen, branch=chosen)

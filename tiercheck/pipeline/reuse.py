@@ -106,6 +106,7 @@ def reused_measurement(
         unmeasured=(),
         timings={**checkout.timings, "conformance": elapsed(began)},
         interrupted=False,
+        tag=checkout.tag,
     )
     return Reused(measurement, record)
 

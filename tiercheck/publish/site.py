@@ -57,7 +57,7 @@ from tiercheck.dashboard.model import DashboardIndex, LineHistory, LineSummary, 
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
-from tiercheck.history.record import RunRecord
+from tiercheck.history.record import RunRecord, line_of, series_of
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
 from tiercheck.publish.names import CaseFold, badge_name, site_path
@@ -220,7 +220,9 @@ def _row_for(
     ):
         root = source.folder.resolve()
         rows: list[MatrixRow] = [
-            r for r in source.matrix.rows if r.sdk == line and r.scorecard is not None
+            r
+            for r in source.matrix.rows
+            if _row_line(r.sdk, r.ref) == line and r.scorecard is not None
         ]
         # The row of the commit the history's latest run measured, else the first one.
         rows.sort(key=lambda r: (r.commit != latest.commit, r.id))
@@ -239,6 +241,11 @@ def _row_for(
     return None, why
 
 
+def _row_line(sdk: str, ref: str | None) -> str:
+    """The line a matrix row's runs are listed under (`record.line_of`)."""
+    return sdk if series_of(ref) == "branch" else f"{sdk}@{ref}"
+
+
 def _page_of(folder: Path, name: str) -> Path | None:
     """`folder/name` when it is a file inside `folder` (a link out of it is not followed)."""
     path = _inside(folder, name)
@@ -248,11 +255,12 @@ def _page_of(folder: Path, name: str) -> Path | None:
 def _latest_runs(runs: Iterable[RunRecord]) -> dict[str, RunRecord]:
     latest: dict[str, RunRecord] = {}
     for run in runs:
-        if run.sdk not in latest or (run.timestamp, run.run_id) >= (
-            latest[run.sdk].timestamp,
-            latest[run.sdk].run_id,
+        line = line_of(run)
+        if line not in latest or (run.timestamp, run.run_id) >= (
+            latest[line].timestamp,
+            latest[line].run_id,
         ):
-            latest[run.sdk] = run
+            latest[line] = run
     return latest
 
 
@@ -385,7 +393,7 @@ def build_site(
     """
     root = Path(out).resolve()
     warnings: list[str] = []
-    lines = {run.sdk for run in runs}
+    lines = {line_of(run) for run in runs}
     previous_aliases, published = _previous_aliases(root, warnings)
     merged = dict(previous_aliases)
     for old, line in (aliases or {}).items():

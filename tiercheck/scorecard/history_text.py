@@ -29,13 +29,26 @@ def streak_line(s: HistoryStreak) -> str:
 
 
 def relegation_line(r: HistoryRelegation) -> str:
-    """One relegation rule at one revision: clear, at risk or due, with the dates."""
+    """One relegation rule at one revision: clear, at risk, due or unmeasured, with the dates.
+
+    A rule over the branch series is an early warning: it says what relegation *would* follow,
+    never that it is due."""
+    rule = RULE_TEXT.get(r.rule, r.rule)
+    if r.series == "branch":
+        rule = f"early warning (default branch, not the verdict): {rule}"
     if r.status == "clear":
-        return f"{r.revision} {RULE_TEXT.get(r.rule, r.rule)}: clear"
-    what = "RELEGATION DUE" if r.status == "relegation-due" else "at risk"
+        return f"{r.revision} {rule}: clear"
+    if r.status == "unmeasured":
+        return f"{r.revision} {rule}: unmeasured (no run of the latest stable release, @stable)"
+    if r.series == "branch":
+        what = "would be due" if r.status == "relegation-due" else "failing"
+        end = f"4 weeks on {r.due_on}"
+    else:
+        what = "RELEGATION DUE" if r.status == "relegation-due" else "at risk"
+        end = f"relegation on {r.due_on}"
     return (
-        f"{r.revision} {RULE_TEXT.get(r.rule, r.rule)}: {what} since {r.since} "
-        f"(commit {short_commit(r.since_commit)}), relegation on {r.due_on}"
+        f"{r.revision} {rule}: {what} since {r.since} "
+        f"(commit {short_commit(r.since_commit)}), {end}"
         + (f" — {', '.join(r.scenarios)}" if r.scenarios else "")
     )
 
@@ -61,6 +74,7 @@ def history_lines(block: HistoryBlock) -> list[str]:
     ]
     lines += [streak_line(s) for s in block.streaks]
     lines += [relegation_line(r) for r in block.relegation if r.status != "clear"]
+    lines += [relegation_line(r) for r in block.early_warning if r.status != "clear"]
     lines += [
         f"flaky: {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
         for f in block.flaky

@@ -64,7 +64,7 @@ MergedStateName = Literal["measured", "partially-measured", "unmeasured", "skipp
 SignalStatus = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
 BaselineOutcomeName = Literal["expected-failure", "unexpected-failure", "stale", "not-run"]
 BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
-RelegationStatus = Literal["clear", "at-risk", "relegation-due"]
+RelegationStatus = Literal["clear", "at-risk", "relegation-due", "unmeasured"]
 ProbeOutcome = Literal["pass", "warn", "fail", "skip"]
 ProbeLevel = Literal["MUST", "SHOULD"]
 
@@ -408,6 +408,12 @@ class SdkBlock:
     commit: str | None
     path: str | None
     origin: str | None
+    tag: str | None = doc_field(
+        default=None,
+        omit_none=True,
+        optional=True,
+        doc="the tag the ref `stable` resolved to: the line's latest stable release",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -610,6 +616,12 @@ class HistoryRelegation:
     since_commit: str | None
     due_on: str | None = doc_field(doc="the date relegation happens if the streak goes on")
     scenarios: tuple[str, ...] = doc_field(default=(), doc="the scenarios behind it")
+    series: str = doc_field(
+        default="stable",
+        optional=True,
+        doc="the runs judged: stable (the ref `stable`, SEP-1730's relegation clock) or branch "
+        "(every other run: an early warning, never the verdict)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -651,7 +663,17 @@ class HistoryBlock:
     previous: HistoryRun | None = doc_field(default=None, doc="the previous stored run")
     changes: tuple[HistoryChange, ...] = ()
     streaks: tuple[HistoryStreak, ...] = ()
-    relegation: tuple[HistoryRelegation, ...] = ()
+    relegation: tuple[HistoryRelegation, ...] = doc_field(
+        default=(),
+        doc="SEP-1730's relegation clock: the rules over the runs of the latest stable release "
+        "(the ref `stable`); unmeasured while there are none",
+    )
+    early_warning: tuple[HistoryRelegation, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="the same rules over the branch series (the default branch): what the next release "
+        "would carry, never the relegation verdict",
+    )
     flaky: tuple[HistoryFlaky, ...] = ()
     trend: tuple[HistoryTrendPoint, ...] = doc_field(
         default=(),

@@ -31,6 +31,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 from tiercheck import locks
 from tiercheck.errors import CheckoutError
 from tiercheck.sdk.markers import clear_build_markers, has_build_marker
+from tiercheck.target import STABLE_REF, latest_stable_tag, no_stable_tag
 
 if TYPE_CHECKING:
     from git import Repo
@@ -87,6 +88,8 @@ class Checkout:
     managed: bool = False
     dirty: bool = False
     cleaned: bool = False
+    #: The tag `ref` resolved to when it is `stable` (the line's latest stable release).
+    tag: str | None = None
 
     @property
     def short_sha(self) -> str | None:
@@ -270,11 +273,14 @@ def checkout(
     cache_dir: Path,
     git_url: str | None = None,
     fresh: bool = False,
+    tag_prefix: str = "",
 ) -> Checkout:
     """Detach the cached clone of `repo` (owner/name) at the commit `ref` names.
 
     `ref` may be a branch (origin's wins over a stale local one), a tag, or a full or short SHA;
-    None means origin's default branch. The clone is made on first use and fetched (with tags)
+    None means origin's default branch; `stable` (`target.STABLE_REF`) means the highest stable
+    release tag (`target.latest_stable_tag`, tags read with `tag_prefix`), fetched afresh, and
+    named in the result's `tag`. The clone is made on first use and fetched (with tags)
     on reuse, except when `ref` is a full SHA already present. The tree is reset and cleaned
     unless it already sits, unmodified, at that commit with a recorded successful build (so the
     build cache can hit); `fresh` forces the clean. Raises CheckoutError (one line) when the
@@ -290,7 +296,7 @@ def checkout(
     try:
         # Fetching and adding worktrees change the one clone every ref shares: one at a time.
         with tree_lock(dest, lock_dir=cache_dir / ".clone-locks"):
-            sha = _acquire(repo, ref, url, dest)
+            sha, tag = _acquire(repo, ref, url, dest, tag_prefix)
             _ensure_worktree(dest, tree, sha)
         cleaned = False
         head = head_sha(tree)
@@ -310,6 +316,7 @@ def checkout(
         url=redact_url(url),
         managed=True,
         cleaned=cleaned,
+        tag=tag,
     )
 
 
@@ -375,8 +382,33 @@ def _default_branch(dest: Path) -> str | None:
     return name.removeprefix("origin/") or None
 
 
-def _acquire(repo: str, ref: str | None, url: str, dest: Path) -> str:
-    """Make sure the clone exists and knows `ref`; return the commit it resolves to."""
+def _tags(dest: Path) -> list[str]:
+    out = _git(dest, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/tags")
+    return [line for line in out.splitlines() if line]
+
+
+def _acquire(
+    repo: str, ref: str | None, url: str, dest: Path, tag_prefix: str = ""
+) -> tuple[str, str | None]:
+    """Make sure the clone exists and knows `ref`; return the commit it resolves to, and the
+    tag `stable` resolved to (None for any other ref)."""
+    if ref == STABLE_REF:
+        if _is_clone(dest):
+            _fetch(repo, url, dest)  # a new release may have been tagged since
+        else:
+            _clone(repo, url, dest)
+        tags = _tags(dest)
+        tag = latest_stable_tag(tags, tag_prefix)
+        if tag is None:
+            raise CheckoutError(no_stable_tag(repo, tag_prefix, len(tags)))
+        sha = _resolve(dest, f"refs/tags/{tag}")
+        if sha is None:  # unreachable: the tag was just listed
+            raise CheckoutError(f"tag {tag!r} of {repo} names no commit")
+        return sha, tag
+    return _acquire_ref(repo, ref, url, dest), None
+
+
+def _acquire_ref(repo: str, ref: str | None, url: str, dest: Path) -> str:
     if not _is_clone(dest):
         _clone(repo, url, dest)
     elif not (ref is not None and _FULL_SHA.match(ref) and _resolve(dest, ref)):

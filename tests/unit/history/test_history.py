@@ -158,7 +158,11 @@ def history_json(db: Path, sdk: str, as_of: datetime, capsys: pytest.CaptureFixt
 
 
 def rule(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    (found,) = [r for r in data["relegation"] if r["rule"] == name and r["revision"] == R1]
+    """A rule over these nights' runs: all of the default branch, so the early warning; the
+    SEP-1730 clock itself reads runs of the latest stable release, and there are none."""
+    (found,) = [r for r in data["early_warning"] if r["rule"] == name and r["revision"] == R1]
+    (clock,) = [r for r in data["relegation"] if r["rule"] == name and r["revision"] == R1]
+    assert (found["series"], clock["series"], clock["status"]) == ("branch", "stable", "unmeasured")
     return found
 
 
@@ -246,7 +250,7 @@ def test_unmeasured_nights_do_not_extend_a_streak(
     section = written[("beta-sdk", 31)].history
     assert section is not None
     assert {(s.runs, s.days) for s in section.streaks} == {(26, 25.0)}
-    tier2 = [r for r in section.relegation if r.rule == "tier2-to-tier3"]
+    tier2 = [r for r in section.early_warning if r.rule == "tier2-to-tier3"]
     assert [(r.status, r.due_on) for r in tier2] == [("at-risk", "2026-10-31")]
 
 
@@ -274,7 +278,7 @@ def test_the_section_is_in_the_saved_reports(tmp_path: Path) -> None:
     for text in (md, txt, html):
         assert f"{REQUIRED}" in text
         assert "failing since 2026-10-05" in text
-        assert "at risk" in text
+        assert "early warning (default branch, not the verdict)" in text
     # The trend chart, inline: two runs, so x is 24 then 456 (a 480-wide chart padded by 24);
     # the server line falls from 100% (y 24) to 90% (y 24 + 112 × 0.1 = 35.2).
     assert 'aria-label="scored pass rate of alpha-sdk over time"' in html
@@ -304,8 +308,10 @@ def test_terminal_and_markdown_name_the_streak(
     assert main(["history", "--sdk", "alpha-sdk", "--history", str(db), "--as-of", stamp]) == 0
     text = capsys.readouterr().out
     assert f"{R1} server {REQUIRED}: failing since 2026-10-05T03:00:00Z" in text
-    assert "RELEGATION DUE since 2026-10-05T03:00:00Z" in text
-    assert "relegation on 2026-11-02" in text
+    assert "RELEGATION DUE" not in text  # the default branch's streak is no verdict
+    assert "would be due since 2026-10-05T03:00:00Z" in text
+    assert "4 weeks on 2026-11-02" in text
+    assert "unmeasured (no run of the latest stable release, @stable)" in text
     argv = ["history", "--sdk", "alpha-sdk", "--history", str(db), "--output", "markdown"]
     assert main([*argv, "--as-of", stamp, "--since", "1w"]) == 0
     md = capsys.readouterr().out

@@ -308,3 +308,18 @@ def test_an_interrupted_run_here_exits_130_before_any_gate(tmp_path: Path) -> No
     merged = finish([stopped], folder, gates, previous=None, interrupted=True)
     assert merged.matrix.interrupted
     assert (merged.exit_code, merged.reasons) == (0, ())
+
+
+def test_plan_matrix_stable_adds_each_line_at_its_latest_stable_release(
+    registry: Registry, tmp_path: Path
+) -> None:
+    selection = RowSelection(every_line=True, every_stable=True)
+    plan = plan_matrix(MatrixPlanRequest(registry, selection, tmp_path / "cache")).document
+    assert [r["id"] for r in plan["rows"]] == [
+        "absent@main",
+        "absent@stable",
+        "alpha-sdk@main",
+        "alpha-sdk@stable",
+    ]
+    with pytest.raises(UsageError, match=r"^--stable adds each line of --all at @stable"):
+        RowSelection(every_stable=True)

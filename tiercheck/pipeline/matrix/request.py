@@ -43,6 +43,13 @@ class RowSelection:
     matrix_file: Path | None = None
     #: `--all`: every line of the registry.
     every_line: bool = False
+    #: `--stable` (with `--all`): every line of the registry at `@stable` too.
+    every_stable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.every_stable and not self.every_line:
+            msg = "--stable adds each line of --all at @stable: give --all too"
+            raise UsageError(msg)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, row_id
 from tiercheck.pipeline.matrix.request import RowSelection
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.target import STABLE_REF
 
 __all__ = ["PlannedRow", "RowRequest", "parse_row", "plan_rows", "select_rows"]
 
@@ -183,7 +184,10 @@ def select_rows(
     if selection.matrix_file is not None:
         requests += load_matrix_file(selection.matrix_file)
     if selection.every_line:
-        requests += [RowRequest(sdk=name) for name in registry.names()]
+        for name in registry.names():
+            requests.append(RowRequest(sdk=name))
+            if selection.every_stable:
+                requests.append(RowRequest(sdk=name, ref=STABLE_REF))
     if not requests:
         msg = "no rows: give --sdk NAME[@REF] (repeatable), --all or --matrix FILE"
         raise UsageError(msg)
