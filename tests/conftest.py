@@ -30,6 +30,13 @@ def _rank(item: pytest.Item) -> int:
     return _LONGEST_FIRST.index(name) if name in _LONGEST_FIRST else len(_LONGEST_FIRST)
 
 
+@pytest.fixture(autouse=True)
+def _no_npm_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tier-check doctor` asks the npm registry; tests never reach it (a closed local port
+    answers at once, so the doctor says "unknown"). The registry tests serve their own."""
+    monkeypatch.setenv("TIERCHECK_NPM_REGISTRY", "http://127.0.0.1:9")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _INTEGRATION in Path(str(item.fspath)).resolve().parents:

@@ -38,7 +38,7 @@ from tiercheck.conformance.legs import (
 from tiercheck.errors import ProcessError, ToolMissingError
 from tiercheck.paths import data_path
 from tiercheck.pipeline.verdict import score_leg_run
-from tiercheck.revisions import KNOWN_REVISIONS, Leg
+from tiercheck.revisions import Leg, known_revisions
 from tiercheck.scoring import LegVerdict
 
 pytestmark = pytest.mark.integration
@@ -263,7 +263,7 @@ def _requirement_view(path: Path) -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("revision", KNOWN_REVISIONS)
+@pytest.mark.parametrize("revision", known_revisions())
 def test_requirement_sets_match_the_harness(harness: Harness, revision: str) -> None:
     ours = _requirement_view(data_path("requirements", f"{revision}.yaml"))
     theirs = _requirement_view(harness.requirements_file(revision))
@@ -308,7 +308,7 @@ def test_a_harness_that_writes_nothing_is_unmeasured(harness: Harness, tmp_path:
     assert "Unknown spec revision" in (verdict.reason or "")
 
 
-@pytest.mark.parametrize("server_url", KNOWN_REVISIONS, indirect=True)
+@pytest.mark.parametrize("server_url", known_revisions(), indirect=True)
 def test_server_leg_scores_match_the_harness(
     harness: Harness, sdk: Sdk, server_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -320,7 +320,7 @@ def test_server_leg_scores_match_the_harness(
     _assert_agrees(run, score_leg_run(run, rset), rset, sdk)
 
 
-@pytest.mark.parametrize("revision", KNOWN_REVISIONS)
+@pytest.mark.parametrize("revision", known_revisions())
 def test_client_leg_scores_match_the_harness(
     harness: Harness, sdk: Sdk, revision: str, tmp_path: Path
 ) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from tiercheck.revisions import STATELESS_REVISION
+from tiercheck.revisions import revisions_on
 
 __all__ = [
     "FEATURES",
@@ -340,36 +340,49 @@ class Lifecycle:
     source: str
 
 
+#: `Lifecycle.since` of a change the stateless wire made: its first revision, read from the
+#: revision data when asked (`lifecycle_at`).
+STATELESS_WIRE = "the stateless wire"
+
 #: The rows of the official list the spec has since deprecated or removed (conformance#441:
-#: "11 of the 48 rows are removed or deprecated" as of 2026-07-28). A gap in one of them does
-#: not block a claim at or after that revision: the Ruby review (#3247) called the legacy SSE
-#: documentation gap "not blocking" because the feature is deprecated.
+#: "11 of the 48 rows are removed or deprecated" as of the first stateless revision). A gap in
+#: one of them does not block a claim at or after that revision: the Ruby review (#3247) called
+#: the legacy SSE documentation gap "not blocking" because the feature is deprecated. `{since}`
+#: in a source is the revision the change came with.
 LIFECYCLE: dict[int, Lifecycle] = {
-    14: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes resources/subscribe"),
-    15: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes resources/unsubscribe"),
-    23: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates sampling"),
+    14: Lifecycle("removed", STATELESS_WIRE, "SEP-2575 removes resources/subscribe"),
+    15: Lifecycle("removed", STATELESS_WIRE, "SEP-2575 removes resources/unsubscribe"),
+    23: Lifecycle("deprecated", STATELESS_WIRE, "SEP-2577 deprecates sampling"),
     29: Lifecycle(
         "removed",
-        STATELESS_REVISION,
-        f"notifications/elicitation/complete is not in the {STATELESS_REVISION} schema",
+        STATELESS_WIRE,
+        "notifications/elicitation/complete is not in the {since} schema",
     ),
-    30: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates roots"),
-    31: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates roots"),
-    32: Lifecycle("deprecated", STATELESS_REVISION, "SEP-2577 deprecates logging"),
-    33: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes logging/setLevel"),
-    36: Lifecycle("removed", STATELESS_REVISION, "SEP-2575 removes ping"),
+    30: Lifecycle("deprecated", STATELESS_WIRE, "SEP-2577 deprecates roots"),
+    31: Lifecycle("deprecated", STATELESS_WIRE, "SEP-2577 deprecates roots"),
+    32: Lifecycle("deprecated", STATELESS_WIRE, "SEP-2577 deprecates logging"),
+    33: Lifecycle("removed", STATELESS_WIRE, "SEP-2575 removes logging/setLevel"),
+    36: Lifecycle("removed", STATELESS_WIRE, "SEP-2575 removes ping"),
     39: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
     40: Lifecycle("deprecated", "2025-03-26", "HTTP+SSE is deprecated for Streamable HTTP"),
 }
 
 
 def lifecycle_at(feature: Feature, revision: str | None) -> Lifecycle | None:
-    """How the spec stands on `feature` at `revision` (None: active, or no revision known).
-    Revisions are dates, so they compare as text."""
+    """How the spec stands on `feature` at `revision` (None: active, or no revision known),
+    with `since` a revision. Revisions are dates, so they compare as text."""
     found = LIFECYCLE.get(feature.number) if feature.number is not None else None
-    if found is None or revision is None or revision < found.since:
+    if found is None or revision is None:
         return None
-    return found
+    since = found.since
+    if since == STATELESS_WIRE:
+        first = revisions_on("stateless")[:1]
+        if not first:
+            return None
+        since = first[0]
+    if revision < since:
+        return None
+    return Lifecycle(found.state, since, found.source.format(since=since))
 
 
 #: The word a heading about each group of features uses ("## Tools", "### Sampling").

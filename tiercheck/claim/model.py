@@ -289,7 +289,7 @@ class SpecByDate:
 
     revision: str
     spec_released: str = doc_field(doc="the spec revision's release date (YYYY-MM-DD)")
-    spec_source: str = doc_field(doc="'GitHub release' or 'the revision's name'")
+    spec_source: str = doc_field(doc="'GitHub release' or 'the revision's data'")
     release: str | None = doc_field(doc="the release tag the assessed commit carries")
     release_published: str | None = doc_field(doc="its publication date (YYYY-MM-DD)")
     commits_after: int | None

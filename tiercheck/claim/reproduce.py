@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping
 
 from tiercheck.claim.model import CommandStep, Reproduce
+from tiercheck.revisions import harness_requirements
 from tiercheck.scorecard.model import ConfigEntry, Scorecard
 
 __all__ = ["EXAMPLE_PORT", "reproduce"]
@@ -135,7 +136,7 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
                     revision=revision,
                     what="the server leg",
                     command=f"{npx} server --url {shlex.quote(_port(url))} "
-                    f"--requirements {revision}{baseline_args}",
+                    f"--requirements {harness_requirements(revision)}{baseline_args}",
                 )
             )
         client = _value(config, "client.command")
@@ -150,7 +151,7 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
                     revision=revision,
                     what="the client leg (in the checkout)",
                     command=f"{env}{npx} client --command {shlex.quote(client)} "
-                    f"--requirements {revision}{timeout_args}{baseline_args}",
+                    f"--requirements {harness_requirements(revision)}{timeout_args}{baseline_args}",
                 )
             )
         if isinstance(commands, Mapping) and commands:

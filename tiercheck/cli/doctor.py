@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from tiercheck.cli.common import cache_dir, emit, known_sdks, print_json
-from tiercheck.pipeline.doctor import diagnose
+from tiercheck.pipeline.doctor import diagnose, harness_facts
 
 __all__ = ["doctor", "doctor_parser"]
 
@@ -18,7 +18,9 @@ def doctor_parser(prog: str) -> argparse.ArgumentParser:
         description=(
             "One row per known SDK: each required tool with the version found or 'missing', "
             "whether tiercheck would provision it, and whether the line is runnable here. "
-            "Exit 0 when every row shown is runnable, 1 otherwise."
+            "Then the harness tiercheck runs: which revisions its bundle ships sets for that "
+            "tiercheck has no data for, and whether the npm registry publishes a newer version "
+            "(text output). Exit 0 when every row shown is runnable, 1 otherwise."
         ),
     )
     parser.add_argument("--sdk", metavar="NAME", help="only this SDK (a name or OWNER/REPO)")
@@ -65,5 +67,6 @@ def doctor(args: argparse.Namespace) -> int:
             lines.append(f"{r['sdk']:<{width}}  {verdict:<12}  {tools}")
             if r["reason"]:
                 lines.append(f"{'':<{width}}  {r['reason']}")
+        lines.extend(harness_facts(cache_dir(args)).lines())
         emit("\n".join(lines))
     return 0 if all(r["runnable"] for r in rows) else 1

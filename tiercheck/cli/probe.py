@@ -8,7 +8,7 @@ import json
 
 from tiercheck.cli.common import emit
 from tiercheck.errors import UsageError
-from tiercheck.revisions import KNOWN_REVISIONS
+from tiercheck.revisions import known_revisions
 
 __all__ = [
     "add_probe_flags",
@@ -56,9 +56,12 @@ def probe_parser(prog: str) -> argparse.ArgumentParser:
     """`tier-check probe URL [--revision REV] [--probe NAME…] [--output terminal|json]`."""
     from tiercheck.probes import PROBES
 
+    known = known_revisions()
+    every = "both" if len(known) == 2 else "all"
     lines = ["probes (level; revisions):"]
     for p in PROBES:
-        where = "both" if len(p.revisions) > 1 else p.revisions[0]
+        at = [revision for revision in known if p.applies_to(revision)]
+        where = every if at == list(known) else ", ".join(at)
         lines.append(f"  {p.name:<20} {p.title} ({p.level}; {where})")
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -70,7 +73,7 @@ def probe_parser(prog: str) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("url", metavar="URL", help="the server's MCP endpoint (loopback only)")
-    parser.add_argument("--revision", choices=KNOWN_REVISIONS, default=KNOWN_REVISIONS[-1])
+    parser.add_argument("--revision", choices=known, default=known[-1])
     parser.add_argument(
         "--probe", action="append", metavar="NAME", help="run only this probe (repeatable)"
     )

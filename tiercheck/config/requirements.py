@@ -9,8 +9,7 @@ from typing import Literal
 from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError
-from tiercheck.paths import data_path
-from tiercheck.revisions import Leg, is_known_revision, unknown_revision
+from tiercheck.revisions import Leg, is_known_revision, requirements_dir, unknown_revision
 
 __all__ = [
     "NotScored",
@@ -56,8 +55,9 @@ class RequirementSet:
 
 
 def requirement_set_path(revision: str) -> Path:
-    """Where the frozen set for `revision` lives (top-level `requirements/`)."""
-    return data_path("requirements", f"{revision}.yaml")
+    """Where the frozen set for `revision` lives: beside `revisions.yaml` (top-level
+    `requirements/`, or the folder `TIERCHECK_REQUIREMENTS` names)."""
+    return requirements_dir() / f"{revision}.yaml"
 
 
 def load_requirement_set(revision: str, path: Path | None = None) -> RequirementSet:

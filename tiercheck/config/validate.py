@@ -14,16 +14,26 @@ from importlib import resources
 from typing import Any
 
 from tiercheck.errors import ConfigError
-from tiercheck.revisions import KNOWN_REVISIONS, unknown_revision
+from tiercheck.revisions import known_revisions, unknown_revision
 
 __all__ = ["did_you_mean", "dotted_path", "load_schema", "validate"]
 
 
 @cache
+def _schema_text(name: str) -> str:
+    return resources.files("tiercheck.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+
+
 def load_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema `name` (e.g. "known_sdks") shipped with the package."""
-    text = resources.files("tiercheck.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    """The JSON Schema `name` (e.g. "known_sdks") shipped with the package.
+
+    A schema's `$defs.revision` is completed on load with the known revisions (an `enum`, from
+    `requirements/revisions.yaml`), so a revision added as data is accepted everywhere at once.
+    """
+    schema: dict[str, Any] = json.loads(_schema_text(name))
+    revision = schema.get("$defs", {}).get("revision")
+    if isinstance(revision, dict) and revision.get("type") == "string":
+        revision["enum"] = list(known_revisions())
     return schema
 
 
@@ -108,7 +118,7 @@ def _message(error: Any) -> tuple[Sequence[object], str]:
         if "propertyNames" in error.absolute_schema_path:
             path = [*path, str(instance)]  # a bad key: point at it, not at its parent
         options = ", ".join(str(o) for o in schema["enum"])
-        if set(schema["enum"]) <= set(KNOWN_REVISIONS):
+        if set(schema["enum"]) <= set(known_revisions()):
             return path, f"{instance!r} is not a known spec revision; use one of {options}"
         return path, f"{instance!r} is not one of {options}"
     if validator == "required":

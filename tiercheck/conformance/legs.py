@@ -15,7 +15,7 @@ from pathlib import Path
 from tiercheck import process
 from tiercheck.conformance.harness import Harness
 from tiercheck.errors import ProcessError
-from tiercheck.revisions import Leg
+from tiercheck.revisions import Leg, harness_requirements
 
 __all__ = [
     "DEFAULT_LEG_TIMEOUT_S",
@@ -76,7 +76,10 @@ def _run(
 ) -> LegRun:
     _fresh_dir(results_dir)
     log = results_dir / LOG_NAME
-    argv = harness.argv(leg, *args, "--requirements", revision, "-o", str(results_dir))
+    # The harness runs a set its bundle ships, which fixes the wire it speaks: the revision's
+    # own, or the one a revision newer than the pinned harness stands on (revisions.yaml).
+    requirements = harness_requirements(revision)
+    argv = harness.argv(leg, *args, "--requirements", requirements, "-o", str(results_dir))
     completed = process.run(
         argv,
         cwd=cwd,
@@ -107,7 +110,8 @@ def run_server_leg(
     allow_env: Collection[str] = (),
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
 ) -> LegRun:
-    """Run `server --url URL --requirements REV -o DIR` against an already running server."""
+    """Run `server --url URL --requirements SET -o DIR` against an already running server (SET:
+    the revision's `harness_requirements`)."""
     return _run(
         harness,
         "server",
@@ -133,7 +137,7 @@ def run_client_leg(
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
     scenario_timeout_ms: int = DEFAULT_SCENARIO_TIMEOUT_MS,
 ) -> LegRun:
-    """Run `client --command CMD --requirements REV -o DIR --timeout MS`.
+    """Run `client --command CMD --requirements SET -o DIR --timeout MS` (SET as for the server).
 
     The harness starts `command` once per scenario (through a shell, with the scenario's mock
     server URL appended), so `cwd` and `env` are the SDK's.

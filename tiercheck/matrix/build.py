@@ -30,7 +30,7 @@ from tiercheck.matrix.model import (
     TierCell,
     TierChange,
 )
-from tiercheck.revisions import KNOWN_REVISIONS, LEGS
+from tiercheck.revisions import LEGS, known_revisions
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
 
 ServerOrClient = Literal["server", "client"]
@@ -94,9 +94,8 @@ def _revisions(rows: Sequence[RowInput]) -> tuple[str, ...]:
         if r.scorecard is not None:
             seen.update(r.scorecard.revisions)
     # Known revisions in their order first, then anything newer a scorecard names.
-    return tuple(v for v in KNOWN_REVISIONS if v in seen) + tuple(
-        sorted(seen - set(KNOWN_REVISIONS))
-    )
+    known = known_revisions()
+    return tuple(v for v in known if v in seen) + tuple(sorted(seen - set(known)))
 
 
 def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:

@@ -22,7 +22,7 @@ from tiercheck.pipeline.plan import plan_assessment
 from tiercheck.pipeline.provision import ToolsResult, provision_tools, sdk_probe_env
 from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
 
-__all__ = ["DoctorRow", "diagnose", "prepare_sdk"]
+__all__ = ["DoctorRow", "HarnessFacts", "diagnose", "harness_facts", "prepare_sdk"]
 
 
 @dataclass(frozen=True)
@@ -97,4 +97,69 @@ def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:
         return ToolsResult(unmeasured=checkout.unmeasured, halt=checkout.halt)
     return provision_tools(
         options.settings.cache_dir, checked, plan.revisions, checkout.path, progress
+    )
+
+
+@dataclass(frozen=True)
+class HarnessFacts:
+    """The referee tiercheck runs, the revisions its bundle ships sets for that tiercheck has no
+    data for, and what the npm registry publishes (None: unknown)."""
+
+    pinned: str
+    #: None when the pinned bundle is not provisioned yet (`tier-check setup`).
+    bundled: tuple[str, ...] | None
+    without_data: tuple[str, ...]
+    newest: str | None
+    tags: dict[str, str]
+    newer: bool | None
+
+    def lines(self) -> list[str]:
+        """The doctor's text."""
+        out = [
+            f"harness: @modelcontextprotocol/conformance {self.pinned} (the exact version "
+            "runners/package-lock.json pins; a dist-tag follower gets the wrong referee)"
+        ]
+        if self.bundled is None:
+            out.append("  bundle: not provisioned here yet (tier-check setup)")
+        else:
+            out.append(f"  bundle ships requirement sets for: {', '.join(self.bundled) or 'none'}")
+            if self.without_data:
+                out.append(
+                    f"  no revision data in tiercheck for: {', '.join(self.without_data)} "
+                    "(see CONTRIBUTING.md, Add a spec revision)"
+                )
+        if self.newer is None:
+            out.append("  npm registry: unknown (no answer)")
+        else:
+            tags = ", ".join(f"{k} {v}" for k, v in sorted(self.tags.items())) or "none"
+            verdict = f"newer than {self.pinned}" if self.newer else "not newer"
+            out.append(f"  npm registry: newest {self.newest} ({verdict}); dist-tags: {tags}")
+        return out
+
+
+def harness_facts(cache_dir: Path, *, timeout_s: float = 5.0) -> HarnessFacts:
+    """What the doctor says of the harness; the registry is asked once, bounded by `timeout_s`."""
+    from tiercheck.conformance.harness import PINNED_VERSION
+    from tiercheck.conformance.upstream import (
+        bundled_requirement_sets,
+        newer_than,
+        pinned_bundle,
+        registry_view,
+    )
+    from tiercheck.revisions import known_revisions
+
+    root = pinned_bundle(cache_dir)
+    bundled = bundled_requirement_sets(root) if root.is_dir() else None
+    known = set(known_revisions())
+    without = tuple(r for r in bundled or () if r not in known)
+    view = registry_view(timeout_s=timeout_s)
+    newest = view.newest if view else None
+    newer = None if view is None or newest is None else newer_than(newest, PINNED_VERSION)
+    return HarnessFacts(
+        pinned=PINNED_VERSION,
+        bundled=bundled,
+        without_data=without,
+        newest=newest,
+        tags=dict(view.tags) if view else {},
+        newer=newer,
     )

@@ -15,7 +15,7 @@ from tiercheck.config.requirements import RequirementSet, load_requirement_set
 from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.base import AssessOptions, Origin
-from tiercheck.revisions import KNOWN_REVISIONS, is_known_revision, unknown_revision
+from tiercheck.revisions import is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import STABLE_REF, Target
 
 __all__ = [
@@ -103,7 +103,7 @@ def origin_of(options: AssessOptions) -> Origin:
 def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
     """Resolve each revision's configuration and requirement set (bad input raises here)."""
     entry, settings = options.target.entry, options.settings
-    claimed = entry.revisions if entry else KNOWN_REVISIONS
+    claimed = entry.revisions if entry else known_revisions()
     wanted = settings.revisions or claimed
     for revision in wanted:
         if not is_known_revision(revision):

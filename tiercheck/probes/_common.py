@@ -6,7 +6,8 @@ from typing import Any
 
 from tiercheck.probes.base import Skip, request_line
 from tiercheck.probes.client import Reply
-from tiercheck.probes.wire import MODERN, Wire
+from tiercheck.probes.wire import Wire
+from tiercheck.revisions import revisions_on
 
 __all__ = ["FOREIGN", "answered", "listing", "modern_only", "named", "served", "shown"]
 
@@ -50,13 +51,15 @@ def listing(
 
 
 def modern_only(wire: Wire) -> None:
-    """Skip unless the server serves 2026-07-28 alone: the spec asks 405 for GET and DELETE and
-    an ignored `Mcp-Session-Id` only of "a server that supports only this revision"; a dual-era
-    server keeps serving the 2025-11-25 session wire on the same endpoint."""
-    earlier = [v for v in wire.supported_versions() if v < MODERN]
+    """Skip unless the server serves the stateless wire alone: the spec asks 405 for GET and
+    DELETE and an ignored `Mcp-Session-Id` only of "a server that supports only this revision";
+    a dual-era server keeps serving the stateful session wire on the same endpoint. A version
+    older than the first stateless revision is a stateful one."""
+    first_stateless = revisions_on("stateless")[:1]
+    earlier = [v for v in wire.supported_versions() if first_stateless and v < first_stateless[0]]
     if earlier:
         msg = (
             f"the server also serves {', '.join(earlier)} (server/discover supportedVersions); "
-            "this rule binds a server that supports 2026-07-28 alone"
+            f"this rule binds a server that supports {wire.revision} alone"
         )
         raise Skip(msg)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from tiercheck.probes.client import ProbeClient, ProbeTransportError, trim
 from tiercheck.probes.wire import NotMcpError, Wire
-from tiercheck.revisions import KNOWN_REVISIONS, STATELESS_REVISION
+from tiercheck.revisions import WIRES, WireKind, wire_of
 
 __all__ = [
     "Finding",
@@ -124,7 +124,7 @@ class ProbeContext:
     """The server under probe at one revision, and what probes share about it.
 
     `tools()` lists the catalogue once per context (most probes need it); `wire()` opens a new
-    connection (a new session at 2025-11-25) so that probes do not share state by accident.
+    connection (a new session on the stateful wire) so that probes do not share state by accident.
     """
 
     def __init__(
@@ -135,7 +135,8 @@ class ProbeContext:
         #: Rounds a probe that repeats a race runs at most; None is the probe's own bound (a
         #: smaller one keeps tests that are not about the race fast).
         self.race_rounds = race_rounds
-        self.modern = revision >= STATELESS_REVISION
+        #: On the stateless wire (per-request `_meta`, `server/discover`, no session).
+        self.modern = wire_of(revision) == "stateless"
         self._lock = threading.Lock()
         self._tools: list[dict[str, Any]] | None = None
         self._shared: Wire | None = None
@@ -219,12 +220,13 @@ class Probe:
     spec: str
     fix: str
     check: Callable[[ProbeContext], Finding] = field(repr=False)
-    revisions: tuple[str, ...] = KNOWN_REVISIONS
+    #: The wires it runs on; a revision is chosen by its wire, never by its date.
+    wires: tuple[WireKind, ...] = WIRES
     needs: tuple[str, ...] = ("http-url",)
 
     def applies_to(self, revision: str) -> bool:
-        """Whether this probe runs at `revision`."""
-        return revision in self.revisions
+        """Whether this probe runs at `revision` (by the revision's wire)."""
+        return wire_of(revision) in self.wires
 
     def run(self, ctx: ProbeContext) -> ProbeResult:
         """Run the check; never raises (a probe's failure to run is a skip with the reason)."""

@@ -9,7 +9,6 @@ import base64
 
 from tiercheck.probes._common import served
 from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
-from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE", "sentinel"]
 
@@ -59,6 +58,6 @@ PROBE = Probe(
     ),
     fix="Decode =?base64?…?= header values (strict Base64) before comparing with the body.",
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
     needs=("http-url", "a tool that takes no arguments"),
 )

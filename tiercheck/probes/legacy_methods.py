@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from tiercheck.probes._common import modern_only
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
-from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE"]
 
@@ -41,5 +40,5 @@ PROBE = Probe(
     ),
     fix="Answer GET and DELETE on the MCP endpoint with 405 Method Not Allowed (Allow: POST).",
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
-from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE"]
 
@@ -33,5 +32,5 @@ PROBE = Probe(
     ),
     fix="Answer every accepted notification with 202 and an empty body, never 200 + JSON.",
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
 )

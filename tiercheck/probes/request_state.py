@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
-from tiercheck.probes.wire import MODERN, Wire
+from tiercheck.probes.wire import Wire
 
 __all__ = ["PROBE", "answer_for", "tamper"]
 
@@ -120,6 +120,6 @@ PROBE = Probe(
         "-32602 'Invalid or expired requestState'."
     ),
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
     needs=("http-url", "an input-required tool that promises a protected requestState"),
 )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from tiercheck.probes._common import listing, modern_only, served, shown
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
-from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE"]
 
@@ -48,5 +47,5 @@ PROBE = Probe(
     ),
     fix="Drop session handling on the 2026-07-28 wire: never set Mcp-Session-Id, ignore it.",
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tiercheck.probes._common import shown
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
-from tiercheck.probes.wire import MODERN
 
 __all__ = ["PROBE"]
 
@@ -42,5 +41,5 @@ PROBE = Probe(
     ),
     fix="Answer 400 with error -32022 and data: {supported: [...], requested: ...}.",
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
 )

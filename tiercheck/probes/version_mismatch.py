@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from tiercheck.probes._common import shown
 from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
-from tiercheck.probes.wire import MODERN
-from tiercheck.revisions import STATEFUL_REVISION
+from tiercheck.revisions import revisions_on
 
 __all__ = ["PROBE"]
 
-_BODY_VERSION = STATEFUL_REVISION
+
+def _body_version() -> str:
+    """A real version other than the header's: the newest revision on the stateful wire."""
+    return revisions_on("stateful")[-1]
 
 
 def check(ctx: ProbeContext) -> Finding:
-    """`MCP-Protocol-Version: 2026-07-28` over a body whose `_meta` says 2025-11-25."""
+    """`MCP-Protocol-Version` of the stateless revision probed over a body whose `_meta` names
+    the newest stateful revision."""
     wire = ctx.wire()
-    meta = {"io.modelcontextprotocol/protocolVersion": _BODY_VERSION}
+    body_version = _body_version()
+    meta = {"io.modelcontextprotocol/protocolVersion": body_version}
     _, reply = wire.request("tools/list", {"_meta": meta})
     headers = wire.headers("tools/list", None)
     evidence = shown("tools/list", headers, ("MCP-Protocol-Version",), reply)
-    evidence += f" (body _meta protocolVersion {_BODY_VERSION})"
+    evidence += f" (body _meta protocolVersion {body_version})"
     code = reply.error_code
     if reply.status == 400 and code == -32020:
         return ok("the mismatch got 400 with -32020 HeaderMismatch", evidence)
@@ -40,5 +44,5 @@ PROBE = Probe(
         "on a difference answer 400 with error code -32020."
     ),
     check=check,
-    revisions=(MODERN,),
+    wires=("stateless",),
 )

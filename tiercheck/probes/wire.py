@@ -16,11 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiercheck.probes.client import ProbeClient, Reply, trim
-from tiercheck.revisions import STATELESS_REVISION
+from tiercheck.revisions import wire_of
 
-__all__ = ["CLIENT_INFO", "MODERN", "NotMcpError", "Wire", "name_of"]
+__all__ = ["CLIENT_INFO", "NotMcpError", "Wire", "name_of"]
 
-MODERN = STATELESS_REVISION
 CLIENT_INFO = {"name": "tiercheck-probe", "version": "1"}
 #: The client capabilities a probe declares: enough for an input-required fixture to ask.
 CLIENT_CAPABILITIES: dict[str, Any] = {"elicitation": {}, "sampling": {}, "roots": {}}
@@ -56,7 +55,7 @@ class Wire:
     def __init__(self, client: ProbeClient, revision: str) -> None:
         self.client = client
         self.revision = revision
-        self.modern = revision >= MODERN
+        self.modern = wire_of(revision) == "stateless"
         self.session_id: str | None = None
         self.opened: Reply | None = None
 

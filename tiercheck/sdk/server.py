@@ -28,7 +28,7 @@ import psutil
 
 from tiercheck import process
 from tiercheck.errors import ServerStartError
-from tiercheck.revisions import STATEFUL_REVISION
+from tiercheck.revisions import revisions_on
 from tiercheck.sdk.ports import (
     PORT_PLACEHOLDER,
     allocate_port,
@@ -43,19 +43,16 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_READY_TIMEOUT_S",
     "PORT_ATTEMPTS",
-    "PROBE_PROTOCOL_VERSION",
     "ManagedServer",
     "ProbeResult",
     "listener_in_group",
     "managed_server",
     "probe_mcp",
+    "probe_protocol_version",
 ]
 
 #: Seconds the server gets to become ready unless the SDK's configuration says otherwise.
 DEFAULT_READY_TIMEOUT_S = 30.0
-#: The revision the readiness `initialize` asks for; every revision's server must answer it
-#: (with a result, or a JSON-RPC error on a stateless 2026-07-28-only server).
-PROBE_PROTOCOL_VERSION = STATEFUL_REVISION
 #: Each readiness request is cut off after this long, so a hung server cannot stall the wait.
 PROBE_TIMEOUT_S = 1.0
 #: A running server's liveness probe: how long its one `initialize` may take.
@@ -80,7 +77,7 @@ class ManagedServer:
     ready_after_s: float
     child: Child = field(repr=False, compare=False)
     #: The revision its readiness `initialize` asked for; `answers()` asks the same.
-    protocol_version: str = PROBE_PROTOCOL_VERSION
+    protocol_version: str
 
     @property
     def pid(self) -> int:
@@ -187,9 +184,14 @@ def _bounded_body(response: httpx.Response) -> str:
     return b"".join(chunks).decode("utf-8", errors="replace")
 
 
-def probe_mcp(
-    client: httpx.Client, url: str, protocol_version: str = PROBE_PROTOCOL_VERSION
-) -> ProbeResult:
+def probe_protocol_version() -> str:
+    """The revision the readiness `initialize` asks for: the newest on the stateful wire. Every
+    revision's server must answer it (with a result, or a JSON-RPC error on a server that
+    speaks the stateless wire alone)."""
+    return revisions_on("stateful")[-1]
+
+
+def probe_mcp(client: httpx.Client, url: str, protocol_version: str | None = None) -> ProbeResult:
     """POST an MCP `initialize` to `url`; ok only for a JSON-RPC result or error in the reply.
 
     The reply may be plain JSON or an SSE stream (its first event's data is used). A bare 404,
@@ -200,7 +202,7 @@ def probe_mcp(
         "Accept": "application/json, text/event-stream",
         "Content-Type": "application/json",
     }
-    body = json.dumps(_initialize_request(protocol_version))
+    body = json.dumps(_initialize_request(protocol_version or probe_protocol_version()))
     try:
         with client.stream("POST", url, content=body, headers=headers) as response:
             content_type = response.headers.get("content-type", "")
@@ -461,7 +463,7 @@ def managed_server(
     ready_timeout_s: float = DEFAULT_READY_TIMEOUT_S,
     port: int | None = None,
     allow_env: Collection[str] = (),
-    protocol_version: str = PROBE_PROTOCOL_VERSION,
+    protocol_version: str | None = None,
     stop_grace_s: float = process.TERM_GRACE_S,
     port_attempts: int = PORT_ATTEMPTS,
 ) -> Iterator[ManagedServer]:
@@ -499,7 +501,7 @@ def managed_server(
                 log_path=log_path,
                 ready_timeout_s=ready_timeout_s,
                 allow_env=allow_env,
-                protocol_version=protocol_version,
+                protocol_version=protocol_version or probe_protocol_version(),
                 stop_grace_s=stop_grace_s,
             )
         except _PortLostError as exc:

@@ -96,8 +96,8 @@ def test_a_stable_release_by_the_revision_s_release_date(
 def test_late_by_two_weeks_is_tier_2_by_default() -> None:
     found = spec_by_date(_header("v1.2.0", "2026-08-15T10:00:00Z"), None)
     assert found is not None
-    # Without a snapshot the revision's name is its release date.
-    assert found.spec_source == "the revision's name"
+    # Without a snapshot the revision's data gives its release date.
+    assert found.spec_source == "the revision's data"
     assert found.within_six_months is True
     assert "18 days after the 2026-07-28 release" in found.note
     assert "Tier 2 by default" in found.note

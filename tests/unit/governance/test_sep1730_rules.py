@@ -29,8 +29,11 @@ from tiercheck.governance.snapshot import (
     Timeline,
     Unavailable,
 )
-from tiercheck.revisions import STATELESS_REVISION, release_date
+from tiercheck.revisions import release_date
 from tiercheck.tier import LegSummary, compute_tier
+
+#: The stateless revision, released on the day it is named after (requirements/revisions.yaml).
+STATELESS = "2026-07-28"
 
 AS_OF = datetime(2026, 10, 1, 12, tzinfo=UTC)
 USER = Author("someone", "User", "NONE")
@@ -202,9 +205,9 @@ def test_release_date_rule_edges() -> None:
     assert judge_release_by_date("r", SPEC_DAY, "x", late).within_six_months is False
     # The revision's date: its GitHub release when listed, else the day it is named after.
     listed = [("2026-07-28", datetime(2026, 7, 29, 1, tzinfo=UTC))]
-    assert revision_released(STATELESS_REVISION, listed) == (date(2026, 7, 29), "GitHub release")
-    assert revision_released(STATELESS_REVISION, []) == (date(2026, 7, 28), "the revision's name")
-    assert release_date(STATELESS_REVISION) == date(2026, 7, 28)
+    assert revision_released(STATELESS, listed) == (date(2026, 7, 29), "GitHub release")
+    assert revision_released(STATELESS, []) == (date(2026, 7, 28), "the revision's data")
+    assert release_date(STATELESS) == date(2026, 7, 28)
     assert release_date("1999-01-01") is None
 
 
@@ -226,7 +229,7 @@ def test_the_scorecard_offers_the_newest_stable_release_out_by_the_date() -> Non
         spec_releases=(spec,),
     )
     rule = {r.revision: r for r in compute_signals(before, AS_OF).spec_tracking.by_release_date}
-    mine = rule[STATELESS_REVISION]
+    mine = rule[STATELESS]
     assert (mine.release, mine.days_after, mine.status) == ("v1.1.0", -1, "not determined")
     # One day after, and nothing stable before it: Tier 2 by default.
     after = _snapshot(
@@ -234,7 +237,7 @@ def test_the_scorecard_offers_the_newest_stable_release_out_by_the_date() -> Non
         spec_releases=(spec,),
     )
     rule = {r.revision: r for r in compute_signals(after, AS_OF).spec_tracking.by_release_date}
-    mine = rule[STATELESS_REVISION]
+    mine = rule[STATELESS]
     assert (mine.release, mine.days_after, mine.status) == ("v1.0.0", 1, "after the release date")
     # Beside the official reading, which it never changes.
     signal = compute_signals(after, AS_OF).spec_tracking

@@ -48,7 +48,9 @@ EXPECTED = {
 }
 #: The 2026-07-28 wire rules exist only there; the test server breaks the SEP-2243 header
 #: tolerance only on the 2025-11-25 wire (at 2026-07-28 the headers are mandatory).
-ONLY = {name: (R2,) for name in EXPECTED if PROBES[probe_names().index(name)].revisions == (R2,)}
+ONLY = {
+    name: (R2,) for name in EXPECTED if PROBES[probe_names().index(name)].wires == ("stateless",)
+}
 ONLY["mcp-method-headers"] = (R1,)
 # At 2026-07-28 GET is 405 whatever the Origin, so an Origin check on POST alone leaves no
 # stream open there: the misbehaviour bites at 2025-11-25 only.

@@ -204,7 +204,8 @@ def test_doctor_for_one_sdk_exits_0_when_it_is_runnable(
     registry = _registry(tmp_path, _DOCTOR_REGISTRY)
     assert main(["doctor", "--registry", str(registry), "--sdk", "o/go-line"]) == 0
     out = capsys.readouterr().out
-    assert out.split() == ["go-line", "runnable", "go>=1.25", "1.25.0"]
+    assert out.splitlines()[0].split() == ["go-line", "runnable", "go>=1.25", "1.25.0"]
+    assert out.splitlines()[1].startswith("harness: @modelcontextprotocol/conformance ")
 
 
 # --- the check before the checkout ------------------------------------------------------------

@@ -90,11 +90,12 @@ def revision_released(
     revision: str, spec_releases: Iterable[tuple[str, datetime | None]]
 ) -> tuple[date | None, str]:
     """(the revision's release day, where it came from): its GitHub release if one is listed
-    (tag equal to or ending with the revision), else the day the revision is named after."""
+    (tag equal to or ending with the revision), else the release day in the revision's data
+    (requirements/revisions.yaml)."""
     for tag, published in spec_releases:
         if (tag == revision or tag.endswith(revision)) and published is not None:
             return published.date(), "GitHub release"
-    return release_date(revision), "the revision's name"
+    return release_date(revision), "the revision's data"
 
 
 def _plural(days: int) -> str:

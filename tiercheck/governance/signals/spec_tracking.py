@@ -29,7 +29,7 @@ from tiercheck.governance.snapshot import (
     Unavailable,
     format_time,
 )
-from tiercheck.revisions import KNOWN_REVISIONS
+from tiercheck.revisions import known_revisions
 
 __all__ = [
     "CHECK",
@@ -181,7 +181,7 @@ def _by_release_date(
     """
     pairs = [(r.tag, _released(r)) for r in specs]
     result = []
-    for revision in KNOWN_REVISIONS:
+    for revision in known_revisions():
         day, source = revision_released(revision, pairs)
         if day is None or day > as_of.date():
             continue
