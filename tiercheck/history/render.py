@@ -9,6 +9,7 @@ script, nothing fetched).
 from __future__ import annotations
 
 from tiercheck.history.view import HistoryReport
+from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
 from tiercheck.render.trend import trend_svg as render_trend
@@ -62,7 +63,8 @@ def render_terminal(report: HistoryReport) -> str:
     lines += [f"  {unaddressed_line(report.unaddressed)}"]
     lines += ["", "flaky (verdict changed on one commit and configuration):"]
     lines += [
-        f"  {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
+        f"  {f.revision} {f.leg} {one_line(f.scenario)}: {f.flips} flip(s) at "
+        f"{short_commit(f.commit)}"
         for f in report.flaky
     ] or ["  none"]
     return "\n".join(lines) + "\n"

@@ -1,5 +1,7 @@
 """The scorecard's history section as plain lines, shared by the terminal and Markdown
-reports and by `tier-check history` (pure)."""
+reports and by `tier-check history` (pure). Text from the SDK or GitHub (scenario names, check
+ids, issue titles) is made one plain line here (`plaintext.one_line`), for the terminal; each
+other format neutralises it again."""
 
 from __future__ import annotations
 
@@ -35,9 +37,9 @@ def streak_line(s: HistoryStreak) -> str:
     """`REV LEG SCENARIO [flaky]: failing since TIME (commit C, N failing run(s) over D days)`."""
     flaky = " [flaky]" if s.flaky else ""
     return (
-        f"{s.revision} {s.leg} {s.scenario}{flaky}: failing since {s.since} "
+        f"{s.revision} {s.leg} {one_line(s.scenario)}{flaky}: failing since {s.since} "
         f"(commit {short_commit(s.since_commit)}, {s.runs} failing run(s) over {s.days:g} days)"
-        + (f", {s.check}" if s.check else "")
+        + (f", {one_line(s.check, TITLE_CHARS)}" if s.check else "")
     )
 
 
@@ -62,7 +64,7 @@ def relegation_line(r: HistoryRelegation) -> str:
     return (
         f"{r.revision} {rule}: {what} since {r.since} "
         f"(commit {short_commit(r.since_commit)}), {end}"
-        + (f" — {', '.join(r.scenarios)}" if r.scenarios else "")
+        + (f" — {', '.join(one_line(x) for x in r.scenarios)}" if r.scenarios else "")
     )
 
 
@@ -116,7 +118,8 @@ def history_lines(block: HistoryBlock) -> list[str]:
     else:
         lines.append("first run in the history")
     lines += [
-        f"changed: {c.revision} {c.leg} {c.scenario}: {c.before} → {c.after}" for c in block.changes
+        f"changed: {c.revision} {c.leg} {one_line(c.scenario)}: {c.before} → {c.after}"
+        for c in block.changes
     ]
     lines += [streak_line(s) for s in block.streaks]
     lines += [relegation_line(r) for r in block.relegation if r.status != "clear"]
@@ -124,7 +127,8 @@ def history_lines(block: HistoryBlock) -> list[str]:
     if block.unaddressed is not None:
         lines.append(unaddressed_line(block.unaddressed))
     lines += [
-        f"flaky: {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
+        f"flaky: {f.revision} {f.leg} {one_line(f.scenario)}: {f.flips} flip(s) at "
+        f"{short_commit(f.commit)}"
         for f in block.flaky
     ]
     return lines

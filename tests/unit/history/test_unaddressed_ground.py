@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import jsonschema
+import pytest
 
+from support.hostile_text import HOSTILE, hostile_runs, hostile_scorecard
 from support.nights import night, night_scorecard
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.html import render_line
@@ -272,3 +275,53 @@ def test_runs_stored_before_the_column_are_not_recorded(tmp_path: Path) -> None:
     )
     assert report.unaddressed.status == "not-recorded"
     assert report.unaddressed.run_id == "old"
+
+
+# --- hostile titles ----------------------------------------------------------------------------
+# The Markdown and HTML renderings (scorecard.md, history.md, scorecard.html, the line page) read
+# the hostile table's scorecard and runs, which carry the title, in tests/unit/report/
+# test_hostile_table.py and tests/unit/dashboard/test_hostile_dashboard.py. Here: the terminal,
+# and that the title is really there to neutralise.
+
+#: What a terminal must never receive from an SDK's text: control characters (an ESC starts an
+#: escape sequence) and lone surrogates.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _hostile_history(name: str) -> HistoryReport:
+    runs = hostile_runs(name)
+    return history_report(
+        runs, sdk=LINE, database="h", as_of=runs[-1].timestamp + timedelta(hours=1), since=None
+    )
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_titles_are_one_plain_line_in_the_terminal(name: str) -> None:
+    report = _hostile_history(name)
+    assert report.unaddressed.status == "unaddressed"
+    assert report.unaddressed.oldest_number == 41
+    for text in (
+        history_terminal(report),
+        render_terminal(hostile_scorecard(name), color=False, width=400),
+    ):
+        assert not CONTROL.search(text.replace("\n", "")), name
+        [line] = [x for x in text.split("\n") if "oldest #41, 75 days old" in x]
+        assert len(line) < 600, name  # the title is cut, never carried whole
+
+
+def test_the_hostile_title_reaches_every_rendering() -> None:
+    # The control for the tests above and the hostile table: the title is shown, as text.
+    title = HOSTILE["script"]
+    report = _hostile_history("script")
+    doc = hostile_scorecard("script")
+    assert title in history_terminal(report)
+    assert title.replace("<", "&lt;") in history_markdown(report) or "`" + title in (
+        history_markdown(report)
+    )
+    assert title in render_terminal(doc, color=False, width=400)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in render_html(doc).split(">History<")[1]
+    dashboard = build_dashboard(hostile_runs("script"))
+    summary = dashboard.index.lines[0]
+    page = render_line(summary, dashboard.lines[summary.slug])
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.split('id="unaddressed"')[1]
+    assert "<script>" not in page
