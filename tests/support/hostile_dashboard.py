@@ -3,7 +3,8 @@ field of its documents that a line, its SDK or the harness can write.
 
 `rich_dashboard` is the thirty nights (`support.nights`) with the scorecard and claim pages and
 the matrix published, an old badge name, and the documents edited so that each part of a page
-has something to show: a flaky scenario on the line's page and in its streaks, a line with no
+has something to show: a flaky scenario on the line's page and in its streaks, an issue
+unaddressed for two months, a line with no
 run on the latest night, a line with no legs, a scenario line that is not scored.
 
 `filled` writes one string into every text field of a document, but for the fields whose
@@ -19,7 +20,7 @@ from typing import Any, TypeVar
 
 from support.nights import records, thirty_nights
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
-from tiercheck.scorecard.model import HistoryFlaky
+from tiercheck.scorecard.model import HistoryFlaky, HistoryUnaddressed
 
 __all__ = ["CLOSED", "LINKS", "filled", "filled_dashboard", "rich_dashboard"]
 
@@ -47,7 +48,18 @@ def rich_dashboard() -> Dashboard:
     flaky = HistoryFlaky(
         revision="2025-11-25", leg="server", scenario="tools-list", commit="ab" * 20, flips=2
     )
-    lines[first.slug] = dataclasses.replace(lines[first.slug], flaky=(flaky,))
+    ground = HistoryUnaddressed(
+        status="unaddressed",
+        run_id="20261030T030000Z",
+        timestamp="2026-10-30T03:00:00Z",
+        days=60,
+        issues=2,
+        oldest_number=41,
+        oldest_title="Crash on start",
+        oldest_age_days=75,
+        reason=None,
+    )
+    lines[first.slug] = dataclasses.replace(lines[first.slug], flaky=(flaky,), unaddressed=ground)
     beta = lines[second.slug]
     streaks = tuple(dataclasses.replace(s, flaky=True) for s in beta.streaks[:1])
     lines[second.slug] = dataclasses.replace(beta, streaks=streaks + beta.streaks[1:])

@@ -3,7 +3,8 @@ documents that carry them.
 
 Each string lands, through the real builders, where an SDK or its repository writes: a
 scenario name, a check id, a failure message, a spec link, a not-scored reason, a missing label,
-a P0 issue title, the SDK's name, repository branch and version, a matrix row's reason, a
+a P0 issue title, an issue unaddressed for two months (its title, in the signal and in the
+history's relegation view), the SDK's name, repository branch and version, a matrix row's reason, a
 night's failing scenario and message. The tests (`tests/unit/report/test_hostile_table.py`)
 render every document in every format and read the output back with real parsers.
 """
@@ -35,7 +36,7 @@ from tiercheck.governance.disputes import DisputeMark
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.matrix.model import Matrix
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import HistoryBlock, HistoryUnaddressed, Scorecard
 from tiercheck.tier import Blocker
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "hostile_runs",
     "hostile_scorecard",
     "hostile_state",
+    "unaddressed_issues",
 ]
 
 #: name → the string. Each is what an SDK could write; together they cover markup, GitHub's
@@ -83,6 +85,31 @@ HOSTILE["all-at-once"] = " ".join(v for k, v in HOSTILE.items() if k != "huge")
 PAYLOADS = ("@org", "@user", "#123", "repo#5", "https://evil", "www.evil")
 #: tiercheck's own markers: an SDK's text must never carry one.
 MARKERS = ("<!-- tiercheck:", "<!--tiercheck:")
+
+
+def unaddressed_issues(title: str) -> dict[str, Any]:
+    """`checks.unaddressed_issues` as the signal writes it: two issues unaddressed for two
+    months, the oldest (#41, 75 days) titled `title`."""
+    issues = ((41, "2026-07-01T00:00:00Z", 75), (44, "2026-07-15T00:00:00Z", 61))
+    return {
+        "status": "fail",
+        "reason": None,
+        "official": None,
+        "sep1730": {
+            "status": "fail",
+            "days": 60,
+            "open_issues": 9,
+            "addressed": 7,
+            "unaddressed_total": 2,
+            "unaddressed": [
+                {"number": n, "title": title, "created_at": at, "age_days": age}
+                for n, at, age in issues
+            ],
+            "oldest_age_days": 75,
+            "departures": "",
+        },
+        "disagrees_with_official": False,
+    }
 
 
 @functools.cache
@@ -145,8 +172,22 @@ def hostile_scorecard(name: str) -> Scorecard:
         data["branch"] = text
         data["version"] = text
         data["sdk"]["ref"] = text
+        data["checks"]["unaddressed_issues"] = unaddressed_issues(text)
 
-    return edited(doc, change)
+    doc = edited(doc, change)
+    # The history section's relegation view: the ground, with the oldest issue's title.
+    ground = HistoryUnaddressed(
+        status="unaddressed",
+        run_id=doc.tiercheck.run_id,
+        timestamp=doc.timestamp,
+        days=60,
+        issues=2,
+        oldest_number=41,
+        oldest_title=text,
+        oldest_age_days=75,
+        reason=None,
+    )
+    return dataclasses.replace(doc, history=HistoryBlock(database=None, unaddressed=ground))
 
 
 @functools.cache
@@ -162,9 +203,13 @@ def hostile_matrix(name: str) -> Matrix:
 
 def hostile_runs(name: str) -> list[RunRecord]:
     """Eleven green nights of the notify fixtures' line, then one whose failing scenario's
-    check id and message are the string."""
+    check id and message are the string, and whose oldest issue unaddressed for two months is
+    titled with it."""
     text = HOSTILE[name]
-    tonight = night_scorecard(12, failing=[BROKEN], check_id=text, message=text)
+    tonight = edited(
+        night_scorecard(12, failing=[BROKEN], check_id=text, message=text),
+        lambda data: data["checks"].update(unaddressed_issues=unaddressed_issues(text)),
+    )
     return [record_of(night_scorecard(n)) for n in range(1, 12)] + [record_of(tonight)]
 
 

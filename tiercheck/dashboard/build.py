@@ -43,6 +43,7 @@ from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
 from tiercheck.history.regression import NightState, Regression, run_scenarios, timeline
 from tiercheck.history.section import stamp, streak_entry
+from tiercheck.history.unaddressed import latest_ground
 from tiercheck.scorecard.model import HistoryFlaky, HistoryTrendPoint
 
 __all__ = [
@@ -202,6 +203,7 @@ def _line_history(
     flaky: Sequence[Flaky],
     *,
     readings: RelegationReadings,
+    sdk_runs: Sequence[RunRecord],
 ) -> LineHistory:
     latest = states[-1]
     changes = tuple(
@@ -226,6 +228,7 @@ def _line_history(
         regressions=tuple(_entry(r) for r in latest.regressions),
         clock=_clock(readings.verdict, latest.run),
         early_warning=_clock(readings.early_warning, latest.run),
+        unaddressed=latest_ground(sdk_runs),
         series=latest.run.series,
         streaks=tuple(streak_entry(s) for s in streaks),
         flaky=tuple(
@@ -411,10 +414,12 @@ def build_dashboard(
         # Flaky scenarios and streaks once per line: every view below reads the same ones.
         flaky = flaky_scenarios(line_runs)
         line_streaks[line] = current_streaks(line_runs, flaky=flaky)
-        # Both series' pages show the SDK's one clock (its stable series) and early warning.
-        readings = relegation_readings(by_sdk[line_runs[-1].sdk], line_runs[-1].revisions)
+        # Both series' pages show the SDK's one clock (its stable series) and early warning,
+        # and the issues unaddressed for two months as its latest run of either judged them.
+        sdk_runs = by_sdk[line_runs[-1].sdk]
+        readings = relegation_readings(sdk_runs, line_runs[-1].revisions)
         history = _line_history(
-            line, line_runs, states, line_streaks[line], flaky, readings=readings
+            line, line_runs, states, line_streaks[line], flaky, readings=readings, sdk_runs=sdk_runs
         )
         histories[history.slug] = history
         summaries.append(

@@ -32,11 +32,14 @@ from tiercheck.dashboard.model import (
     RunEntry,
     ScenarioPage,
 )
+from tiercheck.plaintext import one_line
 from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
 from tiercheck.render.element import Child, site
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, tr
 from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
+from tiercheck.scorecard.history_text import TITLE_CHARS
+from tiercheck.scorecard.model import HistoryUnaddressed
 from tiercheck.scorecard.view import short_sha, trend_columns
 
 __all__ = [
@@ -423,6 +426,49 @@ def _clock(history: LineHistory) -> Html:
     return join(parts)
 
 
+_GROUND_CHIP = {
+    "none": ("pass", "none"),
+    "unaddressed": ("review", "issues unaddressed"),
+    "inconclusive": ("unmeasured", "inconclusive"),
+    "skipped": ("unmeasured", "skipped"),
+    "not-recorded": ("unmeasured", "not recorded"),
+}
+
+
+def _ground_row(u: HistoryUnaddressed) -> list[Child]:
+    verdict, label = _GROUND_CHIP[u.status]
+    if u.status == "unaddressed":
+        title = one_line(u.oldest_title, TITLE_CHARS) if u.oldest_title else ""
+        oldest: Child = join((f"#{u.oldest_number} ", el("span", title, class_="msg")))
+        return [chip(verdict, label), _day(u.timestamp), u.issues, oldest, u.oldest_age_days]
+    why = one_line(u.reason, TITLE_CHARS) if u.reason else "—"
+    if u.status == "not-recorded":
+        why = "the latest run predates this record" if u.run_id else "no run"
+    return [chip(verdict, label), _day(u.timestamp), "—" if u.status != "none" else 0, why, "—"]
+
+
+def _unaddressed(history: LineHistory) -> Html:
+    ground = history.unaddressed
+    if ground is None:
+        return Html()
+    header = ("Status", "As of", "Issues", "Oldest issue", "Age (days)")
+    return join(
+        (
+            el("h2", "Issues unaddressed for two months"),
+            el(
+                "p",
+                "SEP-1730: “An SDK may also be relegated if issues remain unaddressed for two "
+                "months.” A ground the reviewers may weigh, at their discretion, not the "
+                f"four-week clock above: nothing here becomes due. An issue counts once open "
+                f"{ground.days} days with no label or answer from anyone but its author; read "
+                "from the SDK's latest run, of either series.",
+                class_="msg",
+            ),
+            table(header, [_ground_row(ground)], id="unaddressed"),
+        )
+    )
+
+
 def _streaks(history: LineHistory, root: str) -> Html:
     if not history.streaks:
         return join((el("h2", "Failing now"), el("p", "Nothing.", id="streaks")))
@@ -568,6 +614,7 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
                 join((el("h2", "Trend"), el("figure", chart, caption, class_="trend"))),
                 _tier_over_time(history),
                 _clock(history),
+                _unaddressed(history),
                 _streaks(history, root),
                 _regression_history(history),
                 _unmeasured(history),

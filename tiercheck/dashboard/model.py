@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from tiercheck.model import doc_field
-from tiercheck.scorecard.model import HistoryFlaky, HistoryStreak
+from tiercheck.scorecard.model import HistoryFlaky, HistoryStreak, HistoryUnaddressed
 
 __all__ = [
     "API_VERSION",
@@ -248,6 +248,12 @@ class LineHistory:
         default=(),
         optional=True,
         doc="the same rules over the SDK's branch series: an early warning, never the verdict",
+    )
+    unaddressed: HistoryUnaddressed | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="SEP-1730's other relegation ground, issues unaddressed for two months, as the "
+        "SDK's latest run (either series) judged it: one reviewers may weigh, never the clock",
     )
     series: str = doc_field(
         default="branch",

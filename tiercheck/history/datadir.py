@@ -36,7 +36,7 @@ from tiercheck.history.confine import link_on_the_way
 from tiercheck.history.datafile import (
     DATA_MARKER,
     FOLDER_FORMAT,
-    SCHEMA_VERSION,
+    FOLDER_VERSION,
     DataFolder,
     run_file_name,
     run_file_text,
@@ -84,7 +84,7 @@ def is_data_folder(folder: Path) -> bool:
 
 
 def _marker_text() -> str:
-    marker = DataFolder(schema_version=SCHEMA_VERSION, layout="runs/<line>/<stamp>-<key>.json")
+    marker = DataFolder(schema_version=FOLDER_VERSION, layout="runs/<line>/<stamp>-<key>.json")
     return json.dumps(to_json(marker), indent=2) + "\n"
 
 
@@ -105,11 +105,11 @@ def _check_marker(folder: Path) -> bool:
         msg = f"{path}: not a tiercheck history data folder (format {FOLDER_FORMAT!r} expected)"
         raise HistoryError(msg)
     version = data.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
+    if not isinstance(version, int) or version > FOLDER_VERSION:
         shown = version if isinstance(version, int) and version < 10**6 else "far beyond any"
         msg = (
             f"{path}: a data folder of schema version {shown}, newer than this tiercheck's "
-            f"({SCHEMA_VERSION}); upgrade tiercheck"
+            f"({FOLDER_VERSION}); upgrade tiercheck"
         )
         raise HistoryError(msg)
     return True

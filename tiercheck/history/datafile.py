@@ -31,6 +31,7 @@ from tiercheck.history.record import (
     LegRow,
     RunRecord,
     ScenarioRow,
+    UnaddressedRecord,
     parse_time,
     record_problem,
     run_key,
@@ -40,6 +41,7 @@ from tiercheck.model import ModelError, doc_field, from_json, to_json
 __all__ = [
     "DATA_MARKER",
     "FOLDER_FORMAT",
+    "FOLDER_VERSION",
     "RUN_FORMAT",
     "SCHEMA_VERSION",
     "DataFolder",
@@ -53,8 +55,11 @@ __all__ = [
     "run_file_text",
 ]
 
-#: The version of the run files and the folder this tiercheck writes (and the newest it reads).
-SCHEMA_VERSION = 1
+#: The version of the run files this tiercheck writes (and the newest it reads). 2 added a
+#: run's `unaddressed`: a file of version 1 has none, and reads as not recorded.
+SCHEMA_VERSION = 2
+#: The version of the folder's layout (its marker file) this tiercheck writes and reads.
+FOLDER_VERSION = 1
 #: The file at the root of a data folder that says what the folder is.
 DATA_MARKER = "tiercheck-history.json"
 RUN_FORMAT = "tiercheck-history-run"
@@ -117,6 +122,12 @@ class RunFile:
     governance_digest: str
     signals: Mapping[str, str] = doc_field(doc="governance check → status")
     interrupted: bool
+    unaddressed: UnaddressedRecord | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="SEP-1730's issues unaddressed for two months as the run judged them; absent: not "
+        "recorded (a file older than the field), never none",
+    )
     legs: tuple[LegRow, ...]
     scenarios: tuple[ScenarioRow, ...]
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import Scorecard, SignalEntry
 from tiercheck.target import STABLE_REF
 
 __all__ = [
@@ -27,6 +27,8 @@ __all__ = [
     "RunRecord",
     "ScenarioRow",
     "Series",
+    "UnaddressedRecord",
+    "UnaddressedStatus",
     "config_digest",
     "line_of",
     "parse_time",
@@ -36,6 +38,7 @@ __all__ = [
     "series_of",
     "signals_digest",
     "text_problem",
+    "unaddressed_record",
 ]
 
 #: The moments a run may be recorded at: far around any night tiercheck runs, and far inside
@@ -78,6 +81,30 @@ class ScenarioRow:
     message: str | None = doc_field(doc="the first failing check's message")
 
 
+#: How a run judged SEP-1730's "issues unaddressed for two months": pass (none), fail (some),
+#: inconclusive (the issues or their timelines could not be read) or skipped.
+UnaddressedStatus = Literal["pass", "fail", "inconclusive", "skipped"]
+#: How long a title the history keeps (the oldest issue's): enough to recognise it.
+TITLE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class UnaddressedRecord:
+    """SEP-1730's "issues unaddressed for two months" as one run judged it (the scorecard's
+    `checks.unaddressed_issues`): the row of the history database and the object of a data
+    folder's run file alike. A run without one did not record it (not "none")."""
+
+    status: UnaddressedStatus = doc_field(
+        doc="pass: none; fail: some issues unaddressed for two months; inconclusive; skipped"
+    )
+    reason: str | None = doc_field(doc="why it is inconclusive or skipped")
+    days: int = doc_field(doc="two months, in days: the age an unaddressed issue has reached")
+    total: int = doc_field(doc="open issues unaddressed for `days` or more (exact)")
+    oldest_number: int | None = doc_field(doc="the oldest such issue's number")
+    oldest_title: str | None = doc_field(doc="its title, from GitHub (untrusted), cut short")
+    oldest_age_days: int | None = doc_field(doc="its age in whole days at the run's as-of")
+
+
 @dataclass(frozen=True)
 class RunRecord:
     """Everything the history stores of one run."""
@@ -103,6 +130,9 @@ class RunRecord:
     #: The digest of the requirement sets the run was scored against; None when unknown (a
     #: scorecard older than the field). Runs are compared only under the same one.
     requirements_digest: str | None = None
+    #: SEP-1730's issues unaddressed for two months as the run judged them; None when the run
+    #: did not record it (a scorecard, database row or data file older than the record).
+    unaddressed: UnaddressedRecord | None = None
 
     def leg(self, revision: str, leg: str) -> LegRow | None:
         """The leg row of (revision, leg), if the run planned it."""
@@ -177,6 +207,11 @@ def record_problem(record: RunRecord) -> str | None:
     The time is checked by `parse_time`, the text by the JSON loader (`config.safeload`)."""
     if not 0 <= record.tier <= MAX_COUNT:
         return f"tier: {_number(record.tier)} is out of range"
+    found = record.unaddressed
+    if found is not None:
+        counts = (found.days, found.total, found.oldest_number or 0, found.oldest_age_days or 0)
+        if not all(0 <= n <= MAX_COUNT for n in counts):
+            return "unaddressed: a count out of range"
     for x in record.legs:
         where = f"{x.revision} {x.leg}"
         if not 0 <= x.passed <= MAX_COUNT or not 0 <= x.total <= MAX_COUNT:
@@ -204,6 +239,11 @@ def text_problem(record: RunRecord) -> str | None:
         record.config_digest,
         record.governance_digest,
         record.requirements_digest,
+        *(
+            (record.unaddressed.reason, record.unaddressed.oldest_title)
+            if record.unaddressed
+            else ()
+        ),
         *record.revisions,
         *record.blockers,
         *(text for pair in record.signals.items() for text in pair),
@@ -307,6 +347,51 @@ def record_of(doc: Scorecard) -> RunRecord:
         legs=tuple(legs),
         scenarios=tuple(scenarios),
         requirements_digest=doc.tiercheck.requirements_digest,
+        unaddressed=unaddressed_record(doc.checks.unaddressed_issues),
+    )
+
+
+_UNADDRESSED_STATUSES: tuple[UnaddressedStatus, ...] = ("pass", "fail", "inconclusive", "skipped")
+
+
+def _count(value: object) -> int | None:
+    """`value` when it is a count the history can hold, else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    return None
+
+
+def unaddressed_record(signal: SignalEntry | None) -> UnaddressedRecord | None:
+    """The history's record of a scorecard's `checks.unaddressed_issues` (None: the scorecard
+    predates it). Counts that are not counts leave it inconclusive, never zero."""
+    if signal is None:
+        return None
+    sep = signal.get("sep1730")
+    sep = sep if isinstance(sep, Mapping) else {}
+    listed = sep.get("unaddressed")
+    oldest = listed[0] if isinstance(listed, list) and listed else None
+    oldest = oldest if isinstance(oldest, Mapping) else None
+    status = signal.status
+    total = _count(sep.get("unaddressed_total"))
+    days = _count(sep.get("days"))
+    reason = signal.reason
+    if status not in _UNADDRESSED_STATUSES or days is None:
+        reason = reason or f"status {status!r} with no number of days"
+        status = "inconclusive"
+    elif status == "fail" and (total is None or not oldest):
+        reason = reason or "no unaddressed issue to show"
+        status = "inconclusive"
+    title = oldest.get("title") if oldest else None
+    return UnaddressedRecord(
+        status=status,
+        reason=_free_text(reason[:TITLE_CHARS] if reason else None),
+        days=days or 0,
+        total=(total or 0) if status == "fail" else 0,
+        oldest_number=_count(oldest.get("number")) if oldest and status == "fail" else None,
+        oldest_title=(
+            _free_text(title[:TITLE_CHARS]) if isinstance(title, str) and status == "fail" else None
+        ),
+        oldest_age_days=_count(oldest.get("age_days")) if oldest and status == "fail" else None,
     )
 
 

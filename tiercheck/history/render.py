@@ -9,10 +9,16 @@ script, nothing fetched).
 from __future__ import annotations
 
 from tiercheck.history.view import HistoryReport
+from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt
 from tiercheck.render.trend import trend_svg as render_trend
-from tiercheck.scorecard.history_text import relegation_line, short_commit, streak_line
+from tiercheck.scorecard.history_text import (
+    relegation_line,
+    short_commit,
+    streak_line,
+    unaddressed_line,
+)
 from tiercheck.scorecard.view import trend_columns
 
 __all__ = ["render_markdown", "render_terminal", "trend_svg"]
@@ -23,7 +29,8 @@ def _rate(value: object) -> str:
 
 
 def render_terminal(report: HistoryReport) -> str:
-    """Plain text: the runs table, the failing streaks, relegation, flaky scenarios."""
+    """Plain text: the runs table, the failing streaks, relegation (the clock, the early
+    warning, then issues unaddressed for two months), flaky scenarios."""
     cols = trend_columns(report.revisions)
     lines = [f"history of {report.sdk}: {report.runs} run(s) up to {report.as_of} "]
     if report.since:
@@ -53,9 +60,11 @@ def render_terminal(report: HistoryReport) -> str:
     lines += ["", "relegation (SEP-1730):"]
     lines += [f"  {relegation_line(r)}" for r in report.relegation] or ["  no claimed revision"]
     lines += [f"  {relegation_line(r)}" for r in report.early_warning]
+    lines += [f"  {unaddressed_line(report.unaddressed)}"]
     lines += ["", "flaky (verdict changed on one commit and configuration):"]
     lines += [
-        f"  {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
+        f"  {f.revision} {f.leg} {one_line(f.scenario)}: {f.flips} flip(s) at "
+        f"{short_commit(f.commit)}"
         for f in report.flaky
     ] or ["  none"]
     return "\n".join(lines) + "\n"
@@ -90,6 +99,7 @@ def render_markdown(report: HistoryReport) -> str:
         md.own("No claimed revision.")
     ]
     out += [bullet(relegation_line(r)) for r in report.early_warning]
+    out += [bullet(unaddressed_line(report.unaddressed))]
     out += [BLANK, md.heading(2, "Flaky scenarios"), BLANK]
     out += [
         bullet(

@@ -14,6 +14,7 @@ from tiercheck.history.analysis import (
     series,
 )
 from tiercheck.history.record import RunRecord
+from tiercheck.history.unaddressed import unaddressed_ground
 from tiercheck.scorecard.model import (
     HistoryBlock,
     HistoryChange,
@@ -82,7 +83,8 @@ def history_block(
 
     The previous run, changes, streaks, flakiness and trend are those of `current`'s series
     (`RunRecord.series`); the relegation clock reads the stable series and the early warning
-    the branch series, whichever series `current` is in.
+    the branch series, whichever series `current` is in. The other relegation ground, issues
+    unaddressed for two months, is `current`'s own judgement (it is the latest run).
     """
     # A run id is only its output folder's name (`report` for every run written to one): the
     # current run is told apart by its id *and* time, in case it is already stored.
@@ -118,6 +120,7 @@ def history_block(
         streaks=tuple(streak_entry(s) for s in current_streaks(runs)),
         relegation=tuple(relegation_entry(r) for r in readings.verdict),
         early_warning=tuple(relegation_entry(r) for r in readings.early_warning),
+        unaddressed=unaddressed_ground(current),
         flaky=tuple(
             HistoryFlaky(
                 revision=f.revision, leg=f.leg, scenario=f.scenario, commit=f.commit, flips=f.flips

@@ -11,6 +11,7 @@ writer wait for another's commit instead of failing.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import time
@@ -21,7 +22,14 @@ from datetime import datetime
 from pathlib import Path
 
 from tiercheck import locks
-from tiercheck.history.record import LegRow, RunRecord, ScenarioRow, parse_time, run_key
+from tiercheck.history.record import (
+    LegRow,
+    RunRecord,
+    ScenarioRow,
+    UnaddressedRecord,
+    parse_time,
+    run_key,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -88,6 +96,11 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE runs ADD COLUMN requirements_digest TEXT;
     CREATE INDEX runs_by_key ON runs (commit_sha, config_digest, harness_version);
+    """,
+    # SEP-1730's issues unaddressed for two months, as JSON (`UnaddressedRecord`); NULL: the
+    # run did not record it (every run stored before this version).
+    """
+    ALTER TABLE runs ADD COLUMN unaddressed TEXT;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -272,8 +285,9 @@ class HistoryStore:
         cursor = conn.execute(
             "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
             " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
-            " blockers, governance_digest, signals, interrupted, requirements_digest)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " blockers, governance_digest, signals, interrupted, requirements_digest,"
+            " unaddressed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 r.run_id,
@@ -293,6 +307,7 @@ class HistoryStore:
                 json.dumps(dict(r.signals)),
                 int(r.interrupted),
                 requirements_digest if requirements_digest is not None else r.requirements_digest,
+                _unaddressed_text(r.unaddressed),
             ),
         )
         run = cursor.lastrowid
@@ -458,7 +473,24 @@ def _record(
         legs=tuple(legs),
         scenarios=tuple(scenarios),
         requirements_digest=row["requirements_digest"],
+        unaddressed=_unaddressed_of(row["unaddressed"]),
     )
+
+
+def _unaddressed_text(found: UnaddressedRecord | None) -> str | None:
+    return None if found is None else json.dumps(dataclasses.asdict(found), sort_keys=True)
+
+
+def _unaddressed_of(text: str | None) -> UnaddressedRecord | None:
+    """The stored record, or None when the run did not record it (or it cannot be read: a
+    value we cannot read is not a value, and never zero)."""
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+        return UnaddressedRecord(**data) if isinstance(data, dict) else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

@@ -21,12 +21,14 @@ from tiercheck.history.analysis import (
 )
 from tiercheck.history.record import RunRecord
 from tiercheck.history.section import relegation_entry, streak_entry
+from tiercheck.history.unaddressed import latest_ground
 from tiercheck.model import to_json
 from tiercheck.scorecard.model import (
     HistoryFlaky,
     HistoryRelegation,
     HistoryStreak,
     HistoryTrendPoint,
+    HistoryUnaddressed,
 )
 
 __all__ = ["HistoryReport", "history_report"]
@@ -47,6 +49,9 @@ class HistoryReport:
     relegation: tuple[HistoryRelegation, ...]
     #: The same rules over the branch series: an early warning, never the verdict.
     early_warning: tuple[HistoryRelegation, ...]
+    #: SEP-1730's other relegation ground (issues unaddressed for two months), as the latest
+    #: run up to `as_of` judged it: one reviewers may weigh, never the four-week clock.
+    unaddressed: HistoryUnaddressed
     flaky: tuple[HistoryFlaky, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -69,7 +74,8 @@ def history_report(
     before `since`); the series and the flaky list cover the window `since`..`as_of`. The
     relegation clock reads the stable series (runs of the ref `stable`), the early warning the
     branch series; the trend, streaks and flaky list are the branch series' (the stable
-    series' when the line has no other).
+    series' when the line has no other). Issues unaddressed for two months are read from the
+    latest run up to `as_of`, of either series (they are the repository's).
     """
     every = [r for r in runs if r.timestamp <= as_of]
     readings = relegation_readings(every, every[-1].revisions if every else ())
@@ -87,6 +93,7 @@ def history_report(
         streaks=tuple(streak_entry(s) for s in current_streaks(upto)),
         relegation=tuple(relegation_entry(r) for r in readings.verdict),
         early_warning=tuple(relegation_entry(r) for r in readings.early_warning),
+        unaddressed=latest_ground(every),
         flaky=tuple(
             HistoryFlaky(
                 revision=f.revision, leg=f.leg, scenario=f.scenario, commit=f.commit, flips=f.flips

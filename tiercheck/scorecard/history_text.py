@@ -1,11 +1,26 @@
 """The scorecard's history section as plain lines, shared by the terminal and Markdown
-reports and by `tier-check history` (pure)."""
+reports and by `tier-check history` (pure). Text from the SDK or GitHub (scenario names, check
+ids, issue titles) is made one plain line here (`plaintext.one_line`), for the terminal; each
+other format neutralises it again."""
 
 from __future__ import annotations
 
-from tiercheck.scorecard.model import HistoryBlock, HistoryRelegation, HistoryStreak
+from tiercheck.plaintext import one_line
+from tiercheck.scorecard.model import (
+    HistoryBlock,
+    HistoryRelegation,
+    HistoryStreak,
+    HistoryUnaddressed,
+)
 
-__all__ = ["history_lines", "relegation_line", "short_commit", "streak_line"]
+__all__ = [
+    "UNADDRESSED_RULE",
+    "history_lines",
+    "relegation_line",
+    "short_commit",
+    "streak_line",
+    "unaddressed_line",
+]
 
 RULE_TEXT = {
     "tier1-to-tier2": "Tier 1 → 2 (any required test failing 4 weeks)",
@@ -22,9 +37,9 @@ def streak_line(s: HistoryStreak) -> str:
     """`REV LEG SCENARIO [flaky]: failing since TIME (commit C, N failing run(s) over D days)`."""
     flaky = " [flaky]" if s.flaky else ""
     return (
-        f"{s.revision} {s.leg} {s.scenario}{flaky}: failing since {s.since} "
+        f"{s.revision} {s.leg} {one_line(s.scenario)}{flaky}: failing since {s.since} "
         f"(commit {short_commit(s.since_commit)}, {s.runs} failing run(s) over {s.days:g} days)"
-        + (f", {s.check}" if s.check else "")
+        + (f", {one_line(s.check, TITLE_CHARS)}" if s.check else "")
     )
 
 
@@ -49,12 +64,45 @@ def relegation_line(r: HistoryRelegation) -> str:
     return (
         f"{r.revision} {rule}: {what} since {r.since} "
         f"(commit {short_commit(r.since_commit)}), {end}"
-        + (f" — {', '.join(r.scenarios)}" if r.scenarios else "")
+        + (f" — {', '.join(one_line(x) for x in r.scenarios)}" if r.scenarios else "")
     )
 
 
+#: SEP-1730's other relegation ground, worded as the rule is: "may", at reviewers' discretion,
+#: and never the four-week conformance clock.
+UNADDRESSED_RULE = (
+    "issues unaddressed for two months (SEP-1730: an SDK may also be relegated, at the "
+    "reviewers' discretion; no four-week clock)"
+)
+#: How much of an issue's title a line shows.
+TITLE_CHARS = 80
+
+
+def unaddressed_line(u: HistoryUnaddressed) -> str:
+    """The ground as the latest run judged it: none, N issues with the oldest issue's number,
+    title and age, inconclusive, skipped, or not recorded. The title is GitHub's (untrusted):
+    it is made one plain line here, and each format neutralises it again."""
+    when = f" as of the run of {u.timestamp}" if u.timestamp else ""
+    if u.status == "none":
+        return f"{UNADDRESSED_RULE}: none{when}"
+    if u.status == "unaddressed":
+        title = one_line(u.oldest_title, TITLE_CHARS) if u.oldest_title else ""
+        return (
+            f"{UNADDRESSED_RULE}: {u.issues} issue(s) unaddressed {u.days}+ days{when}; "
+            f"oldest #{u.oldest_number}, {u.oldest_age_days} days old"
+            + (f": {title}" if title else "")
+        )
+    if u.status in ("inconclusive", "skipped"):
+        why = f" ({one_line(u.reason, TITLE_CHARS)})" if u.reason else ""
+        return f"{UNADDRESSED_RULE}: {u.status}{when}{why}"
+    if u.run_id is None:
+        return f"{UNADDRESSED_RULE}: not recorded (no run)"
+    return f"{UNADDRESSED_RULE}: not recorded (the latest run, of {u.timestamp}, predates it)"
+
+
 def history_lines(block: HistoryBlock) -> list[str]:
-    """The section as lines: re-use, previous run, changes, streaks, relegation, flaky."""
+    """The section as lines: re-use, previous run, changes, streaks, relegation (the clock's
+    rules not clear, then issues unaddressed for two months, when recorded), flaky."""
     lines: list[str] = []
     if block.reused_from:
         when = f" of {block.reused_timestamp}" if block.reused_timestamp else ""
@@ -70,13 +118,17 @@ def history_lines(block: HistoryBlock) -> list[str]:
     else:
         lines.append("first run in the history")
     lines += [
-        f"changed: {c.revision} {c.leg} {c.scenario}: {c.before} → {c.after}" for c in block.changes
+        f"changed: {c.revision} {c.leg} {one_line(c.scenario)}: {c.before} → {c.after}"
+        for c in block.changes
     ]
     lines += [streak_line(s) for s in block.streaks]
     lines += [relegation_line(r) for r in block.relegation if r.status != "clear"]
     lines += [relegation_line(r) for r in block.early_warning if r.status != "clear"]
+    if block.unaddressed is not None:
+        lines.append(unaddressed_line(block.unaddressed))
     lines += [
-        f"flaky: {f.revision} {f.leg} {f.scenario}: {f.flips} flip(s) at {short_commit(f.commit)}"
+        f"flaky: {f.revision} {f.leg} {one_line(f.scenario)}: {f.flips} flip(s) at "
+        f"{short_commit(f.commit)}"
         for f in block.flaky
     ]
     return lines

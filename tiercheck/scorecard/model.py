@@ -33,6 +33,7 @@ __all__ = [
     "HistoryRun",
     "HistoryStreak",
     "HistoryTrendPoint",
+    "HistoryUnaddressed",
     "ImpliedTierBlock",
     "LegCounts",
     "LegEntry",
@@ -65,6 +66,7 @@ SignalStatus = Literal["pass", "partial", "fail", "skipped", "inconclusive"]
 BaselineOutcomeName = Literal["expected-failure", "unexpected-failure", "stale", "not-run"]
 BlockerKind = Literal["failed", "unmeasured", "inconclusive", "skipped"]
 RelegationStatus = Literal["clear", "at-risk", "relegation-due", "unmeasured"]
+GroundStatus = Literal["none", "unaddressed", "inconclusive", "skipped", "not-recorded"]
 ProbeOutcome = Literal["pass", "warn", "fail", "skip"]
 ProbeLevel = Literal["MUST", "SHOULD"]
 
@@ -625,6 +627,31 @@ class HistoryRelegation:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HistoryUnaddressed:
+    """SEP-1730's other relegation ground, as the latest run judged it: "An SDK may also be
+    relegated if issues remain unaddressed for two months".
+
+    A ground reviewers may weigh, at their discretion: not the four-week conformance clock,
+    nothing about it becomes due. It concerns the SDK's repository, so it is read from the
+    line's latest run of either series.
+    """
+
+    status: GroundStatus = doc_field(
+        doc="none; unaddressed (issues open two months with no label or answer from anyone "
+        "but their author: the ground holds); inconclusive or skipped (not judged); "
+        "not-recorded (the latest run predates the record, or there is no run)"
+    )
+    run_id: str | None = doc_field(doc="the run it is read from (null: no run)")
+    timestamp: str | None = doc_field(doc="that run's time")
+    days: int = doc_field(doc="two months, in days")
+    issues: int = doc_field(doc="open issues unaddressed for `days` or more (0 unless unaddressed)")
+    oldest_number: int | None = doc_field(doc="the oldest such issue's number")
+    oldest_title: str | None = doc_field(doc="its title, from GitHub (untrusted)")
+    oldest_age_days: int | None = doc_field(doc="its age in whole days, as that run judged it")
+    reason: str | None = doc_field(doc="why it is inconclusive or skipped")
+
+
+@dataclass(frozen=True, kw_only=True)
 class HistoryFlaky:
     """A scenario whose verdict changed between runs of one commit and configuration."""
 
@@ -673,6 +700,13 @@ class HistoryBlock:
         optional=True,
         doc="the same rules over the branch series (the default branch): what the next release "
         "would carry, never the relegation verdict",
+    )
+    unaddressed: HistoryUnaddressed | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="SEP-1730's other relegation ground, issues unaddressed for two months, as this run "
+        "judged it: one reviewers may weigh, never the four-week clock (absent from older "
+        "scorecards)",
     )
     flaky: tuple[HistoryFlaky, ...] = ()
     trend: tuple[HistoryTrendPoint, ...] = doc_field(

@@ -113,8 +113,9 @@ def test_the_filled_dashboard_reaches_every_part_of_every_page() -> None:
         assert f'id="{ident}"' in index
     assert 'id="status-WORD0"' in index
     line = pages["line 0"]
-    for ident in ("regressions", "tier-changes", "clock", "flaky", "recent-runs"):
+    for ident in ("regressions", "tier-changes", "clock", "unaddressed", "flaky", "recent-runs"):
         assert f'id="{ident}"' in line, ident
+    assert "WORD" in line.split('id="unaddressed"')[1].split("</table>")[0]
     assert any("WORD" in text for text in _read(pages["scenario 0"]).text)
 
 
