@@ -5,17 +5,29 @@ leg into its core scenarios and its authorization (`auth/…`) ones, because a c
 implements no OAuth flow fails the one part and not the other. They also count WARNING checks:
 the official tier-check ignores them in the pass rate while its CI runner fails a client
 scenario on one (conformance#245, #430), so a reviewer wants to see whether there are any.
-Pure: read from the scorecard's per-revision legs.
+Scenarios the disputes file names are listed with their dispute: SEP-1730 leaves one out while
+its dispute is open, the official reading counts it. Pure: read from the scorecard's
+per-revision legs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
-from tiercheck.claim.model import ConformanceSplit, NotScoredTally, SplitRow, Tally, WarningTally
+from tiercheck.claim.model import (
+    ConformanceSplit,
+    DisputedScenario,
+    NotScoredTally,
+    SplitRow,
+    Tally,
+    WarningTally,
+)
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
 
 __all__ = ["AUTH_PREFIX", "conformance_split", "split_text"]
+
+Result = Literal["passed", "failed", "unmeasured"]
 
 #: Client scenarios of the authorization suite.
 AUTH_PREFIX = "auth/"
@@ -93,6 +105,36 @@ def _not_scored(doc: Scorecard) -> tuple[NotScoredTally, ...]:
     )
 
 
+def _disputed(doc: Scorecard) -> tuple[DisputedScenario, ...]:
+    found: list[DisputedScenario] = []
+    for revision in doc.requirements_revisions:
+        entry = doc.revisions.get(revision)
+        if entry is None:
+            continue
+        for leg in (entry.server, entry.client):
+            for d in leg.details:
+                if d.dispute is None:
+                    continue
+                result: Result = (
+                    "unmeasured" if not d.measured else "passed" if d.passed else "failed"
+                )
+                found.append(
+                    DisputedScenario(
+                        leg=leg.leg,
+                        revision=revision,
+                        scenario=d.scenario,
+                        result=result,
+                        scored=d.scored,
+                        state=d.dispute.state,
+                        verified=d.dispute.verified,
+                        issue=d.dispute.issue,
+                        reason=d.dispute.reason,
+                        title=d.dispute.title,
+                    )
+                )
+    return tuple(found)
+
+
 def conformance_split(doc: Scorecard) -> ConformanceSplit:
     """The server leg per revision; the client leg per revision, core and auth apart."""
 
@@ -115,6 +157,7 @@ def conformance_split(doc: Scorecard) -> ConformanceSplit:
         ),
         warnings=_warnings(doc),
         not_scored=_not_scored(doc),
+        disputed=_disputed(doc),
     )
 
 

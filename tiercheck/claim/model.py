@@ -26,6 +26,7 @@ __all__ = [
     "ClaimRowDoc",
     "CommandStep",
     "ConformanceSplit",
+    "DisputedScenario",
     "DocsFeatureDoc",
     "DocsHitDoc",
     "DocumentationDoc",
@@ -145,6 +146,25 @@ class NotScoredTally:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DisputedScenario:
+    """A scenario the disputes file names: run and shown; left out of SEP-1730's reading while
+    its dispute is open (the official reading always counts it)."""
+
+    leg: str
+    revision: str
+    scenario: str
+    result: Literal["passed", "failed", "unmeasured"] = doc_field(doc="what the run measured")
+    scored: bool = doc_field(doc="whether the requirement set scores it")
+    state: Literal["open", "resolved"] = doc_field(
+        doc="open: left out of the SEP-1730 reading; resolved: it counts again"
+    )
+    verified: bool = doc_field(doc="whether the governance snapshot confirmed the state")
+    issue: str = doc_field(doc="the dispute's issue or pull request URL")
+    reason: str = doc_field(doc="the reviewed one-line reason from the disputes file")
+    title: str | None = doc_field(default=None, doc="the issue's title (untrusted)")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConformanceSplit:
     """Rows 1a and 1b as the filed claims split them: per revision, client core vs auth."""
 
@@ -152,6 +172,9 @@ class ConformanceSplit:
     rows: tuple[SplitRow, ...]
     warnings: tuple[WarningTally, ...] = doc_field(doc="scored scenarios with WARNING checks")
     not_scored: tuple[NotScoredTally, ...]
+    disputed: tuple[DisputedScenario, ...] = doc_field(
+        default=(), doc="scenarios the disputes file names, open or resolved on the day judged"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -191,7 +191,14 @@ def _split_current(leg: MergedLegEntry, split: ConformanceSplit) -> str:
     if leg.leg == "client":
         core, auth = rows["client: core"].all, rows["client: auth"].all
         text += f"; core {core.passed}/{core.total}, auth {auth.passed}/{auth.total}"
-    return f"{text}; {_warnings_text(split, leg.leg)}"
+    text = f"{text}; {_warnings_text(split, leg.leg)}"
+    if leg.sep1730 is not None and leg.sep1730.disputed:
+        sep = leg.sep1730
+        text += (
+            f"; SEP-1730 without {sep.disputed} disputed scenario"
+            f"{'s' if sep.disputed != 1 else ''}: {_pct(sep.pass_rate)} ({sep.passed}/{sep.total})"
+        )
+    return text
 
 
 def _conformance_row(

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tiercheck.claim.docs import Hit
-from tiercheck.claim.model import BaselineItem, ClaimHeader, ScenarioChange, Tally
+from tiercheck.claim.model import BaselineItem, ClaimHeader, ConformanceSplit, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
 from tiercheck.plaintext import one_line
 from tiercheck.render.markdown import Md, fmt, github_url, own
@@ -275,7 +275,34 @@ def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
             f"{t.leg} {t.reason}: {t.passed} pass, {t.failed} fail" for t in split.not_scored
         )
         notes.append((Segment(f"Run but not scored (informational): {parts}."),))
+    if split.disputed:
+        notes.append(_disputed_note(split))
     return notes
+
+
+def _disputed_note(split: ConformanceSplit) -> tuple[Segment, ...]:
+    """Each scenario the disputes file names: its result, its dispute's state, reason and issue."""
+    listed: list[Segment] = [
+        Segment(
+            own(
+                "Disputed in the conformance repository (SEP-1730 leaves a test out "
+                "\u201cuntil the dispute is resolved\u201d; the official reading counts it): "
+            )
+        )
+    ]
+    for i, d in enumerate(split.disputed):
+        state = "open" if d.state == "open" else "resolved, counted again"
+        checked = "" if d.verified else ", unverified"
+        listed += [
+            Segment(f"{'; ' if i else ''}{d.leg} "),
+            Segment(d.scenario, code=True),
+            Segment(f" @ {d.revision}: {d.result}, dispute {state}{checked} ("),
+            Segment(one_line(d.reason, 200)),
+            Segment(", "),
+            Segment(d.issue, code=True),
+            Segment(")"),
+        ]
+    return (*listed, Segment("."))
 
 
 @dataclass(frozen=True)
