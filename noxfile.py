@@ -67,8 +67,8 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def slow(session: nox.Session) -> None:
-    """The tests marked `slow`: stress (`STRESS_RUNS`, 20 unless set, as in `.ci/run`), fuzz
-    the equivalence re-runs and the third revision added by data alone."""
+    """The tests marked `slow`: stress (`STRESS_RUNS`, 20 unless set, as in `.ci/run`), fuzz,
+    the equivalence re-runs and the third revision."""
     _install(session)
     env = {**REQUIRE_TOOLS, "STRESS_RUNS": os.environ.get("STRESS_RUNS", "20")}
     session.run("pytest", "-m", "slow", *session.posargs, env=env)

@@ -12,12 +12,14 @@ from tiercheck.errors import UsageError
 
 __all__ = [
     "STABLE_REF",
+    "ParsedVersion",
     "SdkSpec",
     "StableVersion",
     "Target",
     "check_repo",
     "latest_stable_tag",
     "no_stable_tag",
+    "parse_release_version",
     "parse_sdk_spec",
     "ref_problem",
     "resolve_target",
@@ -30,12 +32,68 @@ __all__ = [
 STABLE_REF = "stable"
 
 
-#: A semantic version at the end of a tag, in ASCII digits.
+#: A semantic version at the end of a tag (`v1.2.3`, `rmcp-v3.1.4`, `pkg@1.2.0-rc.1`), in ASCII
+#: digits (SEP-1730's ``[0-9]``).
 _TRAILING_SEMVER = re.compile(
     r"(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"
     r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?\Z",
     re.ASCII,
 )
+
+
+@dataclass(frozen=True)
+class ParsedVersion:
+    """A semantic version found in a release tag."""
+
+    major: int
+    minor: int
+    patch: int
+    prerelease: str | None
+    build: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The version as written (``1.2.3``, ``1.2.3-rc.1`` or ``1.2.3+build.5``)."""
+        base = f"{self.major}.{self.minor}.{self.patch}"
+        base = f"{base}-{self.prerelease}" if self.prerelease else base
+        return f"{base}+{self.build}" if self.build else base
+
+    @property
+    def is_plain(self) -> bool:
+        """SEP-1730's ``^[0-9]+\\.[0-9]+\\.[0-9]+$``: no pre-release and no build metadata."""
+        return self.prerelease is None and self.build is None
+
+    @property
+    def is_stable(self) -> bool:
+        """SEP-1730's stable release version: plain ``X.Y.Z`` with X ≥ 1."""
+        return self.is_plain and self.major >= 1
+
+
+def parse_release_version(tag: str, tag_prefix: str | None = None) -> ParsedVersion | None:
+    """The semantic version in `tag`, or None: the one reading of a release tag's version.
+
+    With a `tag_prefix` the tag must be exactly ``<tag_prefix>X.Y.Z[-pre][+build]``
+    (``rmcp-v3.1.4`` with prefix ``rmcp-v``); without one (None or "") the version is the
+    trailing ``X.Y.Z[-pre][+build]`` of the tag on a version boundary, so ``v1.2.3``,
+    ``pkg@1.2.3`` and ``server/v1.2.3`` all parse and ``v112.3.4`` is 112.3.4, never 12.3.4.
+    """
+    if tag_prefix:
+        if not tag.startswith(tag_prefix):
+            return None
+        match = _TRAILING_SEMVER.fullmatch(tag[len(tag_prefix) :])
+    else:
+        match = _TRAILING_SEMVER.search(tag)
+        if match is not None and match.start() > 0 and tag[match.start() - 1].isdigit():
+            match = None  # "12.3.4" inside "v112.3.4" is not a version boundary
+    if match is None:
+        return None
+    return ParsedVersion(
+        int(match["major"]),
+        int(match["minor"]),
+        int(match["patch"]),
+        match["pre"] or None,
+        match["build"] or None,
+    )
 
 
 @dataclass(frozen=True, order=True)
@@ -52,23 +110,14 @@ def stable_version(tag: str, tag_prefix: str = "") -> StableVersion | None:
 
     SEP-1730 (sdk-tiers.mdx, "Stable Release"): "a published version explicitly marked as
     production-ready (e.g., version `1.0.0` or higher without pre-release identifiers like
-    `-alpha`, `-beta`, or `-rc`)". So: plain ``X.Y.Z`` with X ≥ 1, no pre-release and no build
-    metadata, the same reading as the stable-release signal. With a `tag_prefix` the tag must
-    be exactly ``<tag_prefix>X.Y.Z`` (``tower-mcp-v1.2.3``); without one the trailing
-    ``X.Y.Z`` of the tag is read (``v1.2.3``, ``pkg@1.2.3``).
+    `-alpha`, `-beta`, or `-rc`)". The tag is read by `parse_release_version`, the reading the
+    stable-release signal uses, and counts when `ParsedVersion.is_stable` (plain ``X.Y.Z``,
+    X ≥ 1, no pre-release and no build metadata).
     """
-    if tag_prefix:
-        if not tag.startswith(tag_prefix):
-            return None
-        match = _TRAILING_SEMVER.fullmatch(tag[len(tag_prefix) :])
-    else:
-        match = _TRAILING_SEMVER.search(tag)
-        if match is not None and match.start() > 0 and tag[match.start() - 1].isdigit():
-            match = None  # "12.3.4" inside "v112.3.4" is not a version boundary
-    if match is None or match["pre"] or match["build"]:
+    parsed = parse_release_version(tag, tag_prefix or None)
+    if parsed is None or not parsed.is_stable:
         return None
-    version = StableVersion(int(match["major"]), int(match["minor"]), int(match["patch"]))
-    return version if version.major >= 1 else None
+    return StableVersion(parsed.major, parsed.minor, parsed.patch)
 
 
 def latest_stable_tag(tags: Iterable[str], tag_prefix: str = "") -> str | None:

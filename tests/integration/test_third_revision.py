@@ -4,9 +4,16 @@ whose requirement set is the 2026-07-28 one and which the pinned harness runs as
 `--requirements 2026-07-28` (its bundle has no 2026-12-15 set); a copy of known_sdks.yaml
 (TIERCHECK_REGISTRY) makes the sample SDK claim it.
 
-One assessment at the three revisions (probes included), then what reads it: every scorecard
-format, the history record and `tier-check history`, the published dashboard and the claim.
-Slow: a whole extra assessment (`.ci/run` runs it with `pytest -m slow`)."""
+One assessment at the three revisions, with every scorecard format (terminal too), the probes and
+a history record; then what reads that assessment: `tier-check history`, `tier-check publish` and
+`tier-check claim --from`. Expected scores are the sample's README (30/30 and 18/18 at 2025-11-25,
+37/37 and 32/32 at 2026-07-28); the third revision is the 2026-07-28 set run as 2026-07-28, so it
+scores what 2026-07-28 scores.
+
+The probes at 2026-12-15 are chosen by its wire (stateless: every probe of 2026-07-28) and speak
+the protocol version the harness speaks for it, 2026-07-28: the sample's `mcp` answers any version
+it does not know with -32022 before any rule a probe checks.
+"""
 
 from __future__ import annotations
 
@@ -17,13 +24,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from junitparser import JUnitXml
 
-from support.e2e import REPO, SNAPSHOT, Run, Session, copy_sample, tier_check
+from support.e2e import REPO, SNAPSHOT, Run, Session, copy_sample, single_json, tier_check
 
+# A whole extra assessment at three revisions: `.ci/run` runs it with the other `slow` tests.
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 THREE = ("2025-11-25", "2026-07-28", "2026-12-15")
+THIRD_REVISION = THREE[2]
+#: (passed, total) per revision and leg: the sample's README, the third as the second.
+EXPECTED = {
+    "2025-11-25": {"server": (30, 30), "client": (18, 18)},
+    "2026-07-28": {"server": (37, 37), "client": (32, 32)},
+    "2026-12-15": {"server": (37, 37), "client": (32, 32)},
+}
 THIRD = """
   - name: "2026-12-15"
     wire: stateless
@@ -32,37 +48,47 @@ THIRD = """
     harness: "0.2.0-alpha.12"
     harness_requirements: "2026-07-28"
 """
+SCHEMAS = REPO / "tiercheck" / "schemas"
 
 
 @dataclass(frozen=True)
 class Assessed:
+    """The one assessment at three revisions, and what the later commands need."""
+
     run: Run
     out: Path
     history: Path
-    sdk: Path
     env: dict[str, str]
+    tmp: Path
 
     @property
     def doc(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.out / "scorecard.json").read_text())
-        return data
+        return self.run.doc
+
+
+def _valid(document: object, schema: str) -> None:
+    validator = Draft202012Validator(json.loads((SCHEMAS / schema).read_text()))
+    errors = [e.message for e in validator.iter_errors(document)]
+    assert not errors, f"{schema}: {errors[:3]}"
+
+
+def _tallies(by_revision: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    return {rev: (t["passed"], t["total"]) for rev, t in by_revision.items()}
 
 
 @pytest.fixture(scope="module")
 def assessed(session: Session, tmp_path_factory: pytest.TempPathFactory) -> Assessed:
-    root = tmp_path_factory.mktemp("third-revision")
-    data = root / "requirements"
+    tmp = tmp_path_factory.mktemp("third-revision")
+    data = tmp / "requirements"
     shutil.copytree(REPO / "requirements", data)
     (data / "revisions.yaml").write_text((data / "revisions.yaml").read_text() + THIRD)
     shutil.copy(data / "2026-07-28.yaml", data / "2026-12-15.yaml")
-    registry = root / "known_sdks.yaml"
+    registry = tmp / "known_sdks.yaml"
     text = (REPO / "known_sdks.yaml").read_text()
     claimed = 'revisions: ["2025-11-25", "2026-07-28"]\n  requires: [python3>=3.10]'
-    assert text.count(claimed) == 1  # the sample SDK's entry
-    text = text.replace(
-        claimed,
-        'revisions: ["2025-11-25", "2026-07-28", "2026-12-15"]\n  requires: [python3>=3.10]',
-    )
+    assert text.count(claimed) == 1, "the sample's registry entry changed"
+    three = 'revisions: ["2025-11-25", "2026-07-28", "2026-12-15"]\n  requires: [python3>=3.10]'
+    text = text.replace(claimed, three)
     text = text.replace(
         "      expected_failures: expected-failures.2026-07-28.yml\n",
         "      expected_failures: expected-failures.2026-07-28.yml\n"
@@ -73,10 +99,11 @@ def assessed(session: Session, tmp_path_factory: pytest.TempPathFactory) -> Asse
         1,
     )
     registry.write_text(text)
-    sdk = copy_sample(root / "sample-sdk")
-    out = root / "report"
-    history = root / "history.sqlite"
+    sdk = copy_sample(tmp / "sample-sdk")
+    out = tmp / "report"
+    history = tmp / "history.sqlite"
     env = session.env(TIERCHECK_REQUIREMENTS=str(data), TIERCHECK_REGISTRY=str(registry))
+    formats = ("terminal", "json", "markdown", "junit", "html")
     run = tier_check(
         "--sdk-path",
         str(sdk),
@@ -86,97 +113,133 @@ def assessed(session: Session, tmp_path_factory: pytest.TempPathFactory) -> Asse
         str(SNAPSHOT),
         "--history",
         str(history),
-        *("--output", "json", "--output", "markdown", "--output", "junit", "--output", "html"),
+        "--probes",
+        "all",
+        *(arg for fmt in formats for arg in ("--output", fmt)),
         "--out",
         str(out),
         env=env,
     )
     assert run.returncode == 0, run.explain()
-    return Assessed(run, out, history, sdk, env)
+    return Assessed(run, out, history, env, tmp)
 
 
-def test_a_third_revision_is_scored_at_its_own_set(assessed: Assessed) -> None:
-    doc = assessed.doc
+def test_a_third_revision_is_scored_in_every_format(assessed: Assessed) -> None:
+    doc, out = assessed.doc, assessed.out
+    _valid(doc, "scorecard.schema.json")
     assert tuple(doc["revisions"]) == THREE
-    assert doc["requirements_revisions"] == list(THREE)
-    # The third revision is the 2026-07-28 set run by the harness as 2026-07-28: same results.
-    second, third = doc["revisions"]["2026-07-28"], doc["revisions"]["2026-12-15"]
-    for leg in ("server", "client"):
-        assert third[leg]["state"] == "measured"
-        assert (third[leg]["passed"], third[leg]["total"]) == (
-            second[leg]["passed"],
-            second[leg]["total"],
-        )
-    log = (assessed.out / "raw" / "2026-12-15" / "server" / "harness.log").read_text()
-    assert log  # the harness ran for it
-    # Advisory probes ran against the third revision's server too (chosen by its wire).
-    assert doc["revisions"]["2026-12-15"]["probes"]["results"]
-    # The merged legs count all three revisions.
-    merged = doc["checks"]["conformance"]
-    assert merged["total"] == sum(doc["revisions"][r]["server"]["total"] for r in THREE)
-
-
-def test_every_format_names_the_three_revisions(assessed: Assessed) -> None:
-    suites = {s.name for s in JUnitXml.fromfile(str(assessed.out / "junit.xml"))}
+    assert tuple(doc["requirements_revisions"]) == THREE
+    for revision, legs in EXPECTED.items():
+        for leg, (passed, total) in legs.items():
+            entry = doc["revisions"][revision][leg]
+            assert (entry["passed"], entry["total"]) == (passed, total), (revision, leg)
+    # The harness ran for the third revision, given the set it stands on.
+    log = (out / "raw" / THIRD_REVISION / "server" / "harness.log").read_text()
+    assert log
+    # JUnit: one suite per revision and leg, and the probes'.
+    suites = {s.name for s in JUnitXml.fromfile(str(out / "junit.xml"))}
     assert {f"{leg} {r}" for r in THREE for leg in ("server", "client")} <= suites
-    for name in ("scorecard.md", "scorecard.html", "scorecard.txt"):
-        text = (assessed.out / name).read_text()
-        assert all(r in text for r in THREE), name
-    assert "2026-12-15" in assessed.run.stdout  # the Markdown and HTML on stdout
+    assert f"advisory probes {THIRD_REVISION}" in suites
+    # Markdown, HTML and the terminal (stdout and scorecard.txt) show a row per revision and leg.
+    terminal = (out / "scorecard.txt").read_text()
+    assert assessed.run.stdout.startswith(terminal)  # then the other formats on stdout
+    for revision, legs in EXPECTED.items():
+        for leg, (passed, total) in legs.items():
+            row = f"{revision} │ {leg:<6} │"
+            lines = terminal.splitlines()
+            assert any(row in line and f"{passed}/{total}" in line for line in lines)
+    for name in ("scorecard.md", "scorecard.html"):
+        text = (out / name).read_text()
+        assert all(revision in text for revision in THREE), name
 
 
-def test_the_history_records_and_shows_three_revisions(assessed: Assessed) -> None:
-    shown = tier_check(
-        "history",
-        "--sdk",
-        "sample-sdk",
-        "--history",
-        str(assessed.history),
-        "--output",
-        "json",
-        env=assessed.env,
-    )
+def test_the_probes_at_the_third_revision_follow_its_wire(assessed: Assessed) -> None:
+    revisions = assessed.doc["revisions"]
+    second, third = revisions["2026-07-28"]["probes"], revisions[THIRD_REVISION]["probes"]
+    assert third["revision"] == THIRD_REVISION
+    # The stateless wire's probes, all of them, as at 2026-07-28; none refused for its version.
+    assert [r["probe"] for r in third["results"]] == [r["probe"] for r in second["results"]]
+    assert {"version-mismatch", "unsupported-version", "request-state"} <= {
+        r["probe"] for r in third["results"]
+    }
+    skipped = [(r["probe"], r["summary"]) for r in third["results"] if r["outcome"] == "skip"]
+    assert not skipped
+    # They speak the version the harness speaks for 2026-12-15.
+    mismatch = next(r for r in third["results"] if r["probe"] == "version-mismatch")
+    assert "[MCP-Protocol-Version: 2026-07-28]" in mismatch["evidence"][0]
+    assert mismatch["outcome"] == "pass"  # -32020 with HTTP 400, as at 2026-07-28
+
+
+def test_the_history_shows_three_revisions(assessed: Assessed) -> None:
+    common = ("history", "--history", str(assessed.history), "--sdk", "sample-sdk")
+    shown = tier_check(*common, env=assessed.env)
     assert shown.returncode == 0, shown.explain()
-    data = json.loads(shown.stdout)
-    assert tuple(data["revisions"]) == THREE
-    (point,) = data["series"]
-    assert set(point["pass_rate"]) == set(THREE)
+    header = next(line for line in shown.stdout.splitlines() if line.startswith("time "))
+    assert header.split()[3:] == [part for r in THREE for part in (r, "server", r, "client")]
+    as_json = tier_check(*common, "--output", "json", env=assessed.env)
+    assert as_json.returncode == 0, as_json.explain()
+    history = single_json(as_json.stdout)
+    assert tuple(history["revisions"]) == THREE
+    (run,) = history["series"]
+    assert run["run_id"] == assessed.doc["tiercheck"]["run_id"]
+    assert tuple(run["pass_rate"]) == THREE
+    assert [r["revision"] for r in history["relegation"]] == [r for r in THREE for _ in (1, 2)]
 
 
-def test_the_dashboard_publishes_three_revisions(assessed: Assessed, tmp_path: Path) -> None:
-    site = tmp_path / "site"
+def test_the_dashboard_publishes_three_revisions(assessed: Assessed) -> None:
+    site = assessed.tmp / "site"
     published = tier_check(
         "publish", "--history", str(assessed.history), "--out", str(site), env=assessed.env
     )
     assert published.returncode == 0, published.explain()
+    index = json.loads((site / "api" / "v1" / "index.json").read_text())
     line = json.loads((site / "api" / "v1" / "lines" / "sample-sdk.json").read_text())
-    assert tuple(line["revisions"]) == THREE
+    _valid(index, "dashboard_index.schema.json")
+    _valid(line, "dashboard_line.schema.json")
+    assert tuple(index["revisions"]) == tuple(line["revisions"]) == THREE
+    (latest,) = index["lines"]
+    (run,) = line["runs"]
+    for legs in (latest["legs"], run["legs"]):
+        got = {(leg["revision"], leg["leg"]): (leg["passed"], leg["total"]) for leg in legs}
+        assert got == {(r, leg): pt for r, by_leg in EXPECTED.items() for leg, pt in by_leg.items()}
     page = (site / "lines" / "sample-sdk.html").read_text()
-    assert all(r in page for r in THREE)
+    assert all(revision in page for revision in THREE)
 
 
-def test_the_claim_splits_conformance_over_three_revisions(
-    assessed: Assessed, tmp_path: Path
+def test_the_claim_names_three_revisions_and_splits_conformance_by_each(
+    assessed: Assessed,
 ) -> None:
-    out = tmp_path / "claim"
-    claimed = tier_check(
-        "claim",
-        "--sdk-path",
-        str(assessed.sdk),
-        "--governance-snapshot",
-        str(SNAPSHOT),
-        "--from",
-        str(assessed.out / "scorecard.json"),
-        "--out",
-        str(out),
-        env=assessed.env,
-    )
-    assert claimed.returncode in (0, 1), claimed.explain()  # 1: the claimed tier is not met
-    claim = json.loads((out / "claim.json").read_text())
+    claim_dir = assessed.tmp / "claim"
+    scorecard = assessed.out / "scorecard.json"
+    made = tier_check("claim", "--from", str(scorecard), "--out", str(claim_dir), env=assessed.env)
+    # The sample's snapshot blocks Tier 1 (tests/integration/test_claim_e2e.py): exit 1.
+    assert made.returncode == 1, made.explain()
+    claim = json.loads((claim_dir / "claim.json").read_text())
+    _valid(claim, "claim.schema.json")
     assert tuple(claim["requirements_revisions"]) == THREE
-    assert tuple(claim["header"]["revisions"]) == THREE
-    assessment = (out / "assessment.md").read_text()
-    # The conformance row's split names each revision, as "30/30 @ 2025-11-25 + …".
-    server = next(line for line in assessment.splitlines() if "Server conformance" in line)
-    assert all(f"@ {r}" in server for r in THREE), server
-    assert all(r in (out / "claim.html").read_text() for r in THREE)
+    split = claim["conformance"]
+    assert tuple(split["revisions"]) == THREE
+    rows = {row["name"]: row for row in split["rows"]}
+    for name, leg in (("server", "server"), ("client", "client")):
+        want = {r: EXPECTED[r][leg] for r in THREE}
+        assert _tallies(rows[name]["by_revision"]) == want
+        total = tuple(sum(pt[i] for pt in want.values()) for i in (0, 1))
+        assert (rows[name]["all"]["passed"], rows[name]["all"]["total"]) == total
+    # The client's core and auth parts at the third revision are those at the second.
+    for name in ("client: core", "client: auth"):
+        by_revision = _tallies(rows[name]["by_revision"])
+        assert by_revision[THIRD_REVISION] == by_revision["2026-07-28"]
+    official = {row["id"]: row for row in claim["rows"]}
+    assert (
+        "104/104 (30/30 @ 2025-11-25 + 37/37 @ 2026-07-28 + 37/37 @ 2026-12-15)"
+        in (official["1a"]["current"])
+    )
+    assert (
+        "82/82 (18/18 @ 2025-11-25 + 32/32 @ 2026-07-28 + 32/32 @ 2026-12-15)"
+        in (official["1b"]["current"])
+    )
+    assessment = (claim_dir / "assessment.md").read_text()
+    assert "**Revisions scored**: 2025-11-25, 2026-07-28, 2026-12-15" in assessment
+    assert "| 2025-11-25 | 2026-07-28 | 2026-12-15 | All |" in assessment
+    page = (claim_dir / "claim.html").read_text()
+    assert "37/37 @ 2026-12-15" in page

@@ -1,4 +1,9 @@
-"""`tier-check doctor [--sdk NAME] [--output json]`: which SDK lines this machine can run."""
+"""`tier-check doctor [--sdk NAME] [--output json]`: which SDK lines this machine can run, and
+the harness tiercheck runs.
+
+`--output json` is one object: `rows` (one per SDK line, as the text's rows) and `harness` (the
+text's harness facts). The rows keep the shape they had as the whole document's list; the
+harness facts belong to no line, so they sit beside the rows rather than among them."""
 
 from __future__ import annotations
 
@@ -19,8 +24,10 @@ def doctor_parser(prog: str) -> argparse.ArgumentParser:
             "One row per known SDK: each required tool with the version found or 'missing', "
             "whether tiercheck would provision it, and whether the line is runnable here. "
             "Then the harness tiercheck runs: which revisions its bundle ships sets for that "
-            "tiercheck has no data for, and whether the npm registry publishes a newer version "
-            "(text output). Exit 0 when every row shown is runnable, 1 otherwise."
+            "tiercheck has no data for, each revision's harness beside the pinned one (a revision "
+            "defined by a newer harness is a warning), and whether the npm registry publishes a "
+            "newer version. JSON: {rows: [...], harness: {...}}. Exit 0 when every row shown is "
+            "runnable, 1 otherwise (a warning changes no exit code)."
         ),
     )
     parser.add_argument("--sdk", metavar="NAME", help="only this SDK (a name or OWNER/REPO)")
@@ -56,8 +63,9 @@ def doctor(args: argparse.Namespace) -> int:
     else:
         entries = list(registry.entries.values())
     rows = [row.to_dict() for row in diagnose(entries, cache_dir(args))]
+    facts = harness_facts(cache_dir(args))
     if args.output == "json":
-        print_json(rows)
+        print_json({"rows": rows, "harness": facts.to_dict()})
     else:
         width = max((len(r["sdk"]) for r in rows), default=3)
         lines = []
@@ -67,6 +75,6 @@ def doctor(args: argparse.Namespace) -> int:
             lines.append(f"{r['sdk']:<{width}}  {verdict:<12}  {tools}")
             if r["reason"]:
                 lines.append(f"{'':<{width}}  {r['reason']}")
-        lines.extend(harness_facts(cache_dir(args)).lines())
+        lines.extend(facts.lines())
         emit("\n".join(lines))
     return 0 if all(r["runnable"] for r in rows) else 1

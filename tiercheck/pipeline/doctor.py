@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tiercheck.config.registry import SdkEntry
 from tiercheck.config.requires import TOOLS
@@ -22,7 +22,16 @@ from tiercheck.pipeline.plan import plan_assessment
 from tiercheck.pipeline.provision import ToolsResult, provision_tools, sdk_probe_env
 from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
 
-__all__ = ["DoctorRow", "HarnessFacts", "diagnose", "harness_facts", "prepare_sdk"]
+__all__ = [
+    "PIN_REASON",
+    "DoctorRow",
+    "HarnessFacts",
+    "RevisionHarness",
+    "diagnose",
+    "harness_facts",
+    "prepare_sdk",
+    "revision_harnesses",
+]
 
 
 @dataclass(frozen=True)
@@ -100,10 +109,38 @@ def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:
     )
 
 
+#: Why the harness is an exact version, said by the doctor's text and JSON.
+PIN_REASON = (
+    "the exact version runners/package-lock.json pins; a dist-tag follower gets the wrong referee"
+)
+
+
+@dataclass(frozen=True)
+class RevisionHarness:
+    """A revision's `harness` (requirements/revisions.yaml) beside the pinned harness version."""
+
+    revision: str
+    harness: str
+    #: "pinned" (the same), "newer" (defined by a harness newer than the pinned one: a warning),
+    #: "older" (its frozen set mirrors an older release than the one run).
+    relation: Literal["pinned", "newer", "older"]
+
+    def warning(self, pinned: str) -> str | None:
+        """The warning line for a revision defined by a newer harness, else None."""
+        if self.relation != "newer":
+            return None
+        return (
+            f"revision {self.revision} is defined by harness {self.harness}, newer than the "
+            f"pinned {pinned}: the pinned harness may lack its scenarios and checks (bump "
+            "runners/package.json and its lock; see CONTRIBUTING.md, Add a spec revision)"
+        )
+
+
 @dataclass(frozen=True)
 class HarnessFacts:
     """The referee tiercheck runs, the revisions its bundle ships sets for that tiercheck has no
-    data for, and what the npm registry publishes (None: unknown)."""
+    data for, each revision's harness beside it, and what the npm registry publishes (None:
+    unknown)."""
 
     pinned: str
     #: None when the pinned bundle is not provisioned yet (`tier-check setup`).
@@ -112,13 +149,16 @@ class HarnessFacts:
     newest: str | None
     tags: dict[str, str]
     newer: bool | None
+    revisions: tuple[RevisionHarness, ...] = ()
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per revision defined by a harness newer than the pinned one."""
+        return [w for r in self.revisions if (w := r.warning(self.pinned)) is not None]
 
     def lines(self) -> list[str]:
         """The doctor's text."""
-        out = [
-            f"harness: @modelcontextprotocol/conformance {self.pinned} (the exact version "
-            "runners/package-lock.json pins; a dist-tag follower gets the wrong referee)"
-        ]
+        out = [f"harness: @modelcontextprotocol/conformance {self.pinned} ({PIN_REASON})"]
         if self.bundled is None:
             out.append("  bundle: not provisioned here yet (tier-check setup)")
         else:
@@ -134,7 +174,56 @@ class HarnessFacts:
             tags = ", ".join(f"{k} {v}" for k, v in sorted(self.tags.items())) or "none"
             verdict = f"newer than {self.pinned}" if self.newer else "not newer"
             out.append(f"  npm registry: newest {self.newest} ({verdict}); dist-tags: {tags}")
+        for entry in self.revisions:
+            if entry.relation == "older":
+                out.append(
+                    f"  revision {entry.revision} is defined by harness {entry.harness}, older "
+                    f"than the pinned {self.pinned}"
+                )
+        out.extend(f"  warning: {line}" for line in self.warnings)
         return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `harness` object of `--output json`: the text's facts, `registry` None when the
+        registry did not answer."""
+        registry = (
+            None
+            if self.newer is None
+            else {
+                "newest": self.newest,
+                "newer": self.newer,
+                "tags": dict(sorted(self.tags.items())),
+            }
+        )
+        return {
+            "pinned": self.pinned,
+            "why": PIN_REASON,
+            "bundled": list(self.bundled) if self.bundled is not None else None,
+            "without_data": list(self.without_data),
+            "registry": registry,
+            "revisions": [
+                {"revision": r.revision, "harness": r.harness, "relation": r.relation}
+                for r in self.revisions
+            ],
+            "warnings": self.warnings,
+        }
+
+
+def revision_harnesses(pinned: str) -> tuple[RevisionHarness, ...]:
+    """Each known revision's `harness` beside `pinned`, by semantic-version precedence."""
+    from tiercheck.conformance.upstream import newer_than
+    from tiercheck.revisions import harness_release, known_revisions
+
+    found = []
+    for name in known_revisions():
+        harness = harness_release(name)
+        relation: Literal["pinned", "newer", "older"] = "pinned"
+        if newer_than(harness, pinned):
+            relation = "newer"
+        elif newer_than(pinned, harness):
+            relation = "older"
+        found.append(RevisionHarness(name, harness, relation))
+    return tuple(found)
 
 
 def harness_facts(cache_dir: Path, *, timeout_s: float = 5.0) -> HarnessFacts:
@@ -162,4 +251,5 @@ def harness_facts(cache_dir: Path, *, timeout_s: float = 5.0) -> HarnessFacts:
         newest=newest,
         tags=dict(view.tags) if view else {},
         newer=newer,
+        revisions=revision_harnesses(PINNED_VERSION),
     )

@@ -15,10 +15,11 @@ __all__ = ["PROBE"]
 
 def check(ctx: ProbeContext) -> Finding:
     """GET (asking for an event stream) and DELETE, each at the 2026-07-28 wire."""
-    modern_only(ctx.wire())  # the endpoint speaks MCP, and 2026-07-28 alone
+    wire = ctx.wire()
+    modern_only(wire)  # the endpoint speaks MCP, and 2026-07-28 alone
     evidence, problems = [], []
     for method in ("GET", "DELETE"):
-        headers = {"MCP-Protocol-Version": ctx.revision, "Accept": "text/event-stream"}
+        headers = {"MCP-Protocol-Version": wire.version, "Accept": "text/event-stream"}
         reply = ctx.client.send(method, headers=headers, headers_only=True)
         evidence.append(f"{method} → HTTP {reply.status}")
         if reply.status != 405:

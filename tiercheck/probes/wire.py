@@ -5,6 +5,11 @@ carries the `Mcp-Session-Id` the server minted and `MCP-Protocol-Version`. 2026-
 stateless: every POST carries `MCP-Protocol-Version`, `Mcp-Method` (and `Mcp-Name` for
 `tools/call`, `resources/read`, `prompts/get`), and restates the version and the client's
 capabilities in `params._meta` — as the pinned harness's stateless requests do.
+
+The protocol version a probe sends is the one the harness speaks for the revision
+(`harness_requirements` in requirements/revisions.yaml): a revision the pinned harness has no set
+for is assessed on the bundled set it stands on, so its server was measured at that set's version,
+and a server rejects a version it does not know (-32022) before any rule a probe checks.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiercheck.probes.client import ProbeClient, Reply, trim
-from tiercheck.revisions import wire_of
+from tiercheck.revisions import harness_requirements, wire_of
 
 __all__ = ["CLIENT_INFO", "NotMcpError", "Wire", "name_of"]
 
@@ -55,6 +60,8 @@ class Wire:
     def __init__(self, client: ProbeClient, revision: str) -> None:
         self.client = client
         self.revision = revision
+        #: The protocol version sent: the one the harness speaks for `revision`.
+        self.version = harness_requirements(revision)
         self.modern = wire_of(revision) == "stateless"
         self.session_id: str | None = None
         self.opened: Reply | None = None
@@ -63,13 +70,13 @@ class Wire:
         """The standard headers of a request of `method` on this wire."""
         out = dict(_BASE_HEADERS)
         if self.modern:
-            out["MCP-Protocol-Version"] = self.revision
+            out["MCP-Protocol-Version"] = self.version
             out["Mcp-Method"] = method
             name = name_of(method, params)
             if name is not None:
                 out["Mcp-Name"] = name
         elif self.session_id is not None:
-            out["MCP-Protocol-Version"] = self.revision
+            out["MCP-Protocol-Version"] = self.version
             out["Mcp-Session-Id"] = self.session_id
         return out
 
@@ -78,7 +85,7 @@ class Wire:
         out = dict(params or {})
         if self.modern:
             meta = {
-                "io.modelcontextprotocol/protocolVersion": self.revision,
+                "io.modelcontextprotocol/protocolVersion": self.version,
                 "io.modelcontextprotocol/clientCapabilities": CLIENT_CAPABILITIES,
                 "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
             }
@@ -146,7 +153,7 @@ class Wire:
             body, reply = self.request("server/discover")
         else:
             params = {
-                "protocolVersion": self.revision,
+                "protocolVersion": self.version,
                 "capabilities": CLIENT_CAPABILITIES,
                 "clientInfo": CLIENT_INFO,
             }

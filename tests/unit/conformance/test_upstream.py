@@ -4,6 +4,7 @@ from a local server of the test's own (the registry is never monkeypatched)."""
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +20,8 @@ from tiercheck.conformance.upstream import (
     registry_view,
 )
 from tiercheck.pipeline.doctor import harness_facts
+
+SHIPPED = Path(__file__).resolve().parents[3] / "requirements"
 
 #: The package document as the registry served it on 2026-12-03 (trimmed): 0.2.0-alpha.12 is
 #: the newest version, `latest` is 0.1.16 and there is no `alpha` tag.
@@ -122,3 +125,98 @@ def test_the_bundle_sets_without_data_are_named(
     out = capsys.readouterr().out
     assert "no revision data in tiercheck for: 2026-12-15" in out
     assert "harness: @modelcontextprotocol/conformance 0.2.0-alpha.12 (the exact version" in out
+
+
+def test_doctor_json_carries_the_harness_facts_beside_the_rows(
+    registry: type[_Registry], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sets = pinned_bundle(tmp_path) / "requirements"
+    sets.mkdir(parents=True)
+    for name in ("2025-11-25", "2026-07-28", "2026-12-15"):
+        (sets / f"{name}.yaml").write_text("server: []\n")
+    known = tmp_path / "known.yaml"
+    known.write_text("{}\n")
+    argv = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rows"] == []
+    assert doc["harness"] == {
+        "pinned": "0.2.0-alpha.12",
+        "why": (
+            "the exact version runners/package-lock.json pins; a dist-tag follower gets the "
+            "wrong referee"
+        ),
+        "bundled": ["2025-11-25", "2026-07-28", "2026-12-15"],
+        "without_data": ["2026-12-15"],
+        "registry": {"newest": "0.2.0-alpha.12", "newer": False, "tags": {"latest": "0.1.16"}},
+        "revisions": [
+            {"revision": "2025-11-25", "harness": "0.2.0-alpha.12", "relation": "pinned"},
+            {"revision": "2026-07-28", "harness": "0.2.0-alpha.12", "relation": "pinned"},
+        ],
+        "warnings": [],
+    }
+
+
+def test_doctor_json_says_unknown_when_the_registry_does_not_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    known = tmp_path / "known.yaml"
+    known.write_text("{}\n")
+    argv = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
+    main(argv)
+    harness = json.loads(capsys.readouterr().out)["harness"]
+    assert harness["registry"] is None
+    assert harness["bundled"] is None  # not provisioned in this cache
+
+
+THIRD = """
+  - name: "2026-12-15"
+    wire: stateless
+    released: "2026-12-15"
+    released_source: a test's own revision
+    harness: "{harness}"
+    harness_requirements: "2026-07-28"
+"""
+
+
+@pytest.mark.parametrize(
+    ("harness", "relation"),
+    [
+        ("0.2.0-alpha.13", "newer"),
+        ("0.2.0", "newer"),  # a release sorts after its pre-releases
+        ("0.2.0-alpha.12", "pinned"),
+        ("0.2.0-alpha.9", "older"),  # numeric, not text, order
+    ],
+)
+def test_a_revision_defined_by_a_newer_harness_is_a_warning(
+    harness: str,
+    relation: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    warned = relation == "newer"
+    data = tmp_path / "requirements"
+    shutil.copytree(SHIPPED, data)
+    text = (data / "revisions.yaml").read_text() + THIRD.format(harness=harness)
+    (data / "revisions.yaml").write_text(text)
+    shutil.copy(data / "2026-07-28.yaml", data / "2026-12-15.yaml")
+    monkeypatch.setenv("TIERCHECK_REQUIREMENTS", str(data))
+    known = tmp_path / "known.yaml"
+    known.write_text("{}\n")
+    base = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path)]
+    assert main(base) == 0  # a warning changes no exit code
+    text_out = capsys.readouterr().out
+    main([*base, "--output", "json"])
+    harness_doc = json.loads(capsys.readouterr().out)["harness"]
+    third = harness_doc["revisions"][-1]
+    assert third == {"revision": "2026-12-15", "harness": harness, "relation": relation}
+    warning = (
+        f"revision 2026-12-15 is defined by harness {harness}, newer than the pinned "
+        "0.2.0-alpha.12: the pinned harness may lack its scenarios and checks (bump "
+        "runners/package.json and its lock; see CONTRIBUTING.md, Add a spec revision)"
+    )
+    assert harness_doc["warnings"] == ([warning] if warned else [])
+    assert (f"  warning: {warning}" in text_out.splitlines()) is warned
+    older = f"revision 2026-12-15 is defined by harness {harness}, older than the pinned"
+    assert (older in text_out) is (relation == "older")

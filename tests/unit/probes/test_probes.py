@@ -7,10 +7,12 @@ other probe still passes. Plus the client's bounds, the selection, and non-MCP e
 
 from __future__ import annotations
 
+import shutil
 import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +24,7 @@ from tiercheck.probes.request_state import tamper
 from tiercheck.probes.tool_names import bad_names
 
 R1, R2 = "2025-11-25", "2026-07-28"
+SHIPPED = Path(__file__).resolve().parents[3] / "requirements"
 TIMEOUT = 3.0
 
 #: What each misbehaviour must turn its own probe into: FAIL for a broken MUST, WARN for a
@@ -188,6 +191,38 @@ def test_the_legacy_wire_rules_bind_a_server_of_2026_07_28_alone(probe: str) -> 
         f"the server also serves {R1} (server/discover supportedVersions); "
         "this rule binds a server that supports 2026-07-28 alone"
     )
+
+
+R3 = "2026-12-15"
+THIRD = f"""
+  - name: "{R3}"
+    wire: stateless
+    released: "{R3}"
+    released_source: a test's own revision
+    harness: "0.2.0-alpha.12"
+    harness_requirements: "{R2}"
+"""
+
+
+def test_a_revision_the_harness_runs_as_another_is_probed_at_that_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A third revision on the stateless wire, run by the harness as 2026-07-28 (its bundle has no
+    # set of its own). The test server knows 2026-07-28 only and answers any other version with
+    # -32022, as the sample SDK's `mcp` does: the probes speak the version the harness speaks, so
+    # every probe of the wire is judged (sending 2026-12-15 would skip them all, judging nothing).
+    data = tmp_path / "requirements"
+    shutil.copytree(SHIPPED, data)
+    (data / "revisions.yaml").write_text((data / "revisions.yaml").read_text() + THIRD)
+    shutil.copy(data / f"{R2}.yaml", data / f"{R3}.yaml")
+    monkeypatch.setenv("TIERCHECK_REQUIREMENTS", str(data))
+    with ProbeServer(R2) as server:
+        report = run_probes(server.url, R3, timeout_s=TIMEOUT, race_rounds=3)
+    assert report.revision == R3
+    applies = [p.name for p in PROBES if p.applies_to(R2)]
+    assert {r.probe: r.outcome for r in report.results} == dict.fromkeys(applies, "pass")
+    versions = next(r for r in report.results if r.probe == "version-mismatch").evidence
+    assert any(f"MCP-Protocol-Version: {R2}" in line for line in versions), versions
 
 
 def test_a_tampered_state_refused_with_any_json_rpc_error_passes() -> None:

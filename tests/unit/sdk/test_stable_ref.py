@@ -8,6 +8,7 @@ nothing else here but `v0.9.0` alone.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,16 @@ import pytest
 from support.gitutil import GitOrigin
 from tiercheck.config.registry import load_registry
 from tiercheck.errors import CheckoutError, UsageError
+from tiercheck.governance.signals import SignalConfig
+from tiercheck.governance.signals.stable_release import stable_release_signal
+from tiercheck.governance.snapshot import (
+    IssueFacts,
+    LabelFacts,
+    PolicyFileFacts,
+    Release,
+    ReleaseFacts,
+    Snapshot,
+)
 from tiercheck.pipeline.base import AssessOptions, RunSettings, Unmeasured
 from tiercheck.pipeline.checkout import check_out
 from tiercheck.pipeline.plan import decide_ref, plan_assessment
@@ -74,6 +85,52 @@ def test_stable_version_reads_the_three_numbers() -> None:
     assert stable_version("rmcp-v3.0.1", "rmcp-v") is not None
     assert stable_version("rmcp-v3.0.1", "v") is None  # the prefix must start the tag
     assert stable_version("v01.2.3") is None  # no leading zeros, and 1.2.3 is not at a boundary
+
+
+#: Tags and, worked out by hand from SEP-1730's "Stable Release" (plain X.Y.Z, X >= 1, no
+#: pre-release, no build metadata; after the prefix, or a trailing version on a boundary), the
+#: version each names as a stable release.
+READINGS = [
+    ("v1.2.3", "", "1.2.3"),
+    ("pkg@2.0.0", "", "2.0.0"),
+    ("server/v10.0.1", "", "10.0.1"),
+    ("v0.9.0", "", None),
+    ("v1.2.0-rc.1", "", None),
+    ("v1.11.0+build.7", "", None),
+    ("v112.3.4x", "", None),
+    ("v01.2.3", "", None),
+    ("v1.2", "", None),
+    ("v1.2.3", "v", "1.2.3"),
+    ("rmcp-v3.0.1", "rmcp-v", "3.0.1"),
+    ("rmcp-macros-v3.0.1", "rmcp-v", None),
+    ("rmcp-v3.0.1", "v", None),
+    ("v1.2.3\u0663", "", None),  # ARABIC-INDIC DIGIT THREE is no [0-9]
+]
+
+
+@pytest.mark.parametrize(("tag", "prefix", "expected"), READINGS)
+def test_the_stable_ref_and_the_stable_release_signal_read_a_tag_alike(
+    tag: str, prefix: str, expected: str | None
+) -> None:
+    # One rule: `@stable` picks among tags what the SEP-1730 stable-release reading counts.
+    found = stable_version(tag, prefix)
+    assert (f"{found.major}.{found.minor}.{found.patch}" if found else None) == expected
+    when = datetime(2026, 1, 5, tzinfo=UTC)
+    release = Release(tag, None, draft=False, prerelease=False, created_at=when, published_at=when)
+    snapshot = Snapshot(
+        repo=REPO,
+        captured_at=when,
+        api_base="http://127.0.0.1",
+        authenticated=True,
+        labels=LabelFacts(names=(), uses_issue_types=False),
+        issues=IssueFacts(issues=(), truncated=False, timeline_reason=None),
+        releases=ReleaseFacts(releases=(release,), truncated=False),
+        spec_releases=ReleaseFacts(releases=(), truncated=False),
+        policy_files=PolicyFileFacts(paths=(), source="git-tree", truncated=False),
+    )
+    sep = stable_release_signal(snapshot, SignalConfig(tag_prefix=prefix or None)).sep1730
+    assert sep.version == expected
+    assert sep.is_stable is (expected is not None)
 
 
 # --- the checkout, against a real repository --------------------------------------------------

@@ -164,7 +164,9 @@ def test_doctor_json_matches_the_fake_tools(
     registry = _registry(tmp_path, _DOCTOR_REGISTRY)
     argv = ["doctor", "--registry", str(registry), "--output", "json"]
     code = main([*argv, "--cache-dir", str(tmp_path / "cache")])
-    rows = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"rows", "harness"}
+    rows = doc["rows"]
     assert code == 1  # ruby-line is not runnable
     by_sdk = {row["sdk"]: row for row in rows}
     assert [row["sdk"] for row in rows] == ["go-line", "ruby-line", "py-line"]

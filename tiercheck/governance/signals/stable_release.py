@@ -16,6 +16,7 @@ from tiercheck.governance.signals.base import (
     js_parse_int,
 )
 from tiercheck.governance.snapshot import Release, ReleaseFacts, Snapshot, Unavailable
+from tiercheck.target import ParsedVersion, parse_release_version
 
 __all__ = [
     "CHECK",
@@ -48,62 +49,6 @@ _OFFICIAL_PRERELEASE = re.compile(
 #: ``/(?:^|-)v?(\d+(?:\.\d+)*(?:[-+].*)?)$/``. JavaScript's `\d` is ASCII, its `.` stops at
 #: any line terminator and its `$` (no `m` flag) only matches at the very end.
 _OFFICIAL_VERSION = re.compile(r"(?:^|-)v?(\d+(?:\.\d+)*(?:[-+][^\n\r\u2028\u2029]*)?)\Z", re.ASCII)
-#: A semantic version at the end of a tag (`v1.2.3`, `rmcp-v3.1.4`, `pkg@1.2.0-rc.1`), in ASCII
-#: digits (SEP-1730's ``[0-9]``).
-_TRAILING_SEMVER = re.compile(
-    r"(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"
-    r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+(?P<build>[0-9A-Za-z.-]+))?\Z",
-    re.ASCII,
-)
-
-
-@dataclass(frozen=True)
-class ParsedVersion:
-    """A semantic version found in a release tag."""
-
-    major: int
-    minor: int
-    patch: int
-    prerelease: str | None
-    build: str | None = None
-
-    @property
-    def text(self) -> str:
-        """The version as written (``1.2.3``, ``1.2.3-rc.1`` or ``1.2.3+build.5``)."""
-        base = f"{self.major}.{self.minor}.{self.patch}"
-        base = f"{base}-{self.prerelease}" if self.prerelease else base
-        return f"{base}+{self.build}" if self.build else base
-
-    @property
-    def is_plain(self) -> bool:
-        """SEP-1730's ``^[0-9]+\\.[0-9]+\\.[0-9]+$``: no pre-release and no build metadata."""
-        return self.prerelease is None and self.build is None
-
-
-def parse_release_version(tag: str, tag_prefix: str | None = None) -> ParsedVersion | None:
-    """The semantic version in `tag`, or None.
-
-    With a `tag_prefix` only tags starting with it are read (``rmcp-v3.1.4`` with prefix
-    ``rmcp-v``); without one the version is the trailing ``X.Y.Z[-pre][+build]`` of the tag, so
-    ``v1.2.3``, ``pkg@1.2.3`` and ``server/v1.2.3`` all parse.
-    """
-    if tag_prefix is not None:
-        if not tag.startswith(tag_prefix):
-            return None
-        match = _TRAILING_SEMVER.fullmatch(tag[len(tag_prefix) :])
-    else:
-        match = _TRAILING_SEMVER.search(tag)
-        if match is not None and match.start() > 0 and tag[match.start() - 1].isdigit():
-            match = None  # "12.3.4" inside "v112.3.4" is not a version boundary
-    if match is None:
-        return None
-    return ParsedVersion(
-        int(match["major"]),
-        int(match["minor"]),
-        int(match["patch"]),
-        match["pre"] or None,
-        match["build"] or None,
-    )
 
 
 def official_version(tag: str) -> str:
@@ -166,7 +111,7 @@ def _sep_release(releases: tuple[Release, ...], tag_prefix: str | None) -> Stabl
     # SEP-1730: "version matching ^[0-9]+\.[0-9]+\.[0-9]+$ where major >= 1". The pattern ends
     # at the patch number, so build metadata (1.4.0+build.9) does not count, although SemVer
     # would call it a release: the reading follows the text, and says so (`docs/governance.md`).
-    stable = [(r, v) for r, v in versioned if not r.prerelease and v.is_plain and v.major >= 1]
+    stable = [(r, v) for r, v in versioned if not r.prerelease and v.is_stable]
 
     def key(item: tuple[Release, ParsedVersion]) -> tuple[int, int, int, str]:
         release, version = item
