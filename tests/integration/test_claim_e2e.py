@@ -282,6 +282,7 @@ def _run_action(tmp: Path, **inputs: str) -> tuple[int, dict[str, str], str]:
     return done.returncode, values, summary.read_text("utf-8") + done.stderr[-3000:]
 
 
+@pytest.mark.slow  # a whole extra assessment, through the action's own steps
 def test_the_action_steps_assess_the_sample(tmp_path: Path) -> None:
     sdk = copy_sample(tmp_path / "sample-sdk")
     code, outputs, log = _run_action(

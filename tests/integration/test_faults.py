@@ -138,6 +138,7 @@ def scenario_dirs(results: Path) -> list[str]:
 # --- 1. re-using --out -----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # two whole assessments, one after the other
 def test_a_reused_out_is_measured_again_into_a_fresh_raw(
     session: Session, built: Path, tmp_path: Path
 ) -> None:
