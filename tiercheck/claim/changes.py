@@ -38,6 +38,7 @@ from tiercheck.comparison import ScenarioChange as Classified
 from tiercheck.comparison import compare as compare_runs
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.view import revision_scenarios
 
 __all__ = ["Previous", "compare", "leg_states", "run_scenarios", "scenario_states"]
 
@@ -102,26 +103,12 @@ def run_scenarios(
 
 def scenario_states(doc: Scorecard) -> tuple[ScenarioState, ...]:
     """Every scenario each revision's legs ran, with its state (for claim.json and --previous)."""
-    out = []
-    for revision in doc.requirements_revisions:
-        entry = doc.revisions.get(revision)
-        if entry is None:
-            continue
-        for leg in (entry.server, entry.client):
-            for d in leg.details:
-                state: ScenarioStateName = (
-                    "unmeasured" if not d.measured else "passed" if d.passed else "failed"
-                )
-                out.append(
-                    ScenarioState(
-                        revision=revision,
-                        leg=leg.leg,
-                        scenario=d.scenario,
-                        state=state,
-                        scored=d.scored,
-                    )
-                )
-    return tuple(out)
+    return tuple(
+        ScenarioState(
+            revision=revision, leg=leg, scenario=d.scenario, state=d.outcome, scored=d.scored
+        )
+        for revision, leg, d in revision_scenarios(doc)
+    )
 
 
 def from_claim(document: ClaimDocument, source: str) -> Previous:

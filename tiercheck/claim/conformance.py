@@ -13,7 +13,6 @@ per-revision legs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 from tiercheck.claim.model import (
     ConformanceSplit,
@@ -24,10 +23,9 @@ from tiercheck.claim.model import (
     WarningTally,
 )
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import revision_scenarios
 
 __all__ = ["AUTH_PREFIX", "conformance_split", "split_text"]
-
-Result = Literal["passed", "failed", "unmeasured"]
 
 #: Client scenarios of the authorization suite.
 AUTH_PREFIX = "auth/"
@@ -66,39 +64,26 @@ def _row(doc: Scorecard, name: str, leg: str, keep: Callable[[ScenarioEntry], bo
 
 
 def _warnings(doc: Scorecard) -> tuple[WarningTally, ...]:
-    out = []
-    for revision in doc.requirements_revisions:
-        entry = doc.revisions.get(revision)
-        if entry is None:
-            continue
-        for leg in (entry.server, entry.client):
-            for d in leg.details:
-                if d.scored and d.checks_warned:
-                    message = d.warnings[0].message if d.warnings else None
-                    out.append(
-                        WarningTally(
-                            leg=leg.leg,
-                            revision=revision,
-                            scenario=d.scenario,
-                            checks=d.checks_warned,
-                            message=message,
-                        )
-                    )
-    return tuple(out)
+    return tuple(
+        WarningTally(
+            leg=leg,
+            revision=revision,
+            scenario=d.scenario,
+            checks=d.checks_warned,
+            message=d.warnings[0].message if d.warnings else None,
+        )
+        for revision, leg, d in revision_scenarios(doc)
+        if d.scored and d.checks_warned
+    )
 
 
 def _not_scored(doc: Scorecard) -> tuple[NotScoredTally, ...]:
     counts: dict[tuple[str, str], list[int]] = {}
-    for revision in doc.requirements_revisions:
-        entry = doc.revisions.get(revision)
-        if entry is None:
+    for _, leg, d in revision_scenarios(doc):
+        if d.scored or not d.measured:
             continue
-        for leg in (entry.server, entry.client):
-            for d in leg.details:
-                if d.scored or not d.measured:
-                    continue
-                tally = counts.setdefault((leg.leg, d.not_scored_reason or "not scored"), [0, 0])
-                tally[0 if d.passed else 1] += 1
+        tally = counts.setdefault((leg, d.not_scored_reason or "not scored"), [0, 0])
+        tally[0 if d.passed else 1] += 1
     return tuple(
         NotScoredTally(leg=leg, reason=reason, passed=passed, failed=failed)
         for (leg, reason), (passed, failed) in sorted(counts.items())
@@ -106,33 +91,22 @@ def _not_scored(doc: Scorecard) -> tuple[NotScoredTally, ...]:
 
 
 def _disputed(doc: Scorecard) -> tuple[DisputedScenario, ...]:
-    found: list[DisputedScenario] = []
-    for revision in doc.requirements_revisions:
-        entry = doc.revisions.get(revision)
-        if entry is None:
-            continue
-        for leg in (entry.server, entry.client):
-            for d in leg.details:
-                if d.dispute is None:
-                    continue
-                result: Result = (
-                    "unmeasured" if not d.measured else "passed" if d.passed else "failed"
-                )
-                found.append(
-                    DisputedScenario(
-                        leg=leg.leg,
-                        revision=revision,
-                        scenario=d.scenario,
-                        result=result,
-                        scored=d.scored,
-                        state=d.dispute.state,
-                        verified=d.dispute.verified,
-                        issue=d.dispute.issue,
-                        reason=d.dispute.reason,
-                        title=d.dispute.title,
-                    )
-                )
-    return tuple(found)
+    return tuple(
+        DisputedScenario(
+            leg=leg,
+            revision=revision,
+            scenario=d.scenario,
+            result=d.outcome,
+            scored=d.scored,
+            state=d.dispute.state,
+            verified=d.dispute.verified,
+            issue=d.dispute.issue,
+            reason=d.dispute.reason,
+            title=d.dispute.title,
+        )
+        for revision, leg, d in revision_scenarios(doc)
+        if d.dispute is not None
+    )
 
 
 def conformance_split(doc: Scorecard) -> ConformanceSplit:

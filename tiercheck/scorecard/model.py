@@ -166,6 +166,11 @@ class ScenarioEntry:
         return self.unmeasured is None
 
     @property
+    def outcome(self) -> Literal["passed", "failed", "unmeasured"]:
+        """What the run measured: passed, failed, or unmeasured (neither)."""
+        return "unmeasured" if not self.measured else "passed" if self.passed else "failed"
+
+    @property
     def expected_failure(self) -> bool:
         """Whether an expected-failures baseline lists this scenario's failure."""
         return self.baseline == "expected-failure" and self.measured and not self.passed

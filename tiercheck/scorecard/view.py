@@ -33,6 +33,7 @@ __all__ = [
     "legs",
     "merged_legs",
     "pct",
+    "revision_scenarios",
     "sep1730_note",
     "short_sha",
     "signal_detail",
@@ -155,6 +156,18 @@ class LegView:
     def duration_s(self) -> float | None:
         """Seconds the leg took, when recorded (per-revision legs only)."""
         return self.data.duration_s if isinstance(self.data, LegEntry) else None
+
+
+def revision_scenarios(doc: Scorecard) -> Iterator[tuple[str, str, ScenarioEntry]]:
+    """(revision, leg, scenario) of every per-revision leg, in the order of the revisions
+    scored, server before client (a revision without data has none)."""
+    for revision in doc.requirements_revisions:
+        entry = doc.revisions.get(revision)
+        if entry is None:
+            continue
+        for leg in (entry.server, entry.client):
+            for detail in leg.details:
+                yield revision, leg.leg, detail
 
 
 def legs(doc: Scorecard) -> Iterator[LegView]:
