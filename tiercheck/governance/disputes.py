@@ -19,13 +19,13 @@ is: the mark says so (`verified` False, shown as "unverified") rather than guess
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Literal
 
 from tiercheck.config.disputes import DisputeEntry, issue_number
-from tiercheck.governance.snapshot import DisputedIssue, DisputeFacts, Unavailable
+from tiercheck.governance.snapshot import DisputedIssue, DisputeFacts, IssueEvent, Unavailable
 
 __all__ = [
     "CONFORMANCE_REPO",
@@ -76,12 +76,7 @@ def _labelled_on(issue: DisputedIssue, label: str, at: datetime) -> bool:
     events = [e for e in issue.events if e.label is not None and e.label.lower() == label.lower()]
     if not events:
         return True
-    state = False
-    for event in events:
-        if event.at > at:
-            break
-        state = event.action == "labeled"
-    return state
+    return _replayed(events, at, "labeled")
 
 
 def _closed_on(issue: DisputedIssue, at: datetime) -> bool:
@@ -89,11 +84,16 @@ def _closed_on(issue: DisputedIssue, at: datetime) -> bool:
     events = [e for e in issue.events if e.action in ("closed", "reopened")]
     if not events:
         return issue.closed_at is not None and issue.closed_at <= at
+    return _replayed(events, at, "closed")
+
+
+def _replayed(events: Sequence[IssueEvent], at: datetime, turned_on_by: str) -> bool:
+    """Whether the last of `events` (oldest first) up to `at` is `turned_on_by`."""
     state = False
     for event in events:
         if event.at > at:
             break
-        state = event.action == "closed"
+        state = event.action == turned_on_by
     return state
 
 

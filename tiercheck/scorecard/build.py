@@ -142,13 +142,9 @@ def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> Sc
 
 
 def _dispute(mark: DisputeMark) -> ScenarioDispute:
+    """The scorecard's record of a dispute: the mark's fields, by name."""
     return ScenarioDispute(
-        state=mark.state,
-        verified=mark.verified,
-        issue=mark.issue,
-        reason=mark.reason,
-        why=mark.why,
-        title=mark.title,
+        **{f.name: getattr(mark, f.name) for f in dataclasses.fields(ScenarioDispute)}
     )
 
 
