@@ -166,9 +166,15 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
     `now` is the capture time of a live collection (default: the clock, to the second). A
     replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
     """
-    from tiercheck.governance.obtain import GovernanceRun, obtain_signals
+    from tiercheck.governance.obtain import (
+        GovernanceRun,
+        dispute_entries,
+        dispute_listing,
+        obtain_signals,
+    )
 
     options = options_from_args(args)
+    entries = dispute_entries(options)  # a bad disputes file stops before GitHub is asked
     # An unknown name is a UsageError with a "did you mean".
     entry = known_sdks(args).get(args.sdk) if getattr(args, "sdk", None) else None
     moment = now or datetime.now(UTC).replace(microsecond=0)
@@ -176,7 +182,8 @@ def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> Govern
         str(args.repo), options, entry=entry, checkout=None, now=moment, log=_warn
     )
     assert obtained.snapshot is not None  # these commands never skip
-    return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source)
+    disputes = dispute_listing(entries, obtained.snapshot, obtained.signals.as_of)
+    return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source, disputes)
 
 
 def governance_tier(signals: GovernanceSignals) -> dict[str, Any]:

@@ -8,15 +8,16 @@ gives the same verdicts; a live collection at `--as-of`, else now.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tiercheck.config.disputes import DisputeEntry, default_disputes_path, load_disputes
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.ghapi import DEFAULT_API_URL
-from tiercheck.governance.disputes import CONFORMANCE_REPO
+from tiercheck.governance.disputes import CONFORMANCE_REPO, DisputeListing, recorded_disputes
 from tiercheck.governance.signals import (
     CHECK_NAMES,
     GovernanceSignals,
@@ -32,6 +33,8 @@ __all__ = [
     "GovernanceRun",
     "Obtained",
     "check_snapshot",
+    "dispute_entries",
+    "dispute_listing",
     "obtain_signals",
     "parse_as_of",
     "signal_config",
@@ -87,17 +90,39 @@ class GovernanceRun:
     signals: GovernanceSignals
     snapshot: Snapshot
     source: str  # "github" | "snapshot"
+    #: The disputed conformance tests on the `as_of` day (None: none recorded, none reviewed).
+    disputes: DisputeListing | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """`{repo, as_of, captured_at, source, checks}` with the checks under official names."""
+        """`{repo, as_of, captured_at, source, checks}` with the checks under official names,
+        then `disputes` when the snapshot recorded them or the disputes file names one."""
         everything = self.signals.to_dict()
-        return {
+        document = {
             "repo": self.signals.repo,
             "as_of": format_time(self.signals.as_of),
             "captured_at": format_time(self.signals.captured_at),
             "source": self.source,
             "checks": {name: everything[name] for name in CHECK_NAMES},
         }
+        if self.disputes is not None:
+            document["disputes"] = self.disputes.to_dict()
+        return document
+
+
+def dispute_entries(options: GovernanceOptions) -> tuple[DisputeEntry, ...]:
+    """The reviewed disputes file (`--disputes`, else the shipped one); a bad one is a one-line
+    `ConfigError`."""
+    return load_disputes(options.disputes or default_disputes_path())
+
+
+def dispute_listing(
+    entries: Sequence[DisputeEntry], snapshot: Snapshot, at: datetime
+) -> DisputeListing | None:
+    """The disputes `tier-check governance` reports: the snapshot's, linked by the reviewed
+    file's `entries`, on `at`; None when the snapshot recorded none and the file names none."""
+    if snapshot.disputes is None and not entries:
+        return None
+    return recorded_disputes(entries, snapshot.disputes, at)
 
 
 def parse_as_of(text: str | None) -> datetime | None:

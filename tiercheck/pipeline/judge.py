@@ -17,11 +17,11 @@ from pathlib import Path
 
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import load_baseline
-from tiercheck.config.disputes import DisputeEntry, default_disputes_path, load_disputes
+from tiercheck.config.disputes import DisputeEntry
 from tiercheck.config.registry import SdkEntry
 from tiercheck.errors import ConfigError
 from tiercheck.governance.disputes import disputes_on
-from tiercheck.governance.obtain import GovernanceOptions, obtain_signals
+from tiercheck.governance.obtain import GovernanceOptions, dispute_entries, obtain_signals
 from tiercheck.governance.signals import GovernanceSignals
 from tiercheck.governance.snapshot import DisputeFacts, Unavailable
 from tiercheck.model import format_time
@@ -74,7 +74,7 @@ class Judgement:
 def load_dispute_entries(options: GovernanceOptions) -> tuple[DisputeEntry, ...]:
     """The reviewed disputes file (`--disputes`, else the shipped one); a bad one is a
     one-line `ConfigError`."""
-    return load_disputes(options.disputes or default_disputes_path())
+    return dispute_entries(options)
 
 
 def evaluate_governance(

@@ -1,13 +1,17 @@
 """The governance checks of one repository as a plain-text table (pure).
 
 Reads the document `tier-check governance --output json` prints: `{repo, as_of, captured_at,
-source, checks}`, with each check's official reading and its SEP-1730 reading side by side.
+source, checks}`, with each check's official reading and its SEP-1730 reading side by side,
+then the disputed conformance tests (`disputes`) when there are any to report. An issue's
+title is GitHub's text: one plain line here (`tiercheck.plaintext`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from tiercheck.plaintext import one_line
 
 __all__ = ["render_governance"]
 
@@ -106,4 +110,39 @@ def render_governance(document: Mapping[str, Any]) -> str:
         lines.append(f"  {'':<16} {'':<13} {'':<12}  SEP-1730: {second}")
     lines.append("")
     lines.append("  * SEP-1730 as written reaches a different verdict than the official check.")
+    lines += _disputes(document.get("disputes"), str(document["as_of"])[:10])
     return "\n".join(lines) + "\n"
+
+
+#: An issue title is cut here (the JSON keeps it whole).
+_TITLE_LIMIT = 120
+
+
+def _disputes(listing: Mapping[str, Any] | None, day: str) -> list[str]:
+    """The disputed conformance tests on the as-of day; nothing when none is to report."""
+    if listing is None or (listing["status"] == "recorded" and not listing["items"]):
+        return []
+    where = f"{listing['repo']}, label {listing['label']!r}"
+    lines = ["", f"  Disputed conformance tests ({where}) on {day}:"]
+    if listing["status"] == "unavailable":
+        lines.append(f"    not collected: {one_line(listing['reason'])}")
+    elif listing["status"] == "not recorded":
+        lines.append("    the snapshot recorded none: states below are the disputes file's dates")
+    if listing["truncated"]:
+        lines.append(
+            "    the listing was cut at the page bound: some disputed issues may be missing"
+        )
+    for item in listing["items"]:
+        pull = item["pull_request"]
+        # Only the disputes file names it: its URL says which.
+        if pull is None:
+            pull = "/pull/" in str(item["url"])
+        kind = "pull request" if pull else "issue"
+        checked = "verified" if item["verified"] else "unverified"
+        title = f" \u201c{one_line(item['title'], _TITLE_LIMIT)}\u201d" if item["title"] else ""
+        lines.append(f"    {kind} #{item['number']}: {item['state']} ({checked}){title}")
+        lines.append(f"      {one_line(item['url'])}")
+        linked = ", ".join(item["scenarios"]) or "no scenario (the disputes file links none)"
+        lines.append(f"      scenarios: {linked}")
+        lines.append(f"      {one_line(item['why'])}")
+    return lines

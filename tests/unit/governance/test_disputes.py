@@ -11,6 +11,8 @@ again and the leg blocks Tier 1. The official reading is 4/5 on both days.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -221,7 +223,7 @@ def test_a_bad_disputes_file_is_one_line_and_exit_2(
     with pytest.raises(ConfigError):
         load_disputes(bad)
     argv = ["--sdk-path", str(tmp_path), "--repo", "someone/sdk", "--skip-governance"]
-    code = main([*argv, "--disputes", str(bad), "--out", str(tmp_path / "out")])
+    code = main([*argv, "--disputes", str(bad), "--no-history", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1
@@ -234,3 +236,132 @@ def test_the_shipped_disputes_file_loads() -> None:
     from tiercheck.config.disputes import default_disputes_path
 
     assert load_disputes(default_disputes_path()) == ()
+
+
+# --- an event list cut at the page bound ------------------------------------------------------
+
+
+def _cut(snapshot: Snapshot) -> Snapshot:
+    """`snapshot` with issue #7's event list marked cut, its close event lost (the collector
+    keeps the earliest events)."""
+    facts = snapshot.disputes
+    assert isinstance(facts, DisputeFacts)
+    (issue,) = facts.issues
+    cut = dataclasses.replace(issue, events=issue.events[:1], events_complete=False)
+    return dataclasses.replace(snapshot, disputes=dataclasses.replace(facts, issues=(cut,)))
+
+
+def test_a_cut_event_list_is_unverified_not_trusted(github: FakeGitHub, tmp_path: Path) -> None:
+    snapshot = _record(github, tmp_path / "snap.json")
+    whole = disputes_on([ENTRY], snapshot.disputes, OPEN_DAY)[(R, "server", "tools-call-image")]
+    assert (whole.state, whole.verified) == ("open", True)
+
+    cut = _cut(snapshot)
+    on_open = disputes_on([ENTRY], cut.disputes, OPEN_DAY)[(R, "server", "tools-call-image")]
+    assert (on_open.state, on_open.verified) == ("open", False)
+    assert on_open.why.startswith("unverified: issue #7's event list was cut at the page bound")
+    # The close event (2026-10-01) is among those lost: the issue's own closing time (from the
+    # listing) still says resolved on 2026-10-15, but nothing could check a reopen or unlabel.
+    late = disputes_on([ENTRY], cut.disputes, RESOLVED_DAY)[(R, "server", "tools-call-image")]
+    assert (late.state, late.verified) == ("resolved", False)
+
+
+# --- `tier-check governance` reports the disputes --------------------------------------------
+
+DISPUTES_YAML = (
+    "disputes:\n"
+    "  - scenario: tools-call-image\n"
+    "    leg: server\n"
+    f"    revisions: ['{R}']\n"
+    f"    issue: {ISSUE}\n"
+    "    reason: the check requires a MIME type the spec leaves open\n"
+    "    disputed_since: '2026-09-02'\n"
+    "    reviewed_by: reviewer\n"
+    "    reviewed_on: '2026-09-03'\n"
+    "  - scenario: tools-list\n"
+    "    leg: server\n"
+    f"    revisions: ['{R}']\n"
+    f"    issue: https://github.com/{CONFORMANCE_REPO}/pull/12\n"
+    "    reason: not in the snapshot\n"
+    "    disputed_since: '2026-09-10'\n"
+    "    resolved_on: '2026-09-20'\n"
+    "    reviewed_by: reviewer\n"
+    "    reviewed_on: '2026-09-11'\n"
+)
+
+
+def _governance(
+    capsys: pytest.CaptureFixture[str], snapshot: Path, disputes: Path, day: str, *more: str
+) -> str:
+    argv = ["governance", "--repo", "someone/sdk", "--governance-snapshot", str(snapshot)]
+    code = main([*argv, "--as-of", day, "--disputes", str(disputes), *more])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    return out
+
+
+def test_the_governance_command_reports_each_dispute_and_its_scenarios(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    snap = tmp_path / "snap.json"
+    _record(github, snap)
+    disputes = tmp_path / "disputes.yaml"
+    disputes.write_text(DISPUTES_YAML, encoding="utf-8")
+
+    data = json.loads(_governance(capsys, snap, disputes, "2026-09-15", "--output", "json"))
+    listing = data["disputes"]
+    assert (listing["repo"], listing["label"], listing["status"]) == (
+        CONFORMANCE_REPO,
+        "disputed",
+        "recorded",
+    )
+    # #7 from the snapshot (open on 2026-09-15, verified); #12 only in the file (its dates:
+    # 2026-09-10 to 2026-09-20, so open; unverified).
+    got = [
+        (i["number"], i["recorded"], i["state"], i["verified"], i["scenarios"])
+        for i in listing["items"]
+    ]
+    assert got == [
+        (7, True, "open", True, [f"server tools-call-image @ {R}"]),
+        (12, False, "open", False, [f"server tools-list @ {R}"]),
+    ]
+    assert listing["items"][0]["title"] == "tools-call-image: MIME type check"
+
+    text = _governance(capsys, snap, disputes, "2026-10-15")
+    assert (
+        "  Disputed conformance tests (modelcontextprotocol/conformance, label 'disputed') "
+        "on 2026-10-15:\n"
+        "    issue #7: resolved (verified) \u201ctools-call-image: MIME type check\u201d\n"
+        f"      {ISSUE}\n"
+        f"      scenarios: server tools-call-image @ {R}\n"
+        "      issue #7 was resolved (labelled 'disputed') on 2026-10-15 per the snapshot\n"
+        "    pull request #12: resolved (unverified)\n"
+        f"      https://github.com/{CONFORMANCE_REPO}/pull/12\n"
+        f"      scenarios: server tools-list @ {R}\n"
+        "      unverified: the snapshot lists no such issue labelled 'disputed' in "
+        "modelcontextprotocol/conformance; the data file's dates say resolved on 2026-10-15\n"
+    ) in text
+
+
+def test_the_governance_command_calls_a_cut_event_list_unverified(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    snap = tmp_path / "snap.json"
+    save_snapshot(_cut(_record(github, snap)), snap)
+    disputes = tmp_path / "disputes.yaml"
+    disputes.write_text(DISPUTES_YAML, encoding="utf-8")
+    text = _governance(capsys, snap, disputes, "2026-09-15")
+    assert "    issue #7: open (unverified) \u201ctools-call-image: MIME type check\u201d\n" in text
+    assert "      unverified: issue #7's event list was cut at the page bound" in text
+
+
+def test_no_dispute_recorded_and_none_reviewed_prints_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The sample SDK's snapshot predates the disputes record; the shipped file names none.
+    sample = Path(__file__).resolve().parents[3] / "examples" / "sample-sdk"
+    argv = ["governance", "--repo", "tiercheck/sample-sdk", "--output", "json"]
+    code = main([*argv, "--governance-snapshot", str(sample / "governance-snapshot.json")])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "disputes" not in json.loads(out)
