@@ -122,7 +122,7 @@ def _disputes(listing: Mapping[str, Any] | None, day: str) -> list[str]:
     """The disputed conformance tests on the as-of day; nothing when none is to report."""
     if listing is None or (listing["status"] == "recorded" and not listing["items"]):
         return []
-    where = f"{listing['repo']}, label {listing['label']!r}"
+    where = f"{one_line(listing['repo'])}, label {one_line(listing['label'])!r}"
     lines = ["", f"  Disputed conformance tests ({where}) on {day}:"]
     if listing["status"] == "unavailable":
         lines.append(f"    not collected: {one_line(listing['reason'])}")
@@ -142,7 +142,9 @@ def _disputes(listing: Mapping[str, Any] | None, day: str) -> list[str]:
         title = f" \u201c{one_line(item['title'], _TITLE_LIMIT)}\u201d" if item["title"] else ""
         lines.append(f"    {kind} #{item['number']}: {item['state']} ({checked}){title}")
         lines.append(f"      {one_line(item['url'])}")
-        linked = ", ".join(item["scenarios"]) or "no scenario (the disputes file links none)"
+        linked = (
+            one_line(", ".join(item["scenarios"])) or "no scenario (the disputes file links none)"
+        )
         lines.append(f"      scenarios: {linked}")
         lines.append(f"      {one_line(item['why'])}")
     return lines

@@ -365,3 +365,37 @@ def test_no_dispute_recorded_and_none_reviewed_prints_nothing(
     out, _ = capsys.readouterr()
     assert code == 0
     assert "disputes" not in json.loads(out)
+
+
+def test_the_governance_listing_prints_every_recorded_text_as_one_plain_line() -> None:
+    # A recorded snapshot is a file anyone can hand in: its repository, label, titles and the
+    # data file's scenario names reach the terminal only as plain single lines.
+    from tiercheck.report.governance import _disputes
+
+    hostile = "a\x1b[31mb\nc\x00d"
+    listing = {
+        "repo": hostile,
+        "label": hostile,
+        "status": "recorded",
+        "reason": None,
+        "truncated": False,
+        "items": [
+            {
+                "number": 7,
+                "url": hostile,
+                "title": hostile,
+                "pull_request": False,
+                "recorded": True,
+                "state": "open",
+                "verified": True,
+                "why": hostile,
+                "scenarios": [hostile],
+            }
+        ],
+    }
+    lines = _disputes(listing, "2026-09-15")
+    assert len(lines) == 6  # the blank line, the heading, the issue, its URL, scenarios, why
+    for line in lines:
+        assert "\x1b" not in line
+        assert "\x00" not in line
+        assert "\n" not in line
