@@ -58,7 +58,9 @@ class _Registry(BaseHTTPRequestHandler):
 def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_Registry]]:
     handler = type("Handler", (_Registry,), {"seen": [], "document": TODAY, "status": 200})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     monkeypatch.setenv("TIERCHECK_NPM_REGISTRY", f"http://127.0.0.1:{server.server_port}")
     try:

@@ -1,5 +1,5 @@
 """The data folder and `history import` against hostile or damaged input, through the real
-`tier-check` in a subprocess (`python -m tiercheck`), as the nightly runs it.
+`tier-check` (in this process, and as `python -m tiercheck` where the process is the point).
 
 What is promised: runs are known by what their files hold, never by the files' names; a file
 that is not a run file is left alone; a broken file is one warning and skipped, never a wedged
@@ -9,8 +9,10 @@ apart on a case-insensitive checkout; bad input is one line, never a traceback."
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 
 from support.nights import R1, REGRESSED, night_scorecard, records, thirty_nights
+from tiercheck.cli.app import main
 from tiercheck.history.datafile import DATA_MARKER, line_slug, run_file_name
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.store import HistoryStore
@@ -32,25 +35,40 @@ from tiercheck.report.writer import write_reports
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def tier_check(tmp: Path, *argv: str) -> tuple[int, str, str]:
-    """Run the real CLI; no traceback, ever."""
-    env = {k: v for k, v in os.environ.items() if k in {"PATH", "LANG", "LC_ALL"}} | {
+def tier_check(tmp: Path, *argv: str, process: bool = False) -> tuple[int, str, str]:
+    """Run the real CLI, in this process or (``process=True``) as `python -m tiercheck`, with
+    its own home, cache and working folder; no traceback, ever."""
+    env = {
         "HOME": str(tmp / "home"),
         "TIERCHECK_CACHE": str(tmp / "cache"),
-        "PYTHONPATH": str(ROOT),
         "NO_COLOR": "1",
     }
-    proc = subprocess.run(
-        [sys.executable, "-m", "tiercheck", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp,
-        timeout=120,
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc.returncode, proc.stdout, proc.stderr
+    if process:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tiercheck", *argv],
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in os.environ.items() if k in {"PATH", "LANG", "LC_ALL"}}
+            | env
+            | {"PYTHONPATH": str(ROOT)},
+            cwd=tmp,
+            timeout=120,
+            check=False,
+        )
+        code, out, err = proc.returncode, proc.stdout, proc.stderr
+    else:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with pytest.MonkeyPatch.context() as patch:
+            for name in [k for k in os.environ if k.startswith(("TIERCHECK_", "GITHUB_", "GH_"))]:
+                patch.delenv(name)
+            for name, value in env.items():
+                patch.setenv(name, value)
+            patch.chdir(tmp)
+            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+                code = main(list(argv))
+        out, err = stdout.getvalue(), stderr.getvalue()
+    assert "Traceback" not in err, err
+    return code, out, err
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -84,7 +102,7 @@ def _night_folder(tmp: Path, n: int) -> Path:
     return jobs
 
 
-def _night(tmp: Path, data: Path, n: int, db: str) -> tuple[str, str]:
+def _night(tmp: Path, data: Path, n: int, db: str, *, process: bool = False) -> tuple[str, str]:
     """The nightly's sequence: a fresh history from the data folder, tonight's runs, export."""
     (tmp / db).unlink(missing_ok=True)
     outs, errs = [], []
@@ -93,7 +111,7 @@ def _night(tmp: Path, data: Path, n: int, db: str) -> tuple[str, str]:
         ("history", "import", str(_night_folder(tmp, n)), "--history", db),
         ("history", "export", "--history", db, "--out", str(data)),
     ):
-        code, out, err = tier_check(tmp, *argv)
+        code, out, err = tier_check(tmp, *argv, process=process)
         assert code == 0, err
         outs.append(out)
         errs.append(err)
@@ -120,7 +138,7 @@ def test_a_renamed_an_extra_and_a_foreign_file_never_wedge_the_nightly(
     for name, content in foreign.items():
         (data / name).write_bytes(content)
 
-    out, err = _night(tmp_path, data, 4, "night4.sqlite")
+    out, err = _night(tmp_path, data, 4, "night4.sqlite", process=True)  # as the nightly runs
     assert err == ""
     assert "exported 3 run(s)" in out
     assert "1 moved to their run's own name" in out
@@ -503,7 +521,10 @@ def test_a_scorecard_holding_what_no_history_can_is_one_line_exit_2(
     doc = json.loads(path.read_text("utf-8"))
     _SCORECARD_CASES[case](doc)
     path.write_text(json.dumps(doc), encoding="utf-8")
-    code, out, err = tier_check(tmp_path, "history", "import", "saved", "--history", "h.sqlite")
+    # The surrogate goes through the real process's own stdout and stderr encoding.
+    code, out, err = tier_check(
+        tmp_path, "history", "import", "saved", "--history", "h.sqlite", process=case == "surrogate"
+    )
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
     assert "scorecard.json" in err

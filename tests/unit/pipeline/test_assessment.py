@@ -144,8 +144,8 @@ def test_a_waiting_client_takes_whichever_slot_frees_first(tmp_path: Path) -> No
         + " client"
     )
     wrapped = slots.wrap_client_command(client, script=script, slots=2, timeout_s=60)
-    slow = subprocess.Popen(f"{wrapped} http://127.0.0.1:9/6", shell=True)
-    assert wait_for(lambda: log.is_file() and "start 6" in log.read_text(), timeout_s=30)
+    slow = subprocess.Popen(f"{wrapped} http://127.0.0.1:9/3", shell=True)
+    assert wait_for(lambda: log.is_file() and "start 3" in log.read_text(), timeout_s=30)
     quick = [
         subprocess.Popen(f"{wrapped} http://127.0.0.1:9/0.{i}", shell=True) for i in range(1, 5)
     ]
@@ -153,7 +153,7 @@ def test_a_waiting_client_takes_whichever_slot_frees_first(tmp_path: Path) -> No
         assert proc.wait(timeout=120) == 0
     ends = [line for line in log.read_text().splitlines() if line.startswith("end")]
     # Every quick client ran on the free slot, none queued behind the slow one.
-    assert ends[-1] == "end 6", ends
+    assert ends[-1] == "end 3", ends
     assert len(ends) == 5
 
 

@@ -142,7 +142,9 @@ class _NotMcp(BaseHTTPRequestHandler):
 @pytest.fixture
 def not_mcp() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _NotMcp)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
     server.shutdown()
