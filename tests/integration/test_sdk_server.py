@@ -198,7 +198,7 @@ def test_a_server_that_accepts_but_never_answers_times_out(tmp_path: Path, scrip
     with (
         pytest.raises(ServerStartError, match="did not answer within"),
         managed_server(
-            f"{PY} {script} {{port}} hang", URL, ready_timeout_s=8, **_start_args(tmp_path)
+            f"{PY} {script} {{port}} hang", URL, ready_timeout_s=4, **_start_args(tmp_path)
         ),
     ):
         pytest.fail("the block must not run")
@@ -212,7 +212,7 @@ def test_a_non_mcp_answer_is_not_ready(tmp_path: Path, script: str, mode: str, s
     with (
         pytest.raises(ServerStartError, match="not with a JSON-RPC response") as info,
         managed_server(
-            f"{PY} {script} {{port}} {mode}", URL, ready_timeout_s=8, **_start_args(tmp_path)
+            f"{PY} {script} {{port}} {mode}", URL, ready_timeout_s=4, **_start_args(tmp_path)
         ),
     ):
         pytest.fail("the block must not run")
