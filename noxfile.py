@@ -20,6 +20,9 @@ nox.options.sessions = ["lint", "types", "layers", "unit", "integration", "slow"
 
 PATHS = ("tiercheck", "tests", "bench", "examples", "noxfile.py")
 ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+#: The pages' validators, from the npm registry (tests/support/page_checks.py): the Nu HTML
+#: Checker's vnu.jar (run with the machine's Java) and axe-core.
+WEBCHECK = ("vnu-jar@26.9.27", "axe-core@4.14.1")
 #: A missing Chromium or actionlint fails the tests that need it (tests/support/tools.py).
 REQUIRE_TOOLS = {"TIERCHECK_REQUIRE_TOOLS": "1"}
 
@@ -62,7 +65,21 @@ def unit(session: nox.Session) -> None:
 def integration(session: nox.Session) -> None:
     """The real pinned harness and the real sample SDK (provisions Node 22 on first use)."""
     _install(session)
-    session.run("pytest", "tests/integration", *session.posargs, env=REQUIRE_TOOLS)
+    webcheck = f"{session.virtualenv.location}/webcheck"
+    session.run(
+        "npm",
+        "install",
+        "--prefix",
+        webcheck,
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        *WEBCHECK,
+        external=True,
+    )
+    env = {**REQUIRE_TOOLS, "TIERCHECK_WEBCHECK": webcheck}
+    session.run("pytest", "tests/integration", *session.posargs, env=env)
 
 
 @nox.session

@@ -20,7 +20,11 @@ time and peak RSS:
 5. `publish` of the original database into a second site, whose `api/v1/` must be byte for
    byte the first site's (the rebuild from the data folder alone).
 
-Sizes: the data folder and the site (files and bytes, by kind, and the largest file). It is a
+The site holds the cross-SDK grid (`grid.html`) and a page and a document per night
+(`nights/<night>.html`), as `publish` always builds them.
+
+Sizes: the data folder and the site (files and bytes, by kind, the largest file and the largest
+page). It is a
 measurement, not a test: nothing here asserts a time.
 """
 
@@ -194,6 +198,8 @@ def _size(folder: Path) -> dict[str, Any]:
         )
         kinds.setdefault(kind, []).append(p.stat().st_size)
     largest = max(files, key=lambda p: p.stat().st_size)
+    pages = [p for p in files if p.suffix == ".html"] or files
+    page = max(pages, key=lambda p: p.stat().st_size)
     return {
         "files": len(files),
         "bytes": sum(p.stat().st_size for p in files),
@@ -201,6 +207,10 @@ def _size(folder: Path) -> dict[str, Any]:
         "largest": {
             "path": largest.relative_to(folder).as_posix(),
             "bytes": largest.stat().st_size,
+        },
+        "largest_page": {
+            "path": page.relative_to(folder).as_posix(),
+            "bytes": page.stat().st_size,
         },
     }
 
@@ -295,6 +305,8 @@ def main() -> int:
         f"site: {site_size['files']} files, {site_size['bytes'] / 1e6:.1f} MB; data folder: "
         f"{data_size['files']} files, {data_size['bytes'] / 1e6:.1f} MB; api identical after "
         f"rebuild: {identical}\n"
+        f"largest page: {site_size['largest_page']['path']} "
+        f"{site_size['largest_page']['bytes'] / 1e3:.0f} kB\n"
     )
     return 0 if identical else 1
 

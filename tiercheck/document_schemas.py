@@ -18,7 +18,9 @@ from pathlib import Path
 
 from tiercheck import model
 from tiercheck.claim.model import ClaimDocument
+from tiercheck.dashboard.grid import Grid
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, ScenarioIndex
+from tiercheck.dashboard.nightdiff import NightDiff, NightList
 from tiercheck.governance.snapshot import Snapshot
 from tiercheck.history.datafile import DataFolder, RunFile
 from tiercheck.matrix.model import Matrix
@@ -57,6 +59,15 @@ GENERATED: Mapping[str, GeneratedSchema] = {
     "dashboard_scenarios.schema.json": GeneratedSchema(
         ScenarioIndex, "tiercheck dashboard API v1: api/v1/scenarios.json"
     ),
+    "dashboard_grid.schema.json": GeneratedSchema(
+        Grid, "tiercheck dashboard API v1: api/v1/grid.json"
+    ),
+    "dashboard_night.schema.json": GeneratedSchema(
+        NightDiff, "tiercheck dashboard API v1: api/v1/nights/<night>.json"
+    ),
+    "dashboard_nights.schema.json": GeneratedSchema(
+        NightList, "tiercheck dashboard API v1: api/v1/nights.json"
+    ),
 }
 
 #: The schemas a published dashboard carries under `api/v1/schemas/`.
@@ -65,6 +76,9 @@ DASHBOARD_SCHEMAS = (
     "dashboard_line.schema.json",
     "dashboard_scenarios.schema.json",
     "matrix.schema.json",
+    "dashboard_grid.schema.json",
+    "dashboard_night.schema.json",
+    "dashboard_nights.schema.json",
 )
 
 

@@ -24,6 +24,8 @@ from tiercheck.claim.changes import from_scorecard, leg_states, scenario_states
 from tiercheck.claim.changes import run_scenarios as claim_scenarios
 from tiercheck.comparison import Comparison, compare
 from tiercheck.dashboard.build import build_dashboard
+from tiercheck.dashboard.grid import runs_by_line
+from tiercheck.dashboard.nightdiff import KINDS, build_nights
 from tiercheck.history.analysis import changes as history_changes
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import run_scenarios as history_scenarios
@@ -285,3 +287,23 @@ def test_the_history_and_the_dashboard_say_so(name: str) -> None:
     assert set(last.newly_failing) == {"/".join(k) for k in expected.keys("newly-failing")}
     assert set(last.fixed) == {"/".join(k) for k in expected.keys("fixed")}
     assert set(last.newly_unmeasured) == {"/".join(w) for w in expected.legs_unmeasured}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_night_against_night_says_so(name: str) -> None:
+    old, new, expected = _pair(name)
+    one, two = _records(old, new)
+    _, nights = build_nights(runs_by_line([one, two]))
+    night = nights[two.timestamp.date().isoformat()].lines[0]
+    assert night.previous_run == one.run_id
+    found = {
+        (kind.replace("_", "-"), e.revision, e.leg, e.scenario)
+        for kind in KINDS
+        for e in getattr(night, kind)
+    }
+    assert found == set(expected.changes)
+    assert {(x.revision, x.leg) for x in night.legs_newly_unmeasured} == expected.legs_unmeasured
+    assert {(x.revision, x.leg) for x in night.legs_measured_again} == (
+        expected.legs_measured_again
+    )
+    assert night.comparable is not expected.incomparable

@@ -107,8 +107,11 @@ def test_the_generator_writes_each_schema_it_lists(tmp_path: Path) -> None:
     # Hand-worked: the typed documents other tools read, and nothing else.
     assert sorted(GENERATED) == [
         "claim.schema.json",
+        "dashboard_grid.schema.json",
         "dashboard_index.schema.json",
         "dashboard_line.schema.json",
+        "dashboard_night.schema.json",
+        "dashboard_nights.schema.json",
         "dashboard_scenarios.schema.json",
         "governance_snapshot.schema.json",
         "history_folder.schema.json",

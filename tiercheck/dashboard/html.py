@@ -295,17 +295,28 @@ def _scenarios_list(index: DashboardIndex) -> Html:
     )
 
 
-def render_index(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> str:
-    """`index.html`: last night's changes, every line × revision × leg, failing scenarios."""
+def render_index(
+    index: DashboardIndex,
+    histories: Mapping[str, LineHistory],
+    *,
+    grid: str | None = None,
+    night: tuple[str, str] | None = None,
+) -> str:
+    """`index.html`: last night's changes, every line × revision × leg, failing scenarios;
+    with links to the cross-SDK grid page `grid` and the latest night's page `night` (night,
+    path) when the site has them."""
     meta = (
         f"{len(index.lines)} SDK line(s) · latest night {index.latest_night or 'none'} · "
         f"revisions {', '.join(index.revisions) or 'none'}"
     )
     data = _a("api/v1/index.json", "API (JSON)")
     matrix = join((" · ", _a(index.matrix, "latest matrix (JSON)"))) if index.matrix else ""
+    views = join((" · ", _a(grid, "cross-SDK grid"))) if grid else ""
+    if night:
+        views = join((views, " · ", _a(night[1], f"night {night[0]} against the night before")))
     body = join(
         (
-            el("p", data, matrix, class_="msg"),
+            el("p", data, matrix, views, class_="msg", id="views"),
             _last_night(index),
             _lines_table(index, histories),
             _scenarios_list(index),

@@ -14,6 +14,9 @@ a "night" is a run's UTC date. Paths are relative to the site's root.
   clock, failing streaks, flaky scenarios.
 * `api/v1/scenarios.json` (`ScenarioIndex`): per scenario, which lines fail it and since when.
 * `api/v1/matrix.json`: the latest matrix (`matrix.schema.json`), when the site was given one.
+* `api/v1/grid.json` (`tiercheck.dashboard.grid.Grid`) and `api/v1/nights.json`,
+  `api/v1/nights/<night>.json` (`tiercheck.dashboard.nightdiff`): the cross-SDK grid and
+  night against night, each modelled beside its builder.
 """
 
 from __future__ import annotations

@@ -4,10 +4,12 @@
 pages of each line) into a static site:
 
     index.html                      lines/<line>.html            scenarios/<scenario>.html
+    grid.html                       nights/<night>.html
     lines/<line>/scorecard.html     lines/<line>/claim.html      (copied from the matrix)
     badges/<line>.svg               badges/<line>.json           badges/aliases.json
     api/v1/index.json               api/v1/lines/<line>.json     api/v1/scenarios.json
     api/v1/matrix.json              api/v1/schemas/*.schema.json .nojekyll
+    api/v1/grid.json                api/v1/nights.json           api/v1/nights/<night>.json
 
 Incremental: each file has a key (a digest of what it is made from and of this tiercheck's
 version); a page whose key is the one the previous build recorded (`.tiercheck-site.json`) and
@@ -44,8 +46,12 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck import __version__
+from tiercheck.config.disputes import default_disputes_path, load_disputes
+from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.safeload import load_json
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
+from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
+from tiercheck.dashboard.grid_html import render_grid, render_night
 from tiercheck.dashboard.html import (
     line_badge_json,
     line_badge_svg,
@@ -54,6 +60,7 @@ from tiercheck.dashboard.html import (
     render_scenario,
 )
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, LineSummary, ScenarioPage
+from tiercheck.dashboard.nightdiff import NightDiff, NightList, build_nights, night_page
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
@@ -272,6 +279,69 @@ def _scenario_page(page: ScenarioPage, index: DashboardIndex) -> bytes:
     return render_scenario(page, index).encode("utf-8")
 
 
+@dataclass(frozen=True)
+class _Views:
+    """The cross-SDK grid and the nights, built beside the dashboard's documents."""
+
+    grid: Grid
+    nights: NightList
+    diffs: Mapping[str, NightDiff]
+
+
+def _views(runs: Sequence[RunRecord], dashboard: Dashboard, warnings: list[str]) -> _Views:
+    """The grid over the frozen sets of the revisions the lines' latest runs scored (as this
+    tiercheck ships them), with the reviewed disputes, and every night against the night
+    before."""
+    by_line = runs_by_line(runs)
+    sets: dict[str, dict[str, Sequence[str]]] = {}
+    for revision in dashboard.index.revisions:
+        try:
+            found = load_requirement_set(revision)
+        except ConfigError as exc:
+            warnings.append(f"grid: {revision} has no frozen set here ({exc}); not in the grid")
+            continue
+        sets[revision] = {
+            leg: names
+            for leg, names in (("server", found.server), ("client", found.client))
+            if names
+        }
+    disputes = [
+        Dispute(revision, e.leg, e.scenario, e.disputed_since, e.resolved_on)
+        for e in load_disputes(default_disputes_path())
+        for revision in e.revisions
+    ]
+    pages = {(s.leg, s.scenario): s.page for s in dashboard.index.scenarios}
+    grid = build_grid(by_line, sets, disputes=disputes, scenario_pages=pages)
+    listing, diffs = build_nights(by_line)
+    return _Views(grid, listing, diffs)
+
+
+def _night_page(diff: NightDiff) -> bytes:
+    return render_night(diff).encode("utf-8")
+
+
+def _add_views(plan: _Plan, views: _Views) -> None:
+    """The grid's and the nights' files."""
+    grid_text = api_text(to_json(views.grid))
+    plan.add("api/v1/grid.json", _text(grid_text))
+    latest = views.nights.latest
+    plan.add(
+        "grid.html",
+        _File(
+            _digest(grid_text, latest or ""),
+            lambda: render_grid(views.grid, night=latest).encode("utf-8"),
+        ),
+    )
+    plan.add("api/v1/nights.json", _text(api_text(to_json(views.nights))))
+    for night, diff in views.diffs.items():
+        data, html = site_path(f"api/v1/nights/{night}.json"), site_path(night_page(night))
+        if data is None or html is None:  # a night is an ISO date: never
+            continue
+        text = api_text(to_json(diff))
+        plan.add(data, _text(text))
+        plan.add(html, _File(_digest(text), partial(_night_page, diff)))
+
+
 @dataclass
 class _Plan:
     """The files of a site, by path; a path that would be another one on a case-insensitive
@@ -299,6 +369,8 @@ def _plan(
     matrix: MatrixFolder | None,
     aliases: Mapping[str, str],
     published: set[str],
+    *,
+    views: _Views | None = None,
 ) -> _Plan:
     """Every file of the site: the fixed ones first, then each line's, the aliases' badges and
     the scenario pages (an earlier file wins a clash)."""
@@ -314,11 +386,19 @@ def _plan(
         plan.add("api/v1/matrix.json", _text(api_text(to_json(matrix.matrix))))
     for name in DASHBOARD_SCHEMAS:
         plan.add(f"api/v1/schemas/{name}", _text(schema_text(name)))
-    everything = _digest(index_text, *sorted(histories_text.values()))
+    latest = views.nights.latest if views is not None else None
+    night = (latest, night_page(latest)) if latest else None
+    grid = "grid.html" if views is not None else None
+    everything = _digest(index_text, *sorted(histories_text.values()), repr((grid, night)))
     plan.add(
         "index.html",
-        _File(everything, lambda: render_index(index, dashboard.lines).encode("utf-8")),
+        _File(
+            everything,
+            lambda: render_index(index, dashboard.lines, grid=grid, night=night).encode("utf-8"),
+        ),
     )
+    if views is not None:
+        _add_views(plan, views)
     record = {
         "format": "tiercheck-badge-aliases",
         "aliases": dict(sorted(aliases.items())),
@@ -424,7 +504,8 @@ def build_site(
     live = {line_slug(line) for line in lines}
     merged = _live_aliases(merged, live, warnings)
     dashboard = build_dashboard(runs, pages=pages, matrix=newest is not None, aliases=merged)
-    plan = _plan(dashboard, copied, newest, merged, published)
+    views = _views(runs, dashboard, warnings)
+    plan = _plan(dashboard, copied, newest, merged, published, views=views)
     warnings += plan.warnings
     for gone in sorted(published - live - set(merged)):
         warnings.append(

@@ -76,7 +76,9 @@ def test_rebuilt_from_the_data_folder_alone_the_api_is_byte_identical(
     assert main(["history", "import", str(tmp_path / "data"), "--history", str(fresh)]) == 0
     _publish(fresh, tmp_path / "site-b", capsys=capsys)
     api_a, api_b = _files(tmp_path / "site-a", "api/v1"), _files(tmp_path / "site-b", "api/v1")
-    assert len(api_a) == 1 + 3 + 1 + 4  # index, three lines, scenarios, four schemas
+    # index, three lines, scenarios, four schemas; the grid, the nights' list, thirty nights
+    # and their three schemas
+    assert len(api_a) == 1 + 3 + 1 + 4 + 1 + 1 + 30 + 3
     assert api_a == api_b
     # The pages and badges too: nothing in the site depends on where or when it was built.
     assert _files(tmp_path / "site-a") == _files(tmp_path / "site-b")

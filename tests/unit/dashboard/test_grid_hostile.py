@@ -1,0 +1,88 @@
+"""The grid and a night's page with one hostile string in every field a line, its SDK or the
+harness can write (scenario names, line names, checks, messages, reasons): it stays text."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from support.hostile_dashboard import filled
+from support.hostile_text import HOSTILE
+from support.nights import records, thirty_nights
+from tiercheck.config.requirements import load_requirement_set
+from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
+from tiercheck.dashboard.grid_html import render_grid, render_night
+from tiercheck.dashboard.nightdiff import NightDiff, build_nights
+from tiercheck.plaintext import clean
+
+CASES = sorted(name for name in HOSTILE if name != "huge")
+_TAGS = (
+    "html head meta title style body header h1 h2 h3 main div span p a ul li strong code nav "
+    "section table caption thead tbody tfoot tr th td"
+)
+TAGS = frozenset(_TAGS.split())
+_ATTRS = "lang charset name content http-equiv class id href scope colspan aria-hidden"
+ATTRS = frozenset([*_ATTRS.split(), "aria-labelledby"])
+SITE_LINK = re.compile(r"(\.\./)*[\w.-]+(/[\w.-]+)*\.(html|json)(#[\w-]+)?|#[\w-]+")
+R1 = "2025-11-25"
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.attrs: list[tuple[str, str, str]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.attrs += [(tag, key, value or "") for key, value in attrs]
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@functools.cache
+def _documents() -> tuple[Grid, NightDiff]:
+    """Night 12 (a failure with its message), with a dispute so every part is shown."""
+    by_line = runs_by_line(records(thirty_nights(12)))
+    found = load_requirement_set(R1)
+    sets = {R1: {"server": found.server, "client": found.client}}
+    pages = {("server", "tools-call-image"): "scenarios/server-tools-call-image.html"}
+    dispute = Dispute(R1, "server", "tools-call-image", by_line["alpha-sdk"][0].timestamp.date())
+    grid = build_grid(by_line, sets, disputes=[dispute], scenario_pages=pages)
+    table = grid.tables[0]
+    grid = dataclasses.replace(grid, tables=(dataclasses.replace(table, outside=("x",)),))
+    _, nights = build_nights(by_line)
+    return grid, nights["2026-10-12"]
+
+
+def _pages(text: str) -> dict[str, str]:
+    grid, night = _documents()
+    return {"grid": render_grid(filled(grid, text)), "night": render_night(filled(night, text))}
+
+
+def test_the_filled_pages_show_the_word_in_their_parts() -> None:
+    pages = _pages("WORD")
+    assert "WORD" in pages["grid"].split("<tbody>")[1]  # a row's scenario
+    assert "(disputed)" in pages["grid"]
+    assert 'id="newly-failing-WORD"' in pages["night"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_hostile_text_in_every_field_stays_text(name: str) -> None:
+    shown = clean(HOSTILE[name])
+    for where, page in _pages(HOSTILE[name]).items():
+        parsed = _Page()
+        parsed.feed(page)
+        assert parsed.tags <= TAGS, (where, sorted(parsed.tags - TAGS))
+        assert {key for _, key, _ in parsed.attrs} <= ATTRS, where
+        hrefs = [value for _, key, value in parsed.attrs if key == "href"]
+        assert all(SITE_LINK.fullmatch(h) for h in hrefs), (where, hrefs)
+        values = [value for _, _, value in parsed.attrs]
+        assert any(shown in text for text in ("".join(parsed.text), *values)), where
+        page.encode("utf-8")

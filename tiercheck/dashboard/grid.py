@@ -1,0 +1,371 @@
+"""The cross-SDK grid (pure): every scored scenario of a revision's frozen set × every SDK line.
+
+`api/v1/grid.json` (`Grid`) holds one table per revision × leg. Its rows are the scored
+scenarios of the revision's frozen requirement set as this tiercheck ships it — every one of
+them, whether or not a line ran it — so a table's denominator is fixed for the set and a count
+("passes in 2 of 3 lines", "passes 28 of 30") means the same on every night. Its columns are
+every SDK line of the site (a line's stable series, `NAME@stable`, is a line of its own).
+
+A cell is the line's latest run's word on the scenario:
+
+* ``pass`` / ``fail`` — the leg was measured and the scenario scored (passed / failed);
+* ``unmeasured`` — the leg was tried and not (wholly) measured: no verdict, never a failure;
+* ``not-scored`` — the run reported it but its requirement set does not count it;
+* ``not-run`` — no verdict at all: the leg was skipped or not planned at this revision, or the
+  run did not list the scenario.
+
+``disputed`` is said beside the state, not instead of it: the scenario is listed in the reviewed
+disputes file (`requirements/disputes.yaml`) for the revision and leg, and its dispute was open
+on the line's latest night by the file's dates (SEP-1730 leaves it out of the score while it
+lasts; the official reading does not).
+
+`since` is the time of the first run of the line's current stretch in that state; for a verdict
+(pass, fail, not scored, not run), a night the leg was unmeasured bridges the stretch, as in
+streaks, and an unmeasured stretch is dated from its own first run.
+
+The frozen sets carry no category, so a row's category is derived from its scenario's name
+(`category`): the family its first word names, with `sep-NNNN-` dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import ClassVar, Literal
+
+from tiercheck.comparison import leg_measured, leg_unmeasured
+from tiercheck.dashboard.model import API_VERSION
+from tiercheck.history.datafile import line_slug
+from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
+from tiercheck.history.section import stamp
+from tiercheck.model import doc_field
+
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_RULE",
+    "Dispute",
+    "Grid",
+    "GridCell",
+    "GridColumn",
+    "GridRow",
+    "GridState",
+    "GridTable",
+    "build_grid",
+    "category",
+    "runs_by_line",
+]
+
+GridState = Literal["pass", "fail", "unmeasured", "not-scored", "not-run"]
+
+#: The categories, in the order the grid lists them.
+CATEGORIES = (
+    "core",
+    "tools",
+    "resources",
+    "prompts",
+    "elicitation",
+    "input-required",
+    "utilities",
+    "auth",
+)
+_FAMILY = {
+    "tools": "tools",
+    "tool": "tools",
+    "resources": "resources",
+    "resource": "resources",
+    "prompts": "prompts",
+    "prompt": "prompts",
+    "elicitation": "elicitation",
+    "input": "input-required",
+    "logging": "utilities",
+    "completion": "utilities",
+    "auth": "auth",
+}
+CATEGORY_RULE = (
+    "derived from the scenario's name (the frozen sets carry no category): its first word, "
+    "with a leading sep-NNNN- dropped — tools, resources, prompts, elicitation, input "
+    "(input-required), logging and completion (utilities), auth; any other is core"
+)
+_SEP = re.compile(r"^sep-[0-9]+-")
+
+
+def category(scenario: str) -> str:
+    """The category of a scenario, from its name: `tools-call-image` → tools,
+    `auth/scope-step-up` → auth, `sep-2164-resource-not-found` → resources, `ping` → core."""
+    first = re.split(r"[-_/]", _SEP.sub("", scenario), maxsplit=1)[0]
+    return _FAMILY.get(first, "core")
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A reviewed dispute as the grid reads it: the scenario, and the days it is open."""
+
+    revision: str
+    leg: str
+    scenario: str
+    since: date
+    until: date | None = None
+
+    def open_on(self, day: date) -> bool:
+        """Open on `day`: from `since`, and before `until` when it was resolved."""
+        return self.since <= day and (self.until is None or day < self.until)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GridCell:
+    """One scenario in one line's latest run."""
+
+    line: str
+    state: GridState = doc_field(
+        doc="pass, fail (measured and scored), unmeasured (the leg was not measured), "
+        "not-scored (reported, not counted), not-run (no verdict: the leg was skipped or not "
+        "planned, or the run did not list the scenario)"
+    )
+    disputed: bool = doc_field(
+        doc="listed in the disputes file for this revision and leg, open on the line's latest "
+        "night (SEP-1730 leaves it out of the score while it lasts)"
+    )
+    since: str | None = doc_field(
+        doc="time of the first run of the current stretch in this state (unmeasured nights "
+        "bridge a verdict's stretch); null when the line has no run"
+    )
+    since_run: str | None
+    check: str | None = doc_field(doc="fail: the first failing check")
+    message: str | None = doc_field(doc="fail: its message")
+    page: str | None = doc_field(
+        doc="fail: where the message is shown (the scenario's page, at the line's row)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class GridRow:
+    """One scored scenario of the frozen set across every line."""
+
+    scenario: str
+    category: str
+    page: str | None = doc_field(doc="the scenario's page, when the site has one")
+    passes: int = doc_field(doc="lines whose cell is pass")
+    fails: int = doc_field(doc="lines whose cell is fail")
+    cells: tuple[GridCell, ...] = doc_field(doc="one per line, in the columns' order")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GridColumn:
+    """One SDK line's column: its latest run and its counts over the table's rows."""
+
+    line: str
+    slug: str
+    page: str = doc_field(doc="the line's page")
+    night: str | None = doc_field(doc="its latest run's UTC date")
+    passes: int = doc_field(doc="rows whose cell is pass (of the table's `scored`)")
+    fails: int
+    unmeasured: int
+    not_run: int = doc_field(doc="rows with no verdict (not-run or not-scored)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GridTable:
+    """One revision × leg."""
+
+    revision: str
+    leg: str
+    scored: int = doc_field(doc="scored scenarios of the frozen set: every count's denominator")
+    columns: tuple[GridColumn, ...]
+    rows: tuple[GridRow, ...] = doc_field(doc="the frozen set's scored scenarios, by category")
+    outside: tuple[str, ...] = doc_field(
+        doc="scenarios a line's latest run scored that the frozen set does not (not rows)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Grid:
+    """The cross-SDK grid (`api/v1/grid.json`)."""
+
+    json_tag: ClassVar[tuple[str, str]] = ("format", "tiercheck-dashboard-grid")
+
+    api_version: int
+    categories: tuple[str, ...] = doc_field(doc="every category, in the order rows are listed")
+    category_rule: str = doc_field(doc="how a scenario's category is found")
+    lines: tuple[str, ...] = doc_field(doc="every line (the columns), by name")
+    tables: tuple[GridTable, ...] = doc_field(doc="one per revision × leg of a frozen set")
+
+
+def runs_by_line(runs: Iterable[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Every line's runs, oldest first (the order the dashboard reads them in)."""
+    by_line: dict[str, list[RunRecord]] = {}
+    for run in sorted(runs, key=lambda r: (r.timestamp, r.run_id, run_key(r))):
+        by_line.setdefault(line_of(run), []).append(run)
+    return dict(sorted(by_line.items()))
+
+
+_Key = tuple[str, str, str]
+
+
+def _state(
+    legs: Mapping[tuple[str, str], str], key: _Key, rows: Mapping[_Key, ScenarioRow]
+) -> tuple[GridState, ScenarioRow | None]:
+    leg = legs.get(key[:2])
+    if leg is None or not (leg_measured(leg) or leg_unmeasured(leg)):
+        return "not-run", None
+    if leg_unmeasured(leg):
+        return "unmeasured", None
+    row = rows.get(key)
+    if row is None:
+        return "not-run", None
+    if not row.scored:
+        return "not-scored", row
+    return ("pass" if row.passed else "fail"), row
+
+
+@dataclass
+class _Track:
+    """One key's current stretch while a line's runs are read in order."""
+
+    verdict: GridState | None = None
+    verdict_since: RunRecord | None = None
+    unmeasured_since: RunRecord | None = None
+
+
+def _cells(
+    line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]
+) -> dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]:
+    """key → (state, the first run of its stretch, the latest run's row) for one line."""
+    tracks = {key: _Track() for key in keys}
+    latest: dict[_Key, tuple[GridState, ScenarioRow | None]] = {}
+    for i, run in enumerate(runs):
+        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
+        legs = {(x.revision, x.leg): x.state for x in run.legs}
+        last = i == len(runs) - 1
+        for key, track in tracks.items():
+            state, row = _state(legs, key, rows)
+            if state == "unmeasured":
+                if track.unmeasured_since is None:
+                    track.unmeasured_since = run
+            else:
+                track.unmeasured_since = None
+                if state != track.verdict:
+                    track.verdict, track.verdict_since = state, run
+            if last:
+                latest[key] = (state, row)
+    out: dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]] = {}
+    for key, track in tracks.items():
+        state, row = latest.get(key, ("not-run", None))
+        since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
+        out[key] = (state, since, row)
+    return out
+
+
+def _leg_order(leg: str) -> tuple[bool, str]:
+    return (leg != "server", leg)
+
+
+def build_grid(
+    by_line: Mapping[str, Sequence[RunRecord]],
+    sets: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    disputes: Sequence[Dispute] = (),
+    scenario_pages: Mapping[tuple[str, str], str] | None = None,
+) -> Grid:
+    """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
+    leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
+    its page in the site; `disputes` are the reviewed disputes."""
+    pages = scenario_pages or {}
+    lines = sorted(by_line)
+    keys = [
+        (revision, leg, name)
+        for revision in sorted(sets)
+        for leg in sorted(sets[revision])
+        for name in sets[revision][leg]
+    ]
+    states = {line: _cells(line, by_line[line], keys) for line in lines}
+    tables = []
+    for revision in sorted(sets):
+        for leg in sorted(sets[revision], key=_leg_order):
+            names = list(dict.fromkeys(sets[revision][leg]))
+            order = {c: i for i, c in enumerate(CATEGORIES)}
+            names.sort(key=lambda n: order[category(n)])  # stable: the set's order within
+            rows = []
+            for name in names:
+                cells = []
+                for line in lines:
+                    state, since, row = states[line][(revision, leg, name)]
+                    night = by_line[line][-1].timestamp.date() if by_line[line] else None
+                    disputed = night is not None and any(
+                        d.revision == revision
+                        and d.leg == leg
+                        and d.scenario == name
+                        and d.open_on(night)
+                        for d in disputes
+                    )
+                    page = pages.get((leg, name))
+                    failing = state == "fail"
+                    cells.append(
+                        GridCell(
+                            line=line,
+                            state=state,
+                            disputed=disputed,
+                            since=stamp(since) if since else None,
+                            since_run=since.run_id if since else None,
+                            check=row.check if failing and row else None,
+                            message=row.message if failing and row else None,
+                            page=f"{page}#now-{line}-{revision}" if failing and page else None,
+                        )
+                    )
+                rows.append(
+                    GridRow(
+                        scenario=name,
+                        category=category(name),
+                        page=pages.get((leg, name)),
+                        passes=sum(c.state == "pass" for c in cells),
+                        fails=sum(c.state == "fail" for c in cells),
+                        cells=tuple(cells),
+                    )
+                )
+            columns = []
+            for j, line in enumerate(lines):
+                column = [r.cells[j].state for r in rows]
+                runs = by_line[line]
+                columns.append(
+                    GridColumn(
+                        line=line,
+                        slug=line_slug(line),
+                        page=f"lines/{line_slug(line)}.html",
+                        night=runs[-1].timestamp.date().isoformat() if runs else None,
+                        passes=column.count("pass"),
+                        fails=column.count("fail"),
+                        unmeasured=column.count("unmeasured"),
+                        not_run=column.count("not-run") + column.count("not-scored"),
+                    )
+                )
+            in_set = set(names)
+            outside = sorted(
+                {
+                    s.scenario
+                    for line in lines
+                    if by_line[line]
+                    for s in by_line[line][-1].scenarios
+                    if s.revision == revision
+                    and s.leg == leg
+                    and s.scored
+                    and s.scenario not in in_set
+                }
+            )
+            tables.append(
+                GridTable(
+                    revision=revision,
+                    leg=leg,
+                    scored=len(names),
+                    columns=tuple(columns),
+                    rows=tuple(rows),
+                    outside=tuple(outside),
+                )
+            )
+    return Grid(
+        api_version=API_VERSION,
+        categories=CATEGORIES,
+        category_rule=CATEGORY_RULE,
+        lines=tuple(lines),
+        tables=tuple(tables),
+    )
