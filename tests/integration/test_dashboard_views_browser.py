@@ -186,8 +186,15 @@ def test_night_30_links_and_the_harness_change(sites: dict[int, Path], tmp_path:
     site = sites[30]
     index, _ = _page(tmp_path, site, "index.html")
     assert _id(index, "views").endswith(
-        "cross-SDK grid · night 2026-10-30 against the night before"
+        "cross-SDK grid · night 2026-10-30 against the night before · all nights"
     )
+    nights, _ = _page(tmp_path, site, "nights/index.html")
+    # Hand count: night 12 one newly failing, night 15 one fixed, night 20 one leg newly
+    # unmeasured, night 25 beta not compared; every night three lines.
+    assert _id(nights, "night-2026-10-12") == "2026-10-12 3 1 0 0 0 0 0"
+    assert _id(nights, "night-2026-10-15") == "2026-10-15 3 0 1 0 0 0 0"
+    assert _id(nights, "night-2026-10-20") == "2026-10-20 3 0 0 1 0 0 0"
+    assert _id(nights, "night-2026-10-25") == "2026-10-25 3 0 0 0 0 0 1"
     night, text = _page(tmp_path, site, "nights/2026-10-25.html")
     assert "not compared : harness 0.2.0-alpha.10 → 0.2.0-alpha.12" in text
     assert _id(night, "unchanged-beta-sdk") == "No scenario compared."
@@ -198,7 +205,7 @@ def test_night_30_links_and_the_harness_change(sites: dict[int, Path], tmp_path:
 def test_the_pages_pass_the_nu_html_checker(sites: dict[int, Path]) -> None:
     site = sites[30]
     pages = [site / "grid.html", *sorted((site / "nights").glob("*.html"))]
-    assert len(pages) == 31
+    assert len(pages) == 32  # the grid, thirty nights and their list
     assert vnu_errors(pages) == []
 
 
@@ -216,6 +223,7 @@ def test_the_nu_html_checker_can_fail(tmp_path: Path) -> None:
         (12, "nights/2026-10-12.html"),
         (20, "nights/2026-10-20.html"),
         (30, "nights/2026-10-25.html"),
+        (30, "nights/index.html"),
     ],
 )
 def test_axe_finds_no_wcag_21_a_or_aa_violation(

@@ -15,12 +15,20 @@ from __future__ import annotations
 
 from tiercheck.dashboard.build import scenario_slug
 from tiercheck.dashboard.grid import Grid, GridCell, GridRow, GridTable
-from tiercheck.dashboard.nightdiff import KINDS, DiffEntry, LineNightDiff, NightDiff, night_page
+from tiercheck.dashboard.nightdiff import (
+    KINDS,
+    NIGHTS_PAGE,
+    DiffEntry,
+    LineNightDiff,
+    NightDiff,
+    NightList,
+    night_page,
+)
 from tiercheck.history.datafile import line_slug
 from tiercheck.render.element import fragment, site
 from tiercheck.render.html import Css, Html, a, el, join, page
 
-__all__ = ["render_grid", "render_night"]
+__all__ = ["render_grid", "render_night", "render_nights"]
 
 _CSS = Css("""
 main { max-width: none; }
@@ -187,6 +195,7 @@ def render_grid(grid: Grid, *, night: str | None = None) -> str:
     crumbs = [_a("index.html", "← all lines"), _a("api/v1/grid.json", "grid (JSON)")]
     if night:
         crumbs.append(_a(night_page(night), f"night {night} against the night before"))
+        crumbs.append(_a(NIGHTS_PAGE, "all nights"))
     body = join(
         (
             el("nav", join(crumbs, " · "), class_="crumbs"),
@@ -291,7 +300,11 @@ def _line(diff: LineNightDiff, root: str) -> Html:
 def render_night(diff: NightDiff) -> str:
     """`nights/<night>.html`: each line's changes since its night before."""
     root = "../"
-    crumbs = [_a(f"{root}index.html", "← all lines"), _a(f"{root}grid.html", "grid")]
+    crumbs = [
+        _a(f"{root}index.html", "← all lines"),
+        _a(f"{root}grid.html", "grid"),
+        _a(f"{root}{NIGHTS_PAGE}", "all nights"),
+    ]
     if diff.previous:
         crumbs.append(_a(f"{diff.previous}.html", f"← {diff.previous}"))
     if diff.next:
@@ -321,3 +334,62 @@ def render_night(diff: NightDiff) -> str:
     heading = el("span", f"Night {diff.night}")
     meta = f"{len(diff.lines)} line(s) ran · the night before: {diff.previous or 'none'}"
     return str(page(f"Night {diff.night}: tiercheck dashboard", heading, meta, body, css=_CSS))
+
+
+def render_nights(listing: NightList) -> str:
+    """`nights/index.html`: every night, newest first, with how much changed."""
+    root = "../"
+    header = (
+        "Night",
+        "Lines",
+        "Newly failing",
+        "Fixed",
+        "Newly unmeasured",
+        "Added",
+        "Removed",
+        "Not compared",
+    )
+    rows = [
+        el(
+            "tr",
+            el("th", _a(f"{root}{n.page}", n.night), scope="row"),
+            *(
+                el("td", value, class_="num")
+                for value in (
+                    n.lines,
+                    n.newly_failing,
+                    n.fixed,
+                    n.newly_unmeasured,
+                    n.added,
+                    n.removed,
+                    n.incomparable,
+                )
+            ),
+            id=f"night-{n.night}",
+        )
+        for n in listing.nights
+    ]
+    table = el(
+        "table",
+        el("caption", "Every night against the night before, newest first"),
+        el("thead", el("tr", *(el("th", h, scope="col") for h in header))),
+        el("tbody", *rows),
+        class_="grid",
+        id="nights",
+    )
+    crumbs = el(
+        "nav",
+        join(
+            (
+                _a(f"{root}index.html", "← all lines"),
+                _a(f"{root}grid.html", "grid"),
+                _a(f"{root}api/v1/nights.json", "nights (JSON)"),
+            ),
+            " · ",
+        ),
+        class_="crumbs",
+    )
+    body = join((crumbs, table), "\n")
+    meta = f"{len(listing.nights)} night(s) · latest {listing.latest or 'none'}"
+    heading = el("span", "Night against night")
+    return str(page("Nights: tiercheck dashboard", heading, meta, body, css=_CSS))

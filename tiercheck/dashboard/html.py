@@ -32,6 +32,7 @@ from tiercheck.dashboard.model import (
     RunEntry,
     ScenarioPage,
 )
+from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
 from tiercheck.render.element import Child, site
@@ -313,7 +314,8 @@ def render_index(
     matrix = join((" · ", _a(index.matrix, "latest matrix (JSON)"))) if index.matrix else ""
     views = join((" · ", _a(grid, "cross-SDK grid"))) if grid else ""
     if night:
-        views = join((views, " · ", _a(night[1], f"night {night[0]} against the night before")))
+        latest = _a(night[1], f"night {night[0]} against the night before")
+        views = join((views, " · ", latest, " · ", _a(NIGHTS_PAGE, "all nights")))
     body = join(
         (
             el("p", data, matrix, views, class_="msg", id="views"),

@@ -31,6 +31,7 @@ from tiercheck.model import doc_field
 
 __all__ = [
     "KINDS",
+    "NIGHTS_PAGE",
     "DiffEntry",
     "LegDiff",
     "LineNightDiff",
@@ -156,6 +157,10 @@ class NightList:
     api_version: int
     latest: str | None
     nights: tuple[NightSummary, ...]
+
+
+#: The page listing every night.
+NIGHTS_PAGE = "nights/index.html"
 
 
 def night_page(night: str) -> str:

@@ -4,7 +4,7 @@
 pages of each line) into a static site:
 
     index.html                      lines/<line>.html            scenarios/<scenario>.html
-    grid.html                       nights/<night>.html
+    grid.html                       nights/<night>.html          nights/index.html
     lines/<line>/scorecard.html     lines/<line>/claim.html      (copied from the matrix)
     badges/<line>.svg               badges/<line>.json           badges/aliases.json
     api/v1/index.json               api/v1/lines/<line>.json     api/v1/scenarios.json
@@ -51,7 +51,7 @@ from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.safeload import load_json
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
 from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
-from tiercheck.dashboard.grid_html import render_grid, render_night
+from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
 from tiercheck.dashboard.html import (
     line_badge_json,
     line_badge_svg,
@@ -60,7 +60,13 @@ from tiercheck.dashboard.html import (
     render_scenario,
 )
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, LineSummary, ScenarioPage
-from tiercheck.dashboard.nightdiff import NightDiff, NightList, build_nights, night_page
+from tiercheck.dashboard.nightdiff import (
+    NIGHTS_PAGE,
+    NightDiff,
+    NightList,
+    build_nights,
+    night_page,
+)
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
@@ -332,7 +338,12 @@ def _add_views(plan: _Plan, views: _Views) -> None:
             lambda: render_grid(views.grid, night=latest).encode("utf-8"),
         ),
     )
-    plan.add("api/v1/nights.json", _text(api_text(to_json(views.nights))))
+    nights_text = api_text(to_json(views.nights))
+    plan.add("api/v1/nights.json", _text(nights_text))
+    plan.add(
+        NIGHTS_PAGE,
+        _File(_digest(nights_text), lambda: render_nights(views.nights).encode("utf-8")),
+    )
     for night, diff in views.diffs.items():
         data, html = site_path(f"api/v1/nights/{night}.json"), site_path(night_page(night))
         if data is None or html is None:  # a night is an ISO date: never

@@ -15,8 +15,8 @@ from support.hostile_text import HOSTILE
 from support.nights import records, thirty_nights
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
-from tiercheck.dashboard.grid_html import render_grid, render_night
-from tiercheck.dashboard.nightdiff import NightDiff, build_nights
+from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
+from tiercheck.dashboard.nightdiff import NightDiff, NightList, build_nights
 from tiercheck.plaintext import clean
 
 CASES = sorted(name for name in HOSTILE if name != "huge")
@@ -47,7 +47,7 @@ class _Page(HTMLParser):
 
 
 @functools.cache
-def _documents() -> tuple[Grid, NightDiff]:
+def _documents() -> tuple[Grid, NightDiff, NightList]:
     """Night 12 (a failure with its message), with a dispute so every part is shown."""
     by_line = runs_by_line(records(thirty_nights(12)))
     found = load_requirement_set(R1)
@@ -57,13 +57,17 @@ def _documents() -> tuple[Grid, NightDiff]:
     grid = build_grid(by_line, sets, disputes=[dispute], scenario_pages=pages)
     table = grid.tables[0]
     grid = dataclasses.replace(grid, tables=(dataclasses.replace(table, outside=("x",)),))
-    _, nights = build_nights(by_line)
-    return grid, nights["2026-10-12"]
+    listing, nights = build_nights(by_line)
+    return grid, nights["2026-10-12"], listing
 
 
 def _pages(text: str) -> dict[str, str]:
-    grid, night = _documents()
-    return {"grid": render_grid(filled(grid, text)), "night": render_night(filled(night, text))}
+    grid, night, listing = _documents()
+    return {
+        "grid": render_grid(filled(grid, text), night=text),
+        "night": render_night(filled(night, text)),
+        "nights": render_nights(filled(listing, text)),
+    }
 
 
 def test_the_filled_pages_show_the_word_in_their_parts() -> None:

@@ -110,6 +110,7 @@ def test_the_index_links_the_grid_and_the_latest_night(site: Path) -> None:
     hrefs = _links(site, "index.html")
     assert "grid.html" in hrefs
     assert "nights/2026-10-30.html" in hrefs
+    assert "nights/index.html" in hrefs
     night = _links(site, "nights/2026-10-12.html")
     assert {"2026-10-11.html", "2026-10-13.html", "../grid.html"} <= set(night)
     assert "2026-10-31.html" not in _links(site, "nights/2026-10-30.html")
@@ -133,6 +134,7 @@ def test_a_new_night_rewrites_the_grid_the_index_and_the_two_last_nights_only(
         "index.html",
         "api/v1/grid.json",
         "api/v1/nights.json",
+        "nights/index.html",
         "nights/2026-10-31.html",
         "api/v1/nights/2026-10-31.json",
         # Night 30 gains its link to night 31.
@@ -140,6 +142,7 @@ def test_a_new_night_rewrites_the_grid_the_index_and_the_two_last_nights_only(
         "api/v1/nights/2026-10-30.json",
     } <= written
     assert not {p for p in written if p.startswith(("nights/", "api/v1/nights/"))} - {
+        "nights/index.html",
         "nights/2026-10-30.html",
         "nights/2026-10-31.html",
         "api/v1/nights/2026-10-30.json",
