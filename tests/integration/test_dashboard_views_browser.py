@@ -151,10 +151,12 @@ def test_night_12_the_failing_cell_and_its_link(sites: dict[int, Path], tmp_path
     assert "wrong answer" in row
     night, _ = _page(tmp_path, site, "nights/2026-10-12.html")
     assert _id(night, "newly-failing-alpha-sdk") == (
-        "2025-11-25 server tools-call-image : passed → failed wrong answer scenario page"
+        "2025-11-25 server tools-call-image : passed → failed wrong answer"
     )
     assert _id(night, "unchanged-beta-sdk") == "Nothing changed."
     assert _id(night, "unchanged-gamma-sdk") == "Nothing changed."
+    entry = 'href="../scenarios/server-tools-call-image.html#now-alpha-sdk-2025-11-25"'
+    assert entry in (site / "nights/2026-10-12.html").read_text("utf-8")
 
 
 def test_night_15_the_fix(sites: dict[int, Path], tmp_path: Path) -> None:
@@ -162,9 +164,7 @@ def test_night_15_the_fix(sites: dict[int, Path], tmp_path: Path) -> None:
     assert _id(grid, f"{IMAGE}-alpha-sdk") == "✓ pass since 2026-10-15"
     assert _id(grid, f"{IMAGE}-count") == "passes in 3 of 3 line(s)"
     night, _ = _page(tmp_path, sites[15], "nights/2026-10-15.html")
-    assert _id(night, "fixed-alpha-sdk") == (
-        "2025-11-25 server tools-call-image : failed → passed scenario page"
-    )
+    assert _id(night, "fixed-alpha-sdk") == ("2025-11-25 server tools-call-image : failed → passed")
 
 
 def test_night_20_the_unmeasured_leg(sites: dict[int, Path], tmp_path: Path) -> None:

@@ -224,16 +224,17 @@ _KIND_TEXT = {
 }
 
 
-def _entry(e: DiffEntry, root: str) -> Html:
+def _entry(e: DiffEntry, line: str, root: str) -> Html:
+    """One change; the scenario links to its page, at the line's row (where a failure's check
+    and message are)."""
     target = f"{root}scenarios/{scenario_slug(e.leg, e.scenario)}.html"
+    href = site(f"{target}#now-{line}-{e.revision}") or site(target)
     return el(
         "li",
         f"{e.revision} {e.leg} ",
-        el("code", e.scenario),
+        el("code", a(e.scenario, href)),
         f": {e.before} → {e.after}",
         el("div", e.message, class_="msg") if e.message else "",
-        " ",
-        el("span", _a(target, "scenario page"), class_="msg"),
     )
 
 
@@ -264,7 +265,7 @@ def _line(diff: LineNightDiff, root: str) -> Html:
             parts.append(
                 el(
                     "ul",
-                    *(_entry(e, root) for e in entries),
+                    *(_entry(e, diff.line, root) for e in entries),
                     class_="changes",
                     id=f"{kind.replace('_', '-')}-{diff.slug}",
                 )
