@@ -35,7 +35,7 @@ CONFIG_FLAGS = [
     ("--server-cmd", "TIERCHECK_SERVER_CMD", "CMD", "server.command"),
     ("--server-url", "TIERCHECK_SERVER_URL", "URL", "server.url"),
     ("--client-cmd", "TIERCHECK_CLIENT_CMD", "CMD", "client.command"),
-    ("--expected-failures", "TIERCHECK_EXPECTED_FAILURES", "FILE", "expected_failures"),
+    ("--expected-failures", "TIERCHECK_EXPECTED_FAILURES", "SPEC", "expected_failures.server"),
     ("--ready-timeout", "TIERCHECK_READY_TIMEOUT", "S", "server.ready_timeout"),
     ("--client-timeout", "TIERCHECK_CLIENT_TIMEOUT", "S", "client.timeout"),
 ]
@@ -179,7 +179,7 @@ def test_every_config_flag_and_env_var_reaches_show_config(
         "server.command": "./s {port}",
         "server.url": "http://127.0.0.1:{port}/mcp",
         "client.command": "./c",
-        "expected_failures": "ef.yml",
+        "expected_failures.server": "ef.yml",
         "server.ready_timeout": "5",
         "client.timeout": "6",
     }
@@ -191,7 +191,10 @@ def test_every_config_flag_and_env_var_reaches_show_config(
     assert code == 0
     resolved = json.loads(out)["revisions"]["2025-11-25"]
     for flag, _, _, key in CONFIG_FLAGS:
-        assert resolved[key] == {"value": parsed.get(key, values[key]), "source": flag}
+        # The baseline's source names the SPEC that chose it, for one leg and the other.
+        source = f"{flag} ef.yml" if flag == "--expected-failures" else flag
+        assert resolved[key] == {"value": parsed.get(key, values[key]), "source": source}
+    assert resolved["expected_failures.client"] == resolved["expected_failures.server"]
 
     for _, env, _, key in CONFIG_FLAGS:
         monkeypatch.setenv(env, values[key])
