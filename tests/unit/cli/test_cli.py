@@ -379,3 +379,23 @@ def test_help_loads_the_assessments_command_modules_only() -> None:
         "tiercheck.cli.history",
         "tiercheck.cli.probe",
     ]
+
+
+def test_show_config_shows_each_legs_baseline_and_refuses_an_unclaimed_revision(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["show-config", "--sdk", "python-sdk-v1", "--json"]
+    code, out, _ = run_cli([*argv, "--expected-failures", "client=c.yml"], capsys)
+    assert code == 0
+    config = json.loads(out)["revisions"]["2025-11-25"]
+    assert config["expected_failures.client"] == {
+        "value": "c.yml",
+        "source": "--expected-failures client=c.yml",
+    }
+    assert config["expected_failures.server"]["source"] != "--expected-failures client=c.yml"
+    code, out, err = run_cli([*argv, "--expected-failures", "@2026-07-28=x.yml"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "tier-check: error: --expected-failures @2026-07-28=x.yml: python-sdk-v1 claims only "
+        "2025-11-25; it is not assessed at 2026-07-28\n"
+    )

@@ -3,6 +3,7 @@ the measurement assembled from the steps' results, and the judge."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from datetime import UTC, datetime
@@ -144,6 +145,23 @@ def test_plan_refuses_a_revision_the_sdk_does_not_claim(tmp_path: Path) -> None:
         out_dir=tmp_path / "out",
     )
     with pytest.raises(UsageError, match="claims only 2025-11-25"):
+        plan_assessment(options)
+
+
+def test_plan_refuses_a_baseline_spec_for_a_revision_the_sdk_does_not_claim(
+    tmp_path: Path,
+) -> None:
+    flags = {"--expected-failures": ("server=s.yml", f"client@{NEW}=c.yml")}
+    options = AssessOptions(
+        target=_target(entry="python-sdk-v1"),
+        settings=RunSettings(cache_dir=tmp_path / "cache", flags=flags),
+        out_dir=tmp_path / "out",
+    )
+    message = (
+        f"--expected-failures client@{NEW}=c.yml: sdk claims only {OLD}; "
+        f"it is not assessed at {NEW}"
+    )
+    with pytest.raises(UsageError, match=f"^{re.escape(message)}$"):
         plan_assessment(options)
 
 
