@@ -127,7 +127,7 @@ def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path) -> None:
     registry.write_text(
         "my-sdk:\n"
         "  repo: acme/my-sdk\n"
-        "  language: Python\n"
+        "  language: Pythonic\n"
         f"  revisions: ['{CHEAP}']\n"
         "  build: python3 -m venv .venv && .venv/bin/pip install -q -r requirements.txt\n"
         "  server:\n"
@@ -160,7 +160,7 @@ def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path) -> None:
         f"tier-check claim --registry sdk-registry.yaml --sdk-path {sdk} --sdk my-sdk "
     )
     made = _same_claim_again(out, env)
-    assert made["title"] == "Python SDK — Tier 1 Assessment"
+    assert made["title"] == "Pythonic SDK — Tier 1 Assessment"  # the registry's `language`
     assert made["baseline"] == [
         {
             "revision": CHEAP,

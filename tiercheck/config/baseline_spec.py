@@ -17,6 +17,10 @@ equally specific ones, the later. Pure: no file is read here.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from tiercheck.revisions import Leg
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +38,7 @@ class BaselineSpec:
     """One `--expected-failures` value: a file, and the leg and revision it is for (None: all)."""
 
     file: str
-    leg: str | None = None
+    leg: Leg | None = None
     revision: str | None = None
 
     @property
@@ -80,7 +84,7 @@ def parse_baseline_spec(text: str) -> BaselineSpec:
     if not tail:
         msg = f"{text!r}: no file after '='; give {_FORMS}"
         raise ValueError(msg)
-    return BaselineSpec(tail, leg or None, revision or None)
+    return BaselineSpec(tail, cast("Leg", leg) if leg else None, revision or None)
 
 
 def pick_baseline(specs: Sequence[BaselineSpec], leg: str, revision: str) -> BaselineSpec | None:

@@ -61,7 +61,10 @@ def explicit_baselines(flags: Mapping[str, Any]) -> tuple[BaselineSpec, ...]:
     given = flags.get(EXPECTED_FAILURES_FLAG) or ()
     if isinstance(given, str | BaselineSpec):
         given = (given,)
-    return tuple(g if isinstance(g, BaselineSpec) else parse_baseline_spec(g) for g in given)
+    try:
+        return tuple(g if isinstance(g, BaselineSpec) else parse_baseline_spec(g) for g in given)
+    except ValueError as exc:
+        raise UsageError(f"{EXPECTED_FAILURES_FLAG}: {exc}") from None
 
 
 def _check_baseline(spec: BaselineSpec, specs: Sequence[BaselineSpec], path: Path) -> None:
@@ -77,7 +80,7 @@ def _check_baseline(spec: BaselineSpec, specs: Sequence[BaselineSpec], path: Pat
     other = "client" if spec.leg == "server" else "server"
     if any(s.file == spec.file and s.leg in (None, other) for s in specs):
         return  # the same file is the other leg's baseline too
-    problem = baseline.misfit(spec.leg)  # type: ignore[arg-type]
+    problem = baseline.misfit(spec.leg)
     if problem is not None:
         raise ConfigError(f"--expected-failures {spec.text}: {problem}")
 

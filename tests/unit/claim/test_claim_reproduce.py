@@ -10,6 +10,8 @@ official CLI's flags (`conformance server --url URL --requirements REV`, `confor
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,7 @@ from tiercheck.claim.reproduce import Rerun, baseline_specs, reproduce
 from tiercheck.scorecard.model import ConfigEntry
 
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
+REPO = Path(__file__).resolve().parents[3]
 R1, R2 = "2025-11-25", "2026-07-28"
 NPX = "npx @modelcontextprotocol/conformance@0.2.0-alpha.12"
 
@@ -208,3 +211,57 @@ def test_the_printed_command_asks_for_the_configuration_the_run_had() -> None:
     for revision in (R1, R2):
         before = resolve(entry, revision, environ={}, flags=given).to_dict()
         assert resolve(entry, revision, environ={}, flags=again).to_dict() == before
+
+
+def _entry_text(language: str) -> str:
+    """The shipped sample-sdk entry, as a registry file of one's own, with a `language`."""
+    text = (REPO / "known_sdks.yaml").read_text("utf-8")
+    start = text.index("\nsample-sdk:\n") + 1
+    end = text.index("\n\n", start)
+    return text[start:end] + f"\n  language: {language}\n"
+
+
+def test_a_claim_from_a_registry_file_keeps_a_copy_and_names_it(tmp_path: Path) -> None:
+    from tiercheck.cli.app import main
+    from tiercheck.report.json_format import render_json
+    from tiercheck.report.writer import atomic_write_text
+
+    registry = tmp_path / "elsewhere" / "mine.yaml"
+    registry.parent.mkdir()
+    registry.write_text(_entry_text("Pythonic"), encoding="utf-8")
+    saved = atomic_write_text(tmp_path / "scorecard.json", render_json(sample_scorecard()))
+    out = tmp_path / "claim"
+    code = main(["claim", "--from", str(saved), "--registry", str(registry), "--out", str(out)])
+    assert code in (0, 1)
+    assert (out / "sdk-registry.yaml").read_text("utf-8") == registry.read_text("utf-8")
+    claim = json.loads((out / "claim.json").read_text("utf-8"))
+    # The registry's `language` names the SDK in the title.
+    assert claim["header"]["title"] == "Pythonic SDK — Tier 1 Assessment"
+    assert claim["reproduce"]["tiercheck"][-1]["command"].startswith(
+        f"tier-check claim --registry sdk-registry.yaml --sdk sample-sdk@{COMMIT} "
+    )
+    # The bundled registry needs no copy and no --registry.
+    again = tmp_path / "bundled"
+    assert main(["claim", "--from", str(saved), "--out", str(again)]) in (0, 1)
+    assert not (again / "sdk-registry.yaml").exists()
+    claim = json.loads((again / "claim.json").read_text("utf-8"))
+    assert "--registry" not in claim["reproduce"]["tiercheck"][-1]["command"]
+
+
+def test_each_harness_leg_is_given_its_own_baseline() -> None:
+    doc = sample_scorecard()
+    revisions = dict(doc.revisions)
+    entry = doc.revisions[R1]
+    config = dict(entry.config)
+    config["expected_failures.server"] = ConfigEntry(value="s.yml", source="known_sdks.yaml: x")
+    config["expected_failures.client"] = ConfigEntry(value=None, source="default")
+    revisions[R1] = dataclasses.replace(entry, config=config)
+    doc = dataclasses.replace(doc, revisions=revisions)
+    legs = {
+        step.command.split(" ")[2]: step.command
+        for step in reproduce(doc, tier=1).harness
+        if step.revision == R1 and step.command.startswith("npx ")
+    }
+    assert legs["server"].endswith(f"--requirements {R1} --expected-failures s.yml")
+    # The client leg has no baseline: it is not handed the server's.
+    assert legs["client"].endswith(f"--requirements {R1} --timeout 30000")
