@@ -167,6 +167,25 @@ def test_a_relative_baseline_missing_from_the_clone_is_refused_before_the_build(
     assert not (world.root / "out-relative" / "raw").exists()
 
 
+def test_a_baseline_given_to_the_leg_it_was_not_written_for_is_refused_before_any_work(
+    world: World,
+) -> None:
+    client_only = world.root / "client-only.yml"
+    client_only.write_text("client:\n  - auth/dpop\n")
+    result = world.run(
+        "--sdk",
+        "sample-sdk",
+        "--git-url",
+        world.origin.as_uri(),
+        "--skip-governance",
+        "--out",
+        str(world.root / "out-leg"),
+        "--expected-failures",
+        f"server={client_only}",
+    )
+    _assert_refused_before_work(result, "given to the server leg, but it has no 'server:' list")
+
+
 MATRIX_CASES: list[tuple[str, Make, str]] = [
     ("--matrix", _folder, "a-folder"),
     ("--matrix", _not_utf8, "not UTF-8"),

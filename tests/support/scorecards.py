@@ -287,7 +287,10 @@ def scorecard(
     server = merge_revisions([by_leg["server"] for by_leg in legs.values()])
     client = merge_revisions([by_leg["client"] for by_leg in legs.values()])
     verdict = None
-    files = {R1: "baselines/example-sdk-2025-11-25.yaml"} if baseline else {}
+    one = "baselines/example-sdk-2025-11-25.yaml"
+    files: dict[tuple[str, Leg], str] = (
+        {(R1, "server"): one, (R1, "client"): one} if baseline else {}
+    )
     if baseline is not None:
         verdict = apply_baseline(baseline, [v for by_leg in legs.values() for v in by_leg.values()])
     if baselines:
@@ -298,8 +301,8 @@ def scorecard(
             applied = apply_baseline(each, list(legs[rev].values()))
             outcomes.extend(applied.outcomes)
             normal += applied.normal_passes
-        files = {rev: path for rev, (path, _) in baselines.items()}
-        verdict = BaselineVerdict(", ".join(files.values()), tuple(outcomes), normal)
+        files = {(rev, leg): path for rev, (path, _) in baselines.items() for leg in legs[rev]}
+        verdict = BaselineVerdict(", ".join(dict.fromkeys(files.values())), tuple(outcomes), normal)
     unmeasured = [
         (f"{leg} {rev}", verdict_.reason or "")
         for rev, by_leg in legs.items()

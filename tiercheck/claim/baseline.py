@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tiercheck.claim.model import BaselineFile, BaselineItem, BaselineSection
+from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import BaselineEntry, Scorecard
 
 __all__ = ["BaselineSource", "baseline_section", "entry_comments"]
@@ -106,9 +107,14 @@ def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> B
         return BaselineSection(
             files=(), items=(), expected_failures=0, unexpected_failures=0, stale=0
         )
+    applied = block.by_leg()
     by_file: dict[str, list[str]] = {}
-    for revision, path in block.files.items():
-        by_file.setdefault(path, []).append(revision)
+    legs_of: dict[str, list[str]] = {}
+    for (revision, leg), path in applied.items():
+        if revision not in by_file.setdefault(path, []):
+            by_file[path].append(revision)
+        if leg not in legs_of.setdefault(path, []):
+            legs_of[path].append(leg)
     comments = {
         path: entry_comments(source.text)
         for path, source in sources.items()
@@ -116,7 +122,7 @@ def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> B
     }
     merged: dict[tuple[object, ...], BaselineItem] = {}
     for entry in block.entries:
-        file_path = block.files.get(entry.revision)
+        file_path = applied.get((entry.revision, entry.leg))
         source = sources.get(file_path) if file_path else None
         line: int | None = None
         reason: str | None = None
@@ -156,6 +162,7 @@ def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> B
             BaselineFile(
                 path=source.repo_path if source and source.repo_path else path,
                 revisions=tuple(revisions),
+                legs=tuple(leg for leg in LEGS if leg in legs_of[path]),
                 url=_blob(doc, source.repo_path if source else None, None),
                 entries=count,
             )

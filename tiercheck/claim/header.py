@@ -9,9 +9,11 @@ manifest arrive already read (`sources`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from tiercheck.claim.language import language_from_files
 from tiercheck.claim.model import ClaimHeader, PreviousAssessment, ReleaseRef
 from tiercheck.governance.signals.stable_release import parse_release_version
 from tiercheck.scorecard.model import Scorecard
@@ -61,12 +63,16 @@ class Manifest:
     name: str
 
 
-def language_of(repo: str, sdk: str) -> str:
-    """`modelcontextprotocol/python-sdk` → Python; an unknown name, title-cased (`Sample`)."""
+def language_of(repo: str, sdk: str, files: Iterable[str] = ()) -> str:
+    """`modelcontextprotocol/python-sdk` → Python; another SDK by the manifest among the
+    checkout's root `files` (Cargo.toml → Rust); else its name, title-cased (`Sample`)."""
     for name in (repo.rsplit("/", 1)[-1], sdk):
         key = name.lower().removesuffix("-v1").removesuffix("-sdk").removeprefix("mcp-")
         if key in _LANGUAGES:
             return _LANGUAGES[key]
+    found = language_from_files(files)
+    if found is not None:
+        return found
     base = repo.rsplit("/", 1)[-1] or sdk
     key = base.lower().removesuffix("-sdk")
     return key.replace("-", " ").title() if key else "MCP"
@@ -169,13 +175,14 @@ def build_header(
     published: dict[str, tuple[str, str]] | None = None,
     previous: PreviousAssessment | None = None,
     language: str | None = None,
+    root_files: Iterable[str] = (),
 ) -> ClaimHeader:
     """The header of a claim for `requested_tier` on `doc`.
 
     `published` maps a release tag to (published_at, page) from the governance snapshot, so the
     release's date is GitHub's when it was read, else the tag's own.
     """
-    lang = language or language_of(doc.repo, doc.sdk.name)
+    lang = language or language_of(doc.repo, doc.sdk.name, root_files)
     newest = doc.checks.stable_release.get("version")
     return ClaimHeader(
         title=title(lang, requested_tier),

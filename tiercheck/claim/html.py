@@ -134,7 +134,7 @@ def _checklist(claim: Claim) -> Html:
             f": check that {row.review}",
         )
         for row in claim.rows
-        if row.review is not None
+        if row.review is not None and not all(v == "n/a" for v in row.verdicts)
     ]
     return el("section", el("h2", "Reviewer checklist"), el("ul", *items), id="checklist")
 

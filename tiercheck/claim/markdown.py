@@ -94,6 +94,9 @@ def _summary(claim: Claim) -> list[Md]:
         if tier > 3:
             continue
         rows = [r for r in claim.rows if r.verdicts[column] != "n/a"]
+        if not rows:  # Tier 3 asks for nothing: no row to pass
+            lines.append(bullet(f"Tier {tier}: no row applies, so nothing blocks"))
+            continue
         passing = _count(rows, column, "pass")
         review = _count(rows, column, "needs review")
         blocked = [r.id for r in rows if r.verdicts[column] not in ("pass", "needs review")]
@@ -207,8 +210,8 @@ _CHANGES = md.heading(2, "Changes since the previous assessment")
 def _checklist(claim: Claim) -> list[Md]:
     lines = [md.heading(2, "Reviewer checklist"), BLANK]
     for row in claim.rows:
-        if row.review is None:
-            continue
+        if row.review is None or all(v == "n/a" for v in row.verdicts):
+            continue  # nothing to review: the row applies to neither tier
         if all(v in ("fail", "n/a") for v in row.verdicts):
             what = fmt("fix first ({}), then check that {}", row.gap, row.review)
         else:

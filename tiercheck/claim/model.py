@@ -183,6 +183,9 @@ class BaselineFile:
 
     path: str = doc_field(doc="as configured (relative to the checkout unless absolute)")
     revisions: tuple[str, ...]
+    legs: tuple[str, ...] = doc_field(
+        default=(), doc="the legs it was applied to (server, client; empty in older claims)"
+    )
     url: str | None = doc_field(doc="the file at the assessed commit")
     entries: int = doc_field(doc="entries it lists (server and client)")
 

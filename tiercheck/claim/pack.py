@@ -36,7 +36,7 @@ from tiercheck.claim.model import (
     SpecByDate,
 )
 from tiercheck.claim.policies import PolicyFinding, find_policies
-from tiercheck.claim.reproduce import reproduce
+from tiercheck.claim.reproduce import Rerun, reproduce
 from tiercheck.claim.spec_dates import spec_by_date
 from tiercheck.claim.table import ClaimStatus, Row, build_rows, claim_status
 from tiercheck.claim.tree import SourceTree
@@ -80,6 +80,9 @@ class Claim:
     source: str | None
     docs_ref: str | None = None
     docs_commit: str | None = None
+    #: The registry file the SDK's entry came from, as written, when it is not the bundled
+    #: one: the claim folder keeps a copy (`reproduce.REGISTRY_COPY`) its command names.
+    registry_copy: str | None = None
 
     @property
     def repo(self) -> str:
@@ -124,11 +127,18 @@ class ClaimContext:
     previous: PreviousAssessment | None = None
     #: The previous assessment's document (`--previous`), to say what changed since.
     previous_doc: Previous | None = None
+    #: The language for the title (`--language`, else the registry's `language`).
     language: str | None = None
+    #: The names of the files at the checkout's root (its manifests say its language).
+    root_files: tuple[str, ...] = ()
     #: Documentation read at another ref than the assessed commit (`--docs-ref`).
     docs_tree: SourceTree | None = None
     docs_ref: str | None = None
     docs_commit: str | None = None
+    #: What the reproduce command needs that the scorecard does not record.
+    rerun: Rerun = field(default_factory=Rerun)
+    #: The text of the registry file the SDK's entry came from (not the bundled one).
+    registry_copy: str | None = None
 
 
 def judged_tiers(target_tier: int) -> tuple[int, int]:
@@ -215,6 +225,7 @@ def build_claim(
         published=_published(evidence),
         previous=_previous_assessment(context),
         language=context.language,
+        root_files=context.root_files,
     )
     by_date = spec_by_date(header, evidence)
     rows = build_rows(
@@ -241,7 +252,7 @@ def build_claim(
         status=status,
         conformance=conformance_split(doc),
         baseline=baseline_section(doc, context.baselines),
-        reproduce=reproduce(doc, tier=target_tier),
+        reproduce=reproduce(doc, tier=target_tier, rerun=context.rerun),
         spec_by_date=by_date,
         scenarios=scenarios,
         changes=changes,
@@ -251,6 +262,7 @@ def build_claim(
         source=source,
         docs_ref=context.docs_ref,
         docs_commit=context.docs_commit,
+        registry_copy=context.registry_copy,
     )
 
 

@@ -4,27 +4,36 @@ The filed claims end with the commands a reviewer runs to get the same conforman
 (the Ruby claim: one `npx @modelcontextprotocol/conformance … server --url … --requirements
 REV` and one `client --command … --requirements REV` per revision). Both are read from what the
 run recorded: the SDK line and commit, the revisions, the harness version, and each revision's
-resolved configuration (build, server and client commands, baseline, timeouts) with where each
-value came from, so a value set by a flag or an environment variable is given as a flag.
-Pure.
+resolved configuration (build, server and client commands, each leg's baseline, timeouts) with
+where each value came from, so a value set by a flag or an environment variable is given as a
+flag. What the scorecard does not record arrives as `Rerun`: the registry file the SDK's entry
+came from (carried as `--registry`, a copy in the claim folder), whether the SDK is an entry at
+all (flags alone configure it otherwise), and `--tag-prefix`. Pure.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from tiercheck.claim.model import CommandStep, Reproduce
-from tiercheck.revisions import harness_requirements
+from tiercheck.revisions import LEGS, harness_requirements
 from tiercheck.scorecard.model import ConfigEntry, Scorecard
 
-__all__ = ["EXAMPLE_PORT", "reproduce"]
+__all__ = ["EXAMPLE_PORT", "REGISTRY_COPY", "Rerun", "baseline_specs", "reproduce"]
 
 #: The port the shown commands use (the official harness's convention); tiercheck allocates one.
 EXAMPLE_PORT = 3000
 _NPM_PACKAGE = "@modelcontextprotocol/conformance"
+#: The claim folder's copy of the registry entry the SDK was assessed with (not the bundled
+#: registry's), which the claim command names.
+REGISTRY_COPY = "sdk-registry.yaml"
+#: Where the claim folder keeps the governance snapshot it judged.
+_SNAPSHOT = "scorecard/governance-snapshot.json"
 
-#: Configuration keys a flag can set, and the flag (tiercheck.config.resolve.FIELDS).
+#: Configuration keys a flag can set, and the flag (tiercheck.config.resolve.FIELDS); the
+#: baselines are given as `--expected-failures` SPECs (`baseline_specs`).
 _FLAGS = {
     "build": "--build-cmd",
     "server.command": "--server-cmd",
@@ -32,8 +41,24 @@ _FLAGS = {
     "server.ready_timeout": "--ready-timeout",
     "client.command": "--client-cmd",
     "client.timeout": "--client-timeout",
-    "expected_failures": "--expected-failures",
 }
+#: Each leg's baseline key; a scorecard older than per-leg baselines has one for both.
+_BASELINE_KEYS: dict[str, str] = {leg: f"expected_failures.{leg}" for leg in LEGS}
+_ONE_BASELINE = "expected_failures"
+_SPEC_FLAG = "--expected-failures"
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """What the run was configured with that its scorecard does not record."""
+
+    #: `--registry FILE` to give (the claim folder's copy of the SDK's entry), or None when
+    #: the entry is the bundled registry's.
+    registry: str | None = None
+    #: Whether the SDK is an entry of the registry; if not, flags alone configured it.
+    registered: bool = True
+    #: `--tag-prefix` (or TIERCHECK_TAG_PREFIX), when given.
+    tag_prefix: str | None = None
 
 
 def _value(config: Mapping[str, ConfigEntry], key: str) -> object:
@@ -57,23 +82,73 @@ def _env_prefix(config: Mapping[str, ConfigEntry]) -> str:
     return " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items()) + " "
 
 
-def _tiercheck(doc: Scorecard, tier: int) -> tuple[tuple[CommandStep, ...], list[str]]:
+def _baseline_of(config: Mapping[str, ConfigEntry], leg: str) -> ConfigEntry | None:
+    return config.get(_BASELINE_KEYS[leg]) or config.get(_ONE_BASELINE)
+
+
+def baseline_specs(doc: Scorecard) -> list[str]:
+    """The `--expected-failures` SPECs that give each leg's baseline again: the SPECs that chose
+    a leg's file (each source names its SPEC), after the environment's FILE when that chose one.
+
+    Only SPECs that won somewhere are recorded, and each keeps the legs and revisions it won, so
+    given again in any order they choose the same files."""
+    specs: list[str] = []
+    env_file: str | None = None
+    for revision in doc.requirements_revisions:
+        entry = doc.revisions.get(revision)
+        config = entry.config if entry else {}
+        for leg in LEGS:
+            sourced = _baseline_of(config, leg)
+            if sourced is None or not sourced.value:
+                continue
+            if sourced.source.startswith(f"{_SPEC_FLAG} "):
+                text = sourced.source.removeprefix(f"{_SPEC_FLAG} ")
+            elif sourced.source == _SPEC_FLAG:  # a scorecard older than SPECs: one FILE
+                text = str(sourced.value)
+            elif sourced.source.startswith("TIERCHECK_"):
+                env_file = str(sourced.value)
+                continue
+            else:
+                continue
+            if text not in specs:
+                specs.append(text)
+    return ([env_file] if env_file and env_file not in specs else []) + specs
+
+
+def _target_args(doc: Scorecard, rerun: Rerun) -> tuple[list[str], list[CommandStep]]:
+    """`--sdk`/`--sdk-path`/`--repo`, and the checkout step a checkout of one's own needs."""
     sdk = doc.sdk
+    commit = sdk.commit or "<commit>"
+    if sdk.origin == "clone":
+        # An SDK known by its entry is named so; otherwise by its repository.
+        name = sdk.name if rerun.registered else doc.repo
+        return ["--sdk", f"{name}@{commit}"], []
+    checkout = sdk.path or "<checkout>"
+    step = CommandStep(
+        what="a checkout of the SDK at the assessed commit",
+        command=shlex.join(["git", "-C", checkout, "checkout", "--detach", commit]),
+    )
+    args = ["--sdk-path", checkout]
+    if rerun.registered:
+        args += ["--sdk", sdk.name]
+    elif not doc.repo.startswith("local/"):
+        args += ["--repo", doc.repo]
+    return args, [step]
+
+
+def _tiercheck(
+    doc: Scorecard, tier: int, rerun: Rerun
+) -> tuple[tuple[CommandStep, ...], list[str]]:
     notes: list[str] = []
     args = ["tier-check", "claim"]
-    commit = sdk.commit or "<commit>"
-    steps: list[CommandStep] = []
-    if sdk.origin == "clone":
-        args += ["--sdk", f"{sdk.name}@{commit}"]
-    else:
-        checkout = "<checkout>"
-        steps.append(
-            CommandStep(
-                what="a checkout of the SDK at the assessed commit",
-                command=shlex.join(["git", "-C", checkout, "checkout", "--detach", commit]),
-            )
+    if rerun.registry:
+        args += ["--registry", rerun.registry]
+        notes.append(
+            f"--registry {rerun.registry} is the claim folder's copy of the SDK's registry "
+            "entry, as it was used: run the claim command in the claim folder."
         )
-        args += ["--sdk-path", checkout, "--sdk", sdk.name]
+    target, steps = _target_args(doc, rerun)
+    args += target
     args += ["--tier", str(tier)]
     for revision in doc.requirements_revisions:
         args += ["--revision", revision]
@@ -88,14 +163,21 @@ def _tiercheck(doc: Scorecard, tier: int) -> tuple[tuple[CommandStep, ...], list
                 flags.setdefault(_FLAGS[key], sourced.value)
     for flag, value in flags.items():
         args += [flag, str(value)]
+    for spec in baseline_specs(doc):
+        args += ["--expected-failures", spec]
+    if rerun.tag_prefix:
+        args += ["--tag-prefix", rerun.tag_prefix]
+    if doc.revisions and all(entry.probes is None for entry in doc.revisions.values()):
+        args += ["--probes", "none"]
     governance = doc.governance
     if governance.source == "skipped":
         args.append("--skip-governance")
     elif governance.snapshot and governance.as_of:
-        args += ["--governance-snapshot", "governance-snapshot.json", "--as-of", governance.as_of]
+        args += ["--governance-snapshot", _SNAPSHOT, "--as-of", governance.as_of]
         notes.append(
-            "--governance-snapshot replays the GitHub facts this claim judged (the claim folder's "
-            "scorecard/governance-snapshot.json); leave it and --as-of out to ask GitHub again."
+            f"--governance-snapshot replays the GitHub facts this claim judged (the claim "
+            f"folder's {_SNAPSHOT}: run the claim command in the claim folder); leave it and "
+            "--as-of out to ask GitHub again."
         )
     steps.append(CommandStep(what="the whole claim, as it was made", command=shlex.join(args)))
     return tuple(steps), notes
@@ -120,8 +202,13 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
             steps.append(CommandStep(what="build (in the checkout)", command=f"{env}{build}"))
         server = _value(config, "server.command")
         url = _value(config, "server.url") or (entry.server_url if entry else None)
-        baseline = _value(config, "expected_failures")
-        baseline_args = f" --expected-failures {shlex.quote(str(baseline))}" if baseline else ""
+        baselines = {leg: _baseline_of(config, leg) for leg in LEGS}
+        baseline_args = {
+            leg: f" --expected-failures {shlex.quote(str(found.value))}"
+            if found is not None and found.value
+            else ""
+            for leg, found in baselines.items()
+        }
         if isinstance(server, str) and server:
             steps.append(
                 CommandStep(
@@ -136,7 +223,8 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
                     revision=revision,
                     what="the server leg",
                     command=f"{npx} server --url {shlex.quote(_port(url))} "
-                    f"--requirements {harness_requirements(revision)}{baseline_args}",
+                    f"--requirements {harness_requirements(revision)}"
+                    f"{baseline_args['server']}",
                 )
             )
         client = _value(config, "client.command")
@@ -151,7 +239,8 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
                     revision=revision,
                     what="the client leg (in the checkout)",
                     command=f"{env}{npx} client --command {shlex.quote(client)} "
-                    f"--requirements {harness_requirements(revision)}{timeout_args}{baseline_args}",
+                    f"--requirements {harness_requirements(revision)}{timeout_args}"
+                    f"{baseline_args['client']}",
                 )
             )
         if isinstance(commands, Mapping) and commands:
@@ -169,8 +258,8 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
     return tuple(steps), notes
 
 
-def reproduce(doc: Scorecard, *, tier: int) -> Reproduce:
+def reproduce(doc: Scorecard, *, tier: int, rerun: Rerun | None = None) -> Reproduce:
     """The commands that give this claim's figures again."""
-    ours, notes = _tiercheck(doc, tier)
+    ours, notes = _tiercheck(doc, tier, rerun or Rerun())
     theirs, more = _harness(doc)
     return Reproduce(tiercheck=ours, harness=theirs, notes=tuple(notes + more))

@@ -22,6 +22,7 @@ __all__ = [
     "read_baselines",
     "read_manifest",
     "read_release",
+    "read_root_names",
     "read_tree",
     "read_tree_at",
 ]
@@ -277,6 +278,15 @@ def _go_module(text: str) -> str | None:
 
     match = re.search(r"^module\s+(\S+)", text, re.M)
     return match.group(1) if match else None
+
+
+def read_root_names(root: Path) -> tuple[str, ...]:
+    """The names of the files at the checkout's root (for its language), sorted; none when it
+    cannot be listed."""
+    try:
+        return tuple(sorted(p.name for p in root.iterdir() if p.is_file()))
+    except OSError:
+        return ()
 
 
 def read_manifest(root: Path) -> Manifest | None:

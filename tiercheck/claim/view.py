@@ -363,10 +363,13 @@ def baseline_block(claim: Claim) -> Block:
     for i, f in enumerate(section.files):
         if i:
             files.append(Segment("; "))
+        # A file applied to one leg only says which (tower-mcp keeps one per leg).
+        leg = f"{f.legs[0]} leg at " if len(f.legs) == 1 else ""
         files += [
             Segment(f.path, f.url, code=True),
             Segment(
-                f" ({', '.join(f.revisions)}: {f.entries} entr{'y' if f.entries == 1 else 'ies'})"
+                f" ({leg}{', '.join(f.revisions)}: {f.entries} "
+                f"entr{'y' if f.entries == 1 else 'ies'})"
             ),
         ]
     if section.empty:

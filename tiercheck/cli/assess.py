@@ -146,7 +146,6 @@ def assess_request(args: argparse.Namespace) -> AssessRequest:
     settings = RunSettings(
         cache_dir=cache,
         flags=config_flags(args),
-        explicit_baseline=args.expected_failures is not None,
         environ=dict(os.environ),
         revisions=tuple(args.revision) if args.revision else None,
         git_url=args.git_url,

@@ -15,6 +15,7 @@ once the judgment rows are reviewed), 1 when a row blocks it, 2 for bad input.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -52,8 +53,8 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
     group.add_argument(
         "--language",
         metavar="NAME",
-        help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: from the "
-        "repository's name)",
+        help="the language in the title, '<NAME> SDK — Tier N Assessment' (default: the "
+        "registry's `language`, else the official SDK's name, else the checkout's manifest)",
     )
     group.add_argument(
         "--previous",
@@ -107,6 +108,8 @@ def claim_request(args: argparse.Namespace) -> ClaimRequest:
         governance_snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         docs_ref=args.docs_ref,
         language=args.language,
+        # `--tag-prefix` where this tier-check has it, else its variable.
+        tag_prefix=getattr(args, "tag_prefix", None) or os.environ.get("TIERCHECK_TAG_PREFIX"),
         previous=args.previous,
         previous_issue=args.previous_issue,
         previous_tier=args.previous_tier,

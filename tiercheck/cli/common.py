@@ -65,6 +65,16 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         env = f"env {spec.env_var}" if i == 0 else spec.env_var
         # A typed field (the timeouts) is parsed here, so a bad value is a usage error before
         # anything runs; the cascade then receives the parsed value.
+        if spec.repeat is not None:
+            # Repeatable (the baseline SPECs): each value is checked as the flag is read.
+            group.add_argument(
+                flag,
+                action="append",
+                metavar=spec.metavar,
+                type=_flag_type(spec.repeat),
+                help=f"{spec.help} ({env})",
+            )
+            continue
         kind = str if spec.parse is str else _flag_type(spec.parse)
         group.add_argument(flag, metavar=spec.metavar, type=kind, help=f"{spec.help} ({env})")
 
@@ -80,8 +90,13 @@ def _flag_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def config_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The configuration flags as the cascade expects them: {flag: value, or None if not given}."""
-    return {flag: getattr(args, spec.dest, None) for flag, spec in _flagged()}
+    """The configuration flags as the cascade expects them: {flag: value, or None if not given};
+    a repeatable flag's values as a tuple."""
+    flags: dict[str, Any] = {}
+    for flag, spec in _flagged():
+        value = getattr(args, spec.dest, None)
+        flags[flag] = tuple(value) if spec.repeat is not None and value is not None else value
+    return flags
 
 
 def _flagged() -> Iterator[tuple[str, Field]]:

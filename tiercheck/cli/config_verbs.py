@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from tiercheck.cli.common import add_config_flags, config_flags, emit, known_sdks, print_json
+from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.resolve import resolve
 from tiercheck.errors import UsageError
@@ -139,6 +140,7 @@ def show_config(args: argparse.Namespace) -> int:
             raise UsageError(msg)
         revisions = [args.revision]
     flags = config_flags(args)
+    check_claimed(flags.get("--expected-failures") or (), entry.name, entry.revisions)
     resolved = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
     # Names only: a value is never printed, not even to say which shape gave it away.
     withheld = {c.revision: withheld_env(allow=c.pass_env) for c in resolved}

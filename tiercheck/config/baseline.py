@@ -54,10 +54,29 @@ class Baseline:
 
     source: str
     entries: tuple[BaselineEntry, ...] = ()
+    #: The legs the file has a key for (`server:`, `client:`), listed or empty.
+    keys: frozenset[str] = frozenset()
 
     def on(self, leg: Leg) -> tuple[BaselineEntry, ...]:
         """The entries of one leg, in file order."""
         return tuple(e for e in self.entries if e.leg == leg)
+
+    def misfit(self, leg: Leg) -> str | None:
+        """Why this file cannot be one leg's baseline, or None.
+
+        A file given to `leg` alone that has no key for it but lists the other leg's entries was
+        written for the other leg: applied, its entries would be silently ignored.
+        """
+        other: Leg = "client" if leg == "server" else "server"
+        listed = self.on(other)
+        if leg in self.keys or not listed:
+            return None
+        return (
+            f"{self.source}: given to the {leg} leg, but it has no '{leg}:' list and its "
+            f"'{other}:' list has {len(listed)} entr{'y' if len(listed) == 1 else 'ies'}; "
+            f"give it to the {other} leg ({other}=FILE, or `{other}: FILE` under "
+            "expected_failures in known_sdks.yaml) or to both"
+        )
 
 
 def _fail(source: str, where: str, message: str) -> ConfigError:
@@ -150,7 +169,7 @@ def parse_baseline(data: object, source: str) -> Baseline:
     entries = tuple(e for leg in LEGS for e in _section(source, leg, data.get(leg)))
     # The shipped schema is what editors see; checking it too keeps the two from drifting.
     validate(data, "expected_failures", source)
-    return Baseline(source, entries)
+    return Baseline(source, entries, frozenset(str(key) for key in data))
 
 
 def load_baseline(path: Path) -> Baseline:

@@ -39,6 +39,8 @@ class SdkEntry:
     requires: tuple[Requirement, ...] = ()
     #: The SEP-1730 tier the line claims (`claimed_tier`), if it says.
     claimed_tier: int | None = None
+    #: The language the SDK is written in (`language`), as the claim's title names it.
+    language: str | None = None
 
     def override_for(self, revision: str) -> Mapping[str, Any]:
         """The `spec_overrides[revision]` block ({} when there is none)."""
@@ -113,6 +115,7 @@ def load_registry(path: Path | None = None) -> Registry:
             source=str(source),
             requires=parse_requirements(body.get("requires"), f"{source}: {name}.requires"),
             claimed_tier=body.get("claimed_tier"),
+            language=body.get("language"),
         )
     return Registry(path=source, entries=entries)
 

@@ -5,9 +5,13 @@ One resolution path for every value an assessment uses, lowest to highest:
     built-in defaults < the known_sdks.yaml entry < its spec_overrides[revision]
                       < TIERCHECK_* environment variables < command-line flags
 
-`server` merges field by field (an override may change only the URL); `build`, `client`,
-`env` and `expected_failures` replace wholesale. Every resolved value remembers which layer it
-came from, so `tier-check show-config` can say why a command is what it is.
+`server` merges field by field (an override may change only the URL); `build`, `client` and
+`env` replace wholesale. `expected_failures` is resolved per leg: a FILE sets both legs' baseline,
+a `{server: FILE, client: FILE}` mapping only the legs it names (a revision's override keeps the
+other leg's file from the entry), `TIERCHECK_EXPECTED_FAILURES` is one FILE for both, and the
+repeatable `--expected-failures SPEC` is picked per leg and revision (`config.baseline_spec`).
+Every resolved value remembers which layer it came from, so `tier-check show-config` can say
+why a command is what it is.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from tiercheck.config.baseline_spec import BaselineSpec, parse_baseline_spec, pick_baseline
 from tiercheck.config.seconds import parse_seconds
 from tiercheck.errors import ConfigError
 
@@ -26,6 +31,7 @@ if TYPE_CHECKING:
     from tiercheck.config.registry import SdkEntry
 
 __all__ = [
+    "BASELINE_KEYS",
     "FIELDS",
     "Field",
     "Layer",
@@ -77,6 +83,9 @@ class Field:
     metavar: str | None = None
     #: What the flag sets, for `--help` (which adds the environment variable).
     help: str | None = None
+    #: A repeatable flag whose values this parses (the baseline SPECs); the cascade picks the
+    #: one for the field's leg and revision. The environment variable is still read by `parse`.
+    repeat: Callable[[str], Any] | None = None
 
     @property
     def dest(self) -> str:
@@ -138,24 +147,38 @@ FIELDS: tuple[Field, ...] = (
         metavar="S",
         help="per client scenario, s",
     ),
-    Field(
-        "expected_failures",
-        "TIERCHECK_EXPECTED_FAILURES",
-        "--expected-failures",
-        metavar="FILE",
-        help="baseline file",
+    # One flag for both legs' baselines: `--expected-failures SPEC`, repeatable.
+    *(
+        Field(
+            f"expected_failures.{leg}",
+            "TIERCHECK_EXPECTED_FAILURES",
+            "--expected-failures",
+            metavar="SPEC",
+            help=(
+                "baseline: FILE, LEG=FILE, @REV=FILE or LEG@REV=FILE (LEG server|client), "
+                "repeatable; relative to the SDK's checkout; the variable is one FILE"
+            ),
+            repeat=parse_baseline_spec,
+        )
+        for leg in ("server", "client")
     ),
 )
+
+#: The cascade keys of the two legs' baselines.
+BASELINE_KEYS = {"server": "expected_failures.server", "client": "expected_failures.client"}
 
 
 def flag_fields() -> tuple[Field, ...]:
     """The fields a command-line flag can set, as `--help` lists them.
 
     Commands, URLs and files first, the timeouts (parsed as seconds) after; otherwise in cascade
-    order.
+    order. A flag several fields share (`--expected-failures`) is listed once, by its first.
     """
-    settable = [spec for spec in FIELDS if spec.flag is not None]
-    return tuple(sorted(settable, key=lambda spec: spec.parse is not str))
+    settable: dict[str, Field] = {}
+    for spec in FIELDS:
+        if spec.flag is not None:
+            settable.setdefault(spec.flag, spec)
+    return tuple(sorted(settable.values(), key=lambda spec: spec.parse is not str))
 
 
 #: Blocks that replace wholesale when a higher layer sets them (server merges per field).
@@ -244,11 +267,14 @@ class RevisionConfig:
         """Seconds one client scenario may take."""
         return float(self._get("client.timeout"))
 
-    @property
-    def expected_failures(self) -> str | None:
-        """The baseline file (relative to the checkout unless absolute), or None."""
-        value: str | None = self._get("expected_failures")
+    def baseline(self, leg: str) -> str | None:
+        """The baseline file of `leg` (relative to the checkout unless absolute), or None."""
+        value: str | None = self._get(BASELINE_KEYS[leg])
         return value
+
+    def baseline_given(self, leg: str) -> bool:
+        """Whether `leg`'s baseline was named on the command line (so it must exist)."""
+        return self.values[BASELINE_KEYS[leg]].layer is Layer.COMMAND_LINE
 
     def to_dict(self) -> dict[str, Any]:
         """`{key: {"value": …, "source": …}}` in cascade field order."""
@@ -278,6 +304,8 @@ def _lookup(block: Mapping[str, Any], key: str) -> tuple[bool, Any]:
         return True, sub.get(rest)
     if isinstance(value, Mapping) and rest in value:
         return True, value[rest]
+    if head == "expected_failures" and isinstance(value, str):
+        return True, value  # one FILE for both legs
     return False, None
 
 
@@ -319,10 +347,34 @@ def resolve(
             chosen = Sourced(_parse(spec, text, spec.env_var), Layer.ENVIRONMENT, spec.env_var)
         if spec.flag and flags.get(spec.flag) is not None:
             raw = flags[spec.flag]
-            value = _parse(spec, raw, spec.flag) if isinstance(raw, str) else raw
-            chosen = Sourced(value, Layer.COMMAND_LINE, spec.flag)
+            if spec.repeat is not None:
+                found = _pick(spec, raw, revision)
+                if found is not None:
+                    chosen = Sourced(found.file, Layer.COMMAND_LINE, f"{spec.flag} {found.text}")
+            else:
+                value = _parse(spec, raw, spec.flag) if isinstance(raw, str) else raw
+                chosen = Sourced(value, Layer.COMMAND_LINE, spec.flag)
         values[spec.key] = chosen
     return RevisionConfig(sdk=name, revision=revision, values=values)
+
+
+def _pick(spec: Field, raw: Any, revision: str) -> BaselineSpec | None:
+    """The repeated flag's value in force for the field's leg at `revision`."""
+    assert spec.repeat is not None
+    assert spec.flag is not None
+    given = [raw] if isinstance(raw, str | BaselineSpec) else list(raw)
+    specs = [
+        item if isinstance(item, BaselineSpec) else _parse_with(spec.repeat, item, spec.flag)
+        for item in given
+    ]
+    return pick_baseline(specs, spec.key.rsplit(".", 1)[-1], revision)
+
+
+def _parse_with(parse: Callable[[str], Any], text: str, where: str) -> Any:
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def _parse(spec: Field, text: str, where: str) -> Any:

@@ -84,8 +84,27 @@ def _describe(value: object) -> str:
     return f"{kind} ({shown})"
 
 
+def _alternatives(error: Any, path: list[object]) -> tuple[Sequence[object], str]:
+    """Of a value's alternative forms, the one it was meant as (of its type); else the types."""
+    meant = [e for e in error.context if e.validator != "type"]
+    if meant:
+        return _message(max(meant, key=lambda e: len(e.absolute_path)))
+    kinds = [e.schema.get("type") for e in error.context]
+    if all(isinstance(k, str) for k in kinds):
+        expect = " or ".join(_TYPE_NAMES.get(k, k) for k in dict.fromkeys(kinds))
+        return path, f"expected {expect}, got {_describe(error.instance)}"
+    return path, str(error.message)
+
+
 def _message(error: Any) -> tuple[Sequence[object], str]:
     """Turn a jsonschema ValidationError into (path, human message)."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        return _alternatives(error, list(error.absolute_path))
+    return _plain(error)
+
+
+def _plain(error: Any) -> tuple[Sequence[object], str]:
+    """`_message` for one failed keyword."""
     path = list(error.absolute_path)
     validator = error.validator
     schema = error.schema

@@ -22,7 +22,7 @@ from tiercheck.pipeline.judge import Baselines, find_baselines, judge, load_disp
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
 from tiercheck.pipeline.reuse import ReuseLookup, reused_measurement
-from tiercheck.revisions import Leg
+from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.model import Artifacts, HarnessBlock, HistoryBlock, Scorecard
 from tiercheck.scoring import LegVerdict
 from tiercheck.target import Target
@@ -52,13 +52,7 @@ def assess(
     # Nothing checked out (a tool missing, the clone failed): there is no tree to find the
     # SDK's baseline in, and "not found in the checkout" would be a second, false reason.
     no_tree = measured.checkout_path is None and plan.origin != "url"
-    baselines = (
-        Baselines({})
-        if no_tree
-        else find_baselines(
-            plan.revisions, measured.checkout_path, explicit=options.settings.explicit_baseline
-        )
-    )
+    baselines = Baselines({}) if no_tree else find_baselines(plan.revisions, measured.checkout_path)
     judged = judge(
         plan.revisions,
         measured.verdicts,
@@ -119,7 +113,8 @@ def score_results(
     judged = judge(
         plan.revisions,
         measured.verdicts,
-        Baselines(baselines),
+        # `score` takes one file per revision, for both legs.
+        Baselines({(rev, leg): path for rev, path in baselines.items() for leg in LEGS}),
         repo=repo,
         governance=GovernanceOptions(skip=True),
         entry=None,

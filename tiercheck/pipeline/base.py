@@ -62,8 +62,6 @@ class RunSettings:
 
     cache_dir: Path
     flags: Mapping[str, Any] = field(default_factory=dict)
-    #: `--expected-failures` was given on the command line: the file must exist and load.
-    explicit_baseline: bool = False
     environ: Mapping[str, str] = field(default_factory=dict)
     revisions: tuple[str, ...] | None = None
     git_url: str | None = None

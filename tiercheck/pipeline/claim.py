@@ -24,14 +24,16 @@ from tiercheck.claim.changes import Previous, from_claim
 from tiercheck.claim.model import PreviousAssessment
 from tiercheck.claim.pack import Claim, ClaimContext, build_claim, previous_from_scorecard
 from tiercheck.claim.policies import POLICY_PATHS
+from tiercheck.claim.reproduce import REGISTRY_COPY, Rerun
 from tiercheck.claim.sources import (
     read_baselines,
     read_manifest,
     read_release,
+    read_root_names,
     read_tree,
     read_tree_at,
 )
-from tiercheck.config.registry import Registry
+from tiercheck.config.registry import Registry, SdkEntry, default_registry_path
 from tiercheck.errors import UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.base import ProgressSink
@@ -80,6 +82,9 @@ class ClaimRequest:
     #: `--docs-ref`: read the documentation and examples at this ref of the checkout.
     docs_ref: str | None = None
     language: str | None = None
+    #: `--tag-prefix` (or TIERCHECK_TAG_PREFIX): the release tag prefix, given again by the
+    #: reproduce command.
+    tag_prefix: str | None = None
     #: `--previous`: the previous claim.json or scorecard.json, as given (the claim names it so).
     previous: str | None = None
     #: `--previous-issue`: an issue URL or `#N`.
@@ -188,8 +193,9 @@ def _context(
     request: ClaimRequest, doc: Scorecard, checkout: Path | None, previous: Previous | None
 ) -> ClaimContext:
     entry = request.registry.find(doc.sdk.name)
-    prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
-    files = doc.baseline.files.values() if doc.baseline else ()
+    prefix = request.tag_prefix or (entry.tag_prefix if entry is not None else None) or None
+    files = dict.fromkeys(doc.baseline.by_leg().values()) if doc.baseline else ()
+    copy = _registry_copy(entry)
     docs_tree = docs_commit = None
     if request.docs_ref:
         if checkout is None:
@@ -208,8 +214,30 @@ def _context(
         manifest=read_manifest(checkout) if checkout else None,
         previous=_previous_assessment(request),
         previous_doc=previous,
-        language=request.language,
+        language=request.language or (entry.language if entry is not None else None),
+        root_files=read_root_names(checkout) if checkout else (),
+        rerun=Rerun(
+            registry=REGISTRY_COPY if copy is not None else None,
+            registered=entry is not None,
+            tag_prefix=request.tag_prefix,
+        ),
+        registry_copy=copy,
     )
+
+
+def _registry_copy(entry: SdkEntry | None) -> str | None:
+    """The text of the registry file `entry` came from, unless it is the bundled registry (the
+    reproduce command then needs no `--registry`)."""
+    if entry is None:
+        return None
+    source = Path(entry.source)
+    if source.resolve() == default_registry_path().resolve():
+        return None
+    try:
+        return source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        msg = f"{source}: cannot read the registry again to copy it into the claim ({exc})"
+        raise UsageError(msg) from None
 
 
 def summary(claim: Claim) -> str:

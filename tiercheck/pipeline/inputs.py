@@ -8,19 +8,28 @@ the token file are read while the command line is parsed, which is earlier still
 
 A relative `--expected-failures` is relative to the SDK's checkout (the GitHub Action passes
 `conformance/baseline.yml`): with `--sdk-path` it is checked here; for a clone it can only be
-checked once the clone exists, which `check_checkout_inputs` does before anything is built.
+checked once the clone exists, which `check_checkout_inputs` does before anything is built. A
+file given to one leg (`client=FILE`) that was written for the other is refused here too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from tiercheck.config.baseline import load_baseline
+from tiercheck.config.baseline_spec import BaselineSpec, parse_baseline_spec
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.pipeline.request import AssessRequest
 
-__all__ = ["EXPECTED_FAILURES_FLAG", "check_checkout_inputs", "check_inputs"]
+__all__ = [
+    "EXPECTED_FAILURES_FLAG",
+    "check_checkout_inputs",
+    "check_inputs",
+    "explicit_baselines",
+]
 
 EXPECTED_FAILURES_FLAG = "--expected-failures"
 #: The first bytes of every SQLite 3 database file.
@@ -29,37 +38,51 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 def check_inputs(request: AssessRequest) -> None:
     """Refuse (ConfigError or UsageError, exit 2) any named file the run could not use."""
-    baseline = _explicit_baseline(request)
-    if baseline is not None:
-        if baseline.is_absolute():
-            _check_baseline(baseline)
+    specs = explicit_baselines(request.settings.flags)
+    for spec in specs:
+        path = Path(spec.file)
+        if path.is_absolute():
+            _check_baseline(spec, specs, path)
         elif request.target.sdk_path is not None:
-            _check_baseline(request.target.sdk_path / baseline)
+            _check_baseline(spec, specs, request.target.sdk_path / path)
     if request.history is not None:
         check_history(request.history.path)
 
 
-def check_checkout_inputs(request_baseline: str | None, checkout: Path) -> None:
-    """The relative `--expected-failures` of a cloned SDK, once the clone exists."""
-    if request_baseline and not Path(request_baseline).is_absolute():
-        _check_baseline(checkout / request_baseline)
+def check_checkout_inputs(specs: Sequence[BaselineSpec], checkout: Path) -> None:
+    """The relative `--expected-failures` files of a cloned SDK, once the clone exists."""
+    for spec in specs:
+        if not Path(spec.file).is_absolute():
+            _check_baseline(spec, specs, checkout / spec.file)
 
 
-def _explicit_baseline(request: AssessRequest) -> Path | None:
-    if not request.settings.explicit_baseline:
-        return None
-    value = request.settings.flags.get(EXPECTED_FAILURES_FLAG)
-    return Path(value) if isinstance(value, str) and value else None
+def explicit_baselines(flags: Mapping[str, Any]) -> tuple[BaselineSpec, ...]:
+    """The `--expected-failures` SPECs the command line gave, in order (parsed as read)."""
+    given = flags.get(EXPECTED_FAILURES_FLAG) or ()
+    if isinstance(given, str | BaselineSpec):
+        given = (given,)
+    try:
+        return tuple(g if isinstance(g, BaselineSpec) else parse_baseline_spec(g) for g in given)
+    except ValueError as exc:
+        raise UsageError(f"{EXPECTED_FAILURES_FLAG}: {exc}") from None
 
 
-def _check_baseline(path: Path) -> None:
+def _check_baseline(spec: BaselineSpec, specs: Sequence[BaselineSpec], path: Path) -> None:
     if path.is_dir():
-        msg = f"--expected-failures {path}: is a directory, not a baseline file"
+        msg = f"--expected-failures {spec.text}: {path} is a directory, not a baseline file"
         raise UsageError(msg)
     if not path.exists():
         msg = f"{path}: expected-failures file not found"
         raise ConfigError(msg)
-    load_baseline(path)  # the loader the run applies it with: UTF-8, shape, size, depth
+    baseline = load_baseline(path)  # the loader the run applies it with: UTF-8, shape, size, depth
+    if spec.leg is None:
+        return
+    other = "client" if spec.leg == "server" else "server"
+    if any(s.file == spec.file and s.leg in (None, other) for s in specs):
+        return  # the same file is the other leg's baseline too
+    problem = baseline.misfit(spec.leg)
+    if problem is not None:
+        raise ConfigError(f"--expected-failures {spec.text}: {problem}")
 
 
 def check_history(path: Path) -> None:

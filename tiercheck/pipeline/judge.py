@@ -1,6 +1,6 @@
 """Step 6, judge: what the measured legs mean.
 
-Each revision's expected-failures baseline is applied to its measured legs, governance signals
+Each leg's expected-failures baseline is applied to that leg at its revision, governance signals
 are obtained (GitHub, a recorded snapshot, or skipped), the revisions are merged per leg, each
 scenario the reviewed disputes file names gets its dispute on the governance day (which only
 the SEP-1730 reading uses), and the implied tier and the exit code follow. Nothing here runs
@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
-from tiercheck.config.baseline import load_baseline
+from tiercheck.config.baseline import Baseline, load_baseline
 from tiercheck.config.disputes import DisputeEntry
 from tiercheck.config.registry import SdkEntry
 from tiercheck.errors import ConfigError
@@ -37,10 +37,12 @@ __all__ = [
     "Baselines",
     "Judgement",
     "apply_baselines",
+    "baseline_path",
     "evaluate_governance",
     "find_baselines",
     "judge",
     "load_dispute_entries",
+    "load_leg_baselines",
 ]
 
 Verdicts = Mapping[tuple[str, Leg], LegVerdict]
@@ -48,9 +50,10 @@ Verdicts = Mapping[tuple[str, Leg], LegVerdict]
 
 @dataclass(frozen=True)
 class Baselines:
-    """Each revision's expected-failures file, and the configured ones that could not be found."""
+    """Each leg's expected-failures file per revision, and the configured ones not found."""
 
-    files: Mapping[str, Path] = field(default_factory=dict)
+    #: (revision, leg) → the file.
+    files: Mapping[tuple[str, Leg], Path] = field(default_factory=dict)
     unmeasured: tuple[Unmeasured, ...] = ()
 
 
@@ -61,8 +64,8 @@ class Judgement:
     server: MergedLeg
     client: MergedLeg
     baseline: BaselineVerdict | None
-    #: Revision → the baseline file applied to it.
-    baseline_files: Mapping[str, str]
+    #: (revision, leg) → the baseline file applied to that leg at that revision.
+    baseline_files: Mapping[tuple[str, Leg], str]
     signals: GovernanceSignals
     #: The scorecard's `governance` block (where the signals came from).
     governance: GovernanceBlock
@@ -121,54 +124,83 @@ def _governance(
 
 
 def find_baselines(
-    revisions: Sequence[RevisionPlan], checkout: Path | None, *, explicit: bool
+    revisions: Sequence[RevisionPlan], checkout: Path | None, *, explicit: bool = False
 ) -> Baselines:
-    """Each revision's configured expected-failures file, relative to the checkout.
+    """Each leg's configured expected-failures file per revision, relative to the checkout.
 
     A configured file that does not exist at this commit is noted as unmeasured (the baseline
     could not be judged), not an error: older refs predate their baselines. A file named on the
-    command line (`explicit`) must exist.
+    command line (or any file, with `explicit`) must exist.
     """
-    files: dict[str, Path] = {}
+    files: dict[tuple[str, Leg], Path] = {}
     missing: list[Unmeasured] = []
+    noted: set[tuple[str, str]] = set()
     for plan in revisions:
-        name = plan.config.expected_failures
-        if not name:
-            continue
-        base = checkout or Path.cwd()
-        path = Path(name) if Path(name).is_absolute() else base / name
-        if path.is_file():
-            files[plan.revision] = path
-        elif explicit:
-            msg = f"{path}: expected-failures file not found"
-            raise ConfigError(msg)
-        else:
-            reason = f"{name} not found in the checkout"
-            missing.append(Unmeasured(f"baseline {plan.revision}", reason))
+        for leg in LEGS:
+            name = plan.config.baseline(leg)
+            if not name:
+                continue
+            path = baseline_path(name, checkout)
+            if path.is_file():
+                files[(plan.revision, leg)] = path
+            elif explicit or plan.config.baseline_given(leg):
+                msg = f"{path}: expected-failures file not found"
+                raise ConfigError(msg)
+            elif (plan.revision, name) not in noted:
+                noted.add((plan.revision, name))
+                reason = f"{name} not found in the checkout"
+                missing.append(Unmeasured(f"baseline {plan.revision}", reason))
     return Baselines(files, tuple(missing))
 
 
+def baseline_path(name: str, checkout: Path | None) -> Path:
+    """A configured baseline file: relative to the checkout (else the working directory)."""
+    return Path(name) if Path(name).is_absolute() else (checkout or Path.cwd()) / name
+
+
+def load_leg_baselines(files: Mapping[tuple[str, Leg], Path]) -> dict[Path, Baseline]:
+    """Load each file once, and refuse (ConfigError) one given to a leg it was not written for:
+    no key for that leg, entries for the other (`Baseline.misfit`) — unless the same file is
+    the other leg's baseline at that revision too."""
+    loaded: dict[Path, Baseline] = {}
+    for (revision, leg), path in files.items():
+        baseline = loaded.get(path)
+        if baseline is None:
+            baseline = loaded[path] = load_baseline(path)
+        other: Leg = "client" if leg == "server" else "server"
+        if files.get((revision, other)) == path:
+            continue  # one file for both legs at this revision
+        problem = baseline.misfit(leg)
+        if problem is not None:
+            raise ConfigError(f"{problem} (at {revision})")
+    return loaded
+
+
 def apply_baselines(
-    revisions: Sequence[RevisionPlan], verdicts: Verdicts, files: Mapping[str, Path]
-) -> tuple[BaselineVerdict | None, dict[str, str]]:
-    """Apply each revision's expected-failures file to that revision's measured legs."""
+    revisions: Sequence[RevisionPlan],
+    verdicts: Verdicts,
+    files: Mapping[tuple[str, Leg], Path],
+) -> tuple[BaselineVerdict | None, dict[tuple[str, Leg], str]]:
+    """Apply each leg's expected-failures file to that leg at that revision, when measured."""
+    loaded = load_leg_baselines(files)
     outcomes: list[BaselineOutcome] = []
     normal = 0
-    applied: dict[str, str] = {}
+    applied: dict[tuple[str, Leg], str] = {}
     for plan in revisions:
-        path = files.get(plan.revision)
-        if path is None:
-            continue
-        legs = [verdicts[(plan.revision, leg)] for leg in LEGS]
-        measured = [leg for leg in legs if leg.state == "measured"]
-        verdict = apply_baseline(load_baseline(path), measured)
-        outcomes.extend(verdict.outcomes)
-        normal += verdict.normal_passes
-        applied[plan.revision] = str(path)
+        for leg in LEGS:
+            path = files.get((plan.revision, leg))
+            if path is None:
+                continue
+            verdict = verdicts[(plan.revision, leg)]
+            measured = [verdict] if verdict.state == "measured" else []
+            found = apply_baseline(loaded[path], measured)
+            outcomes.extend(found.outcomes)
+            normal += found.normal_passes
+            applied[(plan.revision, leg)] = str(path)
     if not applied:
         return None, applied
-    merged = BaselineVerdict(", ".join(applied.values()), tuple(outcomes), normal)
-    return merged, applied
+    sources = ", ".join(dict.fromkeys(applied.values()))
+    return BaselineVerdict(sources, tuple(outcomes), normal), applied
 
 
 def judge(

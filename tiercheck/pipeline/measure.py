@@ -26,7 +26,8 @@ from tiercheck.pipeline.base import (
 )
 from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
-from tiercheck.pipeline.inputs import EXPECTED_FAILURES_FLAG, check_checkout_inputs
+from tiercheck.pipeline.inputs import check_checkout_inputs, explicit_baselines
+from tiercheck.pipeline.judge import find_baselines, load_leg_baselines
 from tiercheck.pipeline.legs import LegsResult, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
 from tiercheck.pipeline.provision import (
@@ -149,10 +150,11 @@ def _run_steps(
             if checkout.path is None:
                 return
             workdir, commit = checkout.path, checkout.commit
-            if options.settings.explicit_baseline:
-                # A relative --expected-failures names a file of the clone: refused (exit 2)
-                # now, not after every leg has run.
-                check_checkout_inputs(options.settings.flags.get(EXPECTED_FAILURES_FLAG), workdir)
+            # A relative --expected-failures names a file of the clone: refused (exit 2) now,
+            # not after every leg has run.
+            check_checkout_inputs(explicit_baselines(options.settings.flags), workdir)
+            # Every baseline the checkout holds loads, and fits the leg it is given to.
+            load_leg_baselines(find_baselines(plan.revisions, workdir).files)
             tools = provision_tools(
                 options.settings.cache_dir, toolchain, plan.revisions, workdir, progress
             )

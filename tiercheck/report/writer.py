@@ -205,6 +205,11 @@ def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
         written.append(atomic_write_text(out_dir / FULL_NAME, assessment[FULL_NAME]))
     else:
         (out_dir / FULL_NAME).unlink(missing_ok=True)
+    if claim.registry_copy is not None:
+        # The registry file the reproduce command names (`--registry sdk-registry.yaml`).
+        from tiercheck.claim.reproduce import REGISTRY_COPY
+
+        written.append(atomic_write_text(out_dir / REGISTRY_COPY, claim.registry_copy))
     return written
 
 

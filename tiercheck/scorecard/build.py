@@ -18,8 +18,10 @@ from tiercheck.config.resolve import RevisionConfig
 from tiercheck.governance.disputes import DisputeMark
 from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.model import from_json
+from tiercheck.revisions import Leg
 from tiercheck.scorecard.model import (
     Artifacts,
+    BaselineApplied,
     BaselineBlock,
     BaselineEntry,
     BlockerEntry,
@@ -304,7 +306,8 @@ class ScorecardParts:
     implied_tier: ImpliedTier
     stable_version: str | None
     baseline: BaselineVerdict | None
-    baseline_files: Mapping[str, str]
+    #: (revision, leg) → the baseline file applied there.
+    baseline_files: Mapping[tuple[str, Leg], str]
     build: BuildBlock | None
     unmeasured: Sequence[tuple[str, str]]
     timings: Mapping[str, float]
@@ -329,9 +332,17 @@ def _baseline_block(parts: ScorecardParts) -> BaselineBlock | None:
     verdict = parts.baseline
     if verdict is None:
         return None
+    by_revision: dict[str, list[str]] = {}
+    for (revision, _), path in parts.baseline_files.items():
+        if path not in by_revision.setdefault(revision, []):
+            by_revision[revision].append(path)
     return BaselineBlock(
         exit_ok=verdict.exit_ok,
-        files=dict(parts.baseline_files),
+        files={revision: ", ".join(paths) for revision, paths in by_revision.items()},
+        applied=tuple(
+            BaselineApplied(revision=revision, leg=leg, file=path)
+            for (revision, leg), path in parts.baseline_files.items()
+        ),
         expected_failures=len(verdict.of("expected-failure")),
         unexpected_failures=len(verdict.of("unexpected-failure")),
         stale=len(verdict.of("stale")),

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tiercheck.model import doc_field
+from tiercheck.revisions import LEGS
 
 __all__ = [
     "Artifacts",
+    "BaselineApplied",
     "BaselineBlock",
     "BaselineEntry",
     "BlockerEntry",
@@ -527,11 +529,33 @@ class BaselineEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class BaselineApplied:
+    """One baseline file applied to one leg at one revision."""
+
+    revision: str
+    leg: str
+    file: str = doc_field(doc="as configured: relative to the checkout unless absolute")
+
+
+@dataclass(frozen=True, kw_only=True)
 class BaselineBlock:
     """The expected-failures baseline applied: files, counts and every outcome."""
 
     exit_ok: bool
-    files: Mapping[str, str]
+    files: Mapping[str, str] = doc_field(
+        doc="revision → the files applied at it, comma-separated (`applied` says which leg)"
+    )
+    applied: tuple[BaselineApplied, ...] = doc_field(
+        default=(), doc="each leg's baseline file at each revision"
+    )
+
+    def by_leg(self) -> dict[tuple[str, str], str]:
+        """(revision, leg) → the file applied there (a scorecard older than `applied` applied
+        its one file per revision to both legs)."""
+        if self.applied:
+            return {(a.revision, a.leg): a.file for a in self.applied}
+        return {(rev, leg): path for rev, path in self.files.items() for leg in LEGS}
+
     expected_failures: int
     unexpected_failures: int
     stale: int

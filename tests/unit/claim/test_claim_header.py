@@ -126,7 +126,8 @@ def test_the_header_as_the_filed_claims_give_it(checkout: tuple[Path, str], tmp_
     data: dict[str, Any] = json.loads((out / "claim.json").read_text("utf-8"))
     jsonschema.validate(data, json.loads(SCHEMA.read_text("utf-8")))
     header = from_json(ClaimDocument, data).header
-    assert header.title == "Sample SDK — Tier 1 Assessment"
+    # The checkout's pyproject.toml says Python (the name "sample-sdk" names no language).
+    assert header.title == "Python SDK — Tier 1 Assessment"
     assert header.release is not None
     assert (header.release.tag, header.release.version, header.release.commits_after) == (
         "v1.0.0",
@@ -150,7 +151,7 @@ def test_the_header_as_the_filed_claims_give_it(checkout: tuple[Path, str], tmp_
     assert header.revisions == ("2025-11-25", "2026-07-28")
     text = (out / "assessment.md").read_text("utf-8")
     lines = text.splitlines()
-    assert lines[0] == "# Sample SDK — Tier 1 Assessment"
+    assert lines[0] == "# Python SDK — Tier 1 Assessment"
     version = next(line for line in lines if line.startswith("**Version**"))
     assert version.startswith(
         "**Version**: [1.0.0](https://github.com/tiercheck/sample-sdk/releases/tag/v1.0.0) "
@@ -177,7 +178,7 @@ def test_a_tier_3_claim_shows_what_tier_2_and_tier_1_need(
     path, head = checkout
     code, out = _claim(tmp_path, path, head, "--tier", "3")
     data = json.loads((out / "claim.json").read_text("utf-8"))
-    assert data["header"]["title"] == "Sample SDK — Tier 3 Assessment"
+    assert data["header"]["title"] == "Python SDK — Tier 3 Assessment"
     assert data["tiers"] == [2, 1]
     # Tier 3 has no minimum: the claim can be filed whatever blocks the tiers above.
     assert (data["status"], code) == ("ready", 0)

@@ -35,7 +35,7 @@ CONFIG_FLAGS = [
     ("--server-cmd", "TIERCHECK_SERVER_CMD", "CMD", "server.command"),
     ("--server-url", "TIERCHECK_SERVER_URL", "URL", "server.url"),
     ("--client-cmd", "TIERCHECK_CLIENT_CMD", "CMD", "client.command"),
-    ("--expected-failures", "TIERCHECK_EXPECTED_FAILURES", "FILE", "expected_failures"),
+    ("--expected-failures", "TIERCHECK_EXPECTED_FAILURES", "SPEC", "expected_failures.server"),
     ("--ready-timeout", "TIERCHECK_READY_TIMEOUT", "S", "server.ready_timeout"),
     ("--client-timeout", "TIERCHECK_CLIENT_TIMEOUT", "S", "client.timeout"),
 ]
@@ -179,7 +179,7 @@ def test_every_config_flag_and_env_var_reaches_show_config(
         "server.command": "./s {port}",
         "server.url": "http://127.0.0.1:{port}/mcp",
         "client.command": "./c",
-        "expected_failures": "ef.yml",
+        "expected_failures.server": "ef.yml",
         "server.ready_timeout": "5",
         "client.timeout": "6",
     }
@@ -191,7 +191,10 @@ def test_every_config_flag_and_env_var_reaches_show_config(
     assert code == 0
     resolved = json.loads(out)["revisions"]["2025-11-25"]
     for flag, _, _, key in CONFIG_FLAGS:
-        assert resolved[key] == {"value": parsed.get(key, values[key]), "source": flag}
+        # The baseline's source names the SPEC that chose it, for one leg and the other.
+        source = f"{flag} ef.yml" if flag == "--expected-failures" else flag
+        assert resolved[key] == {"value": parsed.get(key, values[key]), "source": source}
+    assert resolved["expected_failures.client"] == resolved["expected_failures.server"]
 
     for _, env, _, key in CONFIG_FLAGS:
         monkeypatch.setenv(env, values[key])
@@ -376,3 +379,23 @@ def test_help_loads_the_assessments_command_modules_only() -> None:
         "tiercheck.cli.history",
         "tiercheck.cli.probe",
     ]
+
+
+def test_show_config_shows_each_legs_baseline_and_refuses_an_unclaimed_revision(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["show-config", "--sdk", "python-sdk-v1", "--json"]
+    code, out, _ = run_cli([*argv, "--expected-failures", "client=c.yml"], capsys)
+    assert code == 0
+    config = json.loads(out)["revisions"]["2025-11-25"]
+    assert config["expected_failures.client"] == {
+        "value": "c.yml",
+        "source": "--expected-failures client=c.yml",
+    }
+    assert config["expected_failures.server"]["source"] != "--expected-failures client=c.yml"
+    code, out, err = run_cli([*argv, "--expected-failures", "@2026-07-28=x.yml"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "tier-check: error: --expected-failures @2026-07-28=x.yml: python-sdk-v1 claims only "
+        "2025-11-25; it is not assessed at 2026-07-28\n"
+    )

@@ -142,7 +142,7 @@ def test_the_command_line_builds_the_settings_in_one_record(
     assert settings.probes == ()
     assert settings.budget_dir == (tmp_path / "budget").resolve()
     assert settings.max_builds == 1  # at least one build at once
-    assert settings.explicit_baseline is False
+    assert settings.flags["--expected-failures"] is None  # not given
     assert settings.environ["TIERCHECK_MARK"] == "x"
     assert settings.flags["--build-cmd"] is None  # not given
     assert request.target == TargetRequest(sdk="python-sdk-v1")

@@ -3,6 +3,7 @@ the measurement assembled from the steps' results, and the judge."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from datetime import UTC, datetime
@@ -19,7 +20,13 @@ from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline.base import AssessOptions, Origin, RunSettings, Unmeasured
 from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult
-from tiercheck.pipeline.judge import Baselines, Judgement, find_baselines, judge
+from tiercheck.pipeline.judge import (
+    Baselines,
+    Judgement,
+    find_baselines,
+    judge,
+    load_leg_baselines,
+)
 from tiercheck.pipeline.legs import LegsResult
 from tiercheck.pipeline.measure import Measurement, measure
 from tiercheck.pipeline.plan import RefChoice, RevisionPlan, decide_ref, plan_assessment
@@ -138,6 +145,23 @@ def test_plan_refuses_a_revision_the_sdk_does_not_claim(tmp_path: Path) -> None:
         out_dir=tmp_path / "out",
     )
     with pytest.raises(UsageError, match="claims only 2025-11-25"):
+        plan_assessment(options)
+
+
+def test_plan_refuses_a_baseline_spec_for_a_revision_the_sdk_does_not_claim(
+    tmp_path: Path,
+) -> None:
+    flags = {"--expected-failures": ("server=s.yml", f"client@{NEW}=c.yml")}
+    options = AssessOptions(
+        target=_target(entry="python-sdk-v1"),
+        settings=RunSettings(cache_dir=tmp_path / "cache", flags=flags),
+        out_dir=tmp_path / "out",
+    )
+    message = (
+        f"--expected-failures client@{NEW}=c.yml: sdk claims only {OLD}; "
+        f"it is not assessed at {NEW}"
+    )
+    with pytest.raises(UsageError, match=f"^{re.escape(message)}$"):
         plan_assessment(options)
 
 
@@ -260,19 +284,116 @@ def test_the_measurement_concatenates_the_steps_in_order() -> None:
 # --- judge --------------------------------------------------------------------------------------
 
 
+def _entry_revisions(tmp_path: Path, body: str, **flags: object) -> list[RevisionPlan]:
+    """Both revisions of an entry whose extra known_sdks.yaml lines are `body`."""
+    registry = tmp_path / "known_sdks.yaml"
+    registry.write_text(
+        f"sdk:\n  repo: acme/sdk\n  revisions: ['{OLD}', '{NEW}']\n{body}", encoding="utf-8"
+    )
+    entry = load_registry(registry).get("sdk")
+    return [
+        RevisionPlan(rev, resolve(entry, rev, environ={}, flags=flags), load_requirement_set(rev))
+        for rev in (OLD, NEW)
+    ]
+
+
 def test_find_baselines_notes_a_missing_configured_file_and_refuses_a_missing_named_one(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "old.yml").write_text("server: []\n")
-    revisions = [
-        _revision(OLD, **{"--expected-failures": "old.yml"}),
-        _revision(NEW, **{"--expected-failures": "new.yml"}),
-    ]
-    found = find_baselines(revisions, tmp_path, explicit=False)
-    assert found.files == {OLD: tmp_path / "old.yml"}
+    body = f"  expected_failures: old.yml\n  spec_overrides:\n    '{NEW}':\n"
+    body += "      expected_failures: new.yml\n"
+    revisions = _entry_revisions(tmp_path, body)
+    found = find_baselines(revisions, tmp_path)
+    old = tmp_path / "old.yml"
+    assert found.files == {(OLD, "server"): old, (OLD, "client"): old}
     assert found.unmeasured == (Unmeasured(f"baseline {NEW}", "new.yml not found in the checkout"),)
     with pytest.raises(ConfigError, match=r"new\.yml: expected-failures file not found"):
         find_baselines(revisions, tmp_path, explicit=True)
+    # Named on the command line, it must exist.
+    named = [_revision(OLD, **{"--expected-failures": ("client=gone.yml",)})]
+    with pytest.raises(ConfigError, match=r"gone\.yml: expected-failures file not found"):
+        find_baselines(named, tmp_path)
+
+
+def test_find_baselines_gives_each_leg_its_file_per_revision(tmp_path: Path) -> None:
+    # tower-mcp's four files, one per leg and per revision.
+    names = ("s.yml", "c.yml", "s-draft.yml", "c-draft.yml")
+    for name in names:
+        (tmp_path / name).write_text("server: []\n" if name[0] == "s" else "client: []\n")
+    body = (
+        "  expected_failures: {server: s.yml, client: c.yml}\n"
+        f"  spec_overrides:\n    '{NEW}':\n"
+        "      expected_failures: {server: s-draft.yml, client: c-draft.yml}\n"
+    )
+    found = find_baselines(_entry_revisions(tmp_path, body), tmp_path)
+    assert {key: path.name for key, path in found.files.items()} == {
+        (OLD, "server"): "s.yml",
+        (OLD, "client"): "c.yml",
+        (NEW, "server"): "s-draft.yml",
+        (NEW, "client"): "c-draft.yml",
+    }
+    # An override naming one leg keeps the other leg's file from the entry.
+    body = "  expected_failures: {server: s.yml, client: c.yml}\n  spec_overrides:\n"
+    body += f"    '{NEW}':\n      expected_failures: {{client: c-draft.yml}}\n"
+    found = find_baselines(_entry_revisions(tmp_path, body), tmp_path)
+    assert {key: path.name for key, path in found.files.items()} == {
+        (OLD, "server"): "s.yml",
+        (OLD, "client"): "c.yml",
+        (NEW, "server"): "s.yml",
+        (NEW, "client"): "c-draft.yml",
+    }
+
+
+def test_a_baseline_given_to_the_leg_it_was_not_written_for_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "client-only.yml").write_text("client:\n  - auth/dpop\n")
+    (tmp_path / "empty-server.yml").write_text("server: []\n")
+    wrong = _entry_revisions(tmp_path, "  expected_failures: {server: client-only.yml}\n")
+    with pytest.raises(ConfigError) as info:
+        load_leg_baselines(find_baselines(wrong, tmp_path).files)
+    assert str(info.value) == (
+        f"{tmp_path / 'client-only.yml'}: given to the server leg, but it has no 'server:' list "
+        "and its 'client:' list has 1 entry; give it to the client leg (client=FILE, or "
+        f"`client: FILE` under expected_failures in known_sdks.yaml) or to both (at {OLD})"
+    )
+    # The same file for both legs, or a file with nothing for the other leg, is fine.
+    for body in (
+        "  expected_failures: client-only.yml\n",
+        "  expected_failures: {client: empty-server.yml}\n",
+    ):
+        fine = _entry_revisions(tmp_path, body)
+        assert load_leg_baselines(find_baselines(fine, tmp_path).files)
+
+
+def test_each_leg_is_judged_by_its_own_file_at_its_own_revision(tmp_path: Path) -> None:
+    from support.scorecards import measured_leg, scenario
+    from tiercheck.pipeline.judge import apply_baselines
+
+    (tmp_path / "s.yml").write_text("server:\n  - tools-call\n")
+    (tmp_path / "c.yml").write_text("client:\n  - initialize\n")
+    body = f"  expected_failures: {{server: s.yml}}\n  spec_overrides:\n    '{NEW}':\n"
+    body += "      expected_failures: {client: c.yml}\n"
+    revisions = _entry_revisions(tmp_path, body)
+    verdicts = {
+        (rev, leg): measured_leg(rev, leg, [scenario(name, passed=False)])
+        for rev in (OLD, NEW)
+        for leg, name in (("server", "tools-call"), ("client", "initialize"))
+    }
+    files = find_baselines(revisions, tmp_path).files
+    verdict, applied = apply_baselines(revisions, verdicts, files)
+    assert applied == {
+        (OLD, "server"): str(tmp_path / "s.yml"),
+        (NEW, "server"): str(tmp_path / "s.yml"),
+        (NEW, "client"): str(tmp_path / "c.yml"),
+    }
+    assert verdict is not None
+    found = {(o.revision, o.leg, o.scenario, o.outcome) for o in verdict.outcomes}
+    # The client leg at OLD has no baseline: its failure is not judged by the server's file.
+    assert found == {
+        (OLD, "server", "tools-call", "expected-failure"),
+        (NEW, "server", "tools-call", "expected-failure"),
+        (NEW, "client", "initialize", "expected-failure"),
+    }
 
 
 def test_judge_after_an_interrupt_skips_governance_and_exits_130() -> None:
