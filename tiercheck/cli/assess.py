@@ -20,6 +20,7 @@ from tiercheck.cli.common import (
     emit_scorecard,
     known_sdks,
     pinned_harness_version,
+    say_nothing_measured,
     warn,
 )
 from tiercheck.cli.governance import options_from_args
@@ -119,6 +120,9 @@ def assess(args: argparse.Namespace) -> int:
     emit_scorecard(doc, args.output)
     files = ", ".join(p.name for p in written.files.values())
     sys.stderr.write(f"reports: {written.out_dir} ({files})\n")
+    from tiercheck.scorecard.remediation import nothing_measured
+
+    say_nothing_measured(nothing_measured(doc))
     if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
         sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
         return 1

@@ -19,7 +19,14 @@ import sys
 from pathlib import Path
 
 from tiercheck.cli.assess import assess_parser, assess_request
-from tiercheck.cli.common import PROG, emit, emit_scorecard, known_sdks, warn
+from tiercheck.cli.common import (
+    PROG,
+    emit,
+    emit_scorecard,
+    known_sdks,
+    say_nothing_measured,
+    warn,
+)
 from tiercheck.pipeline.claim import ClaimRequest
 from tiercheck.pipeline.claim import claim as run_claim
 from tiercheck.pipeline.request import TargetRequest
@@ -130,4 +137,5 @@ def claim(args: argparse.Namespace) -> int:
     emit(outcome.summary)
     names = ", ".join(path.name for path in outcome.files)
     sys.stderr.write(f"{PROG}: claim: {outcome.out_dir} ({names})\n")
+    say_nothing_measured(outcome.nothing_measured)
     return outcome.exit_code

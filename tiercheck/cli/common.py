@@ -37,6 +37,7 @@ __all__ = [
     "known_sdks",
     "pinned_harness_version",
     "print_json",
+    "say_nothing_measured",
     "stdout_color",
     "token_from_args",
     "warn",
@@ -248,6 +249,13 @@ def emit_scorecard(doc: Scorecard, requested: Sequence[str] | None) -> None:
     chosen = dict.fromkeys(requested or [SCORECARD_FORMATS.default])
     color = stdout_color()
     emit(*(SCORECARD_FORMATS.get(name).render(doc, color) for name in chosen))
+
+
+def say_nothing_measured(lines: Sequence[str]) -> None:
+    """On stderr, when the run measured no leg at all (exit 3): why, and what to do
+    (`scorecard.remediation.nothing_measured`); nothing when `lines` is empty."""
+    for i, line in enumerate(lines):
+        sys.stderr.write(f"{PROG}: {line}\n" if i == 0 else f"  {line}\n")
 
 
 def print_json(data: Any) -> None:

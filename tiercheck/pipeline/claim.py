@@ -32,7 +32,7 @@ from tiercheck.claim.sources import (
     read_tree_at,
 )
 from tiercheck.config.registry import Registry
-from tiercheck.errors import UsageError
+from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.base import ProgressSink
 from tiercheck.pipeline.facts import now_utc, run_id
@@ -40,6 +40,7 @@ from tiercheck.pipeline.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
 from tiercheck.report.writer import load_previous, load_scorecard, write_claim
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.remediation import nothing_measured
 
 __all__ = [
     "CLAIMS_REPO",
@@ -98,6 +99,16 @@ class ClaimOutcome:
     #: The lines for stdout: the status and its counts, the documentation coverage.
     summary: str
     exit_code: int
+    #: Why the assessment measured nothing and what to do (empty when it measured something).
+    nothing_measured: tuple[str, ...] = ()
+
+
+def _claim_exit(doc: Scorecard, status: str) -> int:
+    """3 when the assessment measured nothing (no claim rests on it), 1 when the claim is
+    blocked, else 0."""
+    if doc.exit_code == EXIT_NOTHING_MEASURED:
+        return EXIT_NOTHING_MEASURED
+    return EXIT_FAILED if status == "blocked" else EXIT_OK
 
 
 def _ignore(doc: Scorecard) -> None:
@@ -281,5 +292,6 @@ def claim(
         out_dir=out_dir,
         files=tuple(files),
         summary=summary(built),
-        exit_code=1 if built.status == "blocked" else 0,
+        exit_code=_claim_exit(doc, built.status),
+        nothing_measured=nothing_measured(doc),
     )

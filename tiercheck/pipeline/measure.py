@@ -27,7 +27,7 @@ from tiercheck.pipeline.base import (
 from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
 from tiercheck.pipeline.inputs import EXPECTED_FAILURES_FLAG, check_checkout_inputs
-from tiercheck.pipeline.legs import LegsResult, run_legs
+from tiercheck.pipeline.legs import LegsResult, nothing_to_run, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
 from tiercheck.pipeline.provision import (
     ProvisionResult,
@@ -153,6 +153,11 @@ def _run_steps(
                 # A relative --expected-failures names a file of the clone: refused (exit 2)
                 # now, not after every leg has run.
                 check_checkout_inputs(options.settings.flags.get(EXPECTED_FAILURES_FLAG), workdir)
+            unconfigured = nothing_to_run(options, plan.revisions)
+            if unconfigured is not None:
+                # No leg has a command: no tool, harness or build is needed to measure nothing.
+                done.append(unconfigured)
+                return
             tools = provision_tools(
                 options.settings.cache_dir, toolchain, plan.revisions, workdir, progress
             )
