@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from tiercheck import __version__
 from tiercheck.cli.common import (
     PROG,
+    REGISTRY_HELP,
     add_config_flags,
     add_governance_flags,
     add_output_flag,
@@ -204,7 +205,7 @@ def setup_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--sdk", metavar="NAME[@REF]", help="also get this SDK line ready")
     parser.add_argument("--git-url", metavar="URL", help="clone the SDK from here")
-    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    parser.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
     parser.add_argument("--cache-dir", metavar="DIR")
     parser.add_argument("--harness-version", metavar="V")
     return parser

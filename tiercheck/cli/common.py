@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROG",
+    "REGISTRY_HELP",
     "add_config_flags",
     "add_governance_flags",
     "add_output_flag",
@@ -46,6 +47,12 @@ __all__ = [
 
 PROG = "tier-check"
 
+#: `--registry`'s help, the same for every command that reads the registry.
+REGISTRY_HELP = (
+    "a registry file (known_sdks.yaml's format) whose entries are added to the bundled "
+    "registry, winning by name (env TIERCHECK_REGISTRY)"
+)
+
 #: How long governance may take in all, by default, and the variable that changes it.
 DEFAULT_GOVERNANCE_DEADLINE_S = 180.0
 GOVERNANCE_DEADLINE_ENV = "TIERCHECK_GOVERNANCE_DEADLINE"
@@ -60,7 +67,7 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     help names the environment variable one layer below the flag.
     """
     group = parser.add_argument_group("configuration overrides (beat known_sdks.yaml and env)")
-    group.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    group.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
     for i, (flag, spec) in enumerate(_flagged()):
         # The first line says what the name in parentheses is; the others follow its lead.
         env = f"env {spec.env_var}" if i == 0 else spec.env_var
@@ -182,11 +189,12 @@ def add_output_flag(
 
 
 def known_sdks(args: argparse.Namespace) -> Registry:
-    """The SDK registry: `--registry FILE`, else $TIERCHECK_REGISTRY, else the shipped one."""
-    from tiercheck.config.registry import REGISTRY_ENV, load_registry
+    """The SDK registry: the bundled one, with the entries of `--registry FILE` (else
+    $TIERCHECK_REGISTRY) added to it; an added entry wins over a bundled one of its name."""
+    from tiercheck.config.registry import REGISTRY_ENV, load_with_bundled
 
     path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
-    return load_registry(Path(path) if path else None)
+    return load_with_bundled(Path(path) if path else None)
 
 
 def cache_dir(args: argparse.Namespace) -> Path:

@@ -31,7 +31,7 @@ from tiercheck.claim.sources import (
     read_tree,
     read_tree_at,
 )
-from tiercheck.config.registry import Registry
+from tiercheck.config.registry import Registry, SdkEntry
 from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.base import ProgressSink
@@ -101,6 +101,16 @@ class ClaimOutcome:
     exit_code: int
     #: Why the assessment measured nothing and what to do (empty when it measured something).
     nothing_measured: tuple[str, ...] = ()
+
+
+def _tag_prefix(doc: Scorecard, entry: SdkEntry | None) -> str:
+    """The release tags' prefix the assessment resolved (its recorded `tag_prefix`: a flag, a
+    variable or the entry's), else the registry entry's, for a scorecard from before it."""
+    for revision in doc.revisions.values():
+        recorded = revision.config.get("tag_prefix")
+        if recorded is not None:
+            return str(recorded.value or "")
+    return entry.tag_prefix if entry is not None else ""
 
 
 def _claim_exit(doc: Scorecard, status: str) -> int:
@@ -198,8 +208,7 @@ def _checkout(request: ClaimRequest, doc: Scorecard) -> Path | None:
 def _context(
     request: ClaimRequest, doc: Scorecard, checkout: Path | None, previous: Previous | None
 ) -> ClaimContext:
-    entry = request.registry.find(doc.sdk.name)
-    prefix = entry.tag_prefix if entry is not None and entry.tag_prefix else None
+    prefix = _tag_prefix(doc, request.registry.find(doc.sdk.name)) or None
     files = doc.baseline.files.values() if doc.baseline else ()
     docs_tree = docs_commit = None
     if request.docs_ref:

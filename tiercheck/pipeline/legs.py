@@ -67,10 +67,13 @@ class LegsResult:
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
 
-def unconfigured(options: AssessOptions, config: RevisionConfig, leg: Leg) -> str | None:
-    """Why `leg` has nothing to run at this revision (the reason it is skipped), or None."""
+def unconfigured(config: RevisionConfig, leg: Leg, *, server_url: str | None = None) -> str | None:
+    """Why `leg` has nothing to run at this revision (the reason it is skipped), or None.
+
+    `server_url`: a server already running (`--conformance-server-url`) serves the server leg.
+    """
     if leg == "server":
-        if options.server_url is None and not (config.server_command and config.server_url):
+        if server_url is None and not (config.server_command and config.server_url):
             return "no server command/url configured"
         return None
     if not config.client_command:
@@ -87,7 +90,7 @@ def nothing_to_run(options: AssessOptions, revisions: Sequence[RevisionPlan]) ->
     skipped: dict[tuple[str, Leg], LegVerdict] = {}
     for plan in revisions:
         for leg in LEGS:
-            reason = unconfigured(options, plan.config, leg)
+            reason = unconfigured(plan.config, leg, server_url=options.server_url)
             if reason is None:
                 return None
             skipped[(plan.revision, leg)] = skipped_leg(leg, plan.revision, reason)
@@ -199,7 +202,7 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
             )
         return _scored(record, run, plan, stop, progress)
-    skip = unconfigured(options, config, "server")
+    skip = unconfigured(config, "server", server_url=options.server_url)
     if skip is not None or not config.server_command or not config.server_url:
         return skipped_leg("server", revision, skip or "no server command/url configured")
     log = options.out_dir / "logs" / f"server-{revision}.log"
@@ -330,7 +333,7 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
     progress, stop, client_slots = ctx.progress, ctx.stop, ctx.client_slots
     config, revision = plan.config, plan.revision
-    skip = unconfigured(options, config, "client")
+    skip = unconfigured(config, "client")
     if skip is not None or not config.client_command:
         return skipped_leg("client", revision, skip or "no client command configured")
     if stop.is_set():

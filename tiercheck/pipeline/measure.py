@@ -153,11 +153,6 @@ def _run_steps(
                 # A relative --expected-failures names a file of the clone: refused (exit 2)
                 # now, not after every leg has run.
                 check_checkout_inputs(options.settings.flags.get(EXPECTED_FAILURES_FLAG), workdir)
-            unconfigured = nothing_to_run(options, plan.revisions)
-            if unconfigured is not None:
-                # No leg has a command: no tool, harness or build is needed to measure nothing.
-                done.append(unconfigured)
-                return
             tools = provision_tools(
                 options.settings.cache_dir, toolchain, plan.revisions, workdir, progress
             )
@@ -165,6 +160,12 @@ def _run_steps(
             if tools.halt is not None:
                 return
             prefix = tools.path_prefix
+            unconfigured = nothing_to_run(options, plan.revisions)
+            if unconfigured is not None:
+                # No leg has a command: neither the harness nor a build is needed to measure
+                # nothing (the toolchain's own faults are still said, above).
+                done.append(unconfigured)
+                return
         provisioned = provision_harness(options, progress)
         done.append(provisioned)
         if provisioned.harness is None:

@@ -464,10 +464,10 @@ def test_a_row_that_measured_nothing_is_unmeasured_never_passing() -> None:
     """A row whose assessment exited 3 (every leg skipped: no command configured) is an
     unmeasured row with the skip's reason, not a passing one, and is not "below" its claim."""
     from support.scorecards import implied, skipped, tier1_scorecard
-    from tiercheck.scorecard.build import implied_tier_block
-    from tiercheck.tier import Blocker
     from tiercheck.matrix.build import RowInput, build_matrix
     from tiercheck.matrix.text import render_matrix_markdown as markdown
+    from tiercheck.scorecard.build import implied_tier_block
+    from tiercheck.tier import Blocker
 
     reasons = {"server": "no server command/url configured", "client": "no client command"}
     card = tier1_scorecard(
