@@ -210,3 +210,32 @@ def test_the_help_says_where_a_baseline_is_read_and_what_a_registry_file_does(
     assert "whose entries are added to the bundled registry, winning by name" in out
     assert "--tag-prefix PREFIX" in out
     assert "TIERCHECK_TAG_PREFIX" in out
+
+
+# --- a run that measures nothing exits 3 ----------------------------------------------------
+
+
+def test_an_unregistered_checkout_without_flags_exits_3_with_the_hint(
+    tmp_path: Path, checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--sdk-path", str(checkout), "--skip-governance", "--no-history"]
+    code, _, err = _run([*argv, "--out", str(tmp_path / "out")], capsys)
+    assert code == 3
+    assert "tier-check: nothing was measured: widget-mcp is not in the registry" in err
+    assert f"`tier-check show-config --sdk-path {checkout}`" in err
+    assert not (tmp_path / "cache" / "harness").exists()  # nothing provisioned to run nothing
+    doc = json.loads((tmp_path / "out" / "scorecard.json").read_text("utf-8"))
+    assert (doc["exit_code"], doc["sdk"]["registered"]) == (3, False)
+    steps = [step["action"] for step in doc["remediation"]]
+    assert any("widget-mcp is not in the registry, so pass --client-cmd" in s for s in steps)
+
+
+def test_a_claim_on_a_run_that_measured_nothing_exits_3(
+    tmp_path: Path, checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["claim", "--sdk-path", str(checkout), "--skip-governance", "--no-history"]
+    code, out, err = _run([*argv, "--tier", "1", "--out", str(tmp_path / "claim")], capsys)
+    assert code == 3  # not 1 ("blocked"): there is no measurement to block
+    assert "blocked" in out
+    assert "nothing was measured: widget-mcp is not in the registry" in err
+    assert (tmp_path / "claim" / "claim.json").is_file()
