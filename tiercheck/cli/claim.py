@@ -44,7 +44,7 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
         "Prepare a tier claim: assess the SDK (or reuse a saved scorecard with --from), then "
         "write assessment.md, remediation.md, claim.html and claim.json with every row of the "
         "official audit for the target tier and the one below. Exit 0 when the claim can be "
-        "filed once reviewed, 1 when a row blocks it."
+        "filed once reviewed, 1 when a row blocks it, 3 when the assessment measured no leg."
     )
     group = parser.add_argument_group("claim")
     group.add_argument(
