@@ -1,4 +1,5 @@
-"""The error hierarchy. Every error carries its exit code; the CLI catches them once.
+"""The error hierarchy and the table of exit codes. Every error carries its exit code; the CLI
+catches them once.
 
 Per-leg and per-signal problems are *not* errors: they become "unmeasured" or
 "inconclusive" entries in the scorecard. These exceptions are for things that stop
@@ -8,6 +9,12 @@ a command before it can measure anything (bad input, a missing tool).
 from __future__ import annotations
 
 __all__ = [
+    "EXIT_CODES",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_NOTHING_MEASURED",
+    "EXIT_OK",
+    "EXIT_USAGE",
     "CheckoutError",
     "ConfigError",
     "Interrupted",
@@ -17,6 +24,39 @@ __all__ = [
     "ToolMissingError",
     "UsageError",
 ]
+
+#: Measured, and every scored scenario passed (with a baseline: every failure expected).
+EXIT_OK = 0
+#: Something measured failed, or some leg was unmeasured while another was measured.
+EXIT_FAILED = 1
+#: Bad input or usage: nothing was run.
+EXIT_USAGE = 2
+#: The run measured no leg at all: every leg was skipped for want of configuration or was
+#: unmeasured, so there is no verdict to pass or fail (a green step would be a lie).
+EXIT_NOTHING_MEASURED = 3
+#: SIGINT or SIGTERM; what was measured is still written.
+EXIT_INTERRUPTED = 130
+
+#: Every exit code an assessment documents, with its meaning: `--help` and the README's table
+#: are this table (tests/unit/project checks the README against it).
+EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (
+        EXIT_OK,
+        "measured, and every scored scenario passed (with a baseline: every failure expected)",
+    ),
+    (
+        EXIT_FAILED,
+        "a scored scenario failed, a leg was unmeasured, a stale baseline entry, "
+        "or (`diff`) a regression",
+    ),
+    (EXIT_USAGE, "bad input or usage"),
+    (
+        EXIT_NOTHING_MEASURED,
+        "nothing was measured: every leg was skipped (no command configured, e.g. an SDK not in "
+        "the registry) or unmeasured",
+    ),
+    (EXIT_INTERRUPTED, "interrupted (what was measured is still written)"),
+)
 
 
 class TiercheckError(Exception):
@@ -32,7 +72,7 @@ class TiercheckError(Exception):
 class UsageError(TiercheckError):
     """The command line asks for something impossible or contradictory."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class ConfigError(TiercheckError):
@@ -76,4 +116,4 @@ class CheckoutError(TiercheckError):
 class Interrupted(TiercheckError):  # noqa: N818 - reads as a state, like KeyboardInterrupt
     """tier-check received SIGINT or SIGTERM; what was measured is still written."""
 
-    exit_code = 130
+    exit_code = EXIT_INTERRUPTED

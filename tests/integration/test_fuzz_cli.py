@@ -1,10 +1,11 @@
 """The fuzz test of issue 12: hostile inputs of every kind fed to the real CLI in a subprocess.
 
 Strategies and the runner are in `tests/support/hostile.py`. The promise: no traceback, an
-exit code in {0, 1, 2}, and 2 with a short error for input known to be bad. Bounded in examples
-(`TIERCHECK_FUZZ_EXAMPLES`, default 12 per kind) and in time (`TIERCHECK_FUZZ_BUDGET_S` per
-kind, default 60 s: past it the remaining examples pass without running), and derandomised so
-every CI run feeds the same inputs; set `TIERCHECK_FUZZ_RANDOM=1` to explore new ones.
+exit code in {0, 1, 2, 3}, and 2 with a short error for input known to be bad. Bounded in
+examples (`TIERCHECK_FUZZ_EXAMPLES`, default 12 per kind) and in time
+(`TIERCHECK_FUZZ_BUDGET_S` per kind, default 60 s: past it the remaining examples pass without
+running), and derandomised so every CI run feeds the same inputs; set `TIERCHECK_FUZZ_RANDOM=1`
+to explore new ones.
 
 `EDGE_CASES` are run one by one on every run: values that decode but that no consumer can hold
 (a number of hundreds of digits, a moment outside the calendar once in UTC, a lone surrogate),

@@ -14,6 +14,7 @@ import itertools
 import os
 import signal
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
@@ -21,18 +22,23 @@ from typing import NoReturn
 
 from tiercheck import process
 from tiercheck.cli.common import PROG, error_lines
-from tiercheck.errors import TiercheckError
+from tiercheck.errors import EXIT_CODES, TiercheckError
 
 __all__ = ["COMMANDS", "Command", "commands_help", "main"]
 
-EXIT_CODES_HELP = """\
-exit codes:
-  0    measured, and every scored scenario passed (with a baseline: every failure expected)
-  1    a scored scenario failed, a leg was unmeasured, a stale baseline entry,
-       or (diff) a regression
-  2    bad input or usage
-  130  interrupted (what was measured is still written)
-"""
+
+def _exit_codes_help() -> str:
+    lines = ["exit codes:"]
+    for code, meaning in EXIT_CODES:
+        text = meaning.replace("`", "")
+        lines += textwrap.wrap(
+            text, width=92, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7
+        )
+    return "\n".join(lines) + "\n"
+
+
+#: The exit codes in `--help`: the table `errors.EXIT_CODES`.
+EXIT_CODES_HELP = _exit_codes_help()
 
 Parser = Callable[[str], argparse.ArgumentParser]
 Run = Callable[[argparse.Namespace], int]

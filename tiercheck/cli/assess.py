@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from tiercheck import __version__
 from tiercheck.cli.common import (
     PROG,
+    REGISTRY_HELP,
     add_config_flags,
     add_governance_flags,
     add_output_flag,
@@ -20,6 +21,7 @@ from tiercheck.cli.common import (
     emit_scorecard,
     known_sdks,
     pinned_harness_version,
+    say_nothing_measured,
     warn,
 )
 from tiercheck.cli.governance import options_from_args
@@ -119,6 +121,9 @@ def assess(args: argparse.Namespace) -> int:
     emit_scorecard(doc, args.output)
     files = ", ".join(p.name for p in written.files.values())
     sys.stderr.write(f"reports: {written.out_dir} ({files})\n")
+    from tiercheck.scorecard.remediation import nothing_measured
+
+    say_nothing_measured(nothing_measured(doc))
     if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
         sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
         return 1
@@ -199,7 +204,7 @@ def setup_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--sdk", metavar="NAME[@REF]", help="also get this SDK line ready")
     parser.add_argument("--git-url", metavar="URL", help="clone the SDK from here")
-    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    parser.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
     parser.add_argument("--cache-dir", metavar="DIR")
     parser.add_argument("--harness-version", metavar="V")
     return parser

@@ -20,7 +20,14 @@ import sys
 from pathlib import Path
 
 from tiercheck.cli.assess import assess_parser, assess_request
-from tiercheck.cli.common import PROG, emit, emit_scorecard, known_sdks, warn
+from tiercheck.cli.common import (
+    PROG,
+    emit,
+    emit_scorecard,
+    known_sdks,
+    say_nothing_measured,
+    warn,
+)
 from tiercheck.pipeline.claim import ClaimRequest
 from tiercheck.pipeline.claim import claim as run_claim
 from tiercheck.pipeline.request import TargetRequest
@@ -38,7 +45,7 @@ def claim_parser(prog: str) -> argparse.ArgumentParser:
         "Prepare a tier claim: assess the SDK (or reuse a saved scorecard with --from), then "
         "write assessment.md, remediation.md, claim.html and claim.json with every row of the "
         "official audit for the target tier and the one below. Exit 0 when the claim can be "
-        "filed once reviewed, 1 when a row blocks it."
+        "filed once reviewed, 1 when a row blocks it, 3 when the assessment measured no leg."
     )
     group = parser.add_argument_group("claim")
     group.add_argument(
@@ -133,4 +140,5 @@ def claim(args: argparse.Namespace) -> int:
     emit(outcome.summary)
     names = ", ".join(path.name for path in outcome.files)
     sys.stderr.write(f"{PROG}: claim: {outcome.out_dir} ({names})\n")
+    say_nothing_measured(outcome.nothing_measured)
     return outcome.exit_code

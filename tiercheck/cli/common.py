@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROG",
+    "REGISTRY_HELP",
     "add_config_flags",
     "add_governance_flags",
     "add_output_flag",
@@ -37,6 +38,7 @@ __all__ = [
     "known_sdks",
     "pinned_harness_version",
     "print_json",
+    "say_nothing_measured",
     "stdout_color",
     "token_from_args",
     "warn",
@@ -44,6 +46,12 @@ __all__ = [
 ]
 
 PROG = "tier-check"
+
+#: `--registry`'s help, the same for every command that reads the registry.
+REGISTRY_HELP = (
+    "a registry file (known_sdks.yaml's format) whose entries are added to the bundled "
+    "registry, winning by name (env TIERCHECK_REGISTRY)"
+)
 
 #: How long governance may take in all, by default, and the variable that changes it.
 DEFAULT_GOVERNANCE_DEADLINE_S = 180.0
@@ -59,7 +67,7 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     help names the environment variable one layer below the flag.
     """
     group = parser.add_argument_group("configuration overrides (beat known_sdks.yaml and env)")
-    group.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    group.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
     for i, (flag, spec) in enumerate(_flagged()):
         # The first line says what the name in parentheses is; the others follow its lead.
         env = f"env {spec.env_var}" if i == 0 else spec.env_var
@@ -196,11 +204,12 @@ def add_output_flag(
 
 
 def known_sdks(args: argparse.Namespace) -> Registry:
-    """The SDK registry: `--registry FILE`, else $TIERCHECK_REGISTRY, else the shipped one."""
-    from tiercheck.config.registry import REGISTRY_ENV, load_registry
+    """The SDK registry: the bundled one, with the entries of `--registry FILE` (else
+    $TIERCHECK_REGISTRY) added to it; an added entry wins over a bundled one of its name."""
+    from tiercheck.config.registry import REGISTRY_ENV, load_with_bundled
 
     path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
-    return load_registry(Path(path) if path else None)
+    return load_with_bundled(Path(path) if path else None)
 
 
 def cache_dir(args: argparse.Namespace) -> Path:
@@ -263,6 +272,13 @@ def emit_scorecard(doc: Scorecard, requested: Sequence[str] | None) -> None:
     chosen = dict.fromkeys(requested or [SCORECARD_FORMATS.default])
     color = stdout_color()
     emit(*(SCORECARD_FORMATS.get(name).render(doc, color) for name in chosen))
+
+
+def say_nothing_measured(lines: Sequence[str]) -> None:
+    """On stderr, when the run measured no leg at all (exit 3): why, and what to do
+    (`scorecard.remediation.nothing_measured`); nothing when `lines` is empty."""
+    for i, line in enumerate(lines):
+        sys.stderr.write(f"{PROG}: {line}\n" if i == 0 else f"  {line}\n")
 
 
 def print_json(data: Any) -> None:

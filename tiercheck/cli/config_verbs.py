@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
-from tiercheck.cli.common import add_config_flags, config_flags, emit, known_sdks, print_json
+from tiercheck.cli.common import (
+    REGISTRY_HELP,
+    add_config_flags,
+    config_flags,
+    emit,
+    known_sdks,
+    print_json,
+)
 from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.resolve import resolve
 from tiercheck.errors import UsageError
 from tiercheck.process import withheld as withheld_env
-from tiercheck.revisions import LEGS, is_known_revision, unknown_revision
+from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import resolve_target
 
 __all__ = [
@@ -29,7 +37,7 @@ def list_parser(prog: str) -> argparse.ArgumentParser:
     """`tier-check list [--json] [--registry FILE]`."""
     parser = argparse.ArgumentParser(prog=prog, description="The SDKs tiercheck knows.")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    parser.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
     return parser
 
 
@@ -106,12 +114,20 @@ def requirements(args: argparse.Namespace) -> int:
 
 
 def show_config_parser(prog: str) -> argparse.ArgumentParser:
-    """`tier-check show-config --sdk NAME [--revision REV] [--json]` and the override flags."""
+    """`tier-check show-config (--sdk NAME | --sdk-path DIR) [--revision REV] [--json]` and the
+    override flags."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="An SDK's resolved configuration per revision, each value with its source.",
+        description=(
+            "An SDK's resolved configuration per revision, each value with its source, and "
+            "what an assessment with the same flags would run. An SDK not in the registry "
+            "(--sdk-path DIR alone) is configured by the flags and TIERCHECK_* variables."
+        ),
     )
-    parser.add_argument("--sdk", required=True, metavar="NAME")
+    parser.add_argument("--sdk", metavar="NAME[@REF]", help="a known SDK or OWNER/REPO")
+    parser.add_argument(
+        "--sdk-path", metavar="DIR", help="an existing checkout (config from --sdk)"
+    )
     parser.add_argument(
         "--revision", metavar="REV", help="one revision (default: every claimed one)"
     )
@@ -121,41 +137,59 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 
 
 def show_config(args: argparse.Namespace) -> int:
-    """`tier-check show-config --sdk NAME`: resolved values per revision with their sources."""
+    """`tier-check show-config`: resolved values per revision with their sources, and what
+    would run."""
+    from tiercheck.pipeline.preview import nothing_would_run, preview_run
 
     registry = known_sdks(args)
     # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like
-    # the repository), either with @REF.
-    target = resolve_target(registry, sdk=args.sdk, sdk_path=None, repo=None)
+    # the repository), either with @REF, and a checkout (`--sdk-path`).
+    target = resolve_target(
+        registry,
+        sdk=args.sdk,
+        sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+        repo=None,
+    )
     entry = target.entry
-    if entry is None:
-        msg = f"--sdk {args.sdk}: no known_sdks.yaml entry is named {target.name!r}"
-        raise UsageError(msg)
-    revisions = list(entry.revisions)
+    claimed = entry.revisions if entry else known_revisions()
+    revisions = list(claimed)
     if args.revision:
         if not is_known_revision(args.revision):
             raise UsageError(f"--revision: {unknown_revision(args.revision)}")
-        if args.revision not in entry.revisions:
-            msg = f"--revision: {entry.name} claims only {', '.join(entry.revisions)}"
+        if args.revision not in claimed:
+            msg = f"--revision: {target.name} claims only {', '.join(claimed)}"
             raise UsageError(msg)
         revisions = [args.revision]
     flags = config_flags(args)
-    check_claimed(flags.get("--expected-failures") or (), entry.name, entry.revisions)
+    check_claimed(flags.get("--expected-failures") or (), target.name, tuple(claimed))
     resolved = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
+    previews = [preview_run(config, checkout=target.path) for config in resolved]
     # Names only: a value is never printed, not even to say which shape gave it away.
     withheld = {c.revision: withheld_env(allow=c.pass_env) for c in resolved}
+    hint = _nothing_would_run(target.name, registered=entry is not None)
     if args.json:
         payload = {
-            "sdk": entry.name,
-            "repo": entry.repo,
-            "default_ref": entry.default_ref,
+            "sdk": target.name,
+            "repo": target.repo,
+            "default_ref": entry.default_ref if entry else None,
+            "registered": entry is not None,
+            "path": str(target.path) if target.path else None,
             "revisions": {c.revision: c.to_dict() for c in resolved},
+            "would_run": {p.revision: p.to_dict() for p in previews},
             "withheld_env": withheld,
         }
+        if nothing_would_run(previews):
+            payload["nothing_would_run"] = hint
         print_json(payload)
         return 0
-    lines = [f"{entry.name} ({entry.repo} @{entry.default_ref})"]
-    for config in resolved:
+    if entry is not None:
+        lines = [f"{entry.name} ({entry.repo} @{entry.default_ref}; {entry.source})"]
+    else:
+        lines = [
+            f"{target.name} ({target.repo}): not in the registry, configured by flags and "
+            "TIERCHECK_* variables alone"
+        ]
+    for config, preview in zip(resolved, previews, strict=True):
         lines.append("")
         lines.append(f"revision {config.revision}")
         for key, item in config.to_dict().items():
@@ -166,5 +200,23 @@ def show_config(args: argparse.Namespace) -> int:
         lines.append(
             f"  {'':<22}   your environment, secret by name or value (pass_env lets one through)"
         )
+        lines.append("  would run:")
+        lines.extend(f"    {line}" for line in preview.lines())
+    if nothing_would_run(previews):
+        lines += ["", hint]
     emit("\n".join(lines))
     return 0
+
+
+def _nothing_would_run(name: str, *, registered: bool) -> str:
+    """The line said when no leg has a command: the assessment would measure nothing."""
+    if registered:
+        return (
+            f"nothing would run (exit 3): no leg of {name} has a command; set them in its "
+            "registry entry or pass --server-cmd and --server-url, --client-cmd"
+        )
+    return (
+        f"nothing would run (exit 3): {name} is not in the registry; pass --server-cmd and "
+        "--server-url, --client-cmd, or its entry in --registry FILE (`tier-check init` writes "
+        "one)"
+    )

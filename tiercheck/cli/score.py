@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tiercheck.cli.common import add_output_flag, emit, emit_scorecard, stdout_color
+from tiercheck.cli.common import (
+    add_output_flag,
+    emit,
+    emit_scorecard,
+    say_nothing_measured,
+    stdout_color,
+)
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.assess import score_results
 from tiercheck.report.diff import diff_scorecards
@@ -95,6 +101,9 @@ def score(args: argparse.Namespace) -> int:
     }
     doc = score_results(inputs, repo=args.repo, baselines=baselines)
     emit_scorecard(doc, args.output)
+    from tiercheck.scorecard.remediation import nothing_measured
+
+    say_nothing_measured(nothing_measured(doc))
     return doc.exit_code
 
 

@@ -15,9 +15,17 @@ from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.paths import data_path
 
-__all__ = ["REGISTRY_ENV", "Registry", "SdkEntry", "default_registry_path", "load_registry"]
+__all__ = [
+    "REGISTRY_ENV",
+    "Registry",
+    "SdkEntry",
+    "default_registry_path",
+    "load_registry",
+    "load_with_bundled",
+]
 
-#: Names another known_sdks.yaml for every command, as `--registry FILE` does for one run.
+#: Names a registry file added to the bundled one for every command, as `--registry FILE` does
+#: for one run.
 REGISTRY_ENV = "TIERCHECK_REGISTRY"
 
 
@@ -55,6 +63,8 @@ class Registry:
 
     path: Path
     entries: Mapping[str, SdkEntry]
+    #: Every file read, the bundled registry first (one file unless one was added to it).
+    files: tuple[Path, ...] = ()
 
     def names(self) -> list[str]:
         """The SDK names in file order."""
@@ -68,7 +78,12 @@ class Registry:
         close = difflib.get_close_matches(name, self.names(), n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         known = ", ".join(self.names())
-        msg = f"unknown SDK {name!r}{hint} (known: {known}; registry: {self.path})"
+        where = " + ".join(str(f) for f in self.files or (self.path,))
+        msg = (
+            f"unknown SDK {name!r}{hint} (known: {known}; registry: {where}); an SDK not in the "
+            "registry is assessed with --sdk-path DIR and its commands as flags, or an entry "
+            "of its own (`tier-check init`) in --registry FILE"
+        )
         raise UsageError(msg)
 
     def find(self, name: str) -> SdkEntry | None:
@@ -117,7 +132,22 @@ def load_registry(path: Path | None = None) -> Registry:
             claimed_tier=body.get("claimed_tier"),
             language=body.get("language"),
         )
-    return Registry(path=source, entries=entries)
+    return Registry(path=source, entries=entries, files=(source,))
+
+
+def load_with_bundled(path: Path | None = None) -> Registry:
+    """The bundled registry, with the entries of the registry file `path` added to it.
+
+    An entry of `path` replaces the bundled entry of the same name (in its place); the others
+    follow the bundled ones in `path`'s order. Without `path`, the bundled registry alone. The
+    registry's `path` is the added file, so a run handed it (`--registry`) adds it again.
+    """
+    bundled = load_registry()
+    if path is None or path.resolve() == bundled.path.resolve():
+        return bundled
+    added = load_registry(path)
+    entries = {**bundled.entries, **added.entries}
+    return Registry(path=added.path, entries=entries, files=(bundled.path, added.path))
 
 
 _TIMEOUTS = (("server", "ready_timeout"), ("client", "timeout"))

@@ -107,6 +107,14 @@ FIELDS: tuple[Field, ...] = (
     Field("env", None, None, default={}),
     Field("pass_env", None, None, default=()),
     Field(
+        "tag_prefix",
+        "TIERCHECK_TAG_PREFIX",
+        "--tag-prefix",
+        default="",
+        metavar="PREFIX",
+        help="what the SDK's release tags start with before X.Y.Z, e.g. tower-mcp-v",
+    ),
+    Field(
         "server.command",
         "TIERCHECK_SERVER_CMD",
         "--server-cmd",
@@ -211,6 +219,11 @@ class RevisionConfig:
     def pass_env(self) -> tuple[str, ...]:
         """Secret-looking variables the SDK may still receive."""
         return tuple(self._get("pass_env"))
+
+    @property
+    def tag_prefix(self) -> str:
+        """What the SDK's release tags start with before the version ("" when none is set)."""
+        return str(self._get("tag_prefix") or "")
 
     @property
     def server_command(self) -> str | None:

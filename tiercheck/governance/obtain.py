@@ -152,16 +152,20 @@ def parse_as_of(text: str | None) -> datetime | None:
     return moment
 
 
-def signal_config(entry: Any, days: int | None) -> SignalConfig:
-    """Per-SDK knobs (label aliases, tag prefix) from a registry entry, and the triage window."""
+def signal_config(entry: Any, days: int | None, tag_prefix: str | None = None) -> SignalConfig:
+    """Per-SDK knobs (label aliases, tag prefix) from a registry entry, and the triage window.
+
+    `tag_prefix`, when given, is the prefix as the configuration resolved it (a flag or a
+    variable over the entry's own); "" means none."""
     if days is not None and not 0 < days <= MAX_DAYS:
         msg = f"--days: {days} is not between 1 and {MAX_DAYS} days"
         raise UsageError(msg)
+    prefix = tag_prefix if tag_prefix is not None else (entry.tag_prefix if entry else None)
     if entry is None:
-        return SignalConfig(days=days)
+        return SignalConfig(tag_prefix=prefix or None, days=days)
     return SignalConfig(
         label_aliases=dict(entry.label_aliases),
-        tag_prefix=entry.tag_prefix or None,
+        tag_prefix=prefix or None,
         days=days,
     )
 
@@ -273,13 +277,15 @@ def obtain_signals(
     checkout: Path | None,
     now: datetime,
     log: Callable[[str], None],
+    tag_prefix: str | None = None,
 ) -> Obtained:
     """Skip, replay or collect as `options` say, and judge the snapshot.
 
     Never raises for GitHub trouble (the collector records unavailable facts and the signals
-    become inconclusive); raises UsageError/ConfigError for bad input.
+    become inconclusive); raises UsageError/ConfigError for bad input. `tag_prefix` overrides
+    the entry's (`signal_config`).
     """
-    config = signal_config(entry, options.days)
+    config = signal_config(entry, options.days, tag_prefix)
     if options.skip:
         reason = "skipped (--skip-governance)"
         empty = _empty_snapshot(repo, now, reason)

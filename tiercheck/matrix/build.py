@@ -151,7 +151,11 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
             official=tier.tier,
             sep1730=tier.sep1730.tier,
             claimed=source.claimed_tier,
-            below_claim=source.claimed_tier is not None and tier.tier > source.claimed_tier,
+            # A row that measured no leg (exit 3, or every leg unmeasured) has no tier to be
+            # below its claim with: its Tier 3 rests on nothing.
+            below_claim=state == "measured"
+            and source.claimed_tier is not None
+            and tier.tier > source.claimed_tier,
         ),
         blockers=tier.blocker_details,
         legs=legs,

@@ -57,7 +57,7 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
             ref,
             cache_dir=settings.cache_dir / "repos",
             git_url=settings.git_url,
-            tag_prefix=target.entry.tag_prefix if target.entry else "",
+            tag_prefix=plan.tag_prefix,
         )
         branch = cloned.branch if ref is None else None
         shown = ref or branch or "default branch"

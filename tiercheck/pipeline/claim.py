@@ -34,7 +34,7 @@ from tiercheck.claim.sources import (
     read_tree_at,
 )
 from tiercheck.config.registry import Registry, SdkEntry, default_registry_path
-from tiercheck.errors import UsageError
+from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.base import ProgressSink
 from tiercheck.pipeline.facts import now_utc, run_id
@@ -42,6 +42,7 @@ from tiercheck.pipeline.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
 from tiercheck.report.writer import load_previous, load_scorecard, write_claim
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.remediation import nothing_measured
 
 __all__ = [
     "CLAIMS_REPO",
@@ -103,6 +104,26 @@ class ClaimOutcome:
     #: The lines for stdout: the status and its counts, the documentation coverage.
     summary: str
     exit_code: int
+    #: Why the assessment measured nothing and what to do (empty when it measured something).
+    nothing_measured: tuple[str, ...] = ()
+
+
+def _tag_prefix(doc: Scorecard, entry: SdkEntry | None) -> str:
+    """The release tags' prefix the assessment resolved (its recorded `tag_prefix`: a flag, a
+    variable or the entry's), else the registry entry's, for a scorecard from before it."""
+    for revision in doc.revisions.values():
+        recorded = revision.config.get("tag_prefix")
+        if recorded is not None:
+            return str(recorded.value or "")
+    return entry.tag_prefix if entry is not None else ""
+
+
+def _claim_exit(doc: Scorecard, status: str) -> int:
+    """3 when the assessment measured nothing (no claim rests on it), 1 when the claim is
+    blocked, else 0."""
+    if doc.exit_code == EXIT_NOTHING_MEASURED:
+        return EXIT_NOTHING_MEASURED
+    return EXIT_FAILED if status == "blocked" else EXIT_OK
 
 
 def _ignore(doc: Scorecard) -> None:
@@ -193,7 +214,7 @@ def _context(
     request: ClaimRequest, doc: Scorecard, checkout: Path | None, previous: Previous | None
 ) -> ClaimContext:
     entry = request.registry.find(doc.sdk.name)
-    prefix = request.tag_prefix or (entry.tag_prefix if entry is not None else None) or None
+    prefix = request.tag_prefix or _tag_prefix(doc, entry) or None
     files = dict.fromkeys(doc.baseline.by_leg().values()) if doc.baseline else ()
     copy = _registry_copy(entry)
     docs_tree = docs_commit = None
@@ -309,5 +330,6 @@ def claim(
         out_dir=out_dir,
         files=tuple(files),
         summary=summary(built),
-        exit_code=1 if built.status == "blocked" else 0,
+        exit_code=_claim_exit(doc, built.status),
+        nothing_measured=nothing_measured(doc),
     )

@@ -104,12 +104,20 @@ def _governance(
     checkout: Path | None,
     now: datetime,
     progress: ProgressSink,
+    tag_prefix: str | None = None,
 ) -> tuple[GovernanceSignals, GovernanceBlock, DisputeFacts | Unavailable | None]:
-    """`evaluate_governance` and the snapshot's disputes (None when skipped or not recorded)."""
+    """`evaluate_governance` and the snapshot's disputes (None when skipped or not recorded);
+    `tag_prefix` is the resolved one (None: the entry's)."""
     if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
     obtained = obtain_signals(
-        repo, options, entry=entry, checkout=checkout, now=now, log=progress.warn
+        repo,
+        options,
+        entry=entry,
+        checkout=checkout,
+        now=now,
+        log=progress.warn,
+        tag_prefix=tag_prefix,
     )
     if obtained.snapshot is not None:
         progress.done("governance", f"{obtained.source}, as of {obtained.signals.as_of:%Y-%m-%d}")
@@ -223,7 +231,13 @@ def judge(
     if interrupted:
         governance = dataclasses.replace(governance, skip=True)
     signals, meta, facts = _governance(
-        repo, governance, entry=entry, checkout=checkout, now=now, progress=progress
+        repo,
+        governance,
+        entry=entry,
+        checkout=checkout,
+        now=now,
+        progress=progress,
+        tag_prefix=revisions[0].config.tag_prefix if revisions else None,
     )
     # Disputes are judged on the governance day (`--as-of`, else the snapshot's capture or now).
     marks = disputes_on(entries, facts, signals.as_of)

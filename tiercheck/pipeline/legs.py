@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from tiercheck.probes import ProbeReport
     from tiercheck.sdk.server import ManagedServer
 
-__all__ = ["CLIENT_LEG_TIMEOUT_S", "SERVER_LEG_TIMEOUT_S", "LegsResult", "run_legs"]
+__all__ = [
+    "CLIENT_LEG_TIMEOUT_S",
+    "SERVER_LEG_TIMEOUT_S",
+    "LegsResult",
+    "nothing_to_run",
+    "run_legs",
+    "unconfigured",
+]
 
 #: Leg timeouts: the harness is killed (and the leg reported unmeasured) past these.
 SERVER_LEG_TIMEOUT_S = 600.0
@@ -58,6 +65,36 @@ class LegsResult:
     interrupted: bool = False
     #: Revision → the advisory probes' report, for each server they ran against.
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
+
+
+def unconfigured(config: RevisionConfig, leg: Leg, *, server_url: str | None = None) -> str | None:
+    """Why `leg` has nothing to run at this revision (the reason it is skipped), or None.
+
+    `server_url`: a server already running (`--conformance-server-url`) serves the server leg.
+    """
+    if leg == "server":
+        if server_url is None and not (config.server_command and config.server_url):
+            return "no server command/url configured"
+        return None
+    if not config.client_command:
+        return "no client command configured"
+    return None
+
+
+def nothing_to_run(options: AssessOptions, revisions: Sequence[RevisionPlan]) -> LegsResult | None:
+    """Every leg skipped, when no leg at any revision has a command to run; else None.
+
+    Then neither the harness nor the build is needed: the run measures nothing (exit 3) and
+    says so at once, instead of after provisioning and building for no leg.
+    """
+    skipped: dict[tuple[str, Leg], LegVerdict] = {}
+    for plan in revisions:
+        for leg in LEGS:
+            reason = unconfigured(plan.config, leg, server_url=options.server_url)
+            if reason is None:
+                return None
+            skipped[(plan.revision, leg)] = skipped_leg(leg, plan.revision, reason)
+    return LegsResult(verdicts=skipped)
 
 
 @dataclass
@@ -165,8 +202,9 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
             )
         return _scored(record, run, plan, stop, progress)
-    if not config.server_command or not config.server_url:
-        return skipped_leg("server", revision, "no server command/url configured")
+    skip = unconfigured(config, "server", server_url=options.server_url)
+    if skip is not None or not config.server_command or not config.server_url:
+        return skipped_leg("server", revision, skip or "no server command/url configured")
     log = options.out_dir / "logs" / f"server-{revision}.log"
     record.logs[f"server-{revision}"] = str(log)
     began = time.monotonic()
@@ -295,8 +333,9 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
     progress, stop, client_slots = ctx.progress, ctx.stop, ctx.client_slots
     config, revision = plan.config, plan.revision
-    if not config.client_command:
-        return skipped_leg("client", revision, "no client command configured")
+    skip = unconfigured(config, "client")
+    if skip is not None or not config.client_command:
+        return skipped_leg("client", revision, skip or "no client command configured")
     if stop.is_set():
         return unmeasured_leg("client", revision, "interrupted")
     raw = options.out_dir / "raw" / revision / "client"

@@ -28,7 +28,7 @@ from tiercheck.pipeline.build import BuildResult, build_sdk
 from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
 from tiercheck.pipeline.inputs import check_checkout_inputs, explicit_baselines
 from tiercheck.pipeline.judge import find_baselines, load_leg_baselines
-from tiercheck.pipeline.legs import LegsResult, run_legs
+from tiercheck.pipeline.legs import LegsResult, nothing_to_run, run_legs
 from tiercheck.pipeline.plan import Plan, RevisionPlan
 from tiercheck.pipeline.provision import (
     ProvisionResult,
@@ -162,6 +162,12 @@ def _run_steps(
             if tools.halt is not None:
                 return
             prefix = tools.path_prefix
+            unconfigured = nothing_to_run(options, plan.revisions)
+            if unconfigured is not None:
+                # No leg has a command: neither the harness nor a build is needed to measure
+                # nothing (the toolchain's own faults are still said, above).
+                done.append(unconfigured)
+                return
         provisioned = provision_harness(options, progress)
         done.append(provisioned)
         if provisioned.harness is None:

@@ -63,6 +63,14 @@ class Plan:
     ref: RefChoice
     revisions: tuple[RevisionPlan, ...]
 
+    @property
+    def tag_prefix(self) -> str:
+        """The release tags' prefix (`tag_prefix` through the cascade: `--tag-prefix`, then
+        TIERCHECK_TAG_PREFIX, then the registry entry); "" when none is set."""
+        if self.revisions:
+            return self.revisions[0].config.tag_prefix
+        return self.target.entry.tag_prefix if self.target.entry else ""
+
 
 def decide_ref(target: Target, origin: Origin, tree_branch: str | None = None) -> RefChoice:
     """Choose the ref to check out and the names the scorecard reports for it.

@@ -15,6 +15,7 @@ from typing import Any
 
 from tiercheck.baseline import BaselineVerdict
 from tiercheck.config.resolve import RevisionConfig
+from tiercheck.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOTHING_MEASURED, EXIT_OK
 from tiercheck.governance.disputes import DisputeMark
 from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
 from tiercheck.model import from_json
@@ -63,6 +64,7 @@ from tiercheck.tier import Blocker, ImpliedTier, LegSummary
 __all__ = [
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
+    "EXIT_NOTHING_MEASURED",
     "EXIT_OK",
     "ScorecardParts",
     "blocker_entry",
@@ -75,10 +77,6 @@ __all__ = [
     "scenario_entry",
     "signal_entries",
 ]
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_INTERRUPTED = 130
 
 _OUTCOME_RANK = {"unexpected-failure": 4, "stale": 3, "expected-failure": 2, "not-run": 1}
 
@@ -106,11 +104,14 @@ def exit_code_for(
     *,
     interrupted: bool,
 ) -> int:
-    """The documented exit code: 130 interrupted; 1 on a failed scored scenario, an unmeasured
-    leg or (with a baseline) an unexpected failure or stale entry; else 0."""
+    """The documented exit code (`errors.EXIT_CODES`): 130 interrupted; 3 when no leg was
+    measured at any revision (every one skipped or unmeasured); 1 on a failed scored scenario,
+    an unmeasured leg or (with a baseline) an unexpected failure or stale entry; else 0."""
     if interrupted:
         return EXIT_INTERRUPTED
     legs = (server, client)
+    if all(leg.state in ("skipped", "unmeasured") for leg in legs):
+        return EXIT_NOTHING_MEASURED
     if any(leg.state in ("unmeasured", "partially-measured") for leg in legs):
         return EXIT_FAILED
     if baseline is not None:

@@ -423,6 +423,15 @@ class SdkBlock:
         optional=True,
         doc="the tag the ref `stable` resolved to: the line's latest stable release",
     )
+    registered: bool | None = doc_field(
+        default=None,
+        omit_none=True,
+        optional=True,
+        doc=(
+            "whether the SDK is an entry of the registry used (false: configured by flags and "
+            "TIERCHECK_* variables alone)"
+        ),
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,7 +20,7 @@ from tiercheck.scorecard.view import (
     pct,
 )
 
-__all__ = ["remediation"]
+__all__ = ["nothing_measured", "remediation"]
 
 _LEG_OF = {f"{leg}_conformance": leg for leg in LEG_CHECK_KEYS}
 
@@ -104,6 +104,14 @@ def _conformance(doc: Scorecard, leg: str, kind: str, qualifier: str) -> tuple[s
     if kind == "skipped":
         items = [f"{v.revision}: {v.reason}" for v in views if v.state == "skipped" and v.reason]
         what = "server command and URL" if leg == "server" else "client command"
+        if doc.sdk.registered is False:
+            flags = "--server-cmd and --server-url" if leg == "server" else "--client-cmd"
+            return (
+                f"Configure a {what} so the {leg} leg runs: {one_line(doc.sdk.name)} is not in "
+                f"the registry, so pass {flags}, or write its entry with `tier-check init` and "
+                "pass --registry FILE",
+                items,
+            )
         return f"Configure a {what} in known_sdks.yaml so the {leg} leg runs", items
     rate = pct(doc.checks.merged(leg).pass_rate)
     count = len(failing)
@@ -214,3 +222,40 @@ def remediation(doc: Scorecard) -> tuple[RemediationStep, ...]:
         )
 
     return tuple(_render(doc, a) for a in sorted(actions.values(), key=order))
+
+
+def nothing_measured(doc: Scorecard) -> tuple[str, ...]:
+    """Why a run measured no leg at all (its exit code 3), and what to do: lines for stderr.
+
+    Empty when something was measured. An SDK that is not in the registry is told so, with the
+    flags that configure it and the registry entry `tier-check init` writes; a registered one
+    whose legs were all skipped is pointed at its configuration; otherwise the legs were
+    unmeasured and the report says why.
+    """
+    states = [doc.checks.merged(leg).state for leg in LEG_CHECK_KEYS]
+    if any(state not in ("skipped", "unmeasured") for state in states):
+        return ()
+    name = one_line(doc.sdk.name)
+    where = f"--sdk-path {one_line(doc.sdk.path)}" if doc.sdk.path else f"--sdk {name}"
+    preview = f"`tier-check show-config {where}` (with the same flags) shows what would run"
+    every_skipped = all(state == "skipped" for state in states)
+    if every_skipped and doc.sdk.registered is False:
+        return (
+            f"nothing was measured: {name} is not in the registry, so no leg has a command",
+            "configure it with flags: --server-cmd CMD (with {port}) and --server-url URL for "
+            "the server legs, --client-cmd CMD for the client legs",
+            "or write its registry entry with `tier-check init DIR --write FILE` and pass "
+            "--registry FILE (added to the bundled registry)",
+            preview,
+        )
+    if every_skipped:
+        return (
+            f"nothing was measured: no leg of {name} has a command configured",
+            "set server.command, server.url and client.command in its registry entry, or pass "
+            "--server-cmd, --server-url and --client-cmd",
+            preview,
+        )
+    return (
+        "nothing was measured: every leg was unmeasured or skipped; the report's "
+        "'What to do next' says why",
+    )

@@ -32,6 +32,7 @@ SAMPLE_SNAPSHOT = (
 #: (flag, environment variable, metavar, cascade key), in the order `--help` lists them.
 CONFIG_FLAGS = [
     ("--build-cmd", "TIERCHECK_BUILD_CMD", "CMD", "build"),
+    ("--tag-prefix", "TIERCHECK_TAG_PREFIX", "PREFIX", "tag_prefix"),
     ("--server-cmd", "TIERCHECK_SERVER_CMD", "CMD", "server.command"),
     ("--server-url", "TIERCHECK_SERVER_URL", "URL", "server.url"),
     ("--client-cmd", "TIERCHECK_CLIENT_CMD", "CMD", "client.command"),
@@ -152,6 +153,7 @@ def test_config_flags_map_to_the_cascade(parser: argparse.ArgumentParser) -> Non
     args = parser.parse_args(argv)
     assert config_flags(args) == {
         "--build-cmd": None,
+        "--tag-prefix": None,
         "--server-cmd": "./s {port}",
         "--server-url": None,
         "--client-cmd": None,
@@ -176,6 +178,7 @@ def test_every_config_flag_and_env_var_reaches_show_config(
 ) -> None:
     values = {
         "build": "make",
+        "tag_prefix": "go-sdk-v",
         "server.command": "./s {port}",
         "server.url": "http://127.0.0.1:{port}/mcp",
         "client.command": "./c",

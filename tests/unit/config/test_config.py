@@ -526,8 +526,15 @@ def test_show_config_accepts_owner_repo_as_the_assessment_does(
     assert (shown["sdk"], shown["repo"]) == ("java-sdk", "modelcontextprotocol/java-sdk")
     assert main(["show-config", "--sdk", "java-sdk@main", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["sdk"] == "java-sdk"
-    assert main(["show-config", "--sdk", "someone/unknown-sdk"]) == 2
-    assert "no known_sdks.yaml entry is named 'unknown-sdk'" in capsys.readouterr().err
+    # A repository no entry is named like is shown as the assessment would configure it:
+    # by the flags and TIERCHECK_* variables alone.
+    assert main(["show-config", "--sdk", "someone/unknown-sdk", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["sdk"], shown["repo"], shown["registered"]) == (
+        "unknown-sdk",
+        "someone/unknown-sdk",
+        False,
+    )
 
 
 def test_java_sdk_entry_uses_localhost_and_its_ci_commands() -> None:

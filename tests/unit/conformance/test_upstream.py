@@ -107,6 +107,12 @@ def test_precedence_is_semantic_versioning() -> None:
     assert not newer_than("garbage", "0.2.0-alpha.12")
 
 
+#: A registry file of one line that needs no tool, and the doctor asked about it alone (a
+#: registry file adds to the bundled registry, whose lines need tools this machine may lack).
+ONE_LINE = "only:\n  repo: o/only\n  revisions: ['2025-11-25']\n"
+ONLY = ("doctor", "--sdk", "only")
+
+
 def test_the_bundle_sets_without_data_are_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -122,8 +128,8 @@ def test_the_bundle_sets_without_data_are_named(
     facts = harness_facts(tmp_path, timeout_s=2)
     assert facts.without_data == ("2026-12-15",)
     registry = tmp_path / "known.yaml"
-    registry.write_text("{}\n")
-    main(["doctor", "--registry", str(registry), "--cache-dir", str(tmp_path)])
+    registry.write_text(ONE_LINE)
+    main(["doctor", "--registry", str(registry), "--sdk", "only", "--cache-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert "no revision data in tiercheck for: 2026-12-15" in out
     assert "harness: @modelcontextprotocol/conformance 0.2.0-alpha.12 (the exact version" in out
@@ -137,11 +143,11 @@ def test_doctor_json_carries_the_harness_facts_beside_the_rows(
     for name in ("2025-11-25", "2026-07-28", "2026-12-15"):
         (sets / f"{name}.yaml").write_text("server: []\n")
     known = tmp_path / "known.yaml"
-    known.write_text("{}\n")
-    argv = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
+    known.write_text(ONE_LINE)
+    argv = [*ONLY, "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["rows"] == []
+    assert [row["sdk"] for row in doc["rows"]] == ["only"]
     assert doc["harness"] == {
         "pinned": "0.2.0-alpha.12",
         "why": (
@@ -163,8 +169,8 @@ def test_doctor_json_says_unknown_when_the_registry_does_not_answer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     known = tmp_path / "known.yaml"
-    known.write_text("{}\n")
-    argv = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
+    known.write_text(ONE_LINE)
+    argv = [*ONLY, "--registry", str(known), "--cache-dir", str(tmp_path), "--output", "json"]
     main(argv)
     harness = json.loads(capsys.readouterr().out)["harness"]
     assert harness["registry"] is None
@@ -205,8 +211,8 @@ def test_a_revision_defined_by_a_newer_harness_is_a_warning(
     shutil.copy(data / "2026-07-28.yaml", data / "2026-12-15.yaml")
     monkeypatch.setenv("TIERCHECK_REQUIREMENTS", str(data))
     known = tmp_path / "known.yaml"
-    known.write_text("{}\n")
-    base = ["doctor", "--registry", str(known), "--cache-dir", str(tmp_path)]
+    known.write_text(ONE_LINE)
+    base = [*ONLY, "--registry", str(known), "--cache-dir", str(tmp_path)]
     assert main(base) == 0  # a warning changes no exit code
     text_out = capsys.readouterr().out
     main([*base, "--output", "json"])

@@ -458,3 +458,38 @@ def test_a_row_under_another_harness_is_named_in_both_renderings() -> None:
     )
     # Without one, the summary line is as it was.
     assert render_matrix_terminal(matrix).splitlines()[-1].endswith("1 tier change(s)")
+
+
+def test_a_row_that_measured_nothing_is_unmeasured_never_passing() -> None:
+    """A row whose assessment exited 3 (every leg skipped: no command configured) is an
+    unmeasured row with the skip's reason, not a passing one, and is not "below" its claim."""
+    from support.scorecards import implied, skipped, tier1_scorecard
+    from tiercheck.matrix.build import RowInput, build_matrix
+    from tiercheck.matrix.text import render_matrix_markdown as markdown
+    from tiercheck.scorecard.build import implied_tier_block
+    from tiercheck.tier import Blocker
+
+    reasons = {"server": "no server command/url configured", "client": "no client command"}
+    card = tier1_scorecard(
+        replace_legs={(r, leg): skipped(r, leg, reasons[leg]) for r in (R1, R2) for leg in reasons}
+    )
+    tier3 = implied_tier_block(implied(3, [Blocker("server_conformance", 1, "skipped")]))
+    card = dataclasses.replace(card, exit_code=3, implied_tier=tier3)
+    row = RowInput(
+        id="mine@main",
+        sdk="mine",
+        repo="me/mine",
+        ref="main",
+        claimed_revisions=(R1, R2),
+        claimed_tier=1,
+        scorecard=card,
+    )
+    matrix = build_matrix([row], run_id="r", started_at="s", finished_at="f", interrupted=False)
+    (built,) = matrix.rows
+    assert built.state == "unmeasured"
+    assert built.exit_code == 3
+    assert built.reason == "no server command/url configured"
+    assert {cell.state for cell in built.legs} == {"skipped"}
+    assert built.tier is not None
+    assert (built.tier.official, built.tier.claimed, built.tier.below_claim) == (3, 1, False)
+    assert "mine@main" in markdown(matrix)

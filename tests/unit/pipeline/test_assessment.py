@@ -188,12 +188,30 @@ def test_skipped_governance_is_named_skipped_in_both_readings() -> None:
 
 
 def test_exit_codes() -> None:
-    rset_leg = unmeasured_leg("server", "2026-07-28", "boom")
-    measured = merge_revisions([skipped_leg("client", "2025-11-25", "no client")])
-    unmeasured = merge_revisions([rset_leg])
-    assert exit_code_for(unmeasured, measured, None, interrupted=False) == 1
-    assert exit_code_for(measured, measured, None, interrupted=False) == 0
-    assert exit_code_for(measured, measured, None, interrupted=True) == 130
+    from support.scorecards import measured_leg, scenario
+
+    passing = merge_revisions([measured_leg("2025-11-25", "server", [scenario("ping")])])
+    failing = merge_revisions(
+        [measured_leg("2025-11-25", "server", [scenario("ping", passed=False)])]
+    )
+    skipped = merge_revisions([skipped_leg("client", "2025-11-25", "no client")])
+    unmeasured = merge_revisions([unmeasured_leg("server", "2026-07-28", "boom")])
+    half = merge_revisions(
+        [
+            measured_leg("2025-11-25", "server", [scenario("ping")]),
+            unmeasured_leg("server", "2026-07-28", "boom"),
+        ]
+    )
+    assert exit_code_for(passing, skipped, None, interrupted=False) == 0
+    assert exit_code_for(failing, skipped, None, interrupted=False) == 1
+    assert exit_code_for(unmeasured, passing, None, interrupted=False) == 1
+    assert exit_code_for(half, skipped, None, interrupted=False) == 1
+    # Nothing measured at all: every leg skipped, or unmeasured, or both (exit 3).
+    assert exit_code_for(skipped, skipped, None, interrupted=False) == 3
+    assert exit_code_for(unmeasured, skipped, None, interrupted=False) == 3
+    assert exit_code_for(unmeasured, unmeasured, None, interrupted=False) == 3
+    assert exit_code_for(passing, passing, None, interrupted=True) == 130
+    assert exit_code_for(skipped, skipped, None, interrupted=True) == 130
 
 
 def test_scorecard_with_an_unmeasured_revision_validates(tmp_path: Path) -> None:

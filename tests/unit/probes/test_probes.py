@@ -311,3 +311,57 @@ def test_violations_of_a_reply() -> None:
         "2 responses to the request, not one",
     ]
     assert "a server-to-client request" not in " ".join(violations(two, 1, modern=False))
+
+
+# -- dns-rebind says what differs from the harness's dns-rebinding-protection ----------------
+
+
+@pytest.mark.parametrize("revision", [R1, R2])
+def test_dns_rebind_beside_an_origin_check_says_what_the_harness_sends_instead(
+    revision: str,
+) -> None:
+    """A server that validates Origin and not Host: the harness's scenario (a foreign Host and
+    a foreign Origin in one request, its dns-rebinding.ts) gets a 4xx and passes, while the
+    probe's foreign Host with no Origin is served. The probe says exactly that, with both
+    exchanges as evidence."""
+    with ProbeServer(revision, misbehave="dns-rebind") as server:
+        (result,) = run_probes(server.url, revision, ["dns-rebind"], timeout_s=TIMEOUT).results
+    assert (result.outcome, result.level) == ("warn", "SHOULD")
+    assert result.summary == (
+        "Host evil.example with no Origin was served (Host is not validated); with Origin "
+        "http://evil.example too it got 403 (Origin is). The harness's "
+        "dns-rebinding-protection sends both headers and passes on that 403; this probe sends "
+        "the Host alone"
+    )
+    alone, paired = result.evidence
+    assert alone.startswith("POST tools/list [Host: evil.example] → HTTP 200")
+    assert paired.startswith(
+        "POST tools/list [Host: evil.example Origin: http://evil.example] → HTTP 403"
+    )
+    assert "is not this check" in result.spec
+    assert "it is the protection" not in result.spec
+
+
+def test_dns_rebind_when_neither_header_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    with ProbeServer(R2, misbehave="dns-rebind") as server:
+        # This server forgets the Origin check on POST as well (two misbehaviours at once).
+        monkeypatch.setattr(
+            server.state, "bad", lambda name: name in {"dns-rebind", "cross-origin"}
+        )
+        (result,) = run_probes(server.url, R2, ["dns-rebind"], timeout_s=TIMEOUT).results
+    assert result.outcome == "warn"
+    assert result.summary == (
+        "Host evil.example with no Origin was served, and with Origin http://evil.example too "
+        "it got 200: neither header is validated (the harness's dns-rebinding-protection sends "
+        "both and wants a 4xx)"
+    )
+    assert len(result.evidence) == 2
+
+
+def test_dns_rebind_passes_on_one_request_when_host_is_checked() -> None:
+    with ProbeServer(R1) as server:
+        (result,) = run_probes(server.url, R1, ["dns-rebind"], timeout_s=TIMEOUT).results
+    assert result.outcome == "pass"
+    assert result.summary == "a foreign Host (no Origin) was refused with 421"
+    (only,) = result.evidence
+    assert only.startswith("POST tools/list [Host: evil.example] → HTTP 421")

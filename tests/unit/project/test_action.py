@@ -21,6 +21,7 @@ import pytest
 from support import tools
 from support.scorecards import mixed_scorecard, tier1_scorecard
 from tiercheck.model import to_json
+from tiercheck.revisions import LEGS
 
 REPO = Path(__file__).resolve().parents[3]
 SCRIPT = REPO / "action" / "tiercheck-action.sh"
@@ -150,6 +151,56 @@ def test_fail_on_policies(
 def test_an_unknown_policy_is_a_usage_error(tmp_path: Path) -> None:
     code, _, _, _ = _run(tmp_path, tier1_scorecard(), fail_on="sometimes")
     assert code == 2
+
+
+def test_the_default_sdk_path_of_an_unknown_sdk_fails_the_step(tmp_path: Path) -> None:
+    """`sdk-path: .` (the default) in a repository tiercheck has no entry for, no flags: the
+    real tier-check runs through the step's own shell, measures nothing and fails the step
+    (exit 3), saying why; no harness or build is needed to find that out."""
+    repo = tmp_path / "my-mcp-sdk"
+    repo.mkdir()
+    (repo / "README.md").write_text("an SDK tiercheck has never seen\n")
+    outputs, summary = tmp_path / "out.txt", tmp_path / "summary.md"
+    outputs.write_text("")
+    summary.write_text("")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "TIERCHECK_CACHE": str(tmp_path / "cache"),
+        "HOME": str(tmp_path),
+        "GITHUB_ACTION_PATH": str(REPO),
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        # As action.yml passes the inputs' defaults.
+        "TIERCHECK_INPUT_SDK": "",
+        "TIERCHECK_INPUT_SDK_PATH": ".",
+        "TIERCHECK_INPUT_GOVERNANCE": "false",
+        "TIERCHECK_INPUT_FAIL_ON": "exit-code",
+        "TIERCHECK_INPUT_OUT": str(tmp_path / "report"),
+        "TIERCHECK_INPUT_FORMATS": "terminal",
+    }
+    env.pop("TIERCHECK_REGISTRY", None)
+    done = subprocess.run(
+        ["bash", "-e", str(SCRIPT), "assess"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    values = dict(line.split("=", 1) for line in outputs.read_text().splitlines())
+    assert done.returncode == 3, done.stderr
+    assert values["exit-code"] == "3"
+    assert values["tier"] == "3"
+    assert "my-mcp-sdk is not in the registry" in done.stderr
+    for flag in ("--server-cmd", "--server-url", "--client-cmd", "--registry FILE", "init"):
+        assert flag in done.stderr
+    assert not (tmp_path / "cache" / "harness").exists()  # nothing was provisioned for it
+    doc = json.loads((tmp_path / "report" / "scorecard.json").read_text())
+    assert {doc["revisions"][r][leg]["state"] for r in doc["revisions"] for leg in LEGS} == {
+        "skipped"
+    }
 
 
 ACTIONLINT_INSTALL = ".ci/run installs it with go install"

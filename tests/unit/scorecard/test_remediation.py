@@ -11,7 +11,7 @@ from tiercheck.model import to_json
 from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scorecard.build import implied_tier_block
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.remediation import remediation
+from tiercheck.scorecard.remediation import nothing_measured, remediation
 from tiercheck.tier import Blocker
 
 
@@ -172,3 +172,87 @@ def test_a_skipped_blocker_with_a_qualifier_is_one_action_for_both_tiers() -> No
         ("labels", 1, 1),
     ]
     assert actions[0]["action"].startswith("Run the p0_resolution check")
+
+
+def _all_skipped(registered: bool | None) -> Scorecard:
+    """Every leg skipped for want of a command, of an SDK in the registry or not."""
+    reasons = {"server": "no server command/url configured", "client": "no client command"}
+    doc = tier1_scorecard(
+        replace_legs={
+            (rev, leg): skipped(rev, leg, reasons[leg])
+            for rev in ("2025-11-25", R2)
+            for leg in ("server", "client")
+        }
+    )
+
+    def change(data: dict[str, Any]) -> None:
+        data["sdk"] |= {"registered": registered, "path": "/work/mysdk"}
+        if registered is None:
+            del data["sdk"]["registered"]
+
+    blockers = [
+        Blocker("server_conformance", 1, "skipped"),
+        Blocker("client_conformance", 1, "skipped"),
+    ]
+    return _with_tier(edited(doc, change), 2, blockers, [])
+
+
+def test_an_sdk_not_in_the_registry_is_told_which_flags_configure_it() -> None:
+    actions = {a["blocker"].split(" ")[0]: a["action"] for a in actions_of(_all_skipped(False))}
+    assert actions["server_conformance"] == (
+        "Configure a server command and URL so the server leg runs: example-sdk is not in the "
+        "registry, so pass --server-cmd and --server-url, or write its entry with "
+        "`tier-check init` and pass --registry FILE"
+    )
+    assert actions["client_conformance"] == (
+        "Configure a client command so the client leg runs: example-sdk is not in the "
+        "registry, so pass --client-cmd, or write its entry with `tier-check init` and pass "
+        "--registry FILE"
+    )
+    # A registered SDK, or a scorecard from before the field, is pointed at its entry.
+    for registered in (True, None):
+        (first, *_) = actions_of(_all_skipped(registered))
+        assert "in known_sdks.yaml" in first["action"]
+
+
+def test_nothing_measured_names_the_flags_the_registry_and_init() -> None:
+    lines = nothing_measured(_all_skipped(False))
+    assert (
+        lines[0]
+        == "nothing was measured: example-sdk is not in the registry, so no leg has a command"
+    )
+    text = " ".join(lines)
+    for needed in (
+        "--server-cmd",
+        "--server-url",
+        "--client-cmd",
+        "--registry FILE",
+        "tier-check init",
+    ):
+        assert needed in text
+    assert "`tier-check show-config --sdk-path /work/mysdk`" in text
+    registered = " ".join(nothing_measured(_all_skipped(True)))
+    assert "not in the registry" not in registered
+    assert "no leg of example-sdk has a command configured" in registered
+
+
+def test_nothing_measured_is_silent_when_a_leg_was_measured() -> None:
+    assert nothing_measured(tier1_scorecard()) == ()
+    one_measured = tier1_scorecard(
+        replace_legs={(rev, "client"): skipped(rev, "client", "none") for rev in ("2025-11-25", R2)}
+    )
+    assert nothing_measured(one_measured) == ()
+
+
+def test_nothing_measured_when_every_leg_was_unmeasured_points_at_the_reasons() -> None:
+    from tiercheck.scoring import unmeasured_leg
+
+    doc = tier1_scorecard(
+        replace_legs={
+            (rev, leg): unmeasured_leg(leg, rev, "the build failed")
+            for rev in ("2025-11-25", R2)
+            for leg in ("server", "client")
+        }
+    )
+    (line,) = nothing_measured(doc)
+    assert line.startswith("nothing was measured: every leg was unmeasured or skipped")
