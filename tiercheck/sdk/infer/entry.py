@@ -356,7 +356,8 @@ def infer_entry(facts: RepoFacts, name: str | None = None) -> InferredEntry:
         body["expected_failures"] = value
     elif b.runs:
         b.why("expected_failures", f"no run at {revisions[0]} gives --expected-failures")
-    _tag_prefix(facts, body, b, (name, facts.manifest.name))
+    repo_name = str(body["repo"]).split("/")[1] if "repo" in body else None
+    _tag_prefix(facts, body, b, (name, facts.manifest.name, repo_name))
     overrides = {rev: _override(b, rev, first, per_revision[rev]) for rev in revisions[1:]}
     if any(overrides.values()):
         body["spec_overrides"] = {rev: block for rev, block in overrides.items() if block}

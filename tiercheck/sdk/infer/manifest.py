@@ -110,7 +110,8 @@ def _cargo(text: str | None) -> ManifestFacts:
 def _go(text: str | None) -> ManifestFacts:
     module = re.search(r"^module\s+(\S+)", text or "", re.M)
     path = module.group(1) if module else ""
-    repo = github_repo(path) if path.startswith("github.com/") else None
+    segments = path.split("/")
+    repo = github_repo("/".join(segments[:3])) if segments[0] == "github.com" else None
     parts = [p for p in path.split("/") if not re.fullmatch(r"v\d+", p)]
     version = _GO_VERSION.search(text or "")
     tool = f"go>={version.group(1)}.{version.group(2)}" if version else "go"

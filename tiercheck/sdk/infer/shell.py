@@ -2,8 +2,8 @@
 
 Enough of the shell for what conformance workflows write: line continuations, quoting, `&&`,
 `||`, `;`, `|` and newlines between commands, `&` to start one in the background, redirections
-(dropped, with their targets), `#` comments, and `VAR=value` assignments before a command
-(dropped). Anything it cannot split (an unclosed quote) is no command at all.
+(dropped, with their targets), `#` comments (outside quotes), and `VAR=value` assignments
+before a command (dropped). Anything it cannot split (an unclosed quote) is no command at all.
 """
 
 from __future__ import annotations
@@ -27,9 +27,37 @@ class ShellCommand:
     background: bool = False
 
 
+def _scan(line: str, quote: str | None) -> tuple[str, str | None]:
+    """(`line` without a trailing `# comment`, the quote still open at its end), given the quote
+    open before it (None: none)."""
+    escaped = False
+    for i, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote is None and char == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i], None
+        elif quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+    return line, quote
+
+
+def _without_comments(text: str) -> str:
+    """`text` without its comments (a comment may hold an apostrophe: "the tool's exit code");
+    a `#` inside a quoted string, or inside a word, is kept."""
+    kept: list[str] = []
+    quote: str | None = None
+    for line in text.splitlines():
+        code, quote = _scan(line, quote)
+        kept.append(code)
+    return "\n".join(kept)
+
+
 def _tokens(text: str) -> list[str] | None:
-    # A comment line may hold an apostrophe ("the tool's exit code"): drop such lines first.
-    kept = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    kept = _without_comments(text)
     joined = kept.replace("\\\r\n", " ").replace("\\\n", " ")
     lexer = shlex.shlex(joined, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace = " \t\r"
@@ -55,7 +83,6 @@ def split_commands(text: str) -> list[ShellCommand]:
         return []
     commands: list[ShellCommand] = []
     words: list[str] = []
-    in_comment = False
     skip_next = False
 
     def close(background: bool) -> None:
@@ -71,23 +98,13 @@ def split_commands(text: str) -> list[ShellCommand]:
             if "<" in token or ">" in token:
                 if words and _FD.match(words[-1]):
                     words.pop()  # the `2` of `2>&1`
-                # `>&1`, `>&2`: the target is the next word, a descriptor; `> file` likewise.
-                skip_next = not in_comment
+                skip_next = True  # the target: a file, or the descriptor of `>&1`
                 continue
-            if "\n" in token:
-                in_comment = False
-            if not in_comment:
-                close(background=token.rstrip("\n").endswith("&") and "&&" not in token)
+            close(background=token.rstrip("\n").endswith("&") and "&&" not in token)
             skip_next = False
-            continue
-        if skip_next:
+        elif skip_next:
             skip_next = False
-            continue
-        if in_comment:
-            continue
-        if token.startswith("#"):  # bash: a word that starts with `#` starts a comment
-            in_comment = True
-            continue
-        words.append(token)
+        else:
+            words.append(token)
     close(background=False)
     return commands

@@ -1,0 +1,183 @@
+"""The pure parts of `tier-check init`: shell splitting, workflows, manifests, tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiercheck.sdk.infer.manifest import github_repo, language_of, read_manifests
+from tiercheck.sdk.infer.shell import ShellCommand, split_commands
+from tiercheck.sdk.infer.tags import tag_prefix
+from tiercheck.sdk.infer.workflow import Package, read_workflows, rebase_command
+
+
+def test_shell_splits_commands_drops_redirections_comments_and_assignments() -> None:
+    text = (
+        "# the tool's exit code (an apostrophe in a comment)\n"
+        "cargo run --manifest-path a/Cargo.toml \\\n  > /tmp/log 2>&1 &\n"
+        "echo $! > pid\n"
+        "PORT=1 npx -y pkg server --url 'http://x:1/m#frag' | tee out && b; c\n"
+    )
+    assert split_commands(text) == [
+        ShellCommand(("cargo", "run", "--manifest-path", "a/Cargo.toml"), background=True),
+        ShellCommand(("echo", "$!")),
+        ShellCommand(("npx", "-y", "pkg", "server", "--url", "http://x:1/m#frag")),
+        ShellCommand(("tee", "out")),
+        ShellCommand(("b",)),
+        ShellCommand(("c",)),
+    ]
+
+
+def test_an_unclosed_quote_is_no_command() -> None:
+    assert split_commands("npx 'conformance server") == []
+
+
+WORKFLOW = """
+jobs:
+  server:
+    steps:
+      - uses: actions/checkout@v7
+      - run: go build -o srv ./conformance/server
+      - run: |
+          ./srv -http=":3001" &
+          npx -y "@modelcontextprotocol/conformance@1" server --url http://localhost:3001/mcp \\
+            --spec-version 2025-11-25 --expected-failures=./base.yml
+  lint:
+    steps:
+      - run: go build ./...
+"""
+
+
+def test_a_workflow_run_with_its_server_start_and_its_jobs_builds() -> None:
+    facts = read_workflows({"ci.yml": WORKFLOW})
+    (run,) = facts.runs
+    assert (run.leg, run.revision, run.baseline, run.url) == (
+        "server",
+        "2025-11-25",
+        "base.yml",
+        "http://localhost:3001/mcp",
+    )
+    assert run.server_start == ("./srv", "-http=:3001")
+    # The lint job runs no harness: its build is not the conformance build.
+    assert facts.builds == ("go build -o srv ./conformance/server",)
+
+
+def test_a_package_script_is_followed_into_its_package_folder() -> None:
+    packages = {
+        "": Package("root", {"conf": "pnpm --filter @acme/conf run client"}),
+        "test/conf": Package(
+            "@acme/conf",
+            {
+                "client": "conformance client --command 'node ./src/c.js' "
+                "--expected-failures ./ef.yaml"
+            },
+        ),
+    }
+    facts = read_workflows(
+        {"w.yml": "jobs:\n  j:\n    steps:\n      - run: pnpm run conf\n"}, packages
+    )
+    (run,) = facts.runs
+    assert (run.leg, run.command, run.baseline) == (
+        "client",
+        "node test/conf/src/c.js",
+        "test/conf/ef.yaml",
+    )
+
+
+def test_a_wrapper_script_given_the_harness_flags_is_a_run_of_the_leg_its_name_says() -> None:
+    text = "jobs:\n  j:\n    steps:\n      - run: ./ci/run-server.sh --spec-version 2026-07-28\n"
+    (run,) = read_workflows({"w.yml": text}).runs
+    assert (run.leg, run.wrapper, run.server_start) == ("server", "ci/run-server.sh", None)
+
+
+def test_a_workflow_that_is_not_yaml_is_a_note() -> None:
+    facts = read_workflows({"bad.yml": "jobs: [\n"})
+    assert facts.runs == ()
+    assert facts.notes
+    assert facts.notes[0].startswith("bad.yml: not read")
+
+
+def test_rebase_keeps_a_root_file_runnable() -> None:
+    assert rebase_command("node ../x.js --a ./b", "sub") == "node ./x.js --a sub/b"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"go.mod": "module github.com/acme/thing/v2\n\ngo 1.24.3\n"},
+            ("thing", "Go", "acme/thing", ("go>=1.24",)),
+        ),
+        (
+            {
+                "package.json": '{"name": "@acme/sdk", "engines": {"node": ">=20"}, '
+                '"repository": {"url": "git+https://github.com/acme/sdk-ts.git"}}',
+                "pnpm-lock.yaml": None,
+            },
+            ("sdk", "TypeScript", "acme/sdk-ts", ("node>=20", "pnpm")),
+        ),
+        (
+            {
+                "pyproject.toml": '[project]\nname = "acme"\nrequires-python = ">=3.11"\n'
+                '[project.urls]\nSource = "https://github.com/acme/acme-py"\n',
+                "uv.lock": None,
+            },
+            ("acme", "Python", "acme/acme-py", ("python3>=3.11", "uv")),
+        ),
+        (
+            {
+                "Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\n'
+                'rust-version = "1.90"\nrepository = "https://github.com/acme/tower"\n'
+            },
+            ("tower", "Rust", "acme/tower", ("cargo>=1.90",)),
+        ),
+    ],
+)
+def test_manifests(files: dict[str, str | None], expected: tuple[object, ...]) -> None:
+    facts = read_manifests(files)
+    assert (facts.name, facts.language, facts.repo, facts.requires) == expected
+
+
+def test_language_of_the_other_manifests() -> None:
+    assert language_of({"Acme.csproj", "README.md"}) == "C#"
+    assert language_of({"acme.gemspec"}) == "Ruby"
+    assert language_of({"README.md"}) is None
+
+
+def test_github_repo_reads_ssh_and_https() -> None:
+    assert github_repo("git@github.com:acme/x.git") == "acme/x"
+    assert github_repo("https://github.com/acme/x") == "acme/x"
+    assert github_repo("https://gitlab.com/acme/x") is None
+
+
+@pytest.mark.parametrize(
+    ("tags", "name", "expected"),
+    [
+        (["v1.0.0", "v1.1.0", "latest"], "x", ("v", None)),
+        (
+            ["tower-v0.1.0", "tower-macros-v0.1.0", "tower-macros-v0.2.0"],
+            "tower",
+            ("tower-v", None),
+        ),
+        (["v1.0.0", "v2.0.0", "tools/v0.1.0"], "x", ("v", None)),
+        (["1.0.0"], "x", ("", None)),
+    ],
+)
+def test_tag_prefix(tags: list[str], name: str, expected: tuple[str | None, str | None]) -> None:
+    assert tag_prefix(tags, name) == expected
+
+
+def test_tag_prefix_says_why_it_cannot_tell() -> None:
+    prefix, why = tag_prefix(["a-v1.0.0", "b-v1.0.0", "b-v1.1.0"], "c")
+    assert prefix is None
+    assert why is not None
+    assert "b-vX.Y.Z" in why
+    assert tag_prefix(["nightly"], "c") == (None, "no tag names a version (X.Y.Z)")
+
+
+def test_a_hash_inside_quotes_or_a_word_is_no_comment() -> None:
+    text = "echo hi # it's\nnpx x --u '#a' c#d \"two\n# lines\" && z"
+    assert split_commands(text) == [
+        ShellCommand(("echo", "hi")),
+        ShellCommand(("npx", "x", "--u", "#a", "c#d", "two\n# lines")),
+        ShellCommand(("z",)),
+    ]
