@@ -181,3 +181,27 @@ def test_a_hash_inside_quotes_or_a_word_is_no_comment() -> None:
         ShellCommand(("npx", "x", "--u", "#a", "c#d", "two\n# lines")),
         ShellCommand(("z",)),
     ]
+
+
+RUN_SERVER = """\
+#!/bin/bash
+set -e
+PORT="${PORT:-3001}"
+SERVER_URL="http://localhost:${PORT}/mcp"
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$SCRIPT_DIR/.."
+node --import tsx ./src/server.ts &
+SERVER_PID=$!
+npx --yes "$PKG" server --url "$SERVER_URL" "$@"
+"""
+
+
+def test_a_wrapper_script_is_read_for_its_server_and_url() -> None:
+    # The script runs in its parent folder (`cd "$SCRIPT_DIR/.."`), so ./src is conf/src; the
+    # URL follows PORT, which tiercheck exports.
+    step = "conf/scripts/run-server.sh --spec-version 2026-07-28"
+    text = f"jobs:\n  j:\n    steps:\n      - run: {step}\n"
+    facts = read_workflows({"w.yml": text}, scripts={"conf/scripts/run-server.sh": RUN_SERVER})
+    (run,) = facts.runs
+    assert run.server_start == ("node", "--import", "tsx", "conf/src/server.ts")
+    assert run.url == "http://localhost:{port}/mcp"

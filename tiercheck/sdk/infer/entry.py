@@ -148,6 +148,8 @@ def _with_port(
     """(server command, url, why the port stays fixed or None) for a server started by `argv`
     and reached at `url`: the URL's port becomes `{port}` where the command names it, or takes
     the server's port flag, or the server reads PORT."""
+    if "{port}" in url:  # a wrapper script's URL follows its PORT, which tiercheck exports
+        return _join(list(argv)), url, None
     parts = urlsplit(url)
     try:
         port = parts.port
@@ -219,8 +221,8 @@ class _Builder:
         if run is None:
             self.why("server", "no conformance server run in .github/workflows")
             return {}
-        if run.wrapper is not None:
-            self.why("server", f"started by {run.wrapper}, which init does not read")
+        if run.server_start is None and run.wrapper is not None:
+            self.why("server", f"{run.wrapper} runs the harness; no server start found in it")
             return {}
         if run.server_start is None:
             self.why("server.command", "no step starts the server in the background before the run")

@@ -152,7 +152,12 @@ def gather(root: Path) -> tuple[RepoFacts, tuple[str, ...]]:
                 text = _read(root, f"{folder}/{name}", notes)
                 if text is not None:
                     workflows[f"{folder}/{name}"] = text
-    facts = read_workflows(workflows, _packages(root, notes))
+    packages = _packages(root, notes)
+    facts = read_workflows(workflows, packages)
+    wrappers = sorted({run.wrapper for run in facts.runs if run.wrapper})
+    scripts = {path: text for path in wrappers if (text := _read(root, path, notes)) is not None}
+    if scripts:
+        facts = read_workflows(workflows, packages, scripts)
     sources: dict[str, str] = {}
     for directory in server_dirs(facts):
         for rel in _walk(root, directory, 4):

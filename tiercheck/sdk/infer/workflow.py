@@ -21,6 +21,7 @@ from typing import Any
 from tiercheck.config.yamlio import loads_yaml
 from tiercheck.errors import ConfigError
 from tiercheck.sdk.infer.shell import ShellCommand, split_commands
+from tiercheck.sdk.infer.wrapper import read_wrapper
 
 __all__ = ["HarnessRun", "Package", "WorkflowFacts", "read_workflows", "rebase_command"]
 
@@ -203,7 +204,9 @@ def _package_folder(name: str, packages: Mapping[str, Package]) -> str | None:
     return None
 
 
-def _run_of(job: _Job, argv: tuple[str, ...], cwd: str) -> HarnessRun | None:
+def _run_of(
+    job: _Job, argv: tuple[str, ...], cwd: str, scripts: Mapping[str, str]
+) -> HarnessRun | None:
     leg, is_harness = _harness_leg(argv)
     wrapper = None
     if not is_harness:
@@ -213,24 +216,33 @@ def _run_of(job: _Job, argv: tuple[str, ...], cwd: str) -> HarnessRun | None:
         return None
     baseline = _option(argv, "--expected-failures")
     command = _option(argv, "--command")
+    url, start = _option(argv, "--url"), job.background if leg == "server" else None
+    if wrapper is not None:
+        wrapper = rebase(wrapper, cwd)
+        facts = read_wrapper(wrapper, scripts[wrapper]) if wrapper in scripts else None
+        url, start = (facts.url, facts.server_start) if facts else (None, None)
     return HarnessRun(
         workflow=job.workflow,
         job=job.name,
         leg=leg,
         revision=_option(argv, "--spec-version"),
         baseline=rebase(baseline, cwd) if baseline else None,
-        url=_option(argv, "--url"),
+        url=url,
         command=rebase_command(command, cwd) if command else None,
-        server_start=job.background if leg == "server" and wrapper is None else None,
-        wrapper=rebase(wrapper, cwd) if wrapper else None,
+        server_start=start if leg == "server" else None,
+        wrapper=wrapper,
     )
 
 
-def _walk(
-    job: _Job, command: ShellCommand, cwd: str, packages: Mapping[str, Package], depth: int
-) -> None:
+@dataclass(frozen=True)
+class _Files:
+    packages: Mapping[str, Package]
+    scripts: Mapping[str, str]
+
+
+def _walk(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int) -> None:
     argv = command.argv
-    run = _run_of(job, argv, cwd)
+    run = _run_of(job, argv, cwd, files.scripts)
     if run is not None:
         job.runs.append(run)
         return
@@ -238,14 +250,14 @@ def _walk(
         text = shlex.join(argv)
         job.builds.append(f"cd {shlex.quote(cwd)} && {text}" if cwd else text)
         return
-    call = _script_call(argv, cwd, packages) if depth < _MAX_DEPTH else None
+    call = _script_call(argv, cwd, files.packages) if depth < _MAX_DEPTH else None
     if call is not None:
         script, folder, extra = call
         inner = split_commands(script)
         for n, part in enumerate(inner):
             last = extra and n == len(inner) - 1
             step = ShellCommand(part.argv + extra, part.background) if last else part
-            _walk(job, step, folder, packages, depth + 1)
+            _walk(job, step, folder, files, depth + 1)
         return
     if command.background:
         job.background = tuple(_rebase_word(w, cwd) for w in argv)
@@ -269,11 +281,15 @@ def _steps(job: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def read_workflows(
-    workflows: Mapping[str, str], packages: Mapping[str, Package] | None = None
+    workflows: Mapping[str, str],
+    packages: Mapping[str, Package] | None = None,
+    scripts: Mapping[str, str] | None = None,
 ) -> WorkflowFacts:
     """The conformance runs in `workflows` (path → text), in file, job and step order, with the
-    build commands of the jobs that make them (each once, in order)."""
-    packages = packages or {}
+    build commands of the jobs that make them (each once, in order). `packages` are the
+    package.json files by folder; `scripts` the texts of the repository scripts that runs go
+    through (`HarnessRun.wrapper`), by path: what such a script starts is read from it."""
+    files = _Files(packages or {}, scripts or {})
     runs: list[HarnessRun] = []
     builds: list[str] = []
     notes: list[str] = []
@@ -292,7 +308,7 @@ def read_workflows(
             job = _Job(path, str(name))
             for text_of_step, cwd in _steps(body):
                 for command in split_commands(text_of_step):
-                    _walk(job, command, cwd, packages, 0)
+                    _walk(job, command, cwd, files, 0)
             if job.runs:
                 runs.extend(job.runs)
                 builds.extend(b for b in job.builds if b not in builds)
