@@ -10,7 +10,7 @@ from tiercheck.sdk.infer.tags import tag_prefix
 from tiercheck.sdk.infer.workflow import Package, read_workflows, rebase_command
 
 
-def test_shell_splits_commands_drops_redirections_comments_and_assignments() -> None:
+def test_shell_splits_commands_drops_redirections_and_comments() -> None:
     text = (
         "# the tool's exit code (an apostrophe in a comment)\n"
         "cargo run --manifest-path a/Cargo.toml \\\n  > /tmp/log 2>&1 &\n"
@@ -20,7 +20,7 @@ def test_shell_splits_commands_drops_redirections_comments_and_assignments() -> 
     assert split_commands(text) == [
         ShellCommand(("cargo", "run", "--manifest-path", "a/Cargo.toml"), background=True),
         ShellCommand(("echo", "$!")),
-        ShellCommand(("npx", "-y", "pkg", "server", "--url", "http://x:1/m#frag")),
+        ShellCommand(("npx", "-y", "pkg", "server", "--url", "http://x:1/m#frag"), env=("PORT=1",)),
         ShellCommand(("tee", "out")),
         ShellCommand(("b",)),
         ShellCommand(("c",)),
@@ -160,6 +160,12 @@ def test_github_repo_reads_ssh_and_https() -> None:
         ),
         (["v1.0.0", "v2.0.0", "tools/v0.1.0"], "x", ("v", None)),
         (["1.0.0"], "x", ("", None)),
+        # No prefix is the name's: the one the others extend.
+        (
+            ["rmcp-v0.1.0", "rmcp-macros-v0.1.0", "rmcp-macros-v0.2.0", "tool-v1.0.0"],
+            "x",
+            ("rmcp-v", None),
+        ),
     ],
 )
 def test_tag_prefix(tags: list[str], name: str, expected: tuple[str | None, str | None]) -> None:
@@ -167,10 +173,10 @@ def test_tag_prefix(tags: list[str], name: str, expected: tuple[str | None, str 
 
 
 def test_tag_prefix_says_why_it_cannot_tell() -> None:
-    prefix, why = tag_prefix(["a-v1.0.0", "b-v1.0.0", "b-v1.1.0"], "c")
+    prefix, why = tag_prefix(["a-v1.0.0", "b-v1.0.0", "b-v1.1.0", "a-b-v1.0.0", "b-c-v1.0.0"], "c")
     assert prefix is None
     assert why is not None
-    assert "b-vX.Y.Z" in why
+    assert "b-vX.Y.Z" in why  # a and b both have companions: neither is the one
     assert tag_prefix(["nightly"], "c") == (None, "no tag names a version (X.Y.Z)")
 
 
@@ -205,3 +211,50 @@ def test_a_wrapper_script_is_read_for_its_server_and_url() -> None:
     (run,) = facts.runs
     assert run.server_start == ("node", "--import", "tsx", "conf/src/server.ts")
     assert run.url == "http://localhost:{port}/mcp"
+
+
+def test_a_single_scenario_run_is_not_the_suite() -> None:
+    text = (
+        "jobs:\n  j:\n    steps:\n      - run: npx @modelcontextprotocol/conformance server "
+        "--url http://x:1/mcp --scenario tasks-lifecycle --expected-failures ext.yaml\n"
+    )
+    assert read_workflows({"w.yml": text}).runs == ()
+
+
+def _server_entry(start: str, sources: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    from tiercheck.sdk.infer.entry import GitFacts, RepoFacts, infer_entry
+    from tiercheck.sdk.infer.manifest import ManifestFacts
+
+    text = (
+        "jobs:\n  j:\n    steps:\n      - run: |\n"
+        f"          {start} &\n"
+        "          npx @modelcontextprotocol/conformance server --url http://127.0.0.1:8001/mcp "
+        "--spec-version 2025-11-25\n"
+    )
+    facts = RepoFacts("x", ManifestFacts(), read_workflows({"w.yml": text}), GitFacts(), sources)
+    entry = infer_entry(facts)
+    return dict(entry.body["server"]), dict(entry.reasons)
+
+
+@pytest.mark.parametrize(
+    ("start", "sources", "command"),
+    [
+        # The port in the start command, as an assignment or a flag's value.
+        ("PORT=8001 ./srv", {}, "PORT={port} ./srv"),
+        ("./srv --listen 127.0.0.1:8001", {}, "./srv --listen 127.0.0.1:{port}"),
+        # A port flag the sources declare (Go's flag package), added to the command.
+        ("./srv", {"srv/main.go": 'port := flag.Int("port", 8001, "")'}, "./srv -port {port}"),
+        # The sources read PORT, which tiercheck exports: the command stays as it is.
+        ("./srv", {"srv/main.rs": 'std::env::var("PORT")'}, "./srv"),
+    ],
+)
+def test_the_port_becomes_a_placeholder(start: str, sources: dict[str, str], command: str) -> None:
+    server, reasons = _server_entry(start, sources)
+    assert server == {"command": command, "url": "http://127.0.0.1:{port}/mcp"}
+    assert "server.url" not in reasons
+
+
+def test_a_fixed_port_is_kept_and_said() -> None:
+    server, reasons = _server_entry("./srv", {"srv/main.rs": "fn main() {}"})
+    assert server == {"command": "./srv", "url": "http://127.0.0.1:8001/mcp"}
+    assert reasons["server.url"].startswith("the server listens on the fixed port 8001")

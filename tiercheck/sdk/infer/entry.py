@@ -174,7 +174,7 @@ def _with_port(
     if reads_env:
         return command, templated, None
     why = (
-        f"server.url: the server listens on the fixed port {port} (no port flag or PORT "
+        f"the server listens on the fixed port {port} (no port flag or PORT "
         "variable in its start command or sources); tiercheck runs its server legs one at a time"
     )
     return command, url, why

@@ -3,7 +3,8 @@
 Enough of the shell for what conformance workflows write: line continuations, quoting, `&&`,
 `||`, `;`, `|` and newlines between commands, `&` to start one in the background, redirections
 (dropped, with their targets), `#` comments (outside quotes), and `VAR=value` assignments
-before a command (dropped). Anything it cannot split (an unclosed quote) is no command at all.
+before a command (kept apart from its words). Anything it cannot split (an unclosed quote) is
+no command at all.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ _FD = re.compile(r"^\d+$")
 
 @dataclass(frozen=True)
 class ShellCommand:
-    """One simple command: its words, and whether it was started in the background (`&`)."""
+    """One simple command: its words, whether it was started in the background (`&`), and the
+    `NAME=value` assignments written before it (`PORT=8001 ./server &`)."""
 
     argv: tuple[str, ...]
     background: bool = False
+    env: tuple[str, ...] = ()
 
 
 def _scan(line: str, quote: str | None) -> tuple[str, str | None]:
@@ -87,10 +90,11 @@ def split_commands(text: str) -> list[ShellCommand]:
 
     def close(background: bool) -> None:
         argv = list(words)
+        env: list[str] = []
         while argv and _ASSIGNMENT.match(argv[0]):
-            argv.pop(0)
+            env.append(argv.pop(0))
         if argv:
-            commands.append(ShellCommand(tuple(argv), background))
+            commands.append(ShellCommand(tuple(argv), background, tuple(env)))
         words.clear()
 
     for token in tokens:

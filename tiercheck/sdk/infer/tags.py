@@ -21,7 +21,8 @@ def tag_prefix(tags: Iterable[str], name: str | None) -> tuple[str | None, str |
     One prefix among the versioned tags is the prefix. Among several (a monorepo tags each
     package: `tower-mcp-v0.21.0`, `tower-mcp-macros-v0.21.0`), the one that is the SDK's
     `name` followed by separators and a `v` (`tower-mcp-v`, `tower-mcp@`), else the most used
-    one when it is `v` or empty."""
+    one when it is `v` or empty, else the one whose stem the others extend (`rmcp-v` beside
+    `rmcp-macros-v`: the crate and its companions)."""
     counts = Counter(p for p in map(_prefix, tags) if p is not None)
     if not counts:
         return None, "no tag names a version (X.Y.Z)"
@@ -34,5 +35,13 @@ def tag_prefix(tags: Iterable[str], name: str | None) -> tuple[str | None, str |
     (top, _), *_ = counts.most_common()
     if top in {"", "v"}:
         return top, None
+    stems = {p: p.rstrip("v").rstrip("-_/@.") for p in counts}
+    roots = [
+        p
+        for p, stem in stems.items()
+        if stem and any(q != p and other.startswith(stem + "-") for q, other in stems.items())
+    ]
+    if len(roots) == 1:
+        return roots[0], None
     shown = ", ".join(f"{p or '(none)'}X.Y.Z" for p, _ in counts.most_common(4))
     return None, f"the tags have {len(counts)} prefixes ({shown}) and none is the name's"

@@ -212,8 +212,8 @@ def _run_of(
     if not is_harness:
         leg = _wrapper_leg(argv)
         wrapper = argv[0]
-    if leg is None:
-        return None
+    if leg is None or _option(argv, "--scenario") is not None:
+        return None  # a single scenario (an extension's, say) is not the suite
     baseline = _option(argv, "--expected-failures")
     command = _option(argv, "--command")
     url, start = _option(argv, "--url"), job.background if leg == "server" else None
@@ -256,11 +256,11 @@ def _walk(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int)
         inner = split_commands(script)
         for n, part in enumerate(inner):
             last = extra and n == len(inner) - 1
-            step = ShellCommand(part.argv + extra, part.background) if last else part
+            step = ShellCommand(part.argv + extra, part.background, part.env) if last else part
             _walk(job, step, folder, files, depth + 1)
         return
     if command.background:
-        job.background = tuple(_rebase_word(w, cwd) for w in argv)
+        job.background = command.env + tuple(_rebase_word(w, cwd) for w in argv)
 
 
 def _steps(job: Mapping[str, Any]) -> Iterator[tuple[str, str]]:

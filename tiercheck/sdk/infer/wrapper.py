@@ -80,7 +80,8 @@ def read_wrapper(script: str, text: str) -> WrapperFacts:
             folder = _folder(script, argv)
             cwd = folder if folder is not None else cwd
         elif command.background and start is None:
-            start = tuple(_root_word(expand(w, variables), cwd) for w in argv)
+            words = command.env + argv
+            start = tuple(_root_word(expand(w, variables), cwd) for w in words)
         elif "--url" in argv[:-1] and url is None:
             url = expand(argv[argv.index("--url") + 1], variables)
     return WrapperFacts(start, url)
