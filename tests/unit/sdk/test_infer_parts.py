@@ -258,3 +258,13 @@ def test_a_fixed_port_is_kept_and_said() -> None:
     server, reasons = _server_entry("./srv", {"srv/main.rs": "fn main() {}"})
     assert server == {"command": "./srv", "url": "http://127.0.0.1:8001/mcp"}
     assert reasons["server.url"].startswith("the server listens on the fixed port 8001")
+
+
+def test_a_python_venv_and_pip_install_are_build_steps() -> None:
+    text = (
+        "jobs:\n  j:\n    steps:\n"
+        "      - run: python3 -m venv .venv && .venv/bin/pip install -r requirements.txt\n"
+        "      - run: npx @modelcontextprotocol/conformance client --command ./c\n"
+    )
+    facts = read_workflows({"w.yml": text})
+    assert facts.builds == ("python3 -m venv .venv", ".venv/bin/pip install -r requirements.txt")

@@ -307,9 +307,16 @@ def test_a_hostile_repository_gives_only_values(tmp_path: Path) -> None:
     (tmp_path / "outside.yml").write_text(OUTSIDE)
     os.symlink(tmp_path / "outside.yml", root / ".github" / "workflows" / "linked.yml")
     (root / "package.json").write_text('{"name": "x\\n# y: z"}')
+    # A repository script outside the folder is never read, whatever the workflow names.
+    (root / ".github" / "workflows" / "z.yml").write_text(
+        "jobs:\n  j:\n    steps:\n      - run: /etc/run-server.sh --spec-version 2025-11-25\n"
+    )
     outcome = init(InitRequest(root))
     # The link out was not followed: its run (at 2026-07-28, `from-outside`) is nowhere.
-    assert outcome.notes == (".github/workflows/linked.yml: a link out of the folder: not read",)
+    assert outcome.notes == (
+        ".github/workflows/linked.yml: a link out of the folder: not read",
+        "/etc/run-server.sh: outside the folder: not read",
+    )
     assert outcome.entry.name == "hostile"
     body = dict(outcome.entry.body)
     assert body["revisions"] == [R1]

@@ -65,6 +65,9 @@ def _link_out(root: Path, rel: str) -> str | None:
 
 def _read(root: Path, rel: str, notes: list[str]) -> str | None:
     """The text of `root/rel` when it is a file inside `root`; None (with a note) otherwise."""
+    if PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts:
+        notes.append(f"{rel}: outside the folder: not read")
+        return None
     full = root / rel
     if not os.path.lexists(full):
         return None

@@ -142,8 +142,10 @@ _BUILD_SCRIPTS = ("build", "compile", "prepare")
 
 
 def _is_build(argv: tuple[str, ...]) -> bool:
-    tool, rest = argv[0], argv[1:]
+    tool, rest = posixpath.basename(argv[0]), argv[1:]
     first = rest[0] if rest else ""
+    if tool.startswith("python") and rest[:1] == ("-m",) and rest[1:2] in (("venv",), ("pip",)):
+        return True
     if tool in {"cargo", "go", "dotnet", "swift"}:
         return first == "build"
     if tool in _RUNNERS:
