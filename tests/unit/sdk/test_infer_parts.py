@@ -268,3 +268,25 @@ def test_a_python_venv_and_pip_install_are_build_steps() -> None:
     )
     facts = read_workflows({"w.yml": text})
     assert facts.builds == ("python3 -m venv .venv", ".venv/bin/pip install -r requirements.txt")
+
+
+def test_a_matrix_job_is_read_once_per_combination_in_its_working_directory() -> None:
+    text = """\
+jobs:
+  client:
+    strategy:
+      matrix:
+        spec: ["2025-11-25", "2026-07-28"]
+    defaults:
+      run:
+        working-directory: sdk
+    steps:
+      - run: >-
+          npx @modelcontextprotocol/conformance client --command "./bin/client"
+          --spec-version ${{ matrix.spec }} --expected-failures ./base-${{ matrix.spec }}.yml
+"""
+    runs = read_workflows({"w.yml": text}).runs
+    assert [(r.revision, r.baseline, r.command) for r in runs] == [
+        ("2025-11-25", "sdk/base-2025-11-25.yml", "sdk/bin/client"),
+        ("2026-07-28", "sdk/base-2026-07-28.yml", "sdk/bin/client"),
+    ]

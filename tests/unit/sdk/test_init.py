@@ -341,3 +341,14 @@ def test_a_hostile_repository_gives_only_values(tmp_path: Path) -> None:
     ]
     assert "injected" not in outcome.text
     assert "from-outside" not in outcome.text
+
+
+def test_without_write_the_entry_is_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _rust_sdk(tmp_path / "acme")
+    assert main(["init", str(tmp_path / "acme"), "--name", "acme"]) == 0
+    captured = capsys.readouterr()
+    assert yaml.safe_load(captured.out) == {"acme": RUST_ENTRY}
+    assert captured.err == ""
+    assert not list(tmp_path.glob("*.yaml"))

@@ -7,15 +7,18 @@ or in a package script a step runs (`pnpm run NAME`, `pnpm --filter PKG run NAME
 NAME`, `yarn NAME`). Of each it keeps the leg, `--spec-version`, `--expected-failures`, `--url`,
 `--command`, the server the job started in the background before it, and the build commands
 the job ran before it. Paths are made relative to the repository root (a package script runs in
-its package's folder). Pure: texts in, facts out.
+its package's folder). A job with a `strategy.matrix` is read once per combination of its lists,
+`${{ matrix.KEY }}` put in. Pure: texts in, facts out.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from tiercheck.config.yamlio import loads_yaml
@@ -265,6 +268,32 @@ def _walk(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int)
         job.background = command.env + tuple(_rebase_word(w, cwd) for w in argv)
 
 
+_MATRIX_VALUE = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
+_MAX_COMBINATIONS = 16
+
+
+def _combinations(job: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Each combination of the job's `strategy.matrix` lists of plain values (at most
+    `_MAX_COMBINATIONS`; `include` and `exclude` are not read); one empty one without a matrix."""
+    strategy = job.get("strategy")
+    matrix = strategy.get("matrix") if isinstance(strategy, Mapping) else None
+    if not isinstance(matrix, Mapping):
+        return [{}]
+    axes = {
+        str(key): [str(v) for v in values if isinstance(v, str | int | float)]
+        for key, values in matrix.items()
+        if key not in {"include", "exclude"} and isinstance(values, list)
+    }
+    keys = [k for k, v in axes.items() if v]
+    combos = [dict(zip(keys, values, strict=True)) for values in product(*(axes[k] for k in keys))]
+    return combos[:_MAX_COMBINATIONS] or [{}]
+
+
+def _with_matrix(text: str, combination: Mapping[str, str]) -> str:
+    """`text` with each `${{ matrix.KEY }}` of `combination` put in (others kept as written)."""
+    return _MATRIX_VALUE.sub(lambda m: combination.get(m.group(1), m.group(0)), text)
+
+
 def _steps(job: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(run text, working directory) of each step of `job` that runs a shell."""
     defaults = job.get("defaults")
@@ -307,11 +336,12 @@ def read_workflows(
         for name, body in jobs.items():
             if not isinstance(body, Mapping):
                 continue
-            job = _Job(path, str(name))
-            for text_of_step, cwd in _steps(body):
-                for command in split_commands(text_of_step):
-                    _walk(job, command, cwd, files, 0)
-            if job.runs:
-                runs.extend(job.runs)
-                builds.extend(b for b in job.builds if b not in builds)
+            for combination in _combinations(body):
+                job = _Job(path, str(name))
+                for text_of_step, cwd in _steps(body):
+                    for command in split_commands(_with_matrix(text_of_step, combination)):
+                        _walk(job, command, cwd, files, 0)
+                if job.runs:
+                    runs.extend(job.runs)
+                    builds.extend(b for b in job.builds if b not in builds)
     return WorkflowFacts(tuple(runs), tuple(builds), tuple(notes))
