@@ -185,6 +185,8 @@ def test_put_entry_appends_and_refuses_a_file_that_is_not_a_registry() -> None:
         put_entry("- a\n- b\n", entry, "f")
     with pytest.raises(ConfigError):
         put_entry("a: [\n", entry, "f")
+    with pytest.raises(ConfigError):  # a flow mapping has no lines of its own to replace
+        put_entry("{x: {repo: a/x, revisions: ['2025-11-25']}, y: {repo: a/y}}\n", entry, "f")
 
 
 def test_a_go_module_with_a_port_in_its_start_command(tmp_path: Path) -> None:

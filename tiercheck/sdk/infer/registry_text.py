@@ -42,7 +42,7 @@ def _top_level_spans(text: str, source: str) -> dict[str, tuple[int, int]]:
     node = yaml.compose(text, Loader=yaml.SafeLoader)
     if node is None:
         return {}
-    if not isinstance(node, yaml.MappingNode):
+    if not isinstance(node, yaml.MappingNode) or node.flow_style:
         raise ConfigError(f"{source}: not a known_sdks.yaml (a mapping of SDK names)")
     lines = text.splitlines()
     starts = [(str(k.value), k.start_mark.line) for k, _ in node.value]
@@ -60,7 +60,8 @@ def put_entry(existing: str | None, entry: InferredEntry, source: str) -> tuple[
     """(the registry text with `entry` added, or put in place of the entry of its name; whether
     one was replaced). The rest of the text is kept as it is, comments included.
 
-    A text that is not YAML, or not a mapping, is refused (ConfigError): nothing of it is lost."""
+    A text that is not YAML, not a mapping written in block style, or that would not read back
+    as its other entries and this one, is refused (ConfigError): nothing of it is lost."""
     block = entry_text(entry)
     if existing is None or not existing.strip():
         return block, False
@@ -69,8 +70,16 @@ def put_entry(existing: str | None, entry: InferredEntry, source: str) -> tuple[
         raise ConfigError(f"{source}: not a known_sdks.yaml (a mapping of SDK names)")
     spans = _top_level_spans(existing, source)
     lines = existing.splitlines(keepends=True)
-    if entry.name in spans:
+    replaced = entry.name in spans
+    if replaced:
         start, end = spans[entry.name]
-        return "".join(lines[:start]) + block + "".join(lines[end:]), True
-    tail = existing if existing.endswith("\n") else existing + "\n"
-    return f"{tail}\n{block}", False
+        text = "".join(lines[:start]) + block + "".join(lines[end:])
+    else:
+        tail = existing if existing.endswith("\n") else existing + "\n"
+        text = f"{tail}\n{block}"
+    # The other entries must read as they did, and this one as inferred: else nothing is written.
+    expected = {**(data or {}), entry.name: dict(entry.body)}
+    if loads_yaml(text, source) != expected:
+        msg = f"{source}: the entry cannot be put in this file as it is written; add it by hand"
+        raise ConfigError(msg)
+    return text, replaced
