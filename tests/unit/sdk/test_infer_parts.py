@@ -290,3 +290,17 @@ jobs:
         ("2025-11-25", "sdk/base-2025-11-25.yml", "sdk/bin/client"),
         ("2026-07-28", "sdk/base-2026-07-28.yml", "sdk/bin/client"),
     ]
+
+
+def test_a_later_uv_sync_keeps_what_an_earlier_job_installed() -> None:
+    text = (
+        "jobs:\n"
+        "  server:\n    steps:\n      - run: uv sync --package srv\n"
+        "      - run: ./run-server.sh --spec-version 2025-11-25\n"
+        "  client:\n    steps:\n      - run: uv sync --package lib\n"
+        "      - run: npx @modelcontextprotocol/conformance client --command ./c\n"
+    )
+    assert read_workflows({"w.yml": text}).builds == (
+        "uv sync --package srv",
+        "uv sync --package lib --inexact",
+    )

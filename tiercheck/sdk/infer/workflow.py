@@ -344,4 +344,16 @@ def read_workflows(
                 if job.runs:
                     runs.extend(job.runs)
                     builds.extend(b for b in job.builds if b not in builds)
-    return WorkflowFacts(tuple(runs), tuple(builds), tuple(notes))
+    return WorkflowFacts(tuple(runs), _one_tree(builds), tuple(notes))
+
+
+def _one_tree(builds: list[str]) -> tuple[str, ...]:
+    """The builds of several jobs (each on a fresh machine) run one after another in one tree: a
+    later `uv sync` gets `--inexact`, so it keeps what an earlier one installed."""
+    out: list[str] = []
+    synced = False
+    for build in builds:
+        later = synced and build.startswith("uv sync") and "--inexact" not in build.split()
+        out.append(f"{build} --inexact" if later else build)
+        synced = synced or build.startswith("uv sync")
+    return tuple(out)
