@@ -35,6 +35,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.history.store": "--history: the history database named",
     "tiercheck.history.datadir": "history export: the data folder named (one file per run)",
     "tiercheck.pipeline.matrix.outcome": "$GITHUB_STEP_SUMMARY: the summary file GitHub names",
+    "tiercheck.pipeline.init": "init --write: the known_sdks.yaml file named",
     "tiercheck.document_schemas": "the package's schemas/ folder (a developer command)",
 }
 

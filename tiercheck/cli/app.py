@@ -85,6 +85,13 @@ COMMANDS: tuple[Command, ...] = (
         "requirements",
     ),
     Command(
+        "init",
+        "a known_sdks.yaml entry from an SDK checkout (its workflows, manifest and tags)",
+        _cli("init"),
+        "init_parser",
+        "init_command",
+    ),
+    Command(
         "show-config",
         "an SDK's resolved configuration per revision, and where each value came from",
         _cli("config_verbs"),

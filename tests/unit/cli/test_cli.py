@@ -55,6 +55,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
     assert [c.name for c in COMMANDS] == [
         "list",
         "requirements",
+        "init",
         "show-config",
         "setup",
         "doctor",

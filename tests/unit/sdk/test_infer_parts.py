@@ -1,0 +1,306 @@
+"""The pure parts of `tier-check init`: shell splitting, workflows, manifests, tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiercheck.sdk.infer.manifest import github_repo, language_of, read_manifests
+from tiercheck.sdk.infer.shell import ShellCommand, split_commands
+from tiercheck.sdk.infer.tags import tag_prefix
+from tiercheck.sdk.infer.workflow import Package, read_workflows, rebase_command
+
+
+def test_shell_splits_commands_drops_redirections_and_comments() -> None:
+    text = (
+        "# the tool's exit code (an apostrophe in a comment)\n"
+        "cargo run --manifest-path a/Cargo.toml \\\n  > /tmp/log 2>&1 &\n"
+        "echo $! > pid\n"
+        "PORT=1 npx -y pkg server --url 'http://x:1/m#frag' | tee out && b; c\n"
+    )
+    assert split_commands(text) == [
+        ShellCommand(("cargo", "run", "--manifest-path", "a/Cargo.toml"), background=True),
+        ShellCommand(("echo", "$!")),
+        ShellCommand(("npx", "-y", "pkg", "server", "--url", "http://x:1/m#frag"), env=("PORT=1",)),
+        ShellCommand(("tee", "out")),
+        ShellCommand(("b",)),
+        ShellCommand(("c",)),
+    ]
+
+
+def test_an_unclosed_quote_is_no_command() -> None:
+    assert split_commands("npx 'conformance server") == []
+
+
+WORKFLOW = """
+jobs:
+  server:
+    steps:
+      - uses: actions/checkout@v7
+      - run: go build -o srv ./conformance/server
+      - run: |
+          ./srv -http=":3001" &
+          npx -y "@modelcontextprotocol/conformance@1" server --url http://localhost:3001/mcp \\
+            --spec-version 2025-11-25 --expected-failures=./base.yml
+  lint:
+    steps:
+      - run: go build ./...
+"""
+
+
+def test_a_workflow_run_with_its_server_start_and_its_jobs_builds() -> None:
+    facts = read_workflows({"ci.yml": WORKFLOW})
+    (run,) = facts.runs
+    assert (run.leg, run.revision, run.baseline, run.url) == (
+        "server",
+        "2025-11-25",
+        "base.yml",
+        "http://localhost:3001/mcp",
+    )
+    assert run.server_start == ("./srv", "-http=:3001")
+    # The lint job runs no harness: its build is not the conformance build.
+    assert facts.builds == ("go build -o srv ./conformance/server",)
+
+
+def test_a_package_script_is_followed_into_its_package_folder() -> None:
+    packages = {
+        "": Package("root", {"conf": "pnpm --filter @acme/conf run client"}),
+        "test/conf": Package(
+            "@acme/conf",
+            {
+                "client": "conformance client --command 'node ./src/c.js' "
+                "--expected-failures ./ef.yaml"
+            },
+        ),
+    }
+    facts = read_workflows(
+        {"w.yml": "jobs:\n  j:\n    steps:\n      - run: pnpm run conf\n"}, packages
+    )
+    (run,) = facts.runs
+    assert (run.leg, run.command, run.baseline) == (
+        "client",
+        "node test/conf/src/c.js",
+        "test/conf/ef.yaml",
+    )
+
+
+def test_a_wrapper_script_given_the_harness_flags_is_a_run_of_the_leg_its_name_says() -> None:
+    text = "jobs:\n  j:\n    steps:\n      - run: ./ci/run-server.sh --spec-version 2026-07-28\n"
+    (run,) = read_workflows({"w.yml": text}).runs
+    assert (run.leg, run.wrapper, run.server_start) == ("server", "ci/run-server.sh", None)
+
+
+def test_a_workflow_that_is_not_yaml_is_a_note() -> None:
+    facts = read_workflows({"bad.yml": "jobs: [\n"})
+    assert facts.runs == ()
+    assert facts.notes
+    assert facts.notes[0].startswith("bad.yml: not read")
+
+
+def test_rebase_keeps_a_root_file_runnable() -> None:
+    assert rebase_command("node ../x.js --a ./b", "sub") == "node ./x.js --a sub/b"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"go.mod": "module github.com/acme/thing/v2\n\ngo 1.24.3\n"},
+            ("thing", "Go", "acme/thing", ("go>=1.24",)),
+        ),
+        (
+            {
+                "package.json": '{"name": "@acme/sdk", "engines": {"node": ">=20"}, '
+                '"repository": {"url": "git+https://github.com/acme/sdk-ts.git"}}',
+                "pnpm-lock.yaml": None,
+            },
+            ("sdk", "TypeScript", "acme/sdk-ts", ("node>=20", "pnpm")),
+        ),
+        (
+            {
+                "pyproject.toml": '[project]\nname = "acme"\nrequires-python = ">=3.11"\n'
+                '[project.urls]\nSource = "https://github.com/acme/acme-py"\n',
+                "uv.lock": None,
+            },
+            ("acme", "Python", "acme/acme-py", ("python3>=3.11", "uv")),
+        ),
+        (
+            {
+                "Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\n'
+                'rust-version = "1.90"\nrepository = "https://github.com/acme/tower"\n'
+            },
+            ("tower", "Rust", "acme/tower", ("cargo>=1.90",)),
+        ),
+    ],
+)
+def test_manifests(files: dict[str, str | None], expected: tuple[object, ...]) -> None:
+    facts = read_manifests(files)
+    assert (facts.name, facts.language, facts.repo, facts.requires) == expected
+
+
+def test_language_of_the_other_manifests() -> None:
+    assert language_of({"Acme.csproj", "README.md"}) == "C#"
+    assert language_of({"acme.gemspec"}) == "Ruby"
+    assert language_of({"README.md"}) is None
+
+
+def test_github_repo_reads_ssh_and_https() -> None:
+    assert github_repo("git@github.com:acme/x.git") == "acme/x"
+    assert github_repo("https://github.com/acme/x") == "acme/x"
+    assert github_repo("https://gitlab.com/acme/x") is None
+
+
+@pytest.mark.parametrize(
+    ("tags", "name", "expected"),
+    [
+        (["v1.0.0", "v1.1.0", "latest"], "x", ("v", None)),
+        (
+            ["tower-v0.1.0", "tower-macros-v0.1.0", "tower-macros-v0.2.0"],
+            "tower",
+            ("tower-v", None),
+        ),
+        (["v1.0.0", "v2.0.0", "tools/v0.1.0"], "x", ("v", None)),
+        (["1.0.0"], "x", ("", None)),
+        # No prefix is the name's: the one the others extend.
+        (
+            ["rmcp-v0.1.0", "rmcp-macros-v0.1.0", "rmcp-macros-v0.2.0", "tool-v1.0.0"],
+            "x",
+            ("rmcp-v", None),
+        ),
+    ],
+)
+def test_tag_prefix(tags: list[str], name: str, expected: tuple[str | None, str | None]) -> None:
+    assert tag_prefix(tags, name) == expected
+
+
+def test_tag_prefix_says_why_it_cannot_tell() -> None:
+    prefix, why = tag_prefix(["a-v1.0.0", "b-v1.0.0", "b-v1.1.0", "a-b-v1.0.0", "b-c-v1.0.0"], "c")
+    assert prefix is None
+    assert why is not None
+    assert "b-vX.Y.Z" in why  # a and b both have companions: neither is the one
+    assert tag_prefix(["nightly"], "c") == (None, "no tag names a version (X.Y.Z)")
+
+
+def test_a_hash_inside_quotes_or_a_word_is_no_comment() -> None:
+    text = "echo hi # it's\nnpx x --u '#a' c#d \"two\n# lines\" && z"
+    assert split_commands(text) == [
+        ShellCommand(("echo", "hi")),
+        ShellCommand(("npx", "x", "--u", "#a", "c#d", "two\n# lines")),
+        ShellCommand(("z",)),
+    ]
+
+
+RUN_SERVER = """\
+#!/bin/bash
+set -e
+PORT="${PORT:-3001}"
+SERVER_URL="http://localhost:${PORT}/mcp"
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$SCRIPT_DIR/.."
+node --import tsx ./src/server.ts &
+SERVER_PID=$!
+npx --yes "$PKG" server --url "$SERVER_URL" "$@"
+"""
+
+
+def test_a_wrapper_script_is_read_for_its_server_and_url() -> None:
+    # The script runs in its parent folder (`cd "$SCRIPT_DIR/.."`), so ./src is conf/src; the
+    # URL follows PORT, which tiercheck exports.
+    step = "conf/scripts/run-server.sh --spec-version 2026-07-28"
+    text = f"jobs:\n  j:\n    steps:\n      - run: {step}\n"
+    facts = read_workflows({"w.yml": text}, scripts={"conf/scripts/run-server.sh": RUN_SERVER})
+    (run,) = facts.runs
+    assert run.server_start == ("node", "--import", "tsx", "conf/src/server.ts")
+    assert run.url == "http://localhost:{port}/mcp"
+
+
+def test_a_single_scenario_run_is_not_the_suite() -> None:
+    text = (
+        "jobs:\n  j:\n    steps:\n      - run: npx @modelcontextprotocol/conformance server "
+        "--url http://x:1/mcp --scenario tasks-lifecycle --expected-failures ext.yaml\n"
+    )
+    assert read_workflows({"w.yml": text}).runs == ()
+
+
+def _server_entry(start: str, sources: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    from tiercheck.sdk.infer.entry import GitFacts, RepoFacts, infer_entry
+    from tiercheck.sdk.infer.manifest import ManifestFacts
+
+    text = (
+        "jobs:\n  j:\n    steps:\n      - run: |\n"
+        f"          {start} &\n"
+        "          npx @modelcontextprotocol/conformance server --url http://127.0.0.1:8001/mcp "
+        "--spec-version 2025-11-25\n"
+    )
+    facts = RepoFacts("x", ManifestFacts(), read_workflows({"w.yml": text}), GitFacts(), sources)
+    entry = infer_entry(facts)
+    return dict(entry.body["server"]), dict(entry.reasons)
+
+
+@pytest.mark.parametrize(
+    ("start", "sources", "command"),
+    [
+        # The port in the start command, as an assignment or a flag's value.
+        ("PORT=8001 ./srv", {}, "PORT={port} ./srv"),
+        ("./srv --listen 127.0.0.1:8001", {}, "./srv --listen 127.0.0.1:{port}"),
+        # A port flag the sources declare (Go's flag package), added to the command.
+        ("./srv", {"srv/main.go": 'port := flag.Int("port", 8001, "")'}, "./srv -port {port}"),
+        # The sources read PORT, which tiercheck exports: the command stays as it is.
+        ("./srv", {"srv/main.rs": 'std::env::var("PORT")'}, "./srv"),
+    ],
+)
+def test_the_port_becomes_a_placeholder(start: str, sources: dict[str, str], command: str) -> None:
+    server, reasons = _server_entry(start, sources)
+    assert server == {"command": command, "url": "http://127.0.0.1:{port}/mcp"}
+    assert "server.url" not in reasons
+
+
+def test_a_fixed_port_is_kept_and_said() -> None:
+    server, reasons = _server_entry("./srv", {"srv/main.rs": "fn main() {}"})
+    assert server == {"command": "./srv", "url": "http://127.0.0.1:8001/mcp"}
+    assert reasons["server.url"].startswith("the server listens on the fixed port 8001")
+
+
+def test_a_python_venv_and_pip_install_are_build_steps() -> None:
+    text = (
+        "jobs:\n  j:\n    steps:\n"
+        "      - run: python3 -m venv .venv && .venv/bin/pip install -r requirements.txt\n"
+        "      - run: npx @modelcontextprotocol/conformance client --command ./c\n"
+    )
+    facts = read_workflows({"w.yml": text})
+    assert facts.builds == ("python3 -m venv .venv", ".venv/bin/pip install -r requirements.txt")
+
+
+def test_a_matrix_job_is_read_once_per_combination_in_its_working_directory() -> None:
+    text = """\
+jobs:
+  client:
+    strategy:
+      matrix:
+        spec: ["2025-11-25", "2026-07-28"]
+    defaults:
+      run:
+        working-directory: sdk
+    steps:
+      - run: >-
+          npx @modelcontextprotocol/conformance client --command "./bin/client"
+          --spec-version ${{ matrix.spec }} --expected-failures ./base-${{ matrix.spec }}.yml
+"""
+    runs = read_workflows({"w.yml": text}).runs
+    assert [(r.revision, r.baseline, r.command) for r in runs] == [
+        ("2025-11-25", "sdk/base-2025-11-25.yml", "sdk/bin/client"),
+        ("2026-07-28", "sdk/base-2026-07-28.yml", "sdk/bin/client"),
+    ]
+
+
+def test_a_later_uv_sync_keeps_what_an_earlier_job_installed() -> None:
+    text = (
+        "jobs:\n"
+        "  server:\n    steps:\n      - run: uv sync --package srv\n"
+        "      - run: ./run-server.sh --spec-version 2025-11-25\n"
+        "  client:\n    steps:\n      - run: uv sync --package lib\n"
+        "      - run: npx @modelcontextprotocol/conformance client --command ./c\n"
+    )
+    assert read_workflows({"w.yml": text}).builds == (
+        "uv sync --package srv",
+        "uv sync --package lib --inexact",
+    )
