@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from tiercheck.claim.language import language_from_files
 from tiercheck.claim.model import ClaimHeader, PreviousAssessment, ReleaseRef
 from tiercheck.governance.signals.stable_release import parse_release_version
+from tiercheck.languages import language_from_files
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = [

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tiercheck.claim.header import language_of
-from tiercheck.claim.language import language_from_files
 from tiercheck.claim.sources import read_root_names
+from tiercheck.languages import language_from_files
 
 
 @pytest.mark.parametrize(

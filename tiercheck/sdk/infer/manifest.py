@@ -9,25 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LANGUAGES", "ManifestFacts", "language_of", "read_manifests"]
+from tiercheck.languages import language_from_files
 
-#: The language a root manifest says the SDK is written in, checked in this order.
-LANGUAGES: tuple[tuple[str, str], ...] = (
-    ("Cargo.toml", "Rust"),
-    ("go.mod", "Go"),
-    ("package.json", "TypeScript"),
-    ("pyproject.toml", "Python"),
-    ("setup.py", "Python"),
-    ("pom.xml", "Java"),
-    ("build.gradle", "Java"),
-    ("build.gradle.kts", "Java"),
-    ("*.csproj", "C#"),
-    ("composer.json", "PHP"),
-    ("Gemfile", "Ruby"),
-    ("*.gemspec", "Ruby"),
-    ("Package.swift", "Swift"),
-    ("CMakeLists.txt", "C++"),
-)
+__all__ = ["ManifestFacts", "language_of", "read_manifests"]
 
 _GITHUB = re.compile(
     r"github\.com[:/]+([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?(?:[#?].*)?$"
@@ -47,14 +31,8 @@ class ManifestFacts:
 
 
 def language_of(names: set[str]) -> str | None:
-    """The language of the first manifest in `LANGUAGES` among the root's file `names`."""
-    for pattern, language in LANGUAGES:
-        if pattern.startswith("*"):
-            if any(n.endswith(pattern[1:]) for n in names):
-                return language
-        elif pattern in names:
-            return language
-    return None
+    """The language the root's manifests say the SDK is written in (`languages.MANIFESTS`)."""
+    return language_from_files(sorted(names))
 
 
 def github_repo(url: object) -> str | None:
@@ -148,7 +126,7 @@ def _python(text: str | None, names: set[str]) -> ManifestFacts:
 
 
 def read_manifests(root_files: Mapping[str, str | None]) -> ManifestFacts:
-    """The facts of the first manifest the root holds (`LANGUAGES` order).
+    """The facts of the first manifest the root holds (`languages.MANIFESTS` order).
 
     `root_files` maps each file name at the repository root to its text (None when it was not
     read: only the manifests are)."""

@@ -1,4 +1,4 @@
-"""The language an SDK is written in, from the manifests at the root of its checkout.
+"""The language an SDK is written in, from the manifests at the root of its checkout (pure).
 
 The claim's title names it ("Rust SDK — Tier 2 Assessment"). `--language` and the registry's
 `language` say it outright; otherwise the official SDKs are known by their repository's name
