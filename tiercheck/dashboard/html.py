@@ -93,13 +93,15 @@ def _badge_parts(summary: LineSummary) -> tuple[str, str]:
     return message, TIER_COLORS.get(summary.tier, "#9f9f9f")
 
 
-def _line_badge(summary: LineSummary) -> Svg:
-    return badge_svg(LABEL, *_badge_parts(summary))
+def _line_badge(summary: LineSummary, *, inline: bool = True) -> Svg:
+    # Inline, a badge's ids carry its line's slug: the index holds one badge per line.
+    ids = f"badge-{summary.slug}-" if inline else ""
+    return badge_svg(LABEL, *_badge_parts(summary), ids=ids)
 
 
 def line_badge_svg(summary: LineSummary) -> str:
     """`MCP tier | N` for the line's latest run (`· regressed` while a regression is open)."""
-    return str(_line_badge(summary))
+    return str(_line_badge(summary, inline=False))
 
 
 def line_badge_json(summary: LineSummary) -> str:
@@ -329,11 +331,30 @@ def _run_cells(run: RunEntry, columns: Sequence[tuple[str, str]]) -> list[Html]:
     return cells
 
 
+def _run_anchors(runs: Sequence[RunEntry]) -> list[str]:
+    """Each run's row id: `run-` and its time (`20261030T031500Z`), then its run id when that
+    says something else (a matrix row's run id is its row name, the same every night); a run
+    that would still repeat an id takes `-2`, `-3`, … so every id on the page is its own."""
+    anchors: list[str] = []
+    seen: set[str] = set()
+    for run in runs:
+        stamp = "".join(c for c in run.timestamp if c.isalnum())
+        anchor = f"run-{stamp}" if run.run_id == stamp else f"run-{stamp}-{run.run_id}"
+        n, unique = 1, anchor
+        while unique in seen:
+            n += 1
+            unique = f"{anchor}-{n}"
+        seen.add(unique)
+        anchors.append(unique)
+    return anchors
+
+
 def _recent(history: LineHistory) -> Html:
     columns = [(x.revision, x.leg) for x in history.runs[-1].legs] if history.runs else []
     header = ("Night", "Commit", "Tier", *(f"{r} {leg}" for r, leg in columns), "State")
     rows = []
-    for run in reversed(history.runs[-RECENT_RUNS:]):
+    shown = history.runs[-RECENT_RUNS:]
+    for run, anchor in reversed(list(zip(shown, _run_anchors(shown), strict=True))):
         marks = [_status(run.status)]
         marks += [chip("review", f"not compared: {c}") for c in run.basis_change]
         tier = f"Tier {run.tier}" + (" (changed)" if run.tier_changed else "")
@@ -344,7 +365,7 @@ def _recent(history: LineHistory) -> Html:
                 td(tier),
                 *_run_cells(run, columns),
                 td(join(marks, " ")),
-                id=f"run-{run.run_id}",
+                id=anchor,
             )
         )
     return join((el("h2", "Recent runs"), table(header, rows, body_id="recent-runs")))
