@@ -31,6 +31,7 @@ from tiercheck.dashboard.model import (
     RegressionEntry,
     RunEntry,
     ScenarioPage,
+    ScenarioRef,
 )
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
@@ -272,29 +273,55 @@ def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) ->
     )
 
 
+def _failing_item(s: ScenarioRef, note: str, *marks: Html) -> Html:
+    link = _a(s.page, f"{s.leg} · {s.scenario}")
+    return el("li", link, *(join((" ", m)) for m in marks), " ", el("span", note, class_="msg"))
+
+
 def _scenarios_list(index: DashboardIndex) -> Html:
+    """The scenarios failing now: those a requirement set scores first (open regressions at
+    the top, marked), then, apart and labelled, those failing only where nothing scores them."""
     failing = [s for s in index.scenarios if s.failing_lines]
-    items = [
-        el(
-            "li",
-            _a(s.page, f"{s.leg} · {s.scenario}"),
-            " ",
-            el("span", f"failing in {s.failing_lines} line(s)", class_="msg"),
-        )
+    scored = sorted(
+        (s for s in failing if s.scored_failing_lines),
+        key=lambda s: (-s.regression_lines, -s.scored_failing_lines),
+    )
+    scored_items = []
+    for s in scored:
+        note = f"failing in {s.scored_failing_lines} line(s) where scored"
+        if s.failing_lines > s.scored_failing_lines:
+            note += f", {s.failing_lines - s.scored_failing_lines} more where not scored"
+        marks = [chip("fail", "regression")] if s.regression_lines else []
+        scored_items.append(_failing_item(s, note, *marks))
+    unscored = [
+        _failing_item(s, f"failing in {s.failing_lines} line(s); not scored")
         for s in failing
+        if not s.scored_failing_lines
     ]
     every = [el("li", _a(s.page, f"{s.leg} · {s.scenario}")) for s in index.scenarios]
-    return join(
-        (
-            el("h2", "Scenarios failing now"),
-            el("ul", *items, id="failing-scenarios") if items else el("p", "None."),
+    parts = [
+        el("h2", "Scenarios failing now"),
+        el("ul", *scored_items, id="failing-scenarios") if scored_items else el("p", "None."),
+    ]
+    if unscored:
+        parts += [
+            el("h3", f"Failing, not scored ({len(unscored)})"),
             el(
-                "details",
-                el("summary", f"Every scenario ({len(index.scenarios)})"),
-                el("ul", *every),
+                "p",
+                "Not counted by the requirement set of the revision that reports them "
+                "(pending, informational or not yet scored): they change no tier.",
+                class_="msg",
             ),
+            el("ul", *unscored, id="failing-unscored"),
+        ]
+    parts.append(
+        el(
+            "details",
+            el("summary", f"Every scenario ({len(index.scenarios)})"),
+            el("ul", *every),
         )
     )
+    return join(parts)
 
 
 def render_index(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> str:
