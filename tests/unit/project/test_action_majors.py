@@ -193,6 +193,7 @@ def test_ci_runs_the_package_check_without_publishing() -> None:
         'pip" install -q --upgrade pip build twine',
         'twine" check --strict',
         'tier-check" --version',
+        'tiercheck" --version',  # the name `uvx tiercheck` runs
         'tier-check" list',
         'tier-check" doctor --sdk sample-sdk',
     ):
