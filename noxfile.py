@@ -1,5 +1,5 @@
 """Developer sessions: `nox` runs what `.ci/run` runs (lint, types, layers, unit, integration,
-slow); `nox -s NAME` runs one.
+slow, package); `nox -s NAME` runs one.
 
 Each session installs the project with its test extra into its own virtualenv, so a session
 passes or fails on a clean machine exactly as it does in `.ci/run`. The test sessions set
@@ -16,7 +16,7 @@ import os
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "types", "layers", "unit", "integration", "slow"]
+nox.options.sessions = ["lint", "types", "layers", "unit", "integration", "slow", "package"]
 
 PATHS = ("tiercheck", "tests", "bench", "examples", "noxfile.py")
 ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
@@ -89,3 +89,10 @@ def slow(session: nox.Session) -> None:
     _install(session)
     env = {**REQUIRE_TOOLS, "STRESS_RUNS": os.environ.get("STRESS_RUNS", "20")}
     session.run("pytest", "-m", "slow", *session.posargs, env=env)
+
+
+@nox.session(venv_backend="none")
+def package(session: nox.Session) -> None:
+    """The release workflow's build-and-check, publishing nothing (.ci/package-check: the sdist
+    and wheel, `twine check`, the wheel installed in a fresh virtualenv)."""
+    session.run(".ci/package-check", f"{session.create_tmp()}/dist", external=True)

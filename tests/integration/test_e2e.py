@@ -61,6 +61,7 @@ from support.e2e import (
     single_json,
     tier_check,
 )
+from support.junit_schema import junit_schema_errors
 from support.procutil import MARK_ENV, interruptible, wait_for
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.conformance.harness import Harness
@@ -431,6 +432,7 @@ def test_server_client_and_build_never_see_the_secrets(noisy_run: NoisyRun) -> N
 def assert_junit_matches(run: Run) -> int:
     """Each suite's counts equal the scorecard's; returns the total of failures."""
     doc = run.doc
+    assert junit_schema_errors(run.report("junit.xml").read_text("utf-8")) == []
     xml = JUnitXml.fromfile(str(run.report("junit.xml")))
     suites = {suite.name: suite for suite in xml}
     expected_names = {f"{leg} {rev}" for rev in doc["revisions"] for leg in LEGS}

@@ -14,7 +14,10 @@ Chromium is Debian's `chromium` (`.ci/run` installs it). Without it these tests 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +25,7 @@ from support import browser
 from support.matrices import report_matrix
 from support.scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.claim.html import render_claim_html
-from tiercheck.claim.pack import build_claim
+from tiercheck.claim.pack import Claim, build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
@@ -141,16 +144,15 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
-    # The sample SDK at both revisions, the release its commit carries, its governance
-    # snapshot and files, a previous claim, its (empty) baselines: every section has content.
+def _full_claim() -> Claim:
+    """The sample SDK at both revisions, the release its commit carries, its governance
+    snapshot and files, a previous claim, its (empty) baselines: every section has content."""
     from support.scorecards import R1, R2, sample_scorecard
     from tiercheck.claim.changes import from_claim
     from tiercheck.claim.header import TagFact
     from tiercheck.claim.model import PreviousAssessment
     from tiercheck.claim.pack import ClaimContext, claim_document
     from tiercheck.claim.sources import read_baselines
-    from tiercheck.claim.view import header_fields, split_table
     from tiercheck.config.baseline import load_baseline
 
     baselines = {
@@ -166,7 +168,7 @@ def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
         claim_document(build_claim(before, target_tier=1, snapshot=None, tree=tree)), "prev.json"
     )
     doc = sample_scorecard(baselines=baselines)
-    claim = build_claim(
+    return build_claim(
         doc,
         target_tier=1,
         snapshot=load_snapshot(SAMPLE / "governance-snapshot.json"),
@@ -181,6 +183,12 @@ def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
             baselines=read_baselines(SAMPLE, [f for f, _ in baselines.values()]),
         ),
     )
+
+
+def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
+    from tiercheck.claim.view import header_fields, split_table
+
+    claim = _full_claim()
     parsed, text = _show(tmp_path, "claim.html", render_claim_html(claim))
     assert "script" not in parsed.tags
     assert "Sample SDK — Tier 1 Assessment" in text
@@ -214,6 +222,85 @@ def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
     assert "README.md:45" in documentation  # sampling/createMessage, the best (and only) hit
     assert "4b Spec tracking" in _flat(parsed.ids["checklist"])
     assert "stable release by the 2026-07-28 release date: no" in text
+
+
+# Run in the page after load (a copy of it without its script-blocking policy): every form
+# control's label text, and every element that scrolls (overflow auto/scroll, content wider or
+# taller than its box): whether focus() lands on it, its tabindex, and the name its aria-label
+# or aria-labelledby gives it. The answer is written into the DOM for --dump-dom. (Chromium
+# focuses a scroller of its own accord; other browsers need the tabindex, so both are asked.)
+_A11Y_PROBE = """<script>
+const out = {controls: [], regions: []};
+for (const box of document.querySelectorAll("input, select, textarea")) {
+  out.controls.push([...box.labels].map(l => l.textContent.trim()).join(" "));
+}
+for (const el of document.querySelectorAll("body *")) {
+  const s = getComputedStyle(el);
+  const across = ["auto", "scroll"].includes(s.overflowX) && el.scrollWidth > el.clientWidth;
+  const down = ["auto", "scroll"].includes(s.overflowY) && el.scrollHeight > el.clientHeight;
+  if (!across && !down) continue;
+  el.focus();
+  const ids = (el.getAttribute("aria-labelledby") || "").split(/\\s+/).filter(Boolean);
+  const named = ids.map(i => (document.getElementById(i) || {}).textContent || "").join(" ");
+  out.regions.push({
+    tag: el.tagName.toLowerCase(),
+    focused: document.activeElement === el,
+    tabindex: el.getAttribute("tabindex"),
+    name: (el.getAttribute("aria-label") || named).trim(),
+  });
+}
+const probe = document.createElement("pre");
+probe.id = "a11y-probe";
+probe.textContent = JSON.stringify(out);
+document.body.appendChild(probe);
+</script>"""
+
+
+def _a11y(tmp_path: Path, name: str, html: str) -> dict[str, Any]:
+    page = tmp_path / name
+    unlocked = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    page.write_text(unlocked.replace("</body>", _A11Y_PROBE + "</body>"), encoding="utf-8")
+    dom = _chromium(tmp_path, "--window-size=800,600", "--dump-dom", page.as_uri())
+    parsed = _Text()
+    parsed.feed(dom)
+    result: dict[str, Any] = json.loads(parsed.ids["a11y-probe"])
+    return result
+
+
+def test_the_a11y_probe_sees_an_unlabelled_box_and_an_unreachable_scroll_region(
+    tmp_path: Path,
+) -> None:
+    # The control: the claim's old markup (a bare checkbox, a plain scrolling <pre>) is caught.
+    html = (
+        '<html lang="en"><head><title>t</title></head><body><ul><li><input type="checkbox" '
+        'disabled> <strong>4b</strong>: check</li></ul><pre style="overflow-x: auto">'
+        + "x" * 400
+        + "</pre></body></html>"
+    )
+    got = _a11y(tmp_path, "control.html", html)
+    assert got["controls"] == [""]
+    assert got["regions"] == [{"tag": "pre", "focused": True, "tabindex": None, "name": ""}]
+
+
+def test_claim_html_labels_every_checkbox_and_the_keyboard_reaches_every_scroll_region(
+    tmp_path: Path,
+) -> None:
+    claim = _full_claim()
+    html = render_claim_html(claim)
+    got = _a11y(tmp_path, "claim.html", html)
+    reviewed = [row for row in claim.rows if row.review is not None]
+    assert len(reviewed) == 5
+    assert got["controls"] == [
+        f"{row.id} {row.requirement}: check that {row.review}" for row in reviewed
+    ]
+    # The two command blocks (tiercheck's, the harness's) scroll sideways at 800 px.
+    assert [r["tag"] for r in got["regions"]] == ["pre", "pre"]
+    assert all(r["focused"] and r["tabindex"] == "0" for r in got["regions"]), got["regions"]
+    assert [r["name"] for r in got["regions"]] == [
+        "With tiercheck:",
+        "With the official harness alone (@modelcontextprotocol/conformance 0.2.0-alpha.12), "
+        "for the same conformance figures:",
+    ]
 
 
 def test_badge_svg_renders_to_an_image(tmp_path: Path) -> None:

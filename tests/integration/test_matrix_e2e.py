@@ -33,6 +33,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from support.junit_schema import junit_schema_errors
 from support.procutil import MARK_ENV, interruptible, leftover_processes, wait_for
 from tiercheck.conformance.harness import provision
 
@@ -229,8 +230,10 @@ def test_the_matrix_writes_every_file(one_machine: tuple[Done, Path]) -> None:
     assert [ln.split(" | ")[0] for ln in table[1:]] == [
         f"| `{r}`" if "@" in r else f"| {r}" for r in (CLEAN, BROKEN, NO_BUILD, NO_TOOL)
     ]
-    # junit.xml: a suite per row × revision × leg
-    suites = re.findall(r'<testsuite name="([^"]+)"', (out / "junit.xml").read_text("utf-8"))
+    # junit.xml: a suite per row × revision × leg, valid against the xunit plugin's schema
+    junit = (out / "junit.xml").read_text("utf-8")
+    assert junit_schema_errors(junit) == []
+    suites = re.findall(r'<testsuite name="([^"]+)"', junit)
     assert len(suites) == 4 * 2 * 2
     assert f"{BROKEN} {R2} server" in suites
     # the terminal summary went to stdout

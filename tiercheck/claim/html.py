@@ -109,8 +109,20 @@ def _block(title: str, ident: str, block: Block) -> Html:
 def _reproduce(claim: Claim) -> Html:
     blocks, notes = reproduce_parts(claim)
     parts = [el("h2", "Reproduce")]
-    for intro, code in blocks:
-        parts += [el("p", _segments(intro)), el("pre", el("code", "\n".join(code)))]
+    for n, (intro, code) in enumerate(blocks, 1):
+        # A command block scrolls sideways: the keyboard reaches it (tabindex), and a screen
+        # reader names it by the paragraph that introduces it.
+        named = f"reproduce-intro-{n}"
+        parts += [
+            el("p", _segments(intro), id=named),
+            el(
+                "pre",
+                el("code", "\n".join(code)),
+                tabindex="0",
+                role="region",
+                aria_labelledby=named,
+            ),
+        ]
     parts += [el("p", n, class_="note") for n in notes]
     return el("section", *parts, id="reproduce")
 
@@ -126,12 +138,16 @@ def _changes(claim: Claim) -> Html:
 
 def _checklist(claim: Claim) -> Html:
     items = [
+        # The label holds the box and its text, so the box is named by what it checks.
         el(
             "li",
-            void("input", type="checkbox", disabled=True),
-            " ",
-            el("strong", f"{row.id} {row.requirement}"),
-            f": check that {row.review}",
+            el(
+                "label",
+                void("input", type="checkbox", disabled=True),
+                " ",
+                el("strong", f"{row.id} {row.requirement}"),
+                f": check that {row.review}",
+            ),
         )
         for row in claim.rows
         if row.review is not None and not all(v == "n/a" for v in row.verdicts)

@@ -430,6 +430,14 @@ def build_dashboard(
         page.slug: len({r.line for r in page.lines if r.state == "failing"})
         for page in scenarios.scenarios
     }
+    scored_failing = {
+        page.slug: len({r.line for r in page.lines if r.state == "failing" and r.scored})
+        for page in scenarios.scenarios
+    }
+    regressed = {
+        page.slug: len({r.line for r in page.lines if r.state == "failing" and r.regression})
+        for page in scenarios.scenarios
+    }
     index = DashboardIndex(
         api_version=API_VERSION,
         latest_night=max((s.night for s in summaries), default=None),
@@ -442,6 +450,8 @@ def build_dashboard(
                 slug=page.slug,
                 page=f"scenarios/{page.slug}.html",
                 failing_lines=failing_lines[page.slug],
+                scored_failing_lines=scored_failing[page.slug],
+                regression_lines=regressed[page.slug],
             )
             for page in scenarios.scenarios
         ),

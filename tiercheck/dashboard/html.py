@@ -31,6 +31,7 @@ from tiercheck.dashboard.model import (
     RegressionEntry,
     RunEntry,
     ScenarioPage,
+    ScenarioRef,
 )
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
 from tiercheck.plaintext import one_line
@@ -94,13 +95,15 @@ def _badge_parts(summary: LineSummary) -> tuple[str, str]:
     return message, TIER_COLORS.get(summary.tier, "#9f9f9f")
 
 
-def _line_badge(summary: LineSummary) -> Svg:
-    return badge_svg(LABEL, *_badge_parts(summary))
+def _line_badge(summary: LineSummary, *, inline: bool = True) -> Svg:
+    # Inline, a badge's ids carry its line's slug: the index holds one badge per line.
+    ids = f"badge-{summary.slug}-" if inline else ""
+    return badge_svg(LABEL, *_badge_parts(summary), ids=ids)
 
 
 def line_badge_svg(summary: LineSummary) -> str:
     """`MCP tier | N` for the line's latest run (`· regressed` while a regression is open)."""
-    return str(_line_badge(summary))
+    return str(_line_badge(summary, inline=False))
 
 
 def line_badge_json(summary: LineSummary) -> str:
@@ -271,29 +274,55 @@ def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) ->
     )
 
 
+def _failing_item(s: ScenarioRef, note: str, *marks: Html) -> Html:
+    link = _a(s.page, f"{s.leg} · {s.scenario}")
+    return el("li", link, *(join((" ", m)) for m in marks), " ", el("span", note, class_="msg"))
+
+
 def _scenarios_list(index: DashboardIndex) -> Html:
+    """The scenarios failing now: those a requirement set scores first (open regressions at
+    the top, marked), then, apart and labelled, those failing only where nothing scores them."""
     failing = [s for s in index.scenarios if s.failing_lines]
-    items = [
-        el(
-            "li",
-            _a(s.page, f"{s.leg} · {s.scenario}"),
-            " ",
-            el("span", f"failing in {s.failing_lines} line(s)", class_="msg"),
-        )
+    scored = sorted(
+        (s for s in failing if s.scored_failing_lines),
+        key=lambda s: (-s.regression_lines, -s.scored_failing_lines),
+    )
+    scored_items = []
+    for s in scored:
+        note = f"failing in {s.scored_failing_lines} line(s) where scored"
+        if s.failing_lines > s.scored_failing_lines:
+            note += f", {s.failing_lines - s.scored_failing_lines} more where not scored"
+        marks = [chip("fail", "regression")] if s.regression_lines else []
+        scored_items.append(_failing_item(s, note, *marks))
+    unscored = [
+        _failing_item(s, f"failing in {s.failing_lines} line(s); not scored")
         for s in failing
+        if not s.scored_failing_lines
     ]
     every = [el("li", _a(s.page, f"{s.leg} · {s.scenario}")) for s in index.scenarios]
-    return join(
-        (
-            el("h2", "Scenarios failing now"),
-            el("ul", *items, id="failing-scenarios") if items else el("p", "None."),
+    parts = [
+        el("h2", "Scenarios failing now"),
+        el("ul", *scored_items, id="failing-scenarios") if scored_items else el("p", "None."),
+    ]
+    if unscored:
+        parts += [
+            el("h3", f"Failing, not scored ({len(unscored)})"),
             el(
-                "details",
-                el("summary", f"Every scenario ({len(index.scenarios)})"),
-                el("ul", *every),
+                "p",
+                "Not counted by the requirement set of the revision that reports them "
+                "(pending, informational or not yet scored): they change no tier.",
+                class_="msg",
             ),
+            el("ul", *unscored, id="failing-unscored"),
+        ]
+    parts.append(
+        el(
+            "details",
+            el("summary", f"Every scenario ({len(index.scenarios)})"),
+            el("ul", *every),
         )
     )
+    return join(parts)
 
 
 def render_index(
@@ -342,11 +371,30 @@ def _run_cells(run: RunEntry, columns: Sequence[tuple[str, str]]) -> list[Html]:
     return cells
 
 
+def _run_anchors(runs: Sequence[RunEntry]) -> list[str]:
+    """Each run's row id: `run-` and its time (`20261030T031500Z`), then its run id when that
+    says something else (a matrix row's run id is its row name, the same every night); a run
+    that would still repeat an id takes `-2`, `-3`, … so every id on the page is its own."""
+    anchors: list[str] = []
+    seen: set[str] = set()
+    for run in runs:
+        stamp = "".join(c for c in run.timestamp if c.isalnum())
+        anchor = f"run-{stamp}" if run.run_id == stamp else f"run-{stamp}-{run.run_id}"
+        n, unique = 1, anchor
+        while unique in seen:
+            n += 1
+            unique = f"{anchor}-{n}"
+        seen.add(unique)
+        anchors.append(unique)
+    return anchors
+
+
 def _recent(history: LineHistory) -> Html:
     columns = [(x.revision, x.leg) for x in history.runs[-1].legs] if history.runs else []
     header = ("Night", "Commit", "Tier", *(f"{r} {leg}" for r, leg in columns), "State")
     rows = []
-    for run in reversed(history.runs[-RECENT_RUNS:]):
+    shown = history.runs[-RECENT_RUNS:]
+    for run, anchor in reversed(list(zip(shown, _run_anchors(shown), strict=True))):
         marks = [_status(run.status)]
         marks += [chip("review", f"not compared: {c}") for c in run.basis_change]
         tier = f"Tier {run.tier}" + (" (changed)" if run.tier_changed else "")
@@ -357,7 +405,7 @@ def _recent(history: LineHistory) -> Html:
                 td(tier),
                 *_run_cells(run, columns),
                 td(join(marks, " ")),
-                id=f"run-{run.run_id}",
+                id=anchor,
             )
         )
     return join((el("h2", "Recent runs"), table(header, rows, body_id="recent-runs")))

@@ -158,6 +158,10 @@ class ScenarioRef:
     slug: str
     page: str
     failing_lines: int = doc_field(doc="lines whose latest measured verdict is a failure")
+    scored_failing_lines: int = doc_field(
+        doc="of those, the lines whose requirement set scores the scenario"
+    )
+    regression_lines: int = doc_field(doc="of those, the lines where it is an open regression")
 
 
 @dataclass(frozen=True, kw_only=True)

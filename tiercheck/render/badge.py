@@ -37,11 +37,13 @@ def _lines(indent: str, *parts: Svg) -> Svg:
     return join(("", *parts), f"\n{indent}") + f"\n{indent[:-2]}"
 
 
-def badge_svg(label: str, message: str, color: str) -> Svg:
+def badge_svg(label: str, message: str, color: str, *, ids: str = "") -> Svg:
     """A flat two-part badge, `label | message`, as a standalone SVG document.
 
     The label and message are escaped by the SVG kit wherever they go: in element text and in
-    the `aria-label` attribute (`"` and `'` too), and so is the colour, an attribute as well."""
+    the `aria-label` attribute (`"` and `'` too), and so is the colour, an attribute as well.
+    `ids` prefixes the badge's ids (and the references to them), so that several badges set
+    inline in one page each keep ids of their own."""
     left, right = _width(label), _width(message)
     total = left + right
     label_x, message_x = f"{left / 2:g}", f"{left + right / 2:g}"
@@ -50,20 +52,20 @@ def badge_svg(label: str, message: str, color: str) -> Svg:
         "linearGradient",
         el("stop", offset="0", stop_color="#bbb", stop_opacity=".1"),
         el("stop", offset="1", stop_opacity=".1"),
-        id="s",
+        id=f"{ids}s",
         x2="0",
         y2="100%",
     )
-    clip = el("clipPath", el("rect", width=total, height="20", rx="3", fill="#fff"), id="r")
+    clip = el("clipPath", el("rect", width=total, height="20", rx="3", fill="#fff"), id=f"{ids}r")
     shape = el(
         "g",
         _lines(
             "    ",
             el("rect", width=left, height="20", fill="#555"),
             el("rect", x=left, width=right, height="20", fill=color),
-            el("rect", width=total, height="20", fill="url(#s)"),
+            el("rect", width=total, height="20", fill=f"url(#{ids}s)"),
         ),
-        clip_path="url(#r)",
+        clip_path=f"url(#{ids}r)",
     )
     shade = {"fill": "#010101", "fill_opacity": ".3"}
     words = el(
@@ -71,9 +73,9 @@ def badge_svg(label: str, message: str, color: str) -> Svg:
         _lines(
             "    ",
             el("text", label, x=label_x, y="15", **shade),
-            el("text", label, id="label", x=label_x, y="14"),
+            el("text", label, id=f"{ids}label", x=label_x, y="14"),
             el("text", message, x=message_x, y="15", **shade),
-            el("text", message, id="message", x=message_x, y="14"),
+            el("text", message, id=f"{ids}message", x=message_x, y="14"),
         ),
         fill="#fff",
         text_anchor="middle",

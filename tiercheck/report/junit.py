@@ -135,7 +135,9 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
     return counts
 
 
-def _probe_suite(root: ET.Element, doc: Scorecard, revision: str, block: ProbesBlock) -> None:
+def _probe_suite(
+    root: ET.Element, doc: Scorecard, revision: str, block: ProbesBlock
+) -> dict[str, int]:
     """The advisory probes of one revision as their own suite: WARN passes (its warning in
     system-out), FAIL is a failure, SKIP is skipped with its reason."""
     suite = ET.SubElement(root, "testsuite")
@@ -165,6 +167,7 @@ def _probe_suite(root: ET.Element, doc: Scorecard, revision: str, block: ProbesB
         time=_seconds(block.duration_s),
         timestamp=doc.timestamp or "",
     )
+    return counts
 
 
 def render_junit(doc: Scorecard) -> str:
@@ -172,7 +175,10 @@ def render_junit(doc: Scorecard) -> str:
 
     `<testsuites>` holds a `<testsuite>` per revision × leg named like ``server 2025-11-25``
     with tests/failures/errors/skipped/time, and a `<testcase>` per scenario whose classname is
-    ``tiercheck.<leg>.<revision with underscores>``. Governance is not a test and is left out.
+    ``tiercheck.<leg>.<revision with underscores>``, then an advisory-probes suite per revision
+    that ran them. The root's tests/failures/errors/time are the sums over every suite; it has
+    no `skipped` (the JUnit schema of Jenkins' xunit plugin allows none there). Governance is
+    not a test and is left out.
     """
     root = ET.Element("testsuites")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -181,12 +187,17 @@ def render_junit(doc: Scorecard) -> str:
         for key, value in _suite(root, doc, view).items():
             totals[key] += value
         time += view.duration_s or 0.0
-    # Advisory suites come last and stay out of the root totals: they change no verdict.
+    # Advisory suites come last. They change no verdict, but they are in the file, so they are
+    # in the root's totals: a reader of the root and a reader of the suites agree.
     for revision, entry in doc.revisions.items():
         if entry.probes is not None:
-            _probe_suite(root, doc, revision, entry.probes)
+            for key, value in _probe_suite(root, doc, revision, entry.probes).items():
+                totals[key] += value
+            time += entry.probes.duration_s or 0.0
     name = f"tiercheck {doc.repo} @ {short_sha(doc.sdk.commit)}"
-    _attr(root, name=name, **{k: str(v) for k, v in totals.items()}, time=_seconds(time))
+    # The xunit plugin's JUnit schema allows no `skipped` on <testsuites>: each suite has its own.
+    counts = {k: str(v) for k, v in totals.items() if k != "skipped"}
+    _attr(root, name=name, **counts, time=_seconds(time))
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'

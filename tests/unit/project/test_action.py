@@ -349,8 +349,8 @@ def test_the_nightly_keeps_its_history_and_uses_the_commands_as_named() -> None:
         assert command in text, command
     jobs = _nightly()["jobs"]
     uses = [s.get("uses", "") for job in jobs.values() for s in job["steps"]]
-    assert "actions/upload-pages-artifact@v3" in uses
-    assert "actions/deploy-pages@v4" in uses
+    assert "actions/upload-pages-artifact@v5" in uses
+    assert "actions/deploy-pages@v5" in uses
     assert jobs["publish"]["needs"] == ["plan", "merge"]
     assert jobs["deploy"]["needs"] == ["plan", "publish"]
     assert jobs["notify"]["needs"] == ["plan", "publish", "deploy"]

@@ -37,7 +37,7 @@ def _sessions() -> dict[str, str]:
 
 def test_nox_runs_every_session_by_default() -> None:
     assert sorted(_constant("nox.options.sessions")) == sorted(_sessions())
-    assert set(_sessions()) == {"lint", "types", "layers", "unit", "integration", "slow"}
+    assert set(_sessions()) == {"lint", "types", "layers", "unit", "integration", "slow", "package"}
 
 
 def test_the_slow_session_runs_what_ci_runs() -> None:
@@ -60,3 +60,8 @@ def test_the_tools_are_required_wherever_tests_run() -> None:
 
 def test_nox_pins_the_actionlint_ci_installs() -> None:
     assert f"go install {_constant('ACTIONLINT')}" in CI
+
+
+def test_the_package_session_runs_what_ci_runs() -> None:
+    assert ".ci/package-check" in CI
+    assert "'.ci/package-check'" in _sessions()["package"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 
+import cmarkgfm
 import pytest
 
 from tiercheck.render import markdown as md
@@ -73,6 +74,17 @@ def test_table_cells_escape_every_pipe_even_inside_code() -> None:
     assert md.table(["a"], [], spaced=True) == ["| a |", "| --- |"]
     with pytest.raises(ValueError, match="2 cells under a header of 1"):
         md.table(["a"], [["x", "y"]])
+
+
+def test_a_pipe_in_a_code_span_stays_in_its_cell_on_github() -> None:
+    """GFM splits a row at every unescaped pipe, code spans included; the kit escapes each one,
+    and GitHub's renderer (cmark-gfm) shows the code with its pipe, in one cell."""
+    lines = md.table(["pattern", "b"], [[code("(?:^|-)v?"), "z"], [own("`a|b`"), "y"]])
+    html = cmarkgfm.github_flavored_markdown_to_html("\n".join(lines) + "\n")
+    body = html[html.index("<tbody>") :]
+    assert body.count("<td>") == 4
+    assert "<td><code>(?:^|-)v?</code></td>" in body
+    assert "<td><code>a|b</code></td>" in body
 
 
 def test_blocks() -> None:

@@ -43,12 +43,14 @@ def test_markdown_golden() -> None:
     golden("probes.md", render_markdown(probed_scorecard()))
 
 
-def test_junit_golden_and_the_probe_suite_stays_out_of_the_totals() -> None:
+def test_junit_golden_and_the_probe_suite_counts_in_the_totals() -> None:
+    """The advisory suite changes no verdict, but it is in the file: the root's totals count it,
+    so a reader of the root and a reader of the suites agree (4 probes, 1 failed)."""
     text = render_junit(probed_scorecard())
     golden("probes.xml", text)
     plain = JUnitXml.fromstring(render_junit(tier1_scorecard()).encode())
     xml = JUnitXml.fromstring(text.encode())
-    assert (xml.tests, xml.failures) == (plain.tests, plain.failures)
+    assert (xml.tests, xml.failures) == (plain.tests + 4, plain.failures + 1)
     suite = next(s for s in xml if s.name == f"advisory probes {R2}")
     results = {case.name: [type(r).__name__ for r in case.result] for case in suite}
     assert results == {
