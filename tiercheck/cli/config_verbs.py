@@ -189,16 +189,19 @@ def show_config(args: argparse.Namespace) -> int:
             f"{target.name} ({target.repo}): not in the registry, configured by flags and "
             "TIERCHECK_* variables alone"
         ]
+    # One column for the names, as wide as the widest (`expected_failures.server`).
+    width = max(len("withheld from the SDK"), *(len(k) for c in resolved for k in c.values))
     for config, preview in zip(resolved, previews, strict=True):
         lines.append("")
         lines.append(f"revision {config.revision}")
         for key, item in config.to_dict().items():
-            lines.append(f"  {key:<22} {item['value']!r}")
-            lines.append(f"  {'':<22}   from {item['source']}")
+            lines.append(f"  {key:<{width}} {item['value']!r}")
+            lines.append(f"  {'':<{width}}   from {item['source']}")
         names = withheld[config.revision]
-        lines.append(f"  {'withheld from the SDK':<22} {', '.join(names) if names else 'nothing'}")
+        shown = ", ".join(names) if names else "nothing"
+        lines.append(f"  {'withheld from the SDK':<{width}} {shown}")
         lines.append(
-            f"  {'':<22}   your environment, secret by name or value (pass_env lets one through)"
+            f"  {'':<{width}}   your environment, secret by name or value (pass_env lets one through)"
         )
         lines.append("  would run:")
         lines.extend(f"    {line}" for line in preview.lines())

@@ -83,8 +83,8 @@ def test_show_config_previews_what_the_flags_would_run(
         "TIERCHECK_* variables alone"
     )
     assert (
-        "  tag_prefix             'widget-mcp-v'\n                           from --tag-prefix"
-        in out
+        "  tag_prefix               'widget-mcp-v'\n"
+        "                             from --tag-prefix" in out
     )
     assert f"    server    {SERVER}  (MCP at {URL})\n" in out
     assert f"    client    {CLIENT}\n" in out
