@@ -1,4 +1,6 @@
-"""What to assess: `--sdk NAME[@REF]`, `--sdk OWNER/REPO[@REF]`, `--sdk-path DIR`."""
+"""What to assess: `--sdk NAME[@REF]`, `--sdk OWNER/REPO[@REF]`, `--sdk-path DIR`; and how a
+release tag is read: its version (`parse_release_version`), the line's latest stable release
+(`latest_stable_tag`) and the release a commit carries (`choose_release_tag`)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ __all__ = [
     "StableVersion",
     "Target",
     "check_repo",
+    "choose_release_tag",
     "latest_stable_tag",
     "no_stable_tag",
     "parse_release_version",
@@ -132,6 +135,32 @@ def latest_stable_tag(tags: Iterable[str], tag_prefix: str = "") -> str | None:
         if version is not None and (best is None or (version, tag) > best):
             best = (version, tag)
     return best[1] if best else None
+
+
+def _release_key(version: ParsedVersion) -> tuple[int, int, int, int]:
+    # A plain release ranks above the pre-releases of the same number.
+    return (version.major, version.minor, version.patch, 0 if version.prerelease else 1)
+
+
+def choose_release_tag(
+    tags: Iterable[tuple[str, str]], tag_prefix: str | None
+) -> tuple[str, str | None] | None:
+    """The release a commit carries, as (tag, date or None), from (tag, date) pairs of the tags
+    in its history (`sdk.checkout.tags_merged`): the highest stable version
+    (`ParsedVersion.is_stable`), else the highest version at all (a 0.x line's newest release);
+    None when no tag names a version. Tags are read by `parse_release_version`, so with a
+    `tag_prefix` only the tags of exactly that prefix count (`tower-mcp-v0.21.0`, never
+    `tower-mcp-macros-v0.4.0`)."""
+    parsed = []
+    for name, when in tags:
+        version = parse_release_version(name, tag_prefix or None)
+        if version is not None:
+            parsed.append((version, name, when or None))
+    if not parsed:
+        return None
+    stable = [p for p in parsed if p[0].is_stable]
+    best = max(stable or parsed, key=lambda p: (_release_key(p[0]), p[1]))
+    return best[1], best[2]
 
 
 def no_stable_tag(repo: str, tag_prefix: str, count: int) -> str:

@@ -22,7 +22,6 @@ __all__ = [
     "Manifest",
     "TagFact",
     "build_header",
-    "choose_release_tag",
     "language_of",
     "registry_link",
     "title",
@@ -81,29 +80,6 @@ def language_of(repo: str, sdk: str, files: Iterable[str] = ()) -> str:
 def title(language: str, tier: int) -> str:
     """The issue title the filed claims use."""
     return f"{language} SDK — Tier {tier} Assessment"
-
-
-def _key(version: object) -> tuple[int, int, int, int]:
-    major, minor, patch = (getattr(version, k) for k in ("major", "minor", "patch"))
-    # A plain release ranks above the pre-releases of the same number.
-    return (major, minor, patch, 0 if getattr(version, "prerelease", None) else 1)
-
-
-def choose_release_tag(
-    tags: list[tuple[str, str]], tag_prefix: str | None
-) -> tuple[str, str | None] | None:
-    """The release the commit carries: the highest stable version among the tags in its history
-    (`tags_merged`), else the highest version at all; None when no tag names a version."""
-    parsed = []
-    for name, when in tags:
-        version = parse_release_version(name, tag_prefix or None)
-        if version is not None:
-            parsed.append((version, name, when or None))
-    if not parsed:
-        return None
-    stable = [p for p in parsed if p[0].is_plain and p[0].major >= 1]
-    best = max(stable or parsed, key=lambda p: (_key(p[0]), p[1]))
-    return best[1], best[2]
 
 
 def _version_text(tag: str, tag_prefix: str | None) -> tuple[str, bool]:

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from tiercheck.claim.baseline import BaselineSource
-from tiercheck.claim.header import Manifest, TagFact, choose_release_tag
+from tiercheck.claim.header import Manifest, TagFact
 from tiercheck.claim.tree import SourceTree
+from tiercheck.target import choose_release_tag
 
 __all__ = [
     "DOC_SUFFIXES",
@@ -223,7 +224,7 @@ def read_tree_at(root: Path, ref: str) -> tuple[SourceTree, str]:
 
 
 def read_release(root: Path, commit: str | None, tag_prefix: str | None) -> TagFact | None:
-    """The release tag the commit at `root` carries (`header.choose_release_tag`), with the
+    """The release tag the commit at `root` carries (`target.choose_release_tag`), with the
     number of commits since it; None when the checkout has no git history or no release tag."""
     from tiercheck.sdk.checkout import commits_between, tags_merged
 

@@ -2,7 +2,9 @@
 
 A clone is detached at the ref the plan chose; the user's own checkout (`--sdk-path`) is only
 described, never changed. A failure is not raised: it becomes the step's unmeasured entry and
-the reason no leg can run.
+the reason no leg can run. Either way the step reads the release the commit carries from the
+checkout's own tags (`target.choose_release_tag` with the resolved `tag_prefix`); a folder with
+no git history carries none.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from pathlib import Path
 from tiercheck.errors import TiercheckError
 from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.plan import Plan
+from tiercheck.scorecard.model import SdkRelease
+from tiercheck.target import choose_release_tag, parse_release_version
 
-__all__ = ["CheckoutResult", "check_out", "working_tree_lock"]
+__all__ = ["CheckoutResult", "check_out", "read_release", "working_tree_lock"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class CheckoutResult:
     branch: str | None = None
     #: The tag a `stable` ref resolved to (the line's latest stable release).
     tag: str | None = None
+    #: The release the commit carries, read from the checkout's tags (None: no git history or
+    #: no tag names a version).
+    release: SdkRelease | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     #: Why no leg can run after this step; None when they can.
     halt: str | None = None
@@ -47,7 +54,10 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
             local = describe_local(target.path)
             progress.done("checkout", f"{target.path} at {local.short_sha or 'no git commit'}")
             return CheckoutResult(
-                target.path, local.commit_sha, timings={"checkout": elapsed(began)}
+                target.path,
+                local.commit_sha,
+                timings={"checkout": elapsed(began)},
+                release=read_release(target.path, local.commit_sha, plan.tag_prefix),
             )
         ref = plan.ref.checkout
         progress.step("checkout", f"{target.repo}@{ref or 'default branch'}")
@@ -70,10 +80,29 @@ def check_out(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Che
             timings={"checkout": elapsed(began)},
             branch=branch,
             tag=cloned.tag,
+            release=read_release(cloned.path, cloned.commit_sha, plan.tag_prefix),
         )
     except TiercheckError as exc:
         reason = f"checkout failed: {exc.message}"
         return CheckoutResult(None, None, unmeasured=(Unmeasured("checkout", reason),), halt=reason)
+
+
+def read_release(path: Path, commit: str | None, tag_prefix: str | None) -> SdkRelease | None:
+    """The release `commit` carries, from the tags in its history at `path` (`tags_merged`),
+    chosen by the claim's rule (`choose_release_tag`); None, silently, without a commit (a
+    folder that is no git repository) or without a tag that names a version."""
+    from tiercheck.sdk.checkout import tags_merged
+
+    if not commit:
+        return None
+    chosen = choose_release_tag(tags_merged(path, commit), tag_prefix)
+    if chosen is None:
+        return None
+    tag = chosen[0]
+    version = parse_release_version(tag, tag_prefix or None)
+    if version is None:  # never: the choice kept only tags that name a version
+        return None
+    return SdkRelease(tag=tag, version=version.text, stable=version.is_stable)
 
 
 def working_tree_lock(

@@ -58,6 +58,7 @@ def finish_scorecard(
         path=str(measured.checkout_path) if measured.checkout_path else None,
         origin=plan.origin,
         tag=measured.tag,
+        release=measured.release,
         # Results scored elsewhere (`tier-check score`) were configured by no registry at all.
         registered=None if plan.origin == "results" else target.entry is not None,
     )

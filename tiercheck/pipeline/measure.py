@@ -40,7 +40,7 @@ from tiercheck.pipeline.provision import (
     with_tool_path,
 )
 from tiercheck.revisions import LEGS, Leg
-from tiercheck.scorecard.model import BuildBlock
+from tiercheck.scorecard.model import BuildBlock, SdkRelease
 from tiercheck.scoring import LegVerdict, unmeasured_leg
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ class Measurement:
     branch: str | None = None
     #: The tag a `stable` ref resolved to.
     tag: str | None = None
+    #: The release the commit carries, read from the checkout's tags.
+    release: SdkRelease | None = None
     #: Revision → the advisory probes' report (never part of a verdict).
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
@@ -124,6 +126,7 @@ class Measurement:
             tools=_tools_of(toolchain, tools),
             branch=checkout.branch if checkout else None,
             tag=checkout.tag if checkout else None,
+            release=checkout.release if checkout else None,
             probes=dict(legs.probes) if legs else {},
         )
 

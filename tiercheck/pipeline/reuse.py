@@ -107,6 +107,7 @@ def reused_measurement(
         timings={**checkout.timings, "conformance": elapsed(began)},
         interrupted=False,
         tag=checkout.tag,
+        release=checkout.release,
     )
     return Reused(measurement, record)
 

@@ -27,6 +27,7 @@ from tiercheck.scorecard.view import (
     signal_detail,
     signal_rows,
     trend_columns,
+    version_text,
 )
 
 __all__ = ["render_html"]
@@ -196,7 +197,7 @@ def render_html(doc: Scorecard) -> str:
         (tier_badge(doc.implied_tier.tier), el("span", f"Tier {doc.implied_tier.tier}: {doc.repo}"))
     )
     meta = (
-        f"{doc.sdk.name} at {short_sha(doc.sdk.commit)} · revisions "
+        f"{doc.sdk.name} at {short_sha(doc.sdk.commit)} · version {version_text(doc)} · revisions "
         f"{', '.join(doc.requirements_revisions) or 'none'} · harness {doc.harness.package} "
         f"{doc.harness.version or '?'} · {doc.timestamp}"
     )

@@ -28,6 +28,7 @@ from tiercheck.scorecard.view import (
     signal_detail,
     signal_disagreement,
     signal_rows,
+    version_text,
 )
 
 __all__ = ["render_markdown"]
@@ -54,7 +55,7 @@ def _header(doc: Scorecard) -> list[Md]:
         ("Repo", doc.repo),
         ("Branch", doc.branch or sdk.ref or "default"),
         ("Commit", code(short_sha(sdk.commit))),
-        ("Version", doc.version or "none"),
+        ("Version", version_text(doc)),
         (
             "Harness",
             fmt(

@@ -26,6 +26,7 @@ from tiercheck.scorecard.view import (
     signal_detail,
     signal_disagreement,
     signal_rows,
+    version_text,
 )
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def _tier_panel(doc: Scorecard) -> RenderableType:
         Text(""),
         Text(_where(doc), justify="center"),
         Text(
-            f"version {one_line(doc.version or 'none')} · requirements "
+            f"version {one_line(version_text(doc))} · requirements "
             f"{', '.join(doc.requirements_revisions) or 'none'} · "
             f"harness {one_line(harness.version or '?')} "
             f"(Node {one_line(harness.node_version or '?')})",

@@ -53,6 +53,7 @@ __all__ = [
     "ScenarioEntry",
     "Scorecard",
     "SdkBlock",
+    "SdkRelease",
     "Sep1730Counts",
     "SepTierBlock",
     "SignalEntry",
@@ -409,6 +410,19 @@ class ToolBlock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SdkRelease:
+    """The release the assessed commit carries, read from the checkout's own git tags."""
+
+    tag: str = doc_field(
+        doc="the release tag: the highest version among the tags in the "
+        "commit's history (the highest stable one if there is one), read "
+        "with the SDK's tag_prefix"
+    )
+    version: str = doc_field(doc="its version, the tag without its prefix (0.21.0)")
+    stable: bool = doc_field(doc="whether the version is SEP-1730's stable X.Y.Z with X >= 1")
+
+
+@dataclass(frozen=True, kw_only=True)
 class SdkBlock:
     """The SDK assessed: line name, ref asked for, commit measured, where, how obtained."""
 
@@ -430,6 +444,16 @@ class SdkBlock:
         doc=(
             "whether the SDK is an entry of the registry used (false: configured by flags and "
             "TIERCHECK_* variables alone)"
+        ),
+    )
+    release: SdkRelease | None = doc_field(
+        default=None,
+        omit_none=True,
+        optional=True,
+        doc=(
+            "the release the assessed commit carries, read from the checkout's tags (absent: "
+            "no git history, or no tag names a version); the top-level `version` stays the "
+            "official reading from GitHub releases"
         ),
     )
 

@@ -40,6 +40,7 @@ __all__ = [
     "signal_disagreement",
     "signal_rows",
     "trend_columns",
+    "version_text",
 ]
 
 #: The official `checks` keys of the merged legs.
@@ -85,6 +86,20 @@ def leg_tiers_line(doc: Scorecard) -> str | None:
         f"{tier(legs.client, legs.sep1730_client)} (the other leg taken as 100%, governance as "
         f"is; the implied tier is Tier {doc.implied_tier.tier})"
     )
+
+
+def version_text(doc: Scorecard) -> str:
+    """The header's version: the official reading (GitHub releases' stable-release signal); when
+    that is none and the checkout's tags name a release the commit carries, that one beside it,
+    saying where each came from: ``none from GitHub releases · tags: 0.21.0 (tower-mcp-v0.21.0)``.
+    Unescaped text: each format neutralises it."""
+    if doc.version:
+        return doc.version
+    release = doc.sdk.release
+    if release is None:
+        return "none"
+    named = f" ({release.tag})" if release.tag != release.version else ""
+    return f"none from GitHub releases · tags: {release.version}{named}"
 
 
 def trend_columns(revisions: Sequence[str]) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ import pytest
 
 from support.e2e import copy_sample, git
 from support.scorecards import sample_scorecard
-from tiercheck.claim.header import Manifest, choose_release_tag, language_of, registry_link
+from tiercheck.claim.header import Manifest, language_of, registry_link
 from tiercheck.claim.model import ClaimDocument
 from tiercheck.claim.sources import read_manifest, read_release
 from tiercheck.model import from_json
@@ -52,22 +52,6 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     (path / "NOTES.md").write_text("# Notes\n\nMore.\n")
     git(path, "commit", "-q", "-am", "C", env=env)
     return path, git(path, "rev-parse", "HEAD", env=env)
-
-
-def test_the_release_is_the_newest_stable_tag_in_the_history() -> None:
-    tags = [("v0.9.0", "d0"), ("v1.0.0", "d1"), ("v1.1.0-rc.1", "d2"), ("nightly", "d3")]
-    assert choose_release_tag(tags, "v") == ("v1.0.0", "d1")
-    # No stable tag: the highest version at all, pre-release or not.
-    assert choose_release_tag([("v0.3.0", "a"), ("v0.4.0-rc.1", "b")], "v") == (
-        "v0.4.0-rc.1",
-        "b",
-    )
-    # A prefix keeps another package's tags out (rust-sdk's rmcp-v…).
-    assert choose_release_tag([("rmcp-v1.0.0", "a"), ("v9.0.0", "b")], "rmcp-v") == (
-        "rmcp-v1.0.0",
-        "a",
-    )
-    assert choose_release_tag([("latest", "a")], None) is None
 
 
 def test_the_language_comes_from_the_repository_name() -> None:
