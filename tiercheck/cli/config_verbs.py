@@ -200,9 +200,8 @@ def show_config(args: argparse.Namespace) -> int:
         names = withheld[config.revision]
         shown = ", ".join(names) if names else "nothing"
         lines.append(f"  {'withheld from the SDK':<{width}} {shown}")
-        lines.append(
-            f"  {'':<{width}}   your environment, secret by name or value (pass_env lets one through)"
-        )
+        why = "your environment, secret by name or value (pass_env lets one through)"
+        lines.append(f"  {'':<{width}}   {why}")
         lines.append("  would run:")
         lines.extend(f"    {line}" for line in preview.lines())
     if nothing_would_run(previews):
