@@ -84,6 +84,14 @@ def _describe(value: object) -> str:
     return f"{kind} ({shown})"
 
 
+def _pattern(schema: dict[str, Any], instance: object) -> str:
+    """A string not of the expected form: the schema's own words for the fix (`x-fix`) when
+    it has them, else the pattern."""
+    if isinstance(schema.get("x-fix"), str):
+        return f"{_describe(instance)} is not accepted: {schema['x-fix']}"
+    return f"{instance!r} does not match the expected form ({schema['pattern']})"
+
+
 def _message(error: Any) -> tuple[Sequence[object], str]:
     """Turn a jsonschema ValidationError into (path, human message)."""
     path = list(error.absolute_path)
@@ -136,7 +144,7 @@ def _message(error: Any) -> tuple[Sequence[object], str]:
     if validator == "minLength":
         return path, "must not be empty"
     if validator == "pattern":
-        return path, f"{instance!r} does not match the expected form ({schema['pattern']})"
+        return path, _pattern(schema, instance)
     return path, str(error.message)
 
 
