@@ -88,7 +88,7 @@ def _pattern(schema: dict[str, Any], instance: object) -> str:
     """A string not of the expected form: the schema's own words for the fix (`x-fix`) when
     it has them, else the pattern."""
     if isinstance(schema.get("x-fix"), str):
-        return f"{_describe(instance)} is not accepted: {schema['x-fix']}"
+        return f"{instance!r:.100} is not accepted: {schema['x-fix']}"
     return f"{instance!r} does not match the expected form ({schema['pattern']})"
 
 

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tiercheck.dashboard.model import LineHistory, RunEntry
+from tiercheck.plaintext import one_line
 from tiercheck.render.atom import AtomEntry, atom_feed
+from tiercheck.render.element import site
 
 __all__ = [
     "FEED",
@@ -41,7 +43,10 @@ FEED_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "tiercheck:dashboard:feed")
 
 def entry_id(line: str, night: str, kind: str) -> str:
     """`urn:uuid:…` of a line's change of `kind` on `night` (YYYY-MM-DD)."""
-    name = "\n".join((line, night, kind))
+    # A lone surrogate (no UTF-8 for it) is replaced: any other name is hashed as it is.
+    name = (
+        "\n".join((line, night, kind)).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    )
     return f"urn:uuid:{uuid.uuid5(FEED_NAMESPACE, name)}"
 
 
@@ -69,7 +74,7 @@ def _said(key: str) -> str:
         "unmeasured": "unmeasured two runs running",
     }
     what = words.get(kind, kind)
-    return f"{where.replace('/', ' ')}: {what}" if where else what
+    return f"{one_line(where.replace('/', ' '), 200)}: {what}" if where else what
 
 
 def _line_changes(history: LineHistory) -> list[FeedChange]:
@@ -107,24 +112,25 @@ def feed_changes(histories: Iterable[LineHistory]) -> list[FeedChange]:
     return changes
 
 
-def _entry(change: FeedChange, link: str) -> AtomEntry:
+def _entry(change: FeedChange, link: str | None) -> AtomEntry:
     tier = (
         f"Tier {change.tier_before} → Tier {change.tier_after}"
         if change.tier_before is not None and change.tier_before != change.tier_after
         else f"Tier {change.tier_after}"
     )
     verb = "regressed" if change.kind == "regression" else "recovered"
+    line = one_line(change.line, 200)
     heading = "Began" if change.kind == "regression" else "Undone"
     content = "\n".join(
         (
-            f"{change.line} {verb} on {change.night} ({tier}).",
+            f"{line} {verb} on {change.night} ({tier}).",
             f"{heading}:",
             *(f"- {_said(k)}" for k in change.keys),
         )
     )
     return AtomEntry(
         id=entry_id(change.line, change.night, change.kind),
-        title=f"{change.line} {verb} on {change.night}",
+        title=f"{line} {verb} on {change.night}",
         updated=change.updated,
         link=link,
         content=content,
@@ -149,7 +155,11 @@ def render_feed(
         author="tiercheck",
         alternate=f"{root}index.html",
         self_link=f"{root}{FEED}" if base_url else None,
-        entries=[_entry(c, f"{root}lines/{c.slug}.html") for c in changes],
+        # A line's page only when its slug is one the site makes (else the entry has no link).
+        entries=[
+            _entry(c, f"{root}{page}" if site(page := f"lines/{c.slug}.html") else None)
+            for c in changes
+        ],
     )
 
 

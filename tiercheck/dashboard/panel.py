@@ -15,7 +15,7 @@ from urllib.parse import quote
 from tiercheck.dashboard.model import LineSummary
 from tiercheck.errors import UsageError
 from tiercheck.render.badge import badge_snippets
-from tiercheck.render.element import Child
+from tiercheck.render.element import Child, site
 from tiercheck.render.html import Html, el, join, link
 
 __all__ = ["badge_panel", "check_base_url"]
@@ -40,6 +40,10 @@ def check_base_url(text: str) -> str:
 
 def badge_panel(summary: LineSummary, base_url: str | None) -> Html:
     """The panel of `summary`'s line, for its page (`lines/<line>.html`)."""
+    paths = (summary.links.badge_svg, summary.links.badge_json, summary.links.page)
+    if any(site(path) is None for path in paths):
+        # Not paths the site makes (a document from elsewhere): nothing to paste.
+        return join((el("h2", "Badge", id="badge"), el("p", "No badge URL.", id="badge-urls")))
     root = base_url or ""
     image = f"{root}{summary.links.badge_svg}"
     endpoint = f"{root}{summary.links.badge_json}"

@@ -21,12 +21,13 @@ ATOM_NS = "http://www.w3.org/2005/Atom"
 
 @dataclass(frozen=True)
 class AtomEntry:
-    """One `atom:entry`: its IRI id, title, RFC 3339 `updated`, link and plain-text content."""
+    """One `atom:entry`: its IRI id, title, RFC 3339 `updated`, plain-text content and link
+    (none: the content stands alone, as RFC 4287 allows)."""
 
     id: str
     title: str
     updated: str
-    link: str
+    link: str | None
     content: str
 
 
@@ -63,9 +64,9 @@ def atom_feed(
         _text(node, "id", entry.id)
         _text(node, "title", entry.title, type="text")
         _text(node, "updated", entry.updated)
-        ET.SubElement(
-            node, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(entry.link)}
-        )
+        if entry.link is not None:
+            attrs = {"rel": "alternate", "type": "text/html", "href": xml_text(entry.link)}
+            ET.SubElement(node, "link", attrs)
         _text(node, "content", entry.content, type="text")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, "unicode") + "\n"
