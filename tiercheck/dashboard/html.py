@@ -8,9 +8,13 @@ paths, so the site reads the same from `file://` and from GitHub Pages:
   status and a sparkline of its pass rate;
 * `lines/<line>.html` — a line's open regressions, trend chart, tier over time, SEP-1730 clock,
   failing streaks, regression history, unmeasured nights, harness changes, flaky scenarios and
-  recent runs, with links to its latest scorecard and claim pages;
+  recent runs, with links to its latest scorecard and claim pages, its triage entries and its
+  badge panel (`tiercheck.dashboard.panel`);
 * `scenarios/<scenario>.html` — which lines fail it now and since when, and every stretch of
   failures in the history.
+
+A triage link (`tiercheck.dashboard.triage`) stands beside each failure it covers; the index
+lists stale entries and links the Atom feed (`feed.atom`) in its head.
 
 Every number and name comes from the API documents the site publishes beside the pages
 (`tiercheck.dashboard`), and every string is escaped: the pages are composed with the HTML kit
