@@ -105,6 +105,12 @@ def notify_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--dashboard-url", metavar="URL", help="linked from each issue")
     parser.add_argument(
+        "--triage",
+        metavar="FILE",
+        help="reviewed triage links (triage.yaml): each failing scenario's issue and note "
+        "beside it in the tracking issues",
+    )
+    parser.add_argument(
         "--bot-login",
         action="append",
         type=_login,
@@ -199,6 +205,7 @@ def notify(args: argparse.Namespace) -> int:
         dashboard=args.dashboard_url,
         run_url=_run_url(),
         bot_logins=tuple(dict.fromkeys(args.bot_login or ())),
+        triage=Path(args.triage).expanduser() if args.triage else None,
     )
     outcome = run(request)
     _print(outcome, args.repo, dry_run)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from tiercheck.cli.common import emit, warn
+from tiercheck.dashboard.panel import check_base_url
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.publish import PublishRequest
 from tiercheck.pipeline.publish import publish as run
@@ -14,13 +15,15 @@ __all__ = ["publish", "publish_parser"]
 
 
 def publish_parser(prog: str) -> argparse.ArgumentParser:
-    """`tier-check publish --history DB --out SITE [--matrix DIR…] [--alias OLD=NEW…]`."""
+    """`tier-check publish --history DB --out SITE [--matrix DIR…] [--alias OLD=NEW…]
+    [--triage FILE] [--base-url URL]`."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description=(
             "Build the static dashboard of the run history into SITE: an index of every SDK "
             "line × revision × leg, a page per line and per scenario, badges at stable paths "
-            "(badges/<line>.svg, badges/<line>.json) and the versioned JSON API (api/v1/). "
+            "(badges/<line>.svg, badges/<line>.json), an Atom feed of regressions and "
+            "recoveries (feed.atom) and the versioned JSON API (api/v1/). "
             "It works from file:// and from GitHub Pages, and is built incrementally: "
             "run it again on the same SITE each night. Every file written or removed is inside "
             "SITE, never through a symbolic link, and a build that cannot finish (a full disk) "
@@ -43,6 +46,19 @@ def publish_parser(prog: str) -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="a renamed line: serve NEW's badge at OLD's badge path too (kept in the site)",
+    )
+    parser.add_argument(
+        "--triage",
+        metavar="FILE",
+        help="reviewed triage links (triage.yaml: line, scenario, optional revision and leg → "
+        "a github.com issue and a note), shown beside the failures; entries whose failure is "
+        "gone are flagged as stale",
+    )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the site's https address (e.g. https://OWNER.github.io/REPO/): the badge panel "
+        "and the feed show absolute URLs under it (without it, URLs relative to the site)",
     )
     return parser
 
@@ -68,6 +84,8 @@ def publish(args: argparse.Namespace) -> int:
         history=Path(args.history).expanduser(),
         out=Path(args.out).expanduser(),
         matrices=tuple(args.matrix),
+        triage=Path(args.triage).expanduser() if args.triage else None,
+        base_url=check_base_url(args.base_url) if args.base_url else None,
     )
     result = run(request)
     for line in result.site.warnings:
@@ -77,4 +95,8 @@ def publish(args: argparse.Namespace) -> int:
         f"{len(result.site.written)} file(s) written, {result.site.unchanged} unchanged, "
         f"{len(result.site.removed)} removed"
     )
+    for status in result.site.triage:
+        if status.stale:
+            entry = status.entry
+            emit(f"triage: stale: {entry.where} ({entry.subject} → {entry.issue}): {status.reason}")
     return result.exit_code

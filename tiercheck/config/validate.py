@@ -96,6 +96,14 @@ def _alternatives(error: Any, path: list[object]) -> tuple[Sequence[object], str
     return path, str(error.message)
 
 
+def _pattern(schema: dict[str, Any], instance: object) -> str:
+    """A string not of the expected form: the schema's own words for the fix (`x-fix`) when
+    it has them, else the pattern."""
+    if isinstance(schema.get("x-fix"), str):
+        return f"{instance!r:.100} is not accepted: {schema['x-fix']}"
+    return f"{instance!r} does not match the expected form ({schema['pattern']})"
+
+
 def _message(error: Any) -> tuple[Sequence[object], str]:
     """Turn a jsonschema ValidationError into (path, human message)."""
     if error.validator in ("oneOf", "anyOf") and error.context:
@@ -155,7 +163,7 @@ def _plain(error: Any) -> tuple[Sequence[object], str]:
     if validator == "minLength":
         return path, "must not be empty"
     if validator == "pattern":
-        return path, f"{instance!r} does not match the expected form ({schema['pattern']})"
+        return path, _pattern(schema, instance)
     return path, str(error.message)
 
 

@@ -8,9 +8,13 @@ paths, so the site reads the same from `file://` and from GitHub Pages:
   status and a sparkline of its pass rate;
 * `lines/<line>.html` — a line's open regressions, trend chart, tier over time, SEP-1730 clock,
   failing streaks, regression history, unmeasured nights, harness changes, flaky scenarios and
-  recent runs, with links to its latest scorecard and claim pages;
+  recent runs, with links to its latest scorecard and claim pages, its triage entries and its
+  badge panel (`tiercheck.dashboard.panel`);
 * `scenarios/<scenario>.html` — which lines fail it now and since when, and every stretch of
   failures in the history.
+
+A triage link (`tiercheck.dashboard.triage`) stands beside each failure it covers; the index
+lists stale entries and links the Atom feed (`feed.atom`) in its head.
 
 Every number and name comes from the API documents the site publishes beside the pages
 (`tiercheck.dashboard`), and every string is escaped: the pages are composed with the HTML kit
@@ -22,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tiercheck.dashboard.build import scenario_slug, trend_points
+from tiercheck.dashboard.feed import FEED
 from tiercheck.dashboard.model import (
     ClockEntry,
     DashboardIndex,
@@ -34,10 +39,12 @@ from tiercheck.dashboard.model import (
     ScenarioRef,
 )
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
+from tiercheck.dashboard.panel import badge_panel
+from tiercheck.dashboard.triage import Triage, TriageEntry, TriageStatus
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
 from tiercheck.render.element import Child, site
-from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, tr
+from tiercheck.render.html import Css, Html, a, chip, el, join, link, page, table, td, tr, void
 from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
 from tiercheck.scorecard.history_text import TITLE_CHARS
@@ -69,6 +76,9 @@ nav.crumbs { font-size: 13px; margin: 8px 0 0; }
 svg.spark { display: block; }
 .badge svg { vertical-align: middle; }
 details summary { cursor: pointer; }
+pre.snippet { background: var(--bg); border: 1px solid var(--line); padding: 6px 8px;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
+.triage { font-size: 12px; }
 """)
 
 _STATUS_CHIP = {"regressed": "fail", "incomparable": "review", "ok": "pass"}
@@ -325,16 +335,91 @@ def _scenarios_list(index: DashboardIndex) -> Html:
     return join(parts)
 
 
+def _triage_link(entry: TriageEntry | None) -> Html:
+    """The reviewed issue beside a failure (its note as text), or nothing."""
+    if entry is None:
+        return Html()
+    return el(
+        "span",
+        " ",
+        chip("info", "triaged"),
+        " ",
+        link(entry.issue_label, entry.issue),
+        ": ",
+        entry.note,
+        class_="triage",
+    )
+
+
+def _stale_item(status: TriageStatus) -> Html:
+    e = status.entry
+    return el(
+        "li",
+        chip("warn", "stale"),
+        " ",
+        el("code", e.subject),
+        " → ",
+        link(e.issue_label, e.issue),
+        f": {status.reason} ({e.place})",
+    )
+
+
+def _stale_triage(statuses: Sequence[TriageStatus]) -> Html:
+    stale = [s for s in statuses if s.stale]
+    if not stale:
+        return Html()
+    return join(
+        (
+            el("h2", "Stale triage entries"),
+            el(
+                "p",
+                "The failure these entries link to an issue is gone: remove them from the "
+                "triage file (or close their issues).",
+                class_="msg",
+            ),
+            el("ul", *(_stale_item(s) for s in stale), id="stale-triage"),
+        )
+    )
+
+
+def _triage_section(statuses: Sequence[TriageStatus]) -> Html:
+    if not statuses:
+        return Html()
+    label = {
+        "met": ("fail", "failing"),
+        "stale": ("warn", "stale"),
+        "not-measured": ("unmeasured", "not measured"),
+    }
+    items = [
+        el(
+            "li",
+            chip(*label[s.state]),
+            " ",
+            el("code", s.entry.subject),
+            " → ",
+            link(s.entry.issue_label, s.entry.issue),
+            ": ",
+            s.entry.note,
+            el("div", s.reason, class_="msg"),
+        )
+        for s in statuses
+    ]
+    return join((el("h2", "Triage"), el("ul", *items, id="triage")))
+
+
 def render_index(
     index: DashboardIndex,
     histories: Mapping[str, LineHistory],
     *,
     grid: str | None = None,
     night: tuple[str, str] | None = None,
+    feed: bool = False,
+    triage: Sequence[TriageStatus] = (),
 ) -> str:
     """`index.html`: last night's changes, every line × revision × leg, failing scenarios;
     with links to the cross-SDK grid page `grid` and the latest night's page `night` (night,
-    path) when the site has them."""
+    path) when the site has them; with `feed`, a link to the Atom feed (`feed.atom`); stale
+    `triage` entries listed."""
     meta = (
         f"{len(index.lines)} SDK line(s) · latest night {index.latest_night or 'none'} · "
         f"revisions {', '.join(index.revisions) or 'none'}"
@@ -345,17 +430,30 @@ def render_index(
     if night:
         latest = _a(night[1], f"night {night[0]} against the night before")
         views = join((views, " · ", latest, " · ", _a(NIGHTS_PAGE, "all nights")))
+    atom = join((" · ", _a(FEED, "regressions and recoveries (Atom feed)"))) if feed else ""
     body = join(
         (
-            el("p", data, matrix, views, class_="msg", id="views"),
+            el("p", data, matrix, views, atom, class_="msg", id="views"),
             _last_night(index),
             _lines_table(index, histories),
             _scenarios_list(index),
+            _stale_triage(triage),
         ),
         "\n",
     )
     heading = el("span", "tiercheck dashboard")
-    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS))
+    head = (
+        void(
+            "link",
+            rel="alternate",
+            type="application/atom+xml",
+            title="tiercheck: regressions and recoveries",
+            href=site(FEED),
+        )
+        if feed
+        else None
+    )
+    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS, head=head))
 
 
 # --- a line's page ---------------------------------------------------------------------------
@@ -530,7 +628,7 @@ def _unaddressed(history: LineHistory) -> Html:
     )
 
 
-def _streaks(history: LineHistory, root: str) -> Html:
+def _streaks(history: LineHistory, root: str, triage: Triage) -> Html:
     if not history.streaks:
         return join((el("h2", "Failing now"), el("p", "Nothing.", id="streaks")))
     rows: list[list[Child]] = [
@@ -541,6 +639,7 @@ def _streaks(history: LineHistory, root: str) -> Html:
                 (
                     _a(f"{root}scenarios/{scenario_slug(s.leg, s.scenario)}.html", s.scenario),
                     join((" ", chip("review", "flaky"))) if s.flaky else "",
+                    _triage_link(triage.lookup(history.line, s.revision, s.leg, s.scenario)),
                 )
             ),
             _day(s.since),
@@ -627,8 +726,19 @@ def _flaky(history: LineHistory) -> Html:
     return join((el("h2", "Flaky scenarios"), el("ul", *items, id="flaky")))
 
 
-def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence[str] = ()) -> str:
-    """`lines/<line>.html`: everything the history says of one line."""
+def render_line(
+    summary: LineSummary,
+    history: LineHistory,
+    *,
+    aliases: Sequence[str] = (),
+    base_url: str | None = None,
+    triage: Triage | None = None,
+    statuses: Sequence[TriageStatus] = (),
+) -> str:
+    """`lines/<line>.html`: everything the history says of one line; `triage` links beside its
+    failures and its entries judged (`statuses`); the badge panel (URLs under `base_url`, else
+    relative)."""
+    triage = triage or Triage()
     root = "../"
     links = [_a(f"{root}index.html", "← all lines")]
     if summary.links.scorecard_html:
@@ -676,12 +786,14 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
                 _tier_over_time(history),
                 _clock(history),
                 _unaddressed(history),
-                _streaks(history, root),
+                _streaks(history, root, triage),
+                _triage_section(statuses),
                 _regression_history(history),
                 _unmeasured(history),
                 _basis_changes(history),
                 _flaky(history),
                 _recent(history),
+                badge_panel(summary, base_url),
             )
             if part
         ),
@@ -704,9 +816,13 @@ def render_line(summary: LineSummary, history: LineHistory, *, aliases: Sequence
 # --- a scenario's page -----------------------------------------------------------------------
 
 
-def render_scenario(scenario: ScenarioPage, index: DashboardIndex) -> str:
-    """`scenarios/<scenario>.html`: which lines fail it now and since when, and its history."""
+def render_scenario(
+    scenario: ScenarioPage, index: DashboardIndex, *, triage: Triage | None = None
+) -> str:
+    """`scenarios/<scenario>.html`: which lines fail it now and since when (a `triage` link
+    beside a failure), and its history."""
     root = "../"
+    triage = triage or Triage()
     pages = {s.line: s.links.page for s in index.lines}
     rows = [
         tr(
@@ -722,6 +838,9 @@ def render_scenario(scenario: ScenarioPage, index: DashboardIndex) -> str:
             td(
                 el("code", r.check or ""),
                 el("div", r.message, class_="msg") if r.message else "",
+                _triage_link(triage.lookup(r.line, r.revision, scenario.leg, scenario.scenario))
+                if r.state == "failing"
+                else "",
             ),
             id=f"now-{r.line}-{r.revision}",
         )

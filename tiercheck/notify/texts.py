@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
+from tiercheck.dashboard.triage import Triage
 from tiercheck.history.regression import NightState, Regression
 from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
@@ -59,9 +60,30 @@ def _since(r: Regression) -> str:
     return r.since.timestamp.date().isoformat()
 
 
-def _regressions_table(regressions: Sequence[Regression]) -> list[Md]:
-    rows = [[code(r.row), _what(r), _since(r), str(r.nights)] for r in regressions]
-    return md.table(["row", "what", "since", "nights"], rows)
+def _known(line: str, r: Regression, triage: Triage) -> Md:
+    """The reviewed issue of a failing scenario (`triage`), its note as text; else a dash."""
+    found = (
+        triage.lookup(line, r.revision, r.leg, r.scenario)
+        if r.kind == "newly-failing" and r.revision and r.leg and r.scenario
+        else None
+    )
+    if found is None:
+        return own("—")
+    url = md.https_url(found.issue, hosts=("github.com",))
+    return fmt("{}: {}", md.link(found.issue_label, url), md.text(_short(found.note)))
+
+
+def _regressions_table(
+    line: str, regressions: Sequence[Regression], triage: Triage | None = None
+) -> list[Md]:
+    if not triage:
+        rows = [[code(r.row), _what(r), _since(r), str(r.nights)] for r in regressions]
+        return md.table(["row", "what", "since", "nights"], rows)
+    known = [
+        [code(r.row), _what(r), _since(r), str(r.nights), _known(line, r, triage)]
+        for r in regressions
+    ]
+    return md.table(["row", "what", "since", "nights", "triage"], known)
 
 
 def _compared(state: NightState) -> Md:
@@ -119,8 +141,11 @@ _FOOTER = own(
 )
 
 
-def issue_body(state: NightState, *, dashboard: str | None = None) -> str:
-    """The tracking issue's body for `state` (a regression, or green once it is over).
+def issue_body(
+    state: NightState, *, dashboard: str | None = None, triage: Triage | None = None
+) -> str:
+    """The tracking issue's body for `state` (a regression, or green once it is over); with
+    `triage`, each failing scenario's reviewed issue and note beside it.
 
     It says only what the history says (no workflow run link), so the same night gives the same
     body whichever run writes it: re-running a night changes nothing. The dashboard is linked
@@ -137,7 +162,7 @@ def issue_body(state: NightState, *, dashboard: str | None = None) -> str:
                 latest,
             ),
             BLANK,
-            *_regressions_table(state.regressions),
+            *_regressions_table(state.line, state.regressions, triage),
         ]
     else:
         head = [fmt("{} is green again (latest run: {}).", bold(state.line), latest)]

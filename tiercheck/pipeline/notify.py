@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from tiercheck.config.triage import load_triage
+from tiercheck.dashboard.triage import Triage
 from tiercheck.errors import UsageError
 from tiercheck.history.record import RunRecord, line_of
 from tiercheck.history.regression import NightState, line_states, night_end
@@ -75,6 +77,8 @@ class NotifyRequest:
     run_url: str | None = None
     #: Logins whose issues and comments are ours beside the token's own (`--bot-login`).
     bot_logins: tuple[str, ...] = ()
+    #: `--triage FILE`: reviewed triage links shown beside the failures in the issues.
+    triage: Path | None = None
 
 
 @dataclass
@@ -110,7 +114,10 @@ def state_key(state: NightState) -> str:
 
 
 def notices(
-    states: Mapping[str, NightState | None], *, dashboard: str | None = None
+    states: Mapping[str, NightState | None],
+    *,
+    dashboard: str | None = None,
+    triage: Triage | None = None,
 ) -> list[LineNotice]:
     """Each line's notice: its state with the texts rendered. A line without a run, or whose
     latest run is incomparable with nothing open, has none: its issue is left as it is."""
@@ -120,7 +127,7 @@ def notices(
             regressed=s.status == "regressed",
             key=state_key(s),
             title=texts.issue_title(s.line),
-            body=texts.issue_body(s, dashboard=dashboard),
+            body=texts.issue_body(s, dashboard=dashboard, triage=triage),
             changed=texts.changed_comment(s),
             reopened=texts.reopened_comment(s),
             green=texts.green_comment(s),
@@ -158,14 +165,18 @@ def _authors(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> 
 
 
 def _plan(
-    request: NotifyRequest, github: GitHub, outcome: NotifyOutcome, authors: Authors
+    request: NotifyRequest,
+    github: GitHub,
+    outcome: NotifyOutcome,
+    authors: Authors,
+    triage: Triage,
 ) -> list[Call]:
     assert outcome.night is not None
     if request.pr is not None:
         text = texts.pr_comment(outcome.states, outcome.night, run_url=request.run_url)
         comments = github.pr_comments(request.pr)
         return plan_pr_comment(request.pr, text, comments, authors, link=request.run_url)
-    mine = notices(outcome.states, dashboard=request.dashboard)
+    mine = notices(outcome.states, dashboard=request.dashboard, triage=triage)
     return plan_issues(mine, github.issues(), authors)
 
 
@@ -220,6 +231,12 @@ def _apply(github: GitHub, outcome: NotifyOutcome, authors: Authors) -> None:
 
 def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyOutcome:
     """Judge every line on the night and bring GitHub in line; never raises for GitHub."""
+    triage = Triage()
+    if request.triage is not None:
+        if not request.triage.is_file():
+            msg = f"--triage {request.triage}: no such file"
+            raise UsageError(msg)
+        triage = Triage(load_triage(request.triage))
     runs = _runs(request.history)
     if not runs:
         outcome = NotifyOutcome(None)
@@ -233,7 +250,7 @@ def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyO
     try:
         with open_github(request.target) as github:
             authors = _authors(request, github, outcome)
-            outcome.planned = _plan(request, github, outcome, authors)
+            outcome.planned = _plan(request, github, outcome, authors, triage)
             if not request.dry_run:
                 _apply(github, outcome, authors)
     except NotifyError as exc:

@@ -2,7 +2,8 @@
 the written site (`tiercheck.publish.site.build_site`).
 
 Every input is checked before anything is written, in this order: the history file, the site's
-folder, each `--matrix` folder (its `matrix.json` read), then the history's runs. Each failure
+folder, each `--matrix` folder (its `matrix.json` read), the `--triage` file (validated), then
+the history's runs. Each failure
 is one line and exit 2 (UsageError, ConfigError, or SiteError from the build: a symbolic link
 where the site would write, or a site that cannot be written, which is then as it was).
 """
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tiercheck.config.triage import TriageEntry, load_triage
 from tiercheck.errors import UsageError
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.paths import writable_dir
@@ -33,6 +35,10 @@ class PublishRequest:
     matrices: tuple[str, ...] = ()
     #: `--alias OLD=NEW`: a renamed line's old name → the line now serving its badge.
     aliases: Mapping[str, str] = field(default_factory=dict)
+    #: `--triage FILE`: the reviewed triage links, or None.
+    triage: Path | None = None
+    #: `--base-url URL`: the site's https address (checked, ending in `/`), or None.
+    base_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,11 +68,24 @@ def publish(request: PublishRequest) -> PublishResult:
             msg = f"publish: --matrix {folder} is not a directory"
             raise UsageError(msg)
         matrices.append(load_matrix_folder(root))
+    triage: tuple[TriageEntry, ...] = ()
+    if request.triage is not None:
+        if not request.triage.is_file():
+            msg = f"publish: --triage {request.triage}: no such file"
+            raise UsageError(msg)
+        triage = load_triage(request.triage)
     store = HistoryStore(db)
     try:
         store.check_readable()
         runs = store.runs()
     except HistoryError as exc:
         raise UsageError(str(exc)) from None
-    site = build_site(runs, out, matrices=matrices, aliases=request.aliases)
+    site = build_site(
+        runs,
+        out,
+        matrices=matrices,
+        aliases=request.aliases,
+        triage=triage,
+        base_url=request.base_url,
+    )
     return PublishResult(out=out, lines=len({r.sdk for r in runs}), runs=len(runs), site=site)

@@ -7,6 +7,7 @@ pages of each line) into a static site:
     grid.html                       nights/<night>.html          nights/index.html
     lines/<line>/scorecard.html     lines/<line>/claim.html      (copied from the matrix)
     badges/<line>.svg               badges/<line>.json           badges/aliases.json
+    feed.atom                       (regressions and recoveries, Atom)
     api/v1/index.json               api/v1/lines/<line>.json     api/v1/scenarios.json
     api/v1/matrix.json              api/v1/schemas/*.schema.json .nojekyll
     api/v1/grid.json                api/v1/nights.json           api/v1/nights/<night>.json
@@ -37,6 +38,7 @@ previous site as it was, byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -49,7 +51,9 @@ from tiercheck import __version__
 from tiercheck.config.disputes import default_disputes_path, load_disputes
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.safeload import load_json
+from tiercheck.config.triage import TriageEntry
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
+from tiercheck.dashboard.feed import FEED, feed_latest, render_feed
 from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
 from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
 from tiercheck.dashboard.html import (
@@ -67,6 +71,7 @@ from tiercheck.dashboard.nightdiff import (
     build_nights,
     night_page,
 )
+from tiercheck.dashboard.triage import Triage, TriageStatus, judge_triage
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
@@ -115,6 +120,8 @@ class SiteResult:
     unchanged: int
     removed: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
+    #: Each triage entry, judged against the lines' latest verdicts (stale ones flagged).
+    triage: tuple[TriageStatus, ...] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -277,12 +284,37 @@ def _latest_runs(runs: Iterable[RunRecord]) -> dict[str, RunRecord]:
     return latest
 
 
-def _line_page(summary: LineSummary, history: LineHistory, aliases: Sequence[str]) -> bytes:
-    return render_line(summary, history, aliases=aliases).encode("utf-8")
+@dataclass(frozen=True)
+class _Extras:
+    """What the pages show beside the history: triage links and the site's address."""
+
+    triage: Triage = field(default_factory=Triage)
+    statuses: tuple[TriageStatus, ...] = ()
+    base_url: str | None = None
+
+    @property
+    def key(self) -> str:
+        """A text that changes whenever what these add to a page changes."""
+        return json.dumps(
+            [self.base_url, [[repr(s.entry), s.state, s.reason] for s in self.statuses]]
+        )
 
 
-def _scenario_page(page: ScenarioPage, index: DashboardIndex) -> bytes:
-    return render_scenario(page, index).encode("utf-8")
+def _line_page(
+    summary: LineSummary, history: LineHistory, aliases: Sequence[str], extras: _Extras
+) -> bytes:
+    return render_line(
+        summary,
+        history,
+        aliases=aliases,
+        base_url=extras.base_url,
+        triage=extras.triage,
+        statuses=[s for s in extras.statuses if s.entry.line == summary.line],
+    ).encode("utf-8")
+
+
+def _scenario_page(page: ScenarioPage, index: DashboardIndex, triage: Triage) -> bytes:
+    return render_scenario(page, index, triage=triage).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -382,10 +414,12 @@ def _plan(
     published: set[str],
     *,
     views: _Views | None = None,
+    extras: _Extras | None = None,
 ) -> _Plan:
     """Every file of the site: the fixed ones first, then each line's, the aliases' badges and
     the scenario pages (an earlier file wins a clash)."""
     index = dashboard.index
+    extras = extras or _Extras()
     plan = _Plan()
     plan.add(".nojekyll", _text(""))
     index_text = api_text(to_json(index))
@@ -400,12 +434,31 @@ def _plan(
     latest = views.nights.latest if views is not None else None
     night = (latest, night_page(latest)) if latest else None
     grid = "grid.html" if views is not None else None
-    everything = _digest(index_text, *sorted(histories_text.values()), repr((grid, night)))
+    everything = _digest(
+        index_text, *sorted(histories_text.values()), repr((grid, night)), extras.key
+    )
     plan.add(
         "index.html",
         _File(
             everything,
-            lambda: render_index(index, dashboard.lines, grid=grid, night=night).encode("utf-8"),
+            lambda: render_index(
+                index,
+                dashboard.lines,
+                grid=grid,
+                night=night,
+                feed=True,
+                triage=extras.statuses,
+            ).encode("utf-8"),
+        ),
+    )
+    feed_night = feed_latest(list(dashboard.lines.values()))
+    plan.add(
+        FEED,
+        _File(
+            _digest(*sorted(histories_text.values()), json.dumps(extras.base_url)),
+            lambda: render_feed(
+                dashboard.lines, latest=feed_night, base_url=extras.base_url
+            ).encode("utf-8"),
         ),
     )
     if views is not None:
@@ -424,8 +477,12 @@ def _plan(
     for summary in index.lines:
         history = dashboard.lines[summary.slug]
         names = sorted(aliases_of.get(summary.line, []))
-        key = _digest(api_text(to_json(summary)), histories_text[summary.slug], json.dumps(names))
-        plan.add(summary.links.page, _File(key, partial(_line_page, summary, history, names)))
+        key = _digest(
+            api_text(to_json(summary)), histories_text[summary.slug], json.dumps(names), extras.key
+        )
+        plan.add(
+            summary.links.page, _File(key, partial(_line_page, summary, history, names, extras))
+        )
         plan.add(summary.links.runs, _text(histories_text[summary.slug]))
         svg, endpoint = line_badge_svg(summary), line_badge_json(summary)
         plan.add(summary.links.badge_svg, _text(svg))
@@ -442,8 +499,13 @@ def _plan(
         plan.add(f"badges/{name}.svg", _text(svg))
         plan.add(f"badges/{name}.json", _text(endpoint))
     for page in dashboard.scenarios.scenarios:
-        key = _digest(api_text(to_json(page)), api_text([s.links.page for s in index.lines]))
-        plan.add(f"scenarios/{page.slug}.html", _File(key, partial(_scenario_page, page, index)))
+        key = _digest(
+            api_text(to_json(page)), api_text([s.links.page for s in index.lines]), extras.key
+        )
+        plan.add(
+            f"scenarios/{page.slug}.html",
+            _File(key, partial(_scenario_page, page, index, extras.triage)),
+        )
     return plan
 
 
@@ -474,8 +536,14 @@ def build_site(
     *,
     matrices: Sequence[MatrixFolder] = (),
     aliases: Mapping[str, str] | None = None,
+    triage: Sequence[TriageEntry] = (),
+    base_url: str | None = None,
 ) -> SiteResult:
     """Build (or bring up to date) the dashboard of `runs` in `out`.
+
+    `triage` entries are shown beside the failures they link to and judged (stale ones
+    flagged, in the pages and in the result); `base_url` (the site's https address, ending in
+    `/`) makes the badge panel's and the feed's URLs absolute.
 
     `aliases` maps an old line name to the line now serving its badge (a rename); they join
     the aliases of the previous build. An alias to a line without runs is refused (UsageError);
@@ -516,14 +584,17 @@ def build_site(
     merged = _live_aliases(merged, live, warnings)
     dashboard = build_dashboard(runs, pages=pages, matrix=newest is not None, aliases=merged)
     views = _views(runs, dashboard, warnings)
-    plan = _plan(dashboard, copied, newest, merged, published, views=views)
+    statuses = tuple(judge_triage(triage, dashboard.scenarios, lines))
+    extras = _Extras(triage=Triage(triage), statuses=statuses, base_url=base_url)
+    plan = _plan(dashboard, copied, newest, merged, published, views=views, extras=extras)
     warnings += plan.warnings
     for gone in sorted(published - live - set(merged)):
         warnings.append(
             f"badge {gone}: no line of that name any more; badges/{gone}.svg is kept as it was "
             f"(to serve a renamed line there: --alias {gone}=NEW)"
         )
-    return _write(Path(out), root, plan.files, warnings)
+    result = _write(Path(out), root, plan.files, warnings)
+    return dataclasses.replace(result, triage=statuses)
 
 
 def _check_links(out: Path, root: Path, paths: Iterable[str]) -> None:

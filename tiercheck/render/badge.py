@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 
+from tiercheck.render.element import Href
+from tiercheck.render.html import el as html_el
+from tiercheck.render.html import void
 from tiercheck.render.svg import Svg, el, join, svg
 
 __all__ = [
     "TIER_COLORS",
     "badge_json",
+    "badge_snippets",
     "badge_svg",
     "tier_badge",
     "tier_badge_json",
@@ -106,3 +110,15 @@ def tier_badge_json(tier: int) -> str:
     """The shields.io endpoint JSON of the same badge."""
     message, color = _tier_parts(tier)
     return badge_json(LABEL, message, color)
+
+
+def badge_snippets(image: str, target: str, alt: str = LABEL) -> dict[str, str]:
+    """The badge `image` linked to `target`, as a README writes it: Markdown, HTML and
+    reStructuredText, by name. Both URLs are ours (the site's own paths, or its base URL joined
+    to them: no space, quote, bracket or parenthesis); the HTML is made by the HTML kit."""
+    html = html_el("a", void("img", src=Href(image), alt=alt), href=Href(target))
+    return {
+        "Markdown": f"[![{alt}]({image})]({target})",
+        "HTML": str(html),
+        "reStructuredText": f".. image:: {image}\n   :alt: {alt}\n   :target: {target}",
+    }

@@ -199,14 +199,24 @@ _SHELL = Html(
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
     '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
     "style-src 'unsafe-inline'; img-src data:\">\n"
-    "<title>{title}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+    "<title>{title}</title>\n{head}<style>{css}</style>\n</head>\n<body>\n"
     '<header><h1>{heading}</h1><div class="meta">{meta}</div></header>\n'
     "<main>\n{body}\n</main>\n</body>\n</html>\n"
 )
 
 
-def page(title: str, heading: Child, meta: Child, body: Child, *, css: Css | None = None) -> Html:
+def page(
+    title: str,
+    heading: Child,
+    meta: Child,
+    body: Child,
+    *,
+    css: Css | None = None,
+    head: Html | None = None,
+) -> Html:
     """A whole document: the shared styles then `css`, inline; no script, no external
-    reference. `title` is text; `heading`, `meta` and `body` are markup or text."""
+    reference. `title` is text; `heading`, `meta` and `body` are markup or text; `head` is
+    more of the head (a `link rel="alternate"`, made by `void`), each element on its line."""
     styles = Html(_CSS + (css.text if css else ""))
-    return _SHELL.format(title=title, css=styles, heading=heading, meta=meta, body=body)
+    more = Html(head + Html("\n")) if head else Html()
+    return _SHELL.format(title=title, head=more, css=styles, heading=heading, meta=meta, body=body)

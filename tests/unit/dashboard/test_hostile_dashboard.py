@@ -18,8 +18,10 @@ import pytest
 
 from support.hostile_dashboard import filled_dashboard, rich_dashboard
 from support.hostile_text import HOSTILE
+from tiercheck.config.triage import TriageEntry
 from tiercheck.dashboard.build import Dashboard
 from tiercheck.dashboard.html import render_index, render_line, render_scenario
+from tiercheck.dashboard.triage import Triage, judge_triage
 from tiercheck.plaintext import clean
 from tiercheck.render.badge import badge_svg
 
@@ -30,7 +32,8 @@ CASES = sorted(name for name in HOSTILE if name != "huge")
 TAGS = frozenset(
     " ".join(
         (
-            "html head meta title style body header h1 h2 main div span p a ul li strong code",
+            "html head meta title style body header h1 h2 h3 main div span p a ul li strong code",
+            "pre section",
             "nav table thead tbody tr th td details summary figure figcaption svg g text",
             "lineargradient stop clippath rect line circle polyline",
         )
@@ -48,6 +51,8 @@ ATTRS = frozenset(
 )
 #: A link of the site: a relative path of slugs (`../lines/x.html`, `api/v1/index.json`).
 SITE_LINK = re.compile(r"(\.\./)*[\w.-]+(/[\w.-]+)*\.(html|json|svg)(#[\w-]+)?")
+#: The one link from elsewhere a page shows: a triage entry's issue (given by the test).
+ISSUE = "https://github.com/example/sdk/issues/1"
 
 
 class _Page(HTMLParser):
@@ -81,14 +86,34 @@ def _read(page: str) -> _Page:
     return parsed
 
 
-def _pages(dashboard: Dashboard) -> dict[str, str]:
+def _triage(dashboard: Dashboard, note: str) -> list[TriageEntry]:
+    """An entry with `note` for every failing scenario of every line, and one for a line that
+    is gone (stale), made directly (the file's schema would refuse some notes)."""
+    pairs = sorted({(r.line, p.scenario) for p in dashboard.scenarios.scenarios for r in p.lines})
+    entries = [
+        TriageEntry(line, scenario, None, None, ISSUE, note, source="t.yaml", index=i)
+        for i, (line, scenario) in enumerate(pairs)
+    ]
+    return [*entries, TriageEntry(note, note, None, None, ISSUE, note, "t.yaml", len(entries))]
+
+
+def _pages(dashboard: Dashboard, note: str = "a note") -> dict[str, str]:
     index = dashboard.index
-    pages = {"index.html": render_index(index, dashboard.lines)}
+    entries = _triage(dashboard, note)
+    triage = Triage(entries)
+    statuses = judge_triage(entries, dashboard.scenarios, [s.line for s in index.lines])
+    pages = {"index.html": render_index(index, dashboard.lines, feed=False, triage=statuses)}
     for i, summary in enumerate(index.lines):
         history = dashboard.lines[summary.slug]
-        pages[f"line {i}"] = render_line(summary, history, aliases=(HOSTILE["script"],))
+        pages[f"line {i}"] = render_line(
+            summary,
+            history,
+            aliases=(HOSTILE["script"],),
+            triage=triage,
+            statuses=[s for s in statuses if s.entry.line == summary.line],
+        )
     for i, scenario in enumerate(dashboard.scenarios.scenarios[:3]):
-        pages[f"scenario {i}"] = render_scenario(scenario, index)
+        pages[f"scenario {i}"] = render_scenario(scenario, index, triage=triage)
     return pages
 
 
@@ -100,7 +125,7 @@ def _inert(page: str, where: str) -> _Page:
     for tag, key, value in parsed.attrs:
         if key == "href":
             assert tag == "a", where
-            assert SITE_LINK.fullmatch(value), f"{where}: href={value!r}"
+            assert SITE_LINK.fullmatch(value) or value == ISSUE, f"{where}: href={value!r}"
     return parsed
 
 
@@ -117,13 +142,18 @@ def test_the_filled_dashboard_reaches_every_part_of_every_page() -> None:
         assert f'id="{ident}"' in line, ident
     assert "WORD" in line.split('id="unaddressed"')[1].split("</table>")[0]
     assert any("WORD" in text for text in _read(pages["scenario 0"]).text)
+    # Triage notes reach the index (a stale entry), the line pages and the scenario pages.
+    assert 'id="stale-triage"' in index
+    assert 'id="triage"' in line
+    assert any('class="triage"' in page for where, page in pages.items() if "scenario" in where)
+    assert 'id="badge-snippets"' in line
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_hostile_text_in_every_field_stays_text(name: str) -> None:
     payload = HOSTILE[name]
     shown = clean(payload)
-    for where, page in _pages(filled_dashboard(payload)).items():
+    for where, page in _pages(filled_dashboard(payload), note=payload).items():
         parsed = _inert(page, f"{where} with {name}")
         values = [value for _, _, value in parsed.attrs]
         # The string arrives whole (less its control characters), never as markup.

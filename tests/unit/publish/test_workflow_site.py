@@ -109,3 +109,20 @@ def test_the_nightlys_merge_then_publish_puts_every_rows_scorecard_on_the_site(
         ).read_bytes()
         page = (site / links[line]["page"]).read_text("utf-8")
         assert f'href="../lines/{line}/scorecard.html"' in page
+    assert (site / "feed.atom").is_file()
+
+    # With a triage file at the repository's root and the Pages address as a variable, the
+    # same step passes both on: the link shows, and the badge panel's URLs are absolute.
+    line = sorted(LINES)[0]
+    entry = {
+        "line": line,
+        "scenario": "no-such-scenario",
+        "issue": "https://github.com/example/sdk/issues/3",
+        "note": "kept for the test",
+    }
+    (publish / "triage.yaml").write_text(json.dumps({"triage": [entry]}), "utf-8")
+    base = {**env, "BASE_URL": "https://example.github.io/nightly/"}
+    _bash(_script("publish", name="build the dashboard"), publish, base)
+    page = (site / links[line]["page"]).read_text("utf-8")
+    assert "example/sdk#3" in page.split('id="triage"')[1]
+    assert f"https://example.github.io/nightly/badges/{line}.svg" in page
