@@ -14,17 +14,14 @@ under TIERCHECK_REQUIRE_TOOLS=1).
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
-from support import browser, tools
+from support import browser, page_checks
 from support.browser import SpacedText, Text, assert_nothing_fetched, open_page
 from support.hostile_text import HOSTILE
 from support.nights import R1, alpha, beta, gamma, records
@@ -161,54 +158,15 @@ def test_a_hostile_note_is_text_on_every_page(sites: dict[int, Path], tmp_path: 
 
 # --- checkers nobody here wrote ---------------------------------------------------------------
 
-_WEBCHECK = Path(
-    os.environ.get("TIERCHECK_WEBCHECK") or Path(__file__).parents[2] / ".venv/webcheck"
-)
-_INSTALL = (
-    "npm install --prefix .venv/webcheck --no-save --ignore-scripts vnu-jar axe-core, and Java"
-)
-
 
 def _pages(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
 
 
 def test_every_page_passes_the_nu_html_checker(sites: dict[int, Path]) -> None:
-    jar = _WEBCHECK / "node_modules/vnu-jar/build/dist/vnu.jar"
-    tools.require("the Nu HTML Checker (vnu.jar)", str(jar) if jar.is_file() else None, _INSTALL)
-    java = tools.require("Java", shutil.which("java"), _INSTALL)
     pages = [p for n in KEPT for p in _pages(sites[n])]
-    done = subprocess.run(
-        [java, "-jar", str(jar), "--errors-only", "--format", "gnu", *map(str, pages)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    found = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-    errors = [line for line in found if not _KNOWN.search(line)]
+    errors = page_checks.vnu_errors(pages)
     assert errors == [], "\n".join(errors[:20])
-    assert found == [] or done.returncode != 0
-
-
-#: Known on main before these pages changed, and fixed apart (unique ids on every page): the
-#: index inlines one badge SVG per line, each with the ids of the badge document (`s`, `r`,
-#: `label`, `message`). Only those, only on the index, are set aside here.
-_KNOWN = re.compile(r'/index\.html":[0-9.-]+: error: Duplicate ID “(s|r|label|message)”\.$')
-
-
-_CSP = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?')
-_RUNNER = """
-axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-  resultTypes: ["violations"]}).then(function (r) { put(r.violations); },
-  function (e) { put({error: String(e)}); });
-function put(value) {
-  var out = document.createElement("pre");
-  out.id = "axe-result";
-  out.textContent = JSON.stringify(value);
-  document.body.appendChild(out);
-}
-"""
 
 
 @pytest.mark.parametrize(
@@ -223,24 +181,5 @@ function put(value) {
 def test_axe_finds_no_wcag_21_a_or_aa_violation(
     sites: dict[int, Path], tmp_path: Path, path: str
 ) -> None:
-    axe_js = _WEBCHECK / "node_modules/axe-core/axe.min.js"
-    tools.require("axe-core", str(axe_js) if axe_js.is_file() else None, _INSTALL)
-    page = sites[12] / path
-    text = page.read_text("utf-8")
-    assert _CSP.search(text)
-    # axe runs inside the page, whose policy forbids every script: a copy beside it, with that
-    # one meta element left out and axe and its runner inlined, is otherwise the page.
-    script = f"<script>{axe_js.read_text('utf-8')}</script><script>{_RUNNER}</script>"
-    probe = page.with_name(f"{page.stem}.axe-probe.html")
-    probe.write_text(_CSP.sub("", text, count=1).replace("</body>", script + "</body>"), "utf-8")
-    try:
-        dom = browser.chromium(
-            tmp_path, "--virtual-time-budget=60000", "--dump-dom", probe.as_uri()
-        )
-    finally:
-        probe.unlink()
-    found = Text()
-    found.feed(dom)
-    result = json.loads(found.ids["axe-result"])
-    assert isinstance(result, list), result
-    assert result == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in result]
+    violations = page_checks.axe_violations(tmp_path, sites[12] / path)
+    assert violations == [], [(v["id"], v["help"]) for v in violations]

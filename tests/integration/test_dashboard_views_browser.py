@@ -185,8 +185,9 @@ def test_night_20_the_unmeasured_leg(sites: dict[int, Path], tmp_path: Path) -> 
 def test_night_30_links_and_the_harness_change(sites: dict[int, Path], tmp_path: Path) -> None:
     site = sites[30]
     index, _ = _page(tmp_path, site, "index.html")
-    assert _id(index, "views").endswith(
-        "cross-SDK grid · night 2026-10-30 against the night before · all nights"
+    assert _id(index, "views") == (
+        "API (JSON) · cross-SDK grid · night 2026-10-30 against the night before · all nights"
+        " · regressions and recoveries (Atom feed)"
     )
     nights, _ = _page(tmp_path, site, "nights/index.html")
     # Hand count: night 12 one newly failing, night 15 one fixed, night 20 one leg newly
