@@ -24,9 +24,10 @@ from tiercheck.dashboard.nightdiff import (
     NightList,
     night_page,
 )
+from tiercheck.dashboard.triage import Triage
 from tiercheck.history.datafile import line_slug
 from tiercheck.render.element import fragment, site
-from tiercheck.render.html import Css, Html, a, el, join, page
+from tiercheck.render.html import Css, Html, a, el, join, link, page
 
 __all__ = ["render_grid", "render_night", "render_nights"]
 
@@ -68,7 +69,15 @@ def _state(state: str) -> Html:
     return join((el("span", _SYMBOL[state], class_="sym", aria_hidden="true"), " ", _WORDS[state]))
 
 
-def _cell(table: GridTable, row: GridRow, cell: GridCell) -> Html:
+def _triaged(triage: Triage, table: GridTable, row: GridRow, cell: GridCell) -> Html:
+    """The reviewed issue a failing cell is linked to in the triage file, or nothing."""
+    if cell.state != "fail":
+        return Html()
+    entry = triage.lookup(cell.line, table.revision, table.leg, row.scenario)
+    return join((" ", link(entry.issue_label, entry.issue))) if entry else Html()
+
+
+def _cell(table: GridTable, row: GridRow, cell: GridCell, triage: Triage) -> Html:
     ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}-{line_slug(cell.line)}"
     words = _state(cell.state)
     if cell.page:
@@ -79,10 +88,11 @@ def _cell(table: GridTable, row: GridRow, cell: GridCell) -> Html:
     quiet = cell.state in ("pass", "not-run")
     when = el("span", since, class_="vh" if quiet else "msg") if since else ""
     disputed = join((" ", el("strong", "(disputed)"))) if cell.disputed else ""
-    return el("td", words, disputed, when, class_=f"s-{cell.state}", id=ident)
+    issue = _triaged(triage, table, row, cell)
+    return el("td", words, disputed, when, issue, class_=f"s-{cell.state}", id=ident)
 
 
-def _table(grid: Grid, table: GridTable) -> Html:
+def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
     lines = len(table.columns)
     key = f"{table.revision}-{table.leg}"
     head = el(
@@ -108,7 +118,7 @@ def _table(grid: Grid, table: GridTable) -> Html:
                 el(
                     "tr",
                     el("th", el("code", label), scope="row"),
-                    *(_cell(table, row, c) for c in row.cells),
+                    *(_cell(table, row, c, triage) for c in row.cells),
                     el(
                         "td",
                         f"passes in {row.passes} of {lines} line(s)",
@@ -169,8 +179,10 @@ def _table(grid: Grid, table: GridTable) -> Html:
     )
 
 
-def render_grid(grid: Grid, *, night: str | None = None) -> str:
-    """`grid.html`: every scored scenario × every line, per revision and leg."""
+def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None = None) -> str:
+    """`grid.html`: every scored scenario × every line, per revision and leg; a failing cell
+    the `triage` file links to an issue shows that link."""
+    triage = triage or Triage()
     toc = el(
         "ul",
         *(
@@ -201,7 +213,7 @@ def render_grid(grid: Grid, *, night: str | None = None) -> str:
             el("nav", join(crumbs, " · "), class_="crumbs"),
             legend,
             toc,
-            *(_table(grid, t) for t in grid.tables),
+            *(_table(grid, t, triage) for t in grid.tables),
         ),
         "\n",
     )

@@ -358,16 +358,16 @@ def _night_page(diff: NightDiff) -> bytes:
     return render_night(diff).encode("utf-8")
 
 
-def _add_views(plan: _Plan, views: _Views) -> None:
-    """The grid's and the nights' files."""
+def _add_views(plan: _Plan, views: _Views, extras: _Extras) -> None:
+    """The grid's and the nights' files (the grid shows the triage links)."""
     grid_text = api_text(to_json(views.grid))
     plan.add("api/v1/grid.json", _text(grid_text))
     latest = views.nights.latest
     plan.add(
         "grid.html",
         _File(
-            _digest(grid_text, latest or ""),
-            lambda: render_grid(views.grid, night=latest).encode("utf-8"),
+            _digest(grid_text, latest or "", extras.key),
+            lambda: render_grid(views.grid, night=latest, triage=extras.triage).encode("utf-8"),
         ),
     )
     nights_text = api_text(to_json(views.nights))
@@ -462,7 +462,7 @@ def _plan(
         ),
     )
     if views is not None:
-        _add_views(plan, views)
+        _add_views(plan, views, extras)
     record = {
         "format": "tiercheck-badge-aliases",
         "aliases": dict(sorted(aliases.items())),
