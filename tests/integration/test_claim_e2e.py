@@ -186,7 +186,8 @@ def test_both_revisions_give_the_header_split_and_sections(both_revisions) -> No
     assert run.returncode == 1, run.explain()  # the snapshot's governance blocks Tier 1
     claim = json.loads((out / "claim.json").read_text("utf-8"))
     header = claim["header"]
-    assert header["title"] == "Sample SDK — Tier 1 Assessment"
+    # The sample is a Python project (its requirements.txt), and not an official SDK by name.
+    assert header["title"] == "Python SDK — Tier 1 Assessment"
     assert header["revisions"] == ["2025-11-25", "2026-07-28"]
     assert (header["release"]["tag"], header["release"]["commits_after"]) == ("v1.0.0", 0)
     assert header["release"]["published_at"] == "2026-08-12T14:20:00Z"

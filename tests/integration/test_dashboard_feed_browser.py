@@ -107,9 +107,8 @@ def test_night_12_the_panel_the_link_and_the_feed(sites: dict[int, Path], tmp_pa
     # The grid's failing cell carries the same link.
     grid = _page(tmp_path, site, "grid.html")
     cell = _id(grid, "g-2025-11-25-server-tools-call-image-alpha-sdk")
-    assert cell.startswith("✗ fail since 2026-10-12") and cell.endswith("example/alpha-sdk#12"), (
-        cell
-    )
+    assert cell.startswith("✗ fail since 2026-10-12"), cell
+    assert cell.endswith("example/alpha-sdk#12"), cell
     snippets = _id(line, "badge-snippets")
     assert f"[![MCP tier]({BASE}badges/alpha-sdk.svg)]({BASE}lines/alpha-sdk.html)" in snippets
     assert f'<a href="{BASE}lines/alpha-sdk.html"><img src="{BASE}badges/alpha-sdk.svg"' in (

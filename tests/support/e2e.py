@@ -119,7 +119,7 @@ def assert_nothing_left(mark: str, out_dir: Path | None) -> None:
         pytest.fail(f"tier-check left processes behind: {described}")
     if out_dir is not None and (out_dir / "scorecard.json").is_file():
         for port in served_ports(json.loads((out_dir / "scorecard.json").read_text())):
-            assert_port_free(port)
+            assert_port_free(port, mark=mark)
 
 
 def tier_check(
