@@ -70,7 +70,12 @@ class KindLedger:
     seen: dict[tuple[int, float], tuple[str, float]] = field(default_factory=dict)
 
     def note(self, key: tuple[int, float], kind: str, cpu_s: float) -> None:
-        """One sample of one process."""
+        """One sample of one process. A process once found below the harness keeps that kind:
+        a client whose harness has exited is re-parented to the benchmark (a subreaper), and
+        its ancestry no longer says what it was."""
+        known = self.seen.get(key)
+        if known is not None and known[0] in {"harness", "sdk-clients"}:
+            kind = known[0]
         self.seen[key] = (kind, cpu_s)
 
     def totals(self) -> dict[str, float]:

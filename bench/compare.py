@@ -595,12 +595,13 @@ def run_tiercheck(
     )
     sample = measure(label, index, [step])
     scorecard: dict[str, Any] = {}
+    threads: dict[str, float] = {}
     with contextlib.suppress(OSError, ValueError):
         scorecard = json.loads((out / "scorecard.json").read_text(encoding="utf-8"))
     with contextlib.suppress(OSError, ValueError, KeyError):
         own = json.loads(own_file.read_text(encoding="utf-8"))
         sample.own_cpu_s = round(own["user_s"] + own["sys_s"], 3)
-        split_own_cpu(sample, own.get("threads") or {})
+        threads = own.get("threads") or {}
     sample.extra = {
         "out": str(out),
         "build_state": (scorecard.get("build") or {}).get("state"),
@@ -608,6 +609,7 @@ def run_tiercheck(
         "exit_code": scorecard.get("exit_code"),
         "sdk_commit": (scorecard.get("sdk") or {}).get("commit"),
     }
+    split_own_cpu(sample, threads)
     return sample, scorecard
 
 

@@ -28,7 +28,7 @@ import math
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,7 +135,7 @@ class _Proc:
     wait_ns: int
 
 
-def _read_proc(pid: str, groups: Mapping[int, object]) -> _Proc | None:
+def _read_proc(pid: str) -> _Proc | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read().decode("ascii", "replace")
@@ -145,36 +145,55 @@ def _read_proc(pid: str, groups: Mapping[int, object]) -> _Proc | None:
     fields = stat[stat.rfind(")") + 2 :].split()
     try:
         group = int(fields[2])
-        if group not in groups:
-            return None
         cpu = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
         start = int(fields[19])
     except (IndexError, ValueError):
         return None
-    wait = 0
+    return _Proc(group, cpu, start, 0)
+
+
+def _wait_ns(pid: str) -> int:
     with (
         contextlib.suppress(OSError, IndexError, ValueError),
         open(f"/proc/{pid}/schedstat", "rb") as f,
     ):
-        wait = int(f.read().split()[1])
-    return _Proc(group, cpu, start, wait)
+        return int(f.read().split()[1])
+    return 0
 
 
-def read_groups(groups: Iterable[int], proc: str = "/proc") -> dict[int, GroupSample]:
+#: A process this much older than now whose group is not a client's never becomes one (a
+#: client's group is registered as soon as it is made): it is not read again.
+SETTLED_OUTSIDER_S = 2.0
+
+
+def read_groups(groups: Iterable[int], outsiders: set[int] | None = None) -> dict[int, GroupSample]:
     """A sample of each live process group of `groups`, read from /proc (groups with no live
-    process are left out). The group's age is its leader's (else its oldest member's)."""
-    wanted: dict[int, object] = dict.fromkeys(groups)
+    process are left out). The group's age is its leader's (else its oldest member's).
+
+    `outsiders`, kept by the caller between calls, holds the pids found outside every client
+    group for good (older than `SETTLED_OUTSIDER_S`, a process group that is not a client's):
+    they are not read again while they live, so a scan reads little beyond the clients."""
+    wanted = set(groups)
     if not wanted:
         return {}
+    skip = outsiders if outsiders is not None else set()
     hz = os.sysconf("SC_CLK_TCK")
-    with open(f"{proc}/uptime", "rb") as f:
+    with open("/proc/uptime", "rb") as f:
         now = float(f.read().split()[0])
+    pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    skip.intersection_update(pids)  # a pid that is gone may come back as another process
     members: dict[int, list[_Proc]] = {}
-    for pid in os.listdir(proc):
-        if pid.isdigit():
-            found = _read_proc(pid, wanted)
-            if found is not None:
-                members.setdefault(found.group, []).append(found)
+    for pid in pids:
+        if pid in skip:
+            continue
+        found = _read_proc(str(pid))
+        if found is None:
+            continue
+        if found.group in wanted:
+            found = _Proc(found.group, found.cpu_ticks, found.start_ticks, _wait_ns(str(pid)))
+            members.setdefault(found.group, []).append(found)
+        elif now - found.start_ticks / hz > SETTLED_OUTSIDER_S:
+            skip.add(pid)
     samples: dict[int, GroupSample] = {}
     for group, procs in members.items():
         start = min(p.start_ticks for p in procs) / hz
@@ -216,6 +235,7 @@ class Admission:
         self._live: dict[int, GroupSample] = {}
         self._done: deque[GroupSample] = deque(maxlen=MEMORY)
         self._limit: int | None = None
+        self._outsiders: set[int] = set()
         #: The highest limit set, for the scorecard's timings and the bench.
         self.peak = 0
 
@@ -254,7 +274,7 @@ class Admission:
 
     def tick(self) -> int:
         """Sample the registered clients, and set and return the limit."""
-        now = read_groups(_registered(self.slot_dir))
+        now = read_groups(_registered(self.slot_dir), self._outsiders)
         for group in set(self._live) - set(now):
             self._done.append(self._live.pop(group))  # finished: its last sample stays
         self._live.update(now)

@@ -401,8 +401,10 @@ def run_legs(
         cores=default_concurrency(), floor=min(default_concurrency(), cap or queued), cap=cap
     )
     client_slots = _ClientSlots(script, cap or max(1, queued), queued, max(1, policy.floor))
+    # A cap no higher than the floor leaves nothing to measure: the limit is the cap.
+    measured = script is not None and (cap is None or cap > policy.floor)
     admitting: contextlib.AbstractContextManager[object] = (
-        admission.Admission(slot_dir, policy) if script is not None else contextlib.nullcontext()
+        admission.Admission(slot_dir, policy) if measured else contextlib.nullcontext()
     )
     try:
         with admitting:

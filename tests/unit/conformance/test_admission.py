@@ -3,6 +3,7 @@ the /proc edge on a real process group."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -116,6 +117,27 @@ def test_read_groups_measures_a_busy_and_an_idle_group() -> None:
     finally:
         for proc in (busy, idle):
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_read_groups_does_not_read_settled_outsiders_again() -> None:
+    outsider = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    member = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        time.sleep(admission.SETTLED_OUTSIDER_S + 0.5)
+        outsiders: set[int] = set()
+        assert set(read_groups([member.pid], outsiders)) == {member.pid}
+        assert outsider.pid in outsiders
+        assert member.pid not in outsiders
+        # Still measured on the next scan; a skipped pid that is gone leaves the set.
+        outsider.kill()
+        outsider.wait()
+        assert set(read_groups([member.pid], outsiders)) == {member.pid}
+        assert outsider.pid not in outsiders
+    finally:
+        for proc in (outsider, member):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
 
 

@@ -351,7 +351,10 @@ def test_kind_ledger_keeps_each_process_once_at_its_last_sample() -> None:
     ledger.note((10, 1.0), "sdk-clients", 0.75)  # the same process, later
     ledger.note((10, 2.0), "sdk-clients", 0.25)  # pid reused: another process
     ledger.note((11, 1.0), "harness", 1.0)
+    # A client orphaned by its harness's exit is still a client.
+    ledger.note((12, 1.0), "sdk-clients", 0.5)
+    ledger.note((12, 1.0), "sdk-server", 0.5)
     totals = ledger.totals()
-    assert totals["sdk-clients"] == 1.0
+    assert totals["sdk-clients"] == 1.5
     assert totals["harness"] == 1.0
     assert totals["sdk-server"] == 0.0
