@@ -44,6 +44,9 @@ from typing import Any
 
 import psutil
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from attribution import THREAD_BOOT, KindLedger, classify
+
 REPO = Path(__file__).resolve().parent.parent
 TIER_CHECK = Path(sys.executable).with_name("tier-check")
 
@@ -61,18 +64,24 @@ _TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 
 #: Runs tiercheck's CLI exactly as the console script does, and on exit writes the process's own
 #: resource usage (RUSAGE_SELF: every thread of this process, none of its children) to argv[1].
-_OWN_CPU_BOOT = """\
+_OWN_CPU_BOOT = (
+    """\
 import atexit, json, resource, sys
 _path = sys.argv.pop(1)
+"""
+    + THREAD_BOOT
+    + """\
 def _own():
     r = resource.getrusage(resource.RUSAGE_SELF)
     with open(_path, "w") as f:
-        json.dump({"user_s": r.ru_utime, "sys_s": r.ru_stime, "maxrss_kb": r.ru_maxrss}, f)
+        json.dump({"user_s": r.ru_utime, "sys_s": r.ru_stime, "maxrss_kb": r.ru_maxrss,
+                   "threads": _cpu}, f)
 atexit.register(_own)
 sys.argv[0] = "tier-check"
 from tiercheck.cli import main
 sys.exit(main())
 """
+)
 
 
 # --- process-tree sampling ----------------------------------------------------------------
@@ -129,11 +138,54 @@ class TreeSampler:
         self.peak = TreePeak()
         self.watch: psutil.Process | None = None
         self.watch_cpu_s: float | None = None
+        #: CPU per process kind (bench/attribution.py): whose run this is, and the step's leg.
+        self.ledger = KindLedger()
+        self.tiercheck = False
+        self.leg: str | None = None
+        self._procs: dict[int, tuple[float, int, list[str]]] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="tree-sampler", daemon=True)
 
+    def _attribute(self) -> None:
+        """Note every process's own CPU under its kind."""
+        try:
+            procs = self.root.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return
+        live: dict[int, tuple[float, int, list[str]]] = {}
+        cpu: dict[int, float] = {}
+        for proc in procs:
+            try:
+                with proc.oneshot():
+                    created = proc.create_time()
+                    known = self._procs.get(proc.pid)
+                    if known is not None and known[0] == created:
+                        live[proc.pid] = known
+                    else:
+                        live[proc.pid] = (created, proc.ppid(), proc.cmdline())
+                    times = proc.cpu_times()
+                    cpu[proc.pid] = times.user + times.system
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                continue
+        self._procs = live
+        for pid, used in cpu.items():
+            chain: list[list[str]] = []
+            at: int | None = pid
+            while at is not None and at in live:
+                chain.append(live[at][2])
+                at = live[at][1]
+            watch = self.watch
+            kind = classify(
+                chain[::-1],
+                tiercheck=self.tiercheck,
+                leg=self.leg,
+                itself=watch is not None and pid == watch.pid,
+            )
+            self.ledger.note((pid, live[pid][0]), kind, used)
+
     def sample_once(self) -> None:
         """Take one sample now."""
+        self._attribute()
         rss, count = sample_tree(self.root, include_root=self.include_root)
         self.peak.rss_bytes = max(self.peak.rss_bytes, rss)
         self.peak.processes = max(self.peak.processes, count)
@@ -227,6 +279,10 @@ class Step:
     env: Mapping[str, str]
     log: Path
     watch_own_cpu: bool = False
+    #: The official orchestration's step: the leg it runs (its harness starts the server in a
+    #: server leg, the clients in a client leg).
+    leg: str | None = None
+    label: str = ""
 
 
 @dataclass
@@ -251,6 +307,10 @@ class RunSample:
     bench_cpu_s: float = 0.0
     own_cpu_s: float | None = None
     own_cpu_sampled_s: float | None = None
+    #: CPU-seconds per process kind (bench/attribution.py), `unattributed` the rest.
+    kinds: dict[str, float] = field(default_factory=dict)
+    #: Wall seconds of each step (the official side: one per leg).
+    step_walls: dict[str, float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -297,8 +357,11 @@ def measure(
     stragglers = 0
     own: float | None = None
     wall = 0.0
+    step_walls: dict[str, float] = {}
     with TreeSampler(os.getpid(), include_root=False, interval=interval_s) as sampler:
+        sampler.tiercheck = any(step.watch_own_cpu for step in steps)
         for step in steps:
+            sampler.leg = step.leg
             step_began = time.monotonic()
             step.log.parent.mkdir(parents=True, exist_ok=True)
             with step.log.open("wb") as log:
@@ -322,11 +385,16 @@ def measure(
                 sampler.watch = None
             # Wall time ends when the command returns; a straggler's grace is not counted.
             wall += time.monotonic() - step_began
+            if step.label:
+                step_walls[step.label] = round(time.monotonic() - step_began, 3)
+            sampler.sample_once()  # nothing of the step is left to see; the sums are final
             stragglers += reap_stragglers()
         own = sampler.watch_cpu_s
     tree_cpu = children_cpu_s() - cpu_before
     bench_cpu = _self_cpu_s() - self_before
     foreign = _busy_cpu_s() - busy_before - tree_cpu - bench_cpu
+    kinds = sampler.ledger.totals()
+    kinds["unattributed"] = round(tree_cpu - sum(kinds.values()), 2)
     return RunSample(
         side=side,
         index=index,
@@ -342,6 +410,8 @@ def measure(
         foreign_cpu_s=round(max(0.0, foreign), 2),
         bench_cpu_s=round(bench_cpu, 2),
         own_cpu_sampled_s=None if own is None else round(own, 3),
+        kinds=kinds,
+        step_walls=step_walls,
     )
 
 
@@ -403,10 +473,10 @@ class Revision:
     pass_env: list[str]
 
 
-def load_config(sdk: str, cache_dir: Path) -> list[Revision]:
-    """Per-revision invocation from `tier-check show-config --sdk NAME --json`."""
+def load_config(sdk: str, cache_dir: Path, config_args: Sequence[str] = ()) -> list[Revision]:
+    """Per-revision invocation from `tier-check show-config --sdk NAME --json [CONFIG_ARGS]`."""
     out = subprocess.run(
-        [str(TIER_CHECK), "show-config", "--sdk", sdk, "--json"],
+        [str(TIER_CHECK), "show-config", "--sdk", sdk, "--json", *config_args],
         capture_output=True,
         text=True,
         check=True,
@@ -471,7 +541,8 @@ def official_steps(
                 argv += ["--timeout", str(int(rev.client_timeout_s * 1000))]
             argv += ["-o", str(out / rev.name / leg)]
             env = sdk_environment(extra, allow=rev.pass_env)
-            steps.append(Step(argv, sdk_path, env, out / "logs" / f"{rev.name}-{leg}.log"))
+            log = out / "logs" / f"{rev.name}-{leg}.log"
+            steps.append(Step(argv, sdk_path, env, log, leg=leg, label=f"{rev.name}/{leg}"))
     return steps
 
 
@@ -483,6 +554,7 @@ def tiercheck_argv(
     *,
     skip_build: bool,
     revisions: Sequence[str] | None,
+    extra: Sequence[str] = (),
 ) -> list[str]:
     """tier-check through a boot snippet that records its own CPU (see `_OWN_CPU_BOOT`)."""
     argv = [sys.executable, "-c", _OWN_CPU_BOOT, str(own_cpu_file), "--sdk-path", str(sdk_path)]
@@ -493,7 +565,7 @@ def tiercheck_argv(
         argv.append("--skip-build")
     for rev in revisions or ():
         argv += ["--revision", rev]
-    return argv
+    return [*argv, *extra]
 
 
 def run_tiercheck(
@@ -506,13 +578,16 @@ def run_tiercheck(
     work: Path,
     skip_build: bool,
     revisions: Sequence[str] | None,
+    extra: Sequence[str] = (),
 ) -> tuple[RunSample, dict[str, Any]]:
     """One measured tiercheck run; returns the sample and the scorecard."""
     out = work / f"{label}-{index}"
     own_file = work / f"{label}-{index}.own.json"
     env = {**os.environ, "TIERCHECK_CACHE": str(cache_dir)}
     step = Step(
-        tiercheck_argv(sdk_path, sdk, out, own_file, skip_build=skip_build, revisions=revisions),
+        tiercheck_argv(
+            sdk_path, sdk, out, own_file, skip_build=skip_build, revisions=revisions, extra=extra
+        ),
         REPO,
         env,
         work / f"{label}-{index}.log",
@@ -520,11 +595,13 @@ def run_tiercheck(
     )
     sample = measure(label, index, [step])
     scorecard: dict[str, Any] = {}
+    threads: dict[str, float] = {}
     with contextlib.suppress(OSError, ValueError):
         scorecard = json.loads((out / "scorecard.json").read_text(encoding="utf-8"))
     with contextlib.suppress(OSError, ValueError, KeyError):
         own = json.loads(own_file.read_text(encoding="utf-8"))
         sample.own_cpu_s = round(own["user_s"] + own["sys_s"], 3)
+        threads = own.get("threads") or {}
     sample.extra = {
         "out": str(out),
         "build_state": (scorecard.get("build") or {}).get("state"),
@@ -532,7 +609,25 @@ def run_tiercheck(
         "exit_code": scorecard.get("exit_code"),
         "sdk_commit": (scorecard.get("sdk") or {}).get("commit"),
     }
+    split_own_cpu(sample, threads)
     return sample, scorecard
+
+
+def split_own_cpu(sample: RunSample, threads: Mapping[str, float]) -> None:
+    """Replace the sampled CPU of tiercheck's process by its exact own CPU, split by thread kind
+    (`attribution.THREAD_BOOT`): probes, liveness watch, …, main thread the rest."""
+    if sample.own_cpu_s is None or not sample.kinds:
+        return
+    sampled = sample.kinds.get("tiercheck", 0.0)
+    sample.kinds["tiercheck"] = sample.own_cpu_s
+    sample.kinds["unattributed"] = round(
+        sample.kinds.get("unattributed", 0.0) + sampled - sample.own_cpu_s, 2
+    )
+    own = {k: round(v, 2) for k, v in threads.items() if k != "server during probes"}
+    own["main thread"] = round(sample.own_cpu_s - sum(own.values()), 2)
+    sample.extra["tiercheck_threads"] = own
+    if "server during probes" in threads:
+        sample.extra["server_during_probes_s"] = round(threads["server during probes"], 2)
 
 
 def tiercheck_verdicts(scorecard: Mapping[str, Any], legs: Sequence[str]) -> dict[str, Any]:
@@ -596,15 +691,63 @@ def summarize(samples: Sequence[RunSample]) -> dict[str, dict[str, float | None]
     return sides
 
 
-def ratios(medians: Mapping[str, Mapping[str, float | None]]) -> dict[str, float | None]:
-    """A/B for each figure."""
-    a, b = medians.get("A", {}), medians.get("B", {})
+def ratios(
+    medians: Mapping[str, Mapping[str, float | None]], side: str = "A"
+) -> dict[str, float | None]:
+    """`side`/B for each figure."""
+    a, b = medians.get(side, {}), medians.get("B", {})
     return {
         "wall": ratio(a.get("wall_s"), b.get("wall_s")),
         "cpu": ratio(a.get("cpu_s"), b.get("cpu_s")),
         "peak_rss": ratio(a.get("peak_rss_mb"), b.get("peak_rss_mb")),
         "peak_processes": ratio(a.get("peak_processes"), b.get("peak_processes")),
     }
+
+
+def kind_medians(samples: Sequence[RunSample]) -> dict[str, dict[str, float | None]]:
+    """Per side, the median CPU-seconds of each process kind (and of tiercheck's threads)."""
+    sides: dict[str, dict[str, float | None]] = {}
+    for side in sorted({s.side for s in samples}):
+        mine = [s for s in samples if s.side == side]
+        keys = sorted({k for s in mine for k in s.kinds})
+        sides[side] = {k: median([s.kinds[k] for s in mine if k in s.kinds]) for k in keys}
+        threads = sorted({k for s in mine for k in s.extra.get("tiercheck_threads", {})})
+        for key in threads:
+            values = [s.extra["tiercheck_threads"][key] for s in mine]
+            sides[side][f"tiercheck: {key}"] = median(
+                [v for v in values if isinstance(v, (int, float))]
+            )
+        probes = [
+            s.extra["server_during_probes_s"] for s in mine if "server_during_probes_s" in s.extra
+        ]
+        if probes:
+            sides[side]["sdk-server: during probes"] = median(probes)
+    return sides
+
+
+def leg_walls(samples: Sequence[RunSample], legs: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per leg ("REV/LEG"), the median wall of each side: tiercheck's own timing of the leg
+    (`timings["LEG REV"]`, a server leg's start-up included), the official side's step."""
+    out: dict[str, dict[str, Any]] = {}
+    for key in legs:
+        rev, leg = key.split("/")
+        row: dict[str, Any] = {}
+        for side in sorted({s.side for s in samples}):
+            mine = [s for s in samples if s.side == side]
+            if side == "B":
+                values = [s.step_walls[key] for s in mine if key in s.step_walls]
+            else:
+                values = [
+                    float(s.extra["timings"][f"{leg} {rev}"])
+                    for s in mine
+                    if f"{leg} {rev}" in (s.extra.get("timings") or {})
+                ]
+            row[side] = median(values)
+        for side, value in list(row.items()):
+            if side != "B":
+                row[f"{side}/B"] = ratio(value, row.get("B"))
+        out[key] = row
+    return out
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -650,6 +793,18 @@ def format_table(result: Mapping[str, Any]) -> str:
         f"tier-check --help (s)   {_fmt(help_s, 3):>13}   target < 0.3 s "
         f"{mark(meets('help_s', help_s))}"
     )
+    for side, kinds in (result.get("kinds") or {}).items():
+        lines.append(
+            f"CPU-s by kind, {side}: " + ", ".join(f"{k} {_fmt(v)}" for k, v in kinds.items())
+        )
+    for key, row in (result.get("legs") or {}).items():
+        lines.append(
+            f"leg {key} wall (s): "
+            + ", ".join(f"{k} {_fmt(v, 2 if '/' in k else 1)}" for k, v in row.items())
+        )
+    if result.get("ratios_before"):
+        rb = result["ratios_before"]
+        lines.append(f"A0/B (before): wall {_fmt(rb.get('wall'), 2)}, CPU {_fmt(rb.get('cpu'), 2)}")
     warm = result.get("warm")
     if warm:
         timings = warm.get("timings") or {}
@@ -732,6 +887,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--quiet-wait", type=float, default=300.0, help="wait at most this long, s (default 300)"
     )
     parser.add_argument("--keep", action="store_true", help="keep the raw outputs")
+    parser.add_argument(
+        "--config-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="a configuration flag for both sides (show-config and tier-check), e.g. "
+        "--config-arg=--client-cmd=./client; repeatable",
+    )
+    parser.add_argument(
+        "--before-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="also run tiercheck with these extra arguments as side A0 (e.g. "
+        "--before-arg=--concurrency=2: the former one-client-per-core rule); repeatable",
+    )
+    parser.add_argument(
+        "--no-warm", action="store_true", help="skip the priming and warm re-runs (built already)"
+    )
     return parser.parse_args(argv)
 
 
@@ -761,7 +935,7 @@ class Bench:
         return quiet
 
     def tiercheck(
-        self, index: int, label: str, *, skip_build: bool
+        self, index: int, label: str, *, skip_build: bool, extra: Sequence[str] = ()
     ) -> tuple[RunSample, dict[str, Any]]:
         quiet = self.settle()
         sample, card = run_tiercheck(
@@ -773,6 +947,7 @@ class Bench:
             work=self.work,
             skip_build=skip_build,
             revisions=self.only,
+            extra=[*self.args.config_arg, *extra],
         )
         sample.extra["quiet"] = quiet
         return sample, card
@@ -799,7 +974,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sdk = args.sdk or sdk_path.name
     cache_dir = (args.cache_dir or default_cache_dir()).resolve()
     runs = 1 if args.quick else max(1, args.runs)
-    all_revisions = load_config(sdk, cache_dir)
+    all_revisions = load_config(sdk, cache_dir, args.config_arg)
     wanted = args.revision or ([all_revisions[0].name] if args.quick else None)
     revisions = [r for r in all_revisions if wanted is None or r.name in wanted]
     harness = provision(cache_dir)
@@ -828,14 +1003,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"bench: tier-check --help ×{HELP_RUNS}")
         helps = help_times()
         # Build once (whatever state it finds), then the warm re-run must find it cached.
-        say("bench: priming run (build)")
-        prime, _ = bench.tiercheck(0, "prime", skip_build=False)
-        say(f"  build {prime.extra.get('build_state')}, {prime.wall_s:.1f} s")
-        say("bench: warm re-run")
-        warm, warm_card = bench.tiercheck(0, "warm", skip_build=False)
-        say(f"  build {warm.extra.get('build_state')}, {warm.wall_s:.1f} s")
-        warm_log = (work / "warm-0.log").read_text(encoding="utf-8", errors="replace")
-        provisioned = "provisioning" in warm_log
+        prime: RunSample | None = None
+        warm: RunSample | None = None
+        warm_card: dict[str, Any] = {}
+        provisioned = False
+        if not args.no_warm:
+            say("bench: priming run (build)")
+            prime, _ = bench.tiercheck(0, "prime", skip_build=False)
+            say(f"  build {prime.extra.get('build_state')}, {prime.wall_s:.1f} s")
+            say("bench: warm re-run")
+            warm, warm_card = bench.tiercheck(0, "warm", skip_build=False)
+            say(f"  build {warm.extra.get('build_state')}, {warm.wall_s:.1f} s")
+            warm_log = (work / "warm-0.log").read_text(encoding="utf-8", errors="replace")
+            provisioned = "provisioning" in warm_log
         samples: list[RunSample] = []
         comparisons = []
         for index in range(runs):
@@ -843,6 +1023,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             a_sample, card = bench.tiercheck(index, "A", skip_build=True)
             samples.append(a_sample)
             say(f"  A: {_brief(a_sample)}")
+            if args.before_arg:
+                say(f"bench: run {index + 1}/{runs} A0 (tiercheck {' '.join(args.before_arg)})")
+                a0_sample, _ = bench.tiercheck(index, "A0", skip_build=True, extra=args.before_arg)
+                samples.append(a0_sample)
+                say(f"  A0: {_brief(a0_sample)}")
             say(f"bench: run {index + 1}/{runs} B (official sdk ×{len(bench.legs)})")
             b_sample, b_verdicts = bench.official(index)
             samples.append(b_sample)
@@ -867,6 +1052,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "samples": [asdict(s) for s in samples],
             "medians": medians,
             "ratios": ratios(medians),
+            "ratios_before": ratios(medians, "A0") if args.before_arg else None,
             "verdicts": {
                 "identical": not differences,
                 "scenarios": max((c["scenarios"] for c in comparisons), default=0),
@@ -874,20 +1060,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "per_run": comparisons,
             },
             "help": {"samples_s": helps, "median_s": median(helps)},
-            "prime": asdict(prime),
+            "prime": asdict(prime) if prime else None,
             "warm": {
                 **asdict(warm),
                 "build_state": warm.extra.get("build_state"),
                 "timings": warm_card.get("timings"),
                 "provisioned": provisioned,
-            },
+            }
+            if warm
+            else None,
+            "before_args": args.before_arg,
+            "kinds": kind_medians(samples),
+            "legs": leg_walls(samples, bench.legs),
         }
         result["met"] = {
             "wall_ratio": meets("wall_ratio", result["ratios"]["wall"]),
             "rss_ratio": meets("rss_ratio", result["ratios"]["peak_rss"]),
             "own_cpu_s": meets("own_cpu_s", medians.get("A", {}).get("own_cpu_s")),
             "help_s": meets("help_s", result["help"]["median_s"]),
-            "warm_cached": warm.extra.get("build_state") == "cached" and not provisioned,
+            "warm_cached": None
+            if warm is None
+            else warm.extra.get("build_state") == "cached" and not provisioned,
             "verdicts_identical": not differences,
         }
         print(format_table(result))

@@ -27,6 +27,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.sdk.server": "--out/logs: the server's output log (start and stop lines)",
     "tiercheck.conformance.harness": "the cache: the harness install",
     "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
+    "tiercheck.conformance.admission": "the cache or --budget: the client slots' limit file",
     "tiercheck.sdk.build": "the cache: build markers",
     "tiercheck.locks": "lock files: the cache, --budget, beside --history",
     "tiercheck.sdk.tools": "the cache: provisioned uv and pnpm",

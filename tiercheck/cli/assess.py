@@ -76,7 +76,10 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
         "--concurrency",
         type=int,
         metavar="N",
-        help="client scenarios at once (default: the machine's cores)",
+        help=(
+            "at most N client scenarios at once (0: all at once; default: admitted by the CPU "
+            "the running clients use, at least one per core)"
+        ),
     )
     run.add_argument(
         "--budget",
@@ -132,10 +135,10 @@ def assess(args: argparse.Namespace) -> int:
 
 def assess_request(args: argparse.Namespace) -> AssessRequest:
     """The assessment the flags in `args` ask for, as one typed request (nothing run yet)."""
-    from tiercheck.pipeline import RunSettings, default_concurrency
+    from tiercheck.pipeline import RunSettings
     from tiercheck.pipeline.request import AssessRequest, TargetRequest
 
-    concurrency = default_concurrency() if args.concurrency is None else max(0, args.concurrency)
+    concurrency = None if args.concurrency is None else max(0, args.concurrency)
     # In the order the flags are checked: the first bad one is the one reported.
     registry = known_sdks(args)
     target = TargetRequest(

@@ -87,7 +87,10 @@ def matrix_parser(prog: str) -> argparse.ArgumentParser:
         "--concurrency",
         type=int,
         metavar="N",
-        help="client scenario processes at once across every row (default: the cores)",
+        help=(
+            "at most N client scenario processes at once across every row (default: admitted "
+            "by the CPU the running clients use, at least one per core)"
+        ),
     )
     run.add_argument(
         "--max-builds", type=int, metavar="N", default=2, help="builds at once (default 2)"

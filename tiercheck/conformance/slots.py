@@ -2,12 +2,16 @@
 
 The harness starts one client process per scenario, all at once: on a 2-core machine that is
 ~40 Python or Node processes competing for CPU and holding gigabytes of memory, for no gain in
-wall time (client start-up is CPU-bound). We cannot change the harness, so we wrap the SDK's
-client command: each wrapped start first takes a slot (a `flock` on one of N lock files,
+wall time when client start-up is CPU-bound. We cannot change the harness, so we wrap the SDK's
+client command: each wrapped start first takes a slot (a `flock` on one of the lock files,
 whichever frees first) and only then starts the real client. A waiting client is a shell and
 one blocked `flock` (a few megabytes, no CPU): the harness's shell execs the wrapper, which
-holds the slot. The real clients run at most N at a time across every leg of the assessment,
-because all legs share one slot directory.
+holds the slot. All legs of the assessment share one slot directory.
+
+How many slots are open is the directory's `limit` file, which `conformance.admission` sets
+from the CPU the running clients use (many light clients, few heavy ones), never above the
+wrapper's SLOTS argument (the hard cap). Without a limit file, SLOTS clients run at once. Each
+running client is registered as `run/<process group>` so that its CPU can be measured.
 
 The harness's per-scenario timeout would count the time spent waiting for a slot, so the leg
 passes the harness a generous timeout and the wrapper applies the real per-scenario limit
@@ -59,6 +63,7 @@ stop_client() {
       n=$((n + 1))
     done
     kill -KILL -"$client" 2>/dev/null
+    rm -f "$dir/run/$client"
   fi
   [ -n "$watchdog" ] && kill -KILL -"$watchdog" 2>/dev/null
 }
@@ -75,8 +80,15 @@ exec 8>"$dir/gate"
 flock 8
 n=0
 while :; do
-  exec 9>"$dir/slot.$((n % slots))"
-  if [ "$n" -lt "$slots" ]; then
+  # How many may run now: the measured limit when one is set (conformance/admission.py),
+  # never more than SLOTS (the hard cap).
+  lim=$slots
+  [ -r "$dir/limit" ] && read -r lim < "$dir/limit"
+  case $lim in '' | *[!0-9]*) lim=$slots ;; esac
+  [ "$lim" -gt "$slots" ] && lim=$slots
+  [ "$lim" -lt 1 ] && lim=1
+  exec 9>"$dir/slot.$((n % lim))"
+  if [ "$n" -lt "$lim" ]; then
     flock -n 9 && break
   else
     flock -w 0.1 9 && break
@@ -91,6 +103,8 @@ exec 8>&-
 # Neither it nor the watchdog inherits the slot's descriptor: only this shell holds the slot.
 setsid sh -c "$cmd \"\$@\"" client "$@" 9>&- &
 client=$!
+# Registered for the admission controller, which measures the group's CPU from /proc.
+: 2>/dev/null >"$dir/run/$client"
 # The limit: a watchdog in a group of its own signals this shell when the time is up.
 setsid sh -c 'sleep "$1"; kill -USR1 "$2"' watchdog "$limit" "$$" </dev/null >/dev/null 2>&1 9>&- &
 watchdog=$!
@@ -110,6 +124,7 @@ def prepare_slots(slot_dir: Path) -> Path:
     at that moment never reads half a script.
     """
     slot_dir.mkdir(parents=True, exist_ok=True)
+    (slot_dir / "run").mkdir(exist_ok=True)
     script = slot_dir / "slot.sh"
     try:
         if script.read_text(encoding="utf-8") == SLOT_SCRIPT:

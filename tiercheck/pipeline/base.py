@@ -68,9 +68,11 @@ class RunSettings:
     rebuild: bool = False
     skip_build: bool = False
     harness_version: str = PINNED_VERSION
-    #: Client processes at once across the whole assessment; 0 means unbounded (the harness's
-    #: own behaviour).
-    concurrency: int = 0
+    #: Client processes at once across the whole assessment: None admits them by the CPU they
+    #: use (`conformance.admission`: at least one per core, more while the running ones leave
+    #: cores idle); N > 0 does the same but never more than N at once (`--concurrency N`); 0
+    #: means unbounded (the harness's own behaviour: every client at once).
+    concurrency: int | None = None
     sequential: bool = False
     #: The advisory probes to run against each revision's server while it is up (`--probes`):
     #: None means every probe, () none.

@@ -1,14 +1,16 @@
 """Step 5, legs: the server and client legs of every planned revision, overlapped.
 
 Per revision: {server on a free port → server leg → stop} and {client leg, slot-limited}. Server
-legs take turns, each overlapping the client legs; client processes are bounded across the
-whole assessment by `RunSettings.concurrency`. A leg that cannot be measured is an unmeasured
+legs take turns, each overlapping the client legs; client processes across the whole
+assessment are admitted by the CPU they use (`conformance.admission`), never more than
+`RunSettings.concurrency` when that is given. A leg that cannot be measured is an unmeasured
 verdict with its reason. Ctrl-C (or SIGTERM) stops every child, marks the legs that had not
 finished as interrupted, and still returns what was measured.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import threading
@@ -23,11 +25,17 @@ from typing import TYPE_CHECKING
 
 from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
-from tiercheck.conformance import slots
+from tiercheck.conformance import admission, slots
 from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import ServerStartError, TiercheckError
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.base import (
+    AssessOptions,
+    ProgressSink,
+    Unmeasured,
+    default_concurrency,
+    elapsed,
+)
 from tiercheck.pipeline.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.pipeline.verdict import score_leg_run
@@ -140,8 +148,12 @@ def _watching(
 @dataclass(frozen=True)
 class _ClientSlots:
     script: Path | None
+    #: The hard cap the wrapper enforces (`--concurrency N`, else every queued client).
     slots: int
     queued: int
+    #: Clients always admitted (one per core, or the cap if lower): the harness timeout
+    #: covers a queue that moves at this pace.
+    floor: int = 1
 
 
 @dataclass(frozen=True)
@@ -176,7 +188,7 @@ def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple
     timeout_ms = slots.harness_timeout_ms(
         scenario_timeout_s=config.client_timeout,
         queued_clients=client_slots.queued,
-        slots=client_slots.slots,
+        slots=client_slots.floor,
     )
     return wrapped, timeout_ms
 
@@ -419,11 +431,36 @@ def run_legs(
         slot_dir = options.settings.budget_dir / "clients"
     else:
         slot_dir = options.settings.cache_dir / "slots" / f"{os.getpid()}-{time.monotonic_ns()}"
-    script = slots.prepare_slots(slot_dir) if concurrency > 0 else None
+    script = slots.prepare_slots(slot_dir) if concurrency != 0 else None
     queued = sum(len(p.requirements.expected("client")) for p in revisions)
     if options.settings.budget_dir is not None:
         queued *= slots.sharers(slot_dir)
-    client_slots = _ClientSlots(script, max(1, concurrency), queued)
+    cap = concurrency or None  # None: no cap; the measured limit alone
+    policy = admission.Policy(
+        cores=default_concurrency(), floor=min(default_concurrency(), cap or queued), cap=cap
+    )
+    client_slots = _ClientSlots(script, cap or max(1, queued), queued, max(1, policy.floor))
+    # A cap no higher than the floor leaves nothing to measure: the limit is the cap.
+    measured = script is not None and (cap is None or cap > policy.floor)
+    admitting: contextlib.AbstractContextManager[object] = (
+        admission.Admission(slot_dir, policy) if measured else contextlib.nullcontext()
+    )
+    try:
+        with admitting:
+            return _run_tasks(options, revisions, cwd, harness, progress, client_slots)
+    finally:
+        if options.settings.budget_dir is None:  # a shared directory belongs to the matrix
+            shutil.rmtree(slot_dir, ignore_errors=True)
+
+
+def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots
+    options: AssessOptions,
+    revisions: Sequence[RevisionPlan],
+    cwd: Path,
+    harness: Harness,
+    progress: ProgressSink,
+    client_slots: _ClientSlots,
+) -> LegsResult:
     stop = threading.Event()
     record = _Record()
     ctx = _LegContext(options, record, cwd, harness, client_slots, progress, stop)
@@ -462,8 +499,6 @@ def run_legs(
         record.unmeasured.append(Unmeasured("assessment", "interrupted"))
     finally:
         pool.shutdown(wait=True)
-        if options.settings.budget_dir is None:  # a shared directory belongs to the matrix
-            shutil.rmtree(slot_dir, ignore_errors=True)
         record.timings["legs"] = elapsed(began)
     return LegsResult(
         verdicts=verdicts,

@@ -131,6 +131,30 @@ def test_slot_wrapper_bounds_concurrency_and_passes_the_url(tmp_path: Path) -> N
     assert peak == 2
 
 
+def test_slot_wrapper_follows_the_limit_file_and_registers_its_clients(tmp_path: Path) -> None:
+    script = slots.prepare_slots(tmp_path / "slots")
+    (tmp_path / "slots" / "limit").write_text("1\n")
+    log = tmp_path / "log"
+    run_dir = tmp_path / "slots" / "run"
+    # Each "client" records its start, end and how many clients are registered meanwhile.
+    client = (
+        "sh -c "
+        + shlex.quote(
+            f"echo start $(ls {shlex.quote(str(run_dir))} | wc -l) >> {shlex.quote(str(log))}; "
+            f"sleep 0.3; echo end >> {shlex.quote(str(log))}"
+        )
+        + " client"
+    )
+    # A cap of 3, a measured limit of 1: one at a time.
+    wrapped = slots.wrap_client_command(client, script=script, slots=3, timeout_s=60)
+    procs = [subprocess.Popen(f"{wrapped} http://127.0.0.1:9/{i}", shell=True) for i in range(3)]
+    for proc in procs:
+        assert proc.wait(timeout=120) == 0
+    lines = log.read_text().splitlines()
+    assert lines == ["start 1", "end"] * 3
+    assert list(run_dir.iterdir()) == []  # every registration removed
+
+
 def test_a_waiting_client_takes_whichever_slot_frees_first(tmp_path: Path) -> None:
     script = slots.prepare_slots(tmp_path / "slots")
     log = tmp_path / "log"

@@ -323,3 +323,16 @@ def test_plan_matrix_stable_adds_each_line_at_its_latest_stable_release(
     ]
     with pytest.raises(UsageError, match=r"^--stable adds each line of --all at @stable"):
         RowSelection(every_stable=True)
+
+
+def test_a_row_gets_a_client_cap_only_when_one_was_given(tmp_path: Path) -> None:
+    from tiercheck.pipeline.matrix.rows import PlannedRow
+    from tiercheck.pipeline.matrix.run import MatrixSettings, row_argv
+
+    row = PlannedRow("go-sdk@main", "go-sdk", "o/r", "main", ("2025-11-25",), None, True, None)
+    measured = MatrixSettings(tmp_path, tmp_path, {}, concurrency=None, max_builds=1)
+    argv = row_argv(row, measured)
+    assert "--concurrency" not in argv  # the rows share the measured admission
+    assert argv[argv.index("--budget") + 1] == str(tmp_path / "budget")
+    capped = row_argv(row, MatrixSettings(tmp_path, tmp_path, {}, concurrency=4, max_builds=1))
+    assert capped[capped.index("--concurrency") + 1] == "4"

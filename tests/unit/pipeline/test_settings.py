@@ -147,3 +147,14 @@ def test_the_command_line_builds_the_settings_in_one_record(
     assert settings.flags["--build-cmd"] is None  # not given
     assert request.target == TargetRequest(sdk="python-sdk-v1")
     assert (request.out, request.history) == (tmp_path / "out", None)
+
+
+def test_clients_are_admitted_by_measured_cpu_unless_capped(tmp_path: Path) -> None:
+    parser = assess_parser("tier-check", epilog="")
+    base = ["--sdk", "python-sdk-v1", "--cache-dir", str(tmp_path / "cache")]
+    # No flag: admitted by the CPU they use (no cap); N: a hard cap of N; 0: all at once.
+    assert assess_request(parser.parse_args(base)).settings.concurrency is None
+    capped = parser.parse_args([*base, "--concurrency", "3"])
+    assert assess_request(capped).settings.concurrency == 3
+    unbounded = parser.parse_args([*base, "--concurrency", "0"])
+    assert assess_request(unbounded).settings.concurrency == 0

@@ -297,3 +297,64 @@ def test_official_steps_follow_the_official_order(bench: ModuleType, tmp_path: P
     assert client.argv[client.argv.index("--timeout") + 1] == "30000"
     assert client.argv[-2:] == ["-o", str(tmp_path / "out" / "2025-11-25" / "client")]
     assert "--skip-build" in client.argv
+
+
+# --- CPU per process kind (bench/attribution.py) ----------------------------------------------
+
+
+def _attribution() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "bench_attribution", BENCH.with_name("attribution.py")
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_attribution"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+NODE = ["/cache/node/bin/node", "/cache/harness/node_modules/@x/conformance/dist/index.js"]
+TIER = ["/v/bin/python", "-c", "…from tiercheck.cli import main…"]
+
+
+def test_classify_by_ancestry() -> None:
+    attribution = _attribution()
+
+    def kind(chain: list[list[str]], tiercheck: bool = True, leg: str | None = None) -> str:
+        return str(attribution.classify(chain, tiercheck=tiercheck, leg=leg))
+
+    slot = ["sh", "/cache/slots/x/slot.sh"]
+    client = [".venv/bin/python", "client.py", "http://127.0.0.1:1/"]
+    server = ["sh", "-c", ".venv/bin/python server.py"]
+    # tiercheck's run: itself, its harness runs, the clients under them, its server.
+    assert attribution.classify([TIER], tiercheck=True, leg=None, itself=True) == "tiercheck"
+    assert kind([TIER, NODE]) == "harness"
+    assert kind([TIER, NODE, slot, client]) == "sdk-clients"
+    assert kind([TIER, server, server[2:]]) == "sdk-server"
+    # tier-check's own entry unreadable (non-dumpable): its children still sort.
+    assert kind([NODE, slot, client]) == "sdk-clients"
+    assert kind([server[2:]]) == "sdk-server"
+    # The official orchestration: what is not its harness is the server or the clients, by leg,
+    # whether or not it still hangs below the harness.
+    assert kind([NODE], tiercheck=False, leg="server") == "harness"
+    assert kind([NODE, server], tiercheck=False, leg="server") == "sdk-server"
+    assert kind([NODE, client], tiercheck=False, leg="client") == "sdk-clients"
+    assert kind([client], tiercheck=False, leg="client") == "sdk-clients"
+    assert kind([["git", "status"]], tiercheck=False) == "other"
+    assert not attribution.is_harness(["/usr/bin/python", "conformance.py"])
+
+
+def test_kind_ledger_keeps_each_process_once_at_its_last_sample() -> None:
+    ledger = _attribution().KindLedger()
+    ledger.note((10, 1.0), "sdk-clients", 0.5)
+    ledger.note((10, 1.0), "sdk-clients", 0.75)  # the same process, later
+    ledger.note((10, 2.0), "sdk-clients", 0.25)  # pid reused: another process
+    ledger.note((11, 1.0), "harness", 1.0)
+    # A client orphaned by its harness's exit is still a client.
+    ledger.note((12, 1.0), "sdk-clients", 0.5)
+    ledger.note((12, 1.0), "sdk-server", 0.5)
+    totals = ledger.totals()
+    assert totals["sdk-clients"] == 1.5
+    assert totals["harness"] == 1.0
+    assert totals["sdk-server"] == 0.0

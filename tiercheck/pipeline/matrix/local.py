@@ -75,7 +75,7 @@ def run_matrix(
         out_dir=folder.path.resolve(),
         cache_dir=request.cache_dir.resolve(),
         environ=dict(request.environ),
-        concurrency=budgets.concurrency or default_concurrency(),
+        concurrency=budgets.concurrency,
         max_builds=budgets.max_builds,
         child_args=given,
         # A row's own client legs already keep a core per client slot busy, so rows beyond
@@ -83,9 +83,10 @@ def run_matrix(
         # bench/matrix.py).
         max_rows=budgets.max_rows or default_concurrency(),
     )
+    slots = settings.concurrency or "by measured CPU"
     announce(
         f"matrix {folder.run_id}: {len(rows)} row(s), {sum(r.runnable for r in rows)} runnable "
-        f"here; rows {settings.max_rows}, client slots {settings.concurrency}, "
+        f"here; rows {settings.max_rows}, client slots {slots}, "
         f"builds {settings.max_builds} at once"
     )
     ran = run_rows(rows, settings, on_event)

@@ -40,8 +40,9 @@ class MatrixSettings:
     out_dir: Path
     cache_dir: Path
     environ: Mapping[str, str]
-    #: Client scenario processes at once, machine-wide.
-    concurrency: int
+    #: Client scenario processes at once, machine-wide, at most (None: admitted by the CPU
+    #: they use, `conformance.admission`).
+    concurrency: int | None
     #: Builds at once, machine-wide.
     max_builds: int
     #: Arguments every row's `tier-check` gets (governance, history, --reuse, registry, …).
@@ -82,8 +83,7 @@ def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
         str(settings.cache_dir),
         "--budget",
         str(settings.budget_dir),
-        "--concurrency",
-        str(settings.concurrency),
+        *(() if settings.concurrency is None else ("--concurrency", str(settings.concurrency))),
         "--max-builds",
         str(settings.max_builds),
         *settings.child_args,
