@@ -52,8 +52,13 @@ def _alive(proc: psutil.Process) -> bool:
         return False
 
 
-def leftover_processes(mark: str | None = None) -> list[psutil.Process]:
-    """Live descendants of this process, plus any process of our user carrying `mark`."""
+def leftover_processes(mark: str | None = None, *, since: float = 0.0) -> list[psutil.Process]:
+    """Live descendants of this process, plus any process of our user carrying `mark`.
+
+    `since` (a `time.time()`): the mark was set then, and a process's environment is fixed
+    when it starts, so only processes started from a second before it can carry the mark; the
+    others are not read (their creation time is one small read, their environment a larger
+    one)."""
     me = psutil.Process()
     found: dict[int, psutil.Process] = {}
     with suppress(psutil.Error):
@@ -66,6 +71,8 @@ def leftover_processes(mark: str | None = None) -> list[psutil.Process]:
             if proc.pid in found or proc.pid == me.pid:
                 continue
             try:
+                if since and proc.create_time() < since - 1.0:
+                    continue
                 if proc.uids().real != uid or not _alive(proc):
                     continue
                 if proc.environ().get(MARK_ENV) == mark:
@@ -162,12 +169,13 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     mark = uuid.uuid4().hex
     monkeypatch.setenv(MARK_ENV, mark)
     ports_before = own_listening_ports()
+    began = time.time()
     yield mark
     lingering: list[psutil.Process] = []
 
     def settled() -> bool:
         nonlocal lingering
-        lingering = leftover_processes(mark)
+        lingering = leftover_processes(mark, since=began)
         return not lingering
 
     if not wait_for(settled, timeout_s=10.0, interval_s=0.1):
