@@ -1,14 +1,22 @@
-"""Where tiercheck finds its data files and keeps its cache."""
+"""Where tiercheck finds its data files and keeps its cache, and whether a path in a tree it was
+given stays inside that tree."""
 
 from __future__ import annotations
 
 import os
 from importlib.resources import files
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from tiercheck.errors import UsageError
 
-__all__ = ["cache_dir", "data_path", "default_cache_dir", "writable_dir"]
+__all__ = [
+    "cache_dir",
+    "data_path",
+    "default_cache_dir",
+    "inside",
+    "link_out",
+    "writable_dir",
+]
 
 
 def data_path(*parts: str) -> Path:
@@ -58,3 +66,20 @@ def writable_dir(path: Path, where: str) -> Path:
         shown = path if probe == path else f"{path}: {probe}"
         raise UsageError(f"{where} {shown} {why}")
     return path
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether `path`, every link on the way followed, is `root` or below it (`root` resolved)."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop of links leads nowhere
+        return False
+
+
+def link_out(root: Path, rel: str) -> str | None:
+    """The first part of `rel` (a POSIX path under `root`) that leads out of `root`, or None."""
+    parts = PurePosixPath(rel).parts
+    for end in range(1, len(parts) + 1):
+        if not inside(root, root.joinpath(*parts[:end])):
+            return "/".join(parts[:end])
+    return None

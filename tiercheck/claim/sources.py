@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from tiercheck.claim.baseline import BaselineSource
 from tiercheck.claim.header import Manifest, TagFact
 from tiercheck.claim.tree import SourceTree
+from tiercheck.paths import inside, link_out
 from tiercheck.target import choose_release_tag
 
 __all__ = [
@@ -100,27 +101,10 @@ def _read(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def _inside(root: Path, path: Path) -> bool:
-    """Whether `path`, every link on the way followed, is `root` or below it (`root` resolved)."""
-    try:
-        return path.resolve().is_relative_to(root)
-    except (OSError, RuntimeError):  # a loop of links leads nowhere
-        return False
-
-
-def _link_out(root: Path, rel: str) -> str | None:
-    """The first part of `rel` (a POSIX path under `root`) that leads out of `root`, or None."""
-    parts = PurePosixPath(rel).parts
-    for end in range(1, len(parts) + 1):
-        if not _inside(root, root.joinpath(*parts[:end])):
-            return "/".join(parts[:end])
-    return None
-
-
 def _read_inside(root: Path, rel: str) -> str | None:
     """The text of `root/rel` when it is a file that stays inside `root` (`root` resolved)."""
     full = root / rel
-    if not full.is_file() or _link_out(root, rel) is not None:
+    if not full.is_file() or link_out(root, rel) is not None:
         return None
     return _read(full)
 
@@ -149,7 +133,7 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
             if name.lower() in _SKIP_DIRS or name.startswith("."):
                 continue
             if (here / name).is_symlink():  # os.walk does not descend into it either
-                if not _inside(root, here / name):
+                if not inside(root, here / name):
                     links_out.add((here / name).relative_to(root).as_posix())
                 continue
             walked.append(name)
@@ -162,7 +146,7 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
             full = here / name
             rel = full.relative_to(root).as_posix()
             if full.is_symlink():
-                if not _inside(root, full):
+                if not inside(root, full):
                     links_out.add(rel)
                 continue
             kind = classify(rel)
@@ -177,7 +161,7 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
     for rel in extra:
         if rel in texts or not os.path.lexists(root / rel):
             continue
-        leaving = _link_out(root, rel)
+        leaving = link_out(root, rel)
         if leaving is not None:
             links_out.add(leaving)
             continue

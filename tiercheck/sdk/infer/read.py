@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from tiercheck.config.safeload import read_text
 from tiercheck.errors import ConfigError
+from tiercheck.paths import link_out
 from tiercheck.sdk.checkout import describe_local, tags_merged
 from tiercheck.sdk.infer.entry import GitFacts, RepoFacts, server_dirs
 from tiercheck.sdk.infer.manifest import read_manifests
@@ -48,21 +49,6 @@ _SOURCE_SUFFIXES = {
 _SKIP = {"node_modules", "target", "vendor", "dist", "build", "__pycache__"}
 
 
-def _inside(root: Path, path: Path) -> bool:
-    try:
-        return path.resolve().is_relative_to(root)
-    except (OSError, RuntimeError):  # a loop of links leads nowhere
-        return False
-
-
-def _link_out(root: Path, rel: str) -> str | None:
-    parts = PurePosixPath(rel).parts
-    for end in range(1, len(parts) + 1):
-        if not _inside(root, root.joinpath(*parts[:end])):
-            return "/".join(parts[:end])
-    return None
-
-
 def _read(root: Path, rel: str, notes: list[str]) -> str | None:
     """The text of `root/rel` when it is a file inside `root`; None (with a note) otherwise."""
     if PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts:
@@ -71,7 +57,7 @@ def _read(root: Path, rel: str, notes: list[str]) -> str | None:
     full = root / rel
     if not os.path.lexists(full):
         return None
-    leaving = _link_out(root, rel)
+    leaving = link_out(root, rel)
     if leaving is not None:
         notes.append(f"{leaving}: a link out of the folder: not read")
         return None
@@ -88,7 +74,7 @@ def _walk(root: Path, folder: str, depth: int) -> Iterator[str]:
     """Files under `root/folder` (POSIX paths relative to `root`), no link followed, `depth`
     folders deep at most."""
     base = root / folder
-    if not base.is_dir() or _link_out(root, folder) is not None:
+    if not base.is_dir() or link_out(root, folder) is not None:
         return
     for directory, dirs, files in os.walk(base):
         here = Path(directory)
@@ -146,7 +132,7 @@ def gather(root: Path) -> tuple[RepoFacts, tuple[str, ...]]:
     }
     workflows: dict[str, str] = {}
     folder = ".github/workflows"
-    leaving = _link_out(root, folder) if os.path.lexists(root / folder) else None
+    leaving = link_out(root, folder) if os.path.lexists(root / folder) else None
     if leaving is not None:
         notes.append(f"{leaving}: a link out of the folder: not read")
     elif (root / folder).is_dir():
