@@ -20,9 +20,11 @@ nox.options.sessions = ["lint", "types", "layers", "unit", "integration", "slow"
 
 PATHS = ("tiercheck", "tests", "bench", "examples", "noxfile.py")
 ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
-#: The pages' validators, from the npm registry (tests/support/page_checks.py): the Nu HTML
-#: Checker's vnu.jar (run with the machine's Java) and axe-core.
-WEBCHECK = ("vnu-jar@26.9.27", "axe-core@4.14.1")
+#: The pages' validators (tests/support/page_checks.py): the Nu HTML Checker from Maven Central
+#: (the artifacts tests/support/vnu/pom.xml names, run with the machine's Java) and axe-core
+#: from the npm registry.
+VNU_POM = "tests/support/vnu/pom.xml"
+WEBCHECK = ("axe-core@4.14.1",)
 #: A missing Chromium or actionlint fails the tests that need it (tests/support/tools.py).
 REQUIRE_TOOLS = {"TIERCHECK_REQUIRE_TOOLS": "1"}
 
@@ -66,6 +68,16 @@ def integration(session: nox.Session) -> None:
     """The real pinned harness and the real sample SDK (provisions Node 22 on first use)."""
     _install(session)
     webcheck = f"{session.virtualenv.location}/webcheck"
+    session.run(
+        "mvn",
+        "-q",
+        "-B",
+        "-f",
+        VNU_POM,
+        "dependency:copy-dependencies",
+        f"-DoutputDirectory={webcheck}/vnu",
+        external=True,
+    )
     session.run(
         "npm",
         "install",

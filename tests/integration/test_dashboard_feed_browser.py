@@ -7,9 +7,9 @@ a base URL, from the story of `support.nights` (worked out by hand there): alpha
 15; its server leg at 2025-11-25 is unmeasured on night 20; beta-sdk's `auth/scope-step-up`
 fails every night. The triage file links both failures, with a hostile note on beta's.
 
-The Nu HTML Checker and axe-core are the npm packages `vnu-jar` and `axe-core` installed into
-`.venv/webcheck` (or `TIERCHECK_WEBCHECK`); without them those tests skip, saying so (or fail
-under TIERCHECK_REQUIRE_TOOLS=1).
+The Nu HTML Checker (from Maven Central) and axe-core (from npm) are installed into
+`.venv/webcheck` (or `TIERCHECK_WEBCHECK`) as `support.page_checks` says; without them those
+tests skip, saying so (or fail under TIERCHECK_REQUIRE_TOOLS=1).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""Checkers nobody here wrote, for the published pages: the W3C Nu HTML Checker (`vnu.jar`)
-and axe-core's WCAG 2.1 A/AA rules run in headless Chromium.
+"""Checkers nobody here wrote, for the published pages: the W3C Nu HTML Checker and axe-core's
+WCAG 2.1 A/AA rules run in headless Chromium.
 
-Both come from the npm registry (`vnu-jar` ships the checker's own `vnu.jar`, run here with
-Java; `axe-core` ships `axe.min.js`); `.ci/run` installs them into `.venv/webcheck`. A test
-that needs one calls `require_vnu` / `require_axe`: skipped without it, failed under
-`TIERCHECK_REQUIRE_TOOLS=1` (`support.tools`). `TIERCHECK_WEBCHECK` names another install
-folder (nox's sessions install into their own).
+The checker comes from Maven Central (`nu.validator:validator` and what it needs, copied by
+`mvn` as tests/support/vnu/pom.xml says into `.venv/webcheck/vnu`, run here with Java), axe-core
+from the npm registry (`axe-core` ships `axe.min.js`, installed into `.venv/webcheck`); `.ci/run`
+installs both. A test that needs one calls `require_vnu` / `require_axe`: skipped without it,
+failed under `TIERCHECK_REQUIRE_TOOLS=1` (`support.tools`). `TIERCHECK_WEBCHECK` names another
+install folder (nox's sessions install into their own).
 
 axe runs inside the page, and the pages forbid every script (their Content-Security-Policy):
 `axe_violations` opens a copy of the page beside it with that one meta element left out and
@@ -42,20 +43,24 @@ def _modules() -> Path:
 
 
 INSTALL = (
-    "npm install --prefix .venv/webcheck --no-save --ignore-scripts vnu-jar@26.9.27 "
-    "axe-core@4.14.1, "
-    "and Java 11 or later; .ci/run does"
+    "mvn -q -B -f tests/support/vnu/pom.xml dependency:copy-dependencies "
+    "-DoutputDirectory=.venv/webcheck/vnu, npm install --prefix .venv/webcheck --no-save "
+    "--ignore-scripts axe-core@4.14.1, and Java 11 or later; .ci/run does"
 )
+#: The checker's command-line entry point in nu.validator:validator.
+_VNU_MAIN = "nu.validator.client.SimpleCommandLineValidator"
 #: axe's tags for WCAG 2.0 and 2.1, levels A and AA.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 
 
-def require_vnu() -> tuple[str, Path]:
-    """(java, vnu.jar): without them the test skips, or fails under the variable."""
-    jar = _modules() / "vnu-jar/build/dist/vnu.jar"
+def require_vnu() -> tuple[str, str]:
+    """(java, the checker's class path): without them the test skips, or fails under the
+    variable."""
+    jars = Path(os.environ.get("TIERCHECK_WEBCHECK") or _DEFAULT) / "vnu"
+    found = jars.is_dir() and any(jars.glob("validator-*.jar"))
     java = shutil.which("java")
-    tools.require("the Nu HTML Checker (vnu.jar)", str(jar) if jar.is_file() else None, INSTALL)
-    return tools.require("Java", java, INSTALL), jar
+    tools.require("the Nu HTML Checker (nu.validator)", str(jars) if found else None, INSTALL)
+    return tools.require("Java", java, INSTALL), f"{jars}/*"
 
 
 def require_axe() -> Path:
@@ -68,16 +73,16 @@ def require_axe() -> Path:
 
 def vnu_errors(pages: list[Path]) -> list[str]:
     """Every error the Nu HTML Checker finds in `pages` (one line each; empty: valid)."""
-    java, jar = require_vnu()
+    java, classpath = require_vnu()
     done = subprocess.run(
-        [java, "-jar", str(jar), "--errors-only", "--format", "gnu", *map(str, pages)],
+        [java, "-cp", classpath, _VNU_MAIN, "--errors-only", "--format", "gnu", *map(str, pages)],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-    assert done.returncode == 0 or lines, f"vnu.jar exited {done.returncode} saying nothing"
+    assert done.returncode == 0 or lines, f"the checker exited {done.returncode} saying nothing"
     return lines
 
 
