@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -182,7 +183,7 @@ def test_both_revisions_give_the_header_split_and_sections(both_revisions) -> No
     # the requirement sets' client lists hold 4 + 7 core and 14 + 25 auth scenarios; the
     # snapshot publishes v1.0.0 on 2026-08-12, 15 days after the 2026-07-28 spec release; both
     # baseline files are empty.
-    run, out, _, _ = both_revisions
+    run, out, sdk, _ = both_revisions
     assert run.returncode == 1, run.explain()  # the snapshot's governance blocks Tier 1
     claim = json.loads((out / "claim.json").read_text("utf-8"))
     header = claim["header"]
@@ -208,11 +209,13 @@ def test_both_revisions_give_the_header_split_and_sections(both_revisions) -> No
     for section in ("## Conformance", "## Baseline", "## Reviewer checklist", "## Reproduce"):
         assert section in body
     commit = claim["commit"]
+    # The checkout is named by the path the run used (a reader's own is one edit away).
+    checkout = shlex.quote(str(sdk))
     assert (
-        f"tier-check claim --sdk-path '<checkout>' --sdk sample-sdk --tier 1 --revision "
+        f"tier-check claim --sdk-path {checkout} --sdk sample-sdk --tier 1 --revision "
         f"2025-11-25 --revision 2026-07-28 --harness-version {claim['header']['harness_version']}"
     ) in body
-    assert f"git -C '<checkout>' checkout --detach {commit}" in body
+    assert f"git -C {checkout} checkout --detach {commit}" in body
     assert "PORT=3000 .venv/bin/python server.py --port 3000 --revision 2026-07-28" in body
 
 
