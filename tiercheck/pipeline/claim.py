@@ -20,6 +20,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from tiercheck.claim.changes import Previous, from_claim
 from tiercheck.claim.model import PreviousAssessment
 from tiercheck.claim.pack import Claim, ClaimContext, build_claim, previous_from_scorecard
@@ -247,18 +249,21 @@ def _context(
 
 
 def _registry_copy(entry: SdkEntry | None) -> str | None:
-    """The text of the registry file `entry` came from, unless it is the bundled registry (the
-    reproduce command then needs no `--registry`)."""
+    """The SDK's own entry, as known_sdks.yaml text, when it came from a registry file other
+    than the bundled one (the reproduce command then names the copy). Only that entry: the
+    claim is published, and the file may hold other SDKs' entries."""
     if entry is None:
         return None
     source = Path(entry.source)
     if source.resolve() == default_registry_path().resolve():
         return None
-    try:
-        return source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        msg = f"{source}: cannot read the registry again to copy it into the claim ({exc})"
-        raise UsageError(msg) from None
+    return yaml.safe_dump(
+        {entry.name: dict(entry.raw)},
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=2**16,
+    )
 
 
 def summary(claim: Claim) -> str:

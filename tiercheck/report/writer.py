@@ -206,7 +206,7 @@ def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
     else:
         (out_dir / FULL_NAME).unlink(missing_ok=True)
     if claim.registry_copy is not None:
-        # The registry file the reproduce command names (`--registry sdk-registry.yaml`).
+        # The SDK's registry entry the reproduce command names (`--registry sdk-registry.yaml`).
         from tiercheck.claim.reproduce import REGISTRY_COPY
 
         written.append(atomic_write_text(out_dir / REGISTRY_COPY, claim.registry_copy))

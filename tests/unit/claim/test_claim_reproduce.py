@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from support.scorecards import sample_scorecard
 from tiercheck.claim.markdown import render_assessment
@@ -228,12 +229,16 @@ def test_a_claim_from_a_registry_file_keeps_a_copy_and_names_it(tmp_path: Path) 
 
     registry = tmp_path / "elsewhere" / "mine.yaml"
     registry.parent.mkdir()
-    registry.write_text(_entry_text("Pythonic"), encoding="utf-8")
+    # Another SDK's entry beside it stays out of the published copy.
+    other = _entry_text("Other").replace("sample-sdk:", "other-sdk:", 1)
+    registry.write_text(_entry_text("Pythonic") + "\n" + other, encoding="utf-8")
     saved = atomic_write_text(tmp_path / "scorecard.json", render_json(sample_scorecard()))
     out = tmp_path / "claim"
     code = main(["claim", "--from", str(saved), "--registry", str(registry), "--out", str(out)])
     assert code in (0, 1)
-    assert (out / "sdk-registry.yaml").read_text("utf-8") == registry.read_text("utf-8")
+    # The copy holds the SDK's own entry, as the file has it, and nothing else of the file.
+    copy = yaml.safe_load((out / "sdk-registry.yaml").read_text("utf-8"))
+    assert copy == {"sample-sdk": yaml.safe_load(registry.read_text("utf-8"))["sample-sdk"]}
     claim = json.loads((out / "claim.json").read_text("utf-8"))
     # The registry's `language` names the SDK in the title.
     assert claim["header"]["title"] == "Pythonic SDK — Tier 1 Assessment"
