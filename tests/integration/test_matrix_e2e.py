@@ -477,7 +477,9 @@ def separate_jobs(sample: Sample) -> Jobs:
             str(artifacts / job["job"]),
         ]
         codes.append(tier_check(*argv, env=sample.env(cache)).returncode)
-    assert all(code in (0, 1) for code in codes), codes
+    # Hand-worked: the clean tag passes (0), the broken one fails a scored scenario (1), the
+    # one that does not build measures nothing (3); the merge reads each job's scorecard alike.
+    assert codes == [0, 1, 3], codes
     return Jobs(plan_file, artifacts, jobs)
 
 
