@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from support import browser
-from support.browser import SpacedText, Text, assert_nothing_fetched, open_page
+from support.browser import Text, id_text, site_page
 from support.nights import LINES, NEW_HARNESS, OLD_HARNESS
 from tiercheck.cli.app import main
 from tiercheck.report.writer import write_reports
@@ -64,17 +64,11 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def _page(tmp_path: Path, site: Path, path: str) -> tuple[Text, str]:
-    page = site / path
-    console: list[str] = []
-    parsed, requests = open_page(tmp_path, page, console, SpacedText)
-    assert_nothing_fetched(requests, page)
-    assert console == []
-    assert "script" not in parsed.tags
+    parsed = site_page(tmp_path, site, path)
     return parsed, " ".join(" ".join(parsed.text).split())
 
 
-def _id(parsed: Text, ident: str) -> str:
-    return " ".join(parsed.ids[ident].split())
+_id = id_text
 
 
 def test_night_12_the_regression_is_on_the_index_the_line_and_the_scenario(

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from support import browser, page_checks
-from support.browser import SpacedText, Text, assert_nothing_fetched, open_page
+from support.browser import Text, id_text, site_page
 from support.hostile_text import HOSTILE
 from support.nights import R1, alpha, beta, gamma, records
 from tiercheck.cli.app import main
@@ -77,18 +77,12 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def _page(tmp_path: Path, site: Path, path: str) -> Text:
-    page = site / path
-    console: list[str] = []
-    parsed, requests = open_page(tmp_path, page, console, SpacedText)
-    assert_nothing_fetched(requests, page)
-    assert console == []
-    assert "script" not in parsed.tags
+    parsed = site_page(tmp_path, site, path)
     assert "img" not in parsed.tags
     return parsed
 
 
-def _id(parsed: Text, ident: str) -> str:
-    return " ".join(parsed.ids[ident].split())
+_id = id_text
 
 
 def _feed_titles(tmp_path: Path, site: Path) -> list[str]:

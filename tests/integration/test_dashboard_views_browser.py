@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from support import browser
-from support.browser import SpacedText, Text, assert_nothing_fetched, open_page
+from support.browser import Text, id_text, site_page
 from support.nights import records, thirty_nights
 from support.page_checks import axe_violations, vnu_errors
 from tiercheck.dashboard.build import scenario_slug
@@ -55,17 +55,11 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def _page(tmp_path: Path, site: Path, path: str) -> tuple[Text, str]:
-    page = site / path
-    console: list[str] = []
-    parsed, requests = open_page(tmp_path, page, console, SpacedText)
-    assert_nothing_fetched(requests, page)
-    assert console == []
-    assert "script" not in parsed.tags
+    parsed = site_page(tmp_path, site, path)
     return parsed, " ".join(" ".join(parsed.text).split())
 
 
-def _id(parsed: Text, ident: str) -> str:
-    return " ".join(parsed.ids[ident].split())
+_id = id_text
 
 
 class _Table(HTMLParser):

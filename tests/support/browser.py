@@ -29,9 +29,11 @@ __all__ = [
     "Text",
     "assert_nothing_fetched",
     "chromium",
+    "id_text",
     "open_page",
     "requests",
     "require_chromium",
+    "site_page",
 ]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -160,3 +162,20 @@ def open_page(
 def assert_nothing_fetched(requests: list[str], page: Path) -> None:
     others = [u for u in requests if u != page.as_uri() and not u.startswith("data:")]
     assert others == [], f"{page.name} fetched {others}"
+
+
+def site_page(tmp_path: Path, site: Path, path: str) -> Text:
+    """A published page of `site`, opened from file:// as a reader would: it fetched nothing,
+    logged nothing to the console and holds no script. Read with `SpacedText`."""
+    page = site / path
+    console: list[str] = []
+    parsed, fetched = open_page(tmp_path, page, console, SpacedText)
+    assert_nothing_fetched(fetched, page)
+    assert console == []
+    assert "script" not in parsed.tags
+    return parsed
+
+
+def id_text(parsed: Text, ident: str) -> str:
+    """The text of the element with id `ident`, its white space collapsed."""
+    return " ".join(parsed.ids[ident].split())
