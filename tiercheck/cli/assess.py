@@ -101,6 +101,14 @@ def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
         action="store_true",
         help="run revisions one after another instead of overlapping them",
     )
+    run.add_argument(
+        "--cold-clients",
+        action="store_true",
+        help=(
+            "start every Python client on its own (default: a client run as `PYTHON SCRIPT.py` "
+            "is forked from one interpreter that has already imported what SCRIPT imports)"
+        ),
+    )
     add_config_flags(parser)
     gov = parser.add_argument_group("governance")
     gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
@@ -162,6 +170,7 @@ def assess_request(args: argparse.Namespace) -> AssessRequest:
         harness_version=args.harness_version or pinned_harness_version(),
         concurrency=concurrency,
         sequential=args.sequential,
+        cold_clients=getattr(args, "cold_clients", False),
         probes=probe_selection(args.probes),
         budget_dir=Path(args.budget).resolve() if getattr(args, "budget", None) else None,
         max_builds=max(1, getattr(args, "max_builds", 1)),

@@ -40,7 +40,9 @@ __all__ = [
     "Policy",
     "admit_limit",
     "expected_demand",
+    "merge_groups",
     "read_groups",
+    "registered",
 ]
 
 #: In the slot directory: the number of clients that may run now (one line, an integer).
@@ -205,12 +207,43 @@ def read_groups(groups: Iterable[int], outsiders: set[int] | None = None) -> dic
     return samples
 
 
-def _registered(slot_dir: Path) -> list[int]:
+def registered(slot_dir: Path) -> dict[int, tuple[int, ...]]:
+    """The running clients: each client's registered process group (`run/<group>`, written by
+    the slot wrapper) → the groups holding its CPU. A client forked from a warm zygote
+    (`conformance.warm`) runs in a group of its own, which its launcher names beside its
+    registration (`run/<group>.<client group>`)."""
     try:
         names = os.listdir(slot_dir / RUN_DIR)
     except OSError:
-        return []
-    return [int(n) for n in names if n.isdigit()]
+        return {}
+    clients: dict[int, list[int]] = {}
+    for name in names:
+        head, _, alias = name.partition(".")
+        if not head.isdigit():
+            continue
+        groups = clients.setdefault(int(head), [int(head)])
+        if alias.isdigit():
+            groups.append(int(alias))
+    return {client: tuple(groups) for client, groups in clients.items()}
+
+
+def merge_groups(
+    clients: dict[int, tuple[int, ...]], samples: dict[int, GroupSample]
+) -> dict[int, GroupSample]:
+    """One sample per client whose registered group is alive: its groups' CPU and wait added,
+    its registered group's age."""
+    merged: dict[int, GroupSample] = {}
+    for client, groups in clients.items():
+        own = samples.get(client)
+        if own is None:
+            continue
+        parts = [samples[g] for g in groups if g in samples]
+        merged[client] = GroupSample(
+            cpu_s=sum(p.cpu_s for p in parts),
+            wait_s=sum(p.wait_s for p in parts),
+            age_s=own.age_s,
+        )
+    return merged
 
 
 def write_limit(slot_dir: Path, limit: int) -> None:
@@ -274,7 +307,9 @@ class Admission:
 
     def tick(self) -> int:
         """Sample the registered clients, and set and return the limit."""
-        now = read_groups(_registered(self.slot_dir), self._outsiders)
+        clients = registered(self.slot_dir)
+        groups = {g for members in clients.values() for g in members}
+        now = merge_groups(clients, read_groups(groups, self._outsiders))
         for group in set(self._live) - set(now):
             self._done.append(self._live.pop(group))  # finished: its last sample stays
         self._live.update(now)

@@ -63,7 +63,7 @@ stop_client() {
       n=$((n + 1))
     done
     kill -KILL -"$client" 2>/dev/null
-    rm -f "$dir/run/$client"
+    rm -f "$dir/run/$client" "$dir/run/$client".*
   fi
   [ -n "$watchdog" ] && kill -KILL -"$watchdog" 2>/dev/null
 }

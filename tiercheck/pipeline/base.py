@@ -74,6 +74,9 @@ class RunSettings:
     #: means unbounded (the harness's own behaviour: every client at once).
     concurrency: int | None = None
     sequential: bool = False
+    #: Start every Python client cold instead of forking it from a warm interpreter that has
+    #: already imported what the client imports (`conformance.warm`; `--cold-clients`).
+    cold_clients: bool = False
     #: The advisory probes to run against each revision's server while it is up (`--probes`):
     #: None means every probe, () none.
     probes: tuple[str, ...] | None = None

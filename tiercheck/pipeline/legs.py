@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
-from tiercheck.conformance import admission, slots
+from tiercheck.conformance import admission, slots, warm
 from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import ServerStartError, TiercheckError
@@ -174,9 +174,10 @@ class _LegContext:
     server_turn: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple[str, int]:
-    """(command for the harness, harness per-scenario timeout in ms)."""
-    command = config.client_command or ""
+def _client_command(
+    command: str, config: RevisionConfig, client_slots: _ClientSlots
+) -> tuple[str, int]:
+    """(`command` as the harness should run it, harness per-scenario timeout in ms)."""
     if client_slots.script is None:
         return command, int(config.client_timeout * 1000)
     wrapped = slots.wrap_client_command(
@@ -191,6 +192,32 @@ def _client_command(config: RevisionConfig, client_slots: _ClientSlots) -> tuple
         slots=client_slots.floor,
     )
     return wrapped, timeout_ms
+
+
+@contextmanager
+def _warm_clients(ctx: _LegContext, config: RevisionConfig, revision: str) -> Iterator[str]:
+    """The client command for the leg: through a warm zygote when the command is a plain
+    Python script run and `--cold-clients` is not given (`conformance.warm`), else as
+    configured."""
+    command = config.client_command or ""
+    plan = None if ctx.options.settings.cold_clients else warm.warm_plan(command)
+    if plan is None:
+        yield command
+        return
+    log = ctx.options.out_dir / "logs" / f"client-warm-{revision}.log"
+    ctx.record.logs[f"client-warm-{revision}"] = str(log)
+    env = process.sdk_environment(config.env, allow=config.pass_env)
+    with warm.zygote(plan, cwd=ctx.cwd, env=env, log_path=log) as socket_path:
+        if socket_path is None:
+            ctx.progress.warn(f"client {revision}: warm start unavailable, clients start cold")
+            yield command
+            return
+        script = ctx.client_slots.script
+        yield warm.launcher_command(
+            plan,
+            socket_path=socket_path,
+            run_dir=None if script is None else script.parent / admission.RUN_DIR,
+        )
 
 
 def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
@@ -351,10 +378,10 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     if stop.is_set():
         return unmeasured_leg("client", revision, "interrupted")
     raw = options.out_dir / "raw" / revision / "client"
-    command, timeout_ms = _client_command(config, client_slots)
     began = time.monotonic()
     progress.step(f"client leg {revision}", config.client_command)
-    with _watching(progress, plan, "client", raw):
+    with _warm_clients(ctx, config, revision) as client, _watching(progress, plan, "client", raw):
+        command, timeout_ms = _client_command(client, config, client_slots)
         run = run_client_leg(
             harness,
             command=command,
