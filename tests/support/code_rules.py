@@ -2,7 +2,8 @@
 
 Two rules:
 - only `tiercheck.process` starts processes: no other module calls `os.system`, `os.fork`,
-  `os.exec*`, `os.spawn*`, `os.posix_spawn*` or `os.popen`;
+  `os.exec*`, `os.spawn*`, `os.posix_spawn*` or `os.popen` (`PROGRAMS` are not tiercheck's
+  process: they are programs other interpreters run);
 - every module that writes files is on `WRITERS` with the place it writes, and the reports
   under `--out` are written by `tiercheck.report.writer` alone (the harness's results and the
   children's output logs are written by those processes, through `tiercheck.process`).
@@ -19,6 +20,16 @@ PACKAGE = Path(__file__).resolve().parents[2] / "tiercheck"
 #: The one place reports under `--out` come from.
 OUT_WRITER = "tiercheck.report.writer"
 
+#: Files of the package that are programs run in other processes (never imported by tiercheck),
+#: and the processes they start: they may start processes, and write only where named.
+PROGRAMS: dict[str, str] = {
+    "tiercheck.conformance.warm_zygote": "the SDK's interpreter: forks one client per scenario",
+    "tiercheck.conformance.warm_launcher": (
+        "run by the harness: runs the client cold when the zygote is gone (exec); writes the "
+        "client's registration in the slot directory's run/"
+    ),
+}
+
 #: Every module that writes files, and where. One entry is `--out`'s reports.
 WRITERS: dict[str, str] = {
     "tiercheck.durable": "the primitive every writer calls (temp file, fsync, replace)",
@@ -28,6 +39,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.conformance.harness": "the cache: the harness install",
     "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
     "tiercheck.conformance.admission": "the cache or --budget: the client slots' limit file",
+    "tiercheck.conformance.warm_launcher": PROGRAMS["tiercheck.conformance.warm_launcher"],
     "tiercheck.sdk.build": "the cache: build markers",
     "tiercheck.locks": "lock files: the cache, --budget, beside --history",
     "tiercheck.sdk.tools": "the cache: provisioned uv and pnpm",

@@ -93,6 +93,31 @@ def _exit_code(exc: SystemExit) -> int:
     return 1
 
 
+def _run_main(main_file: str) -> None:
+    import builtins
+    import importlib.machinery
+    import types
+
+    with open(main_file, "rb") as f:
+        source = f.read()
+    main = types.ModuleType("__main__")
+    main.__file__ = main_file
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", main_file)
+    main.__spec__ = None
+    main.__cached__ = None  # type: ignore[attr-defined]
+    sys.modules["__main__"] = main
+    exec(compile(source, main_file, "exec"), main.__dict__)  # noqa: S102 - the client itself
+
+
+def _print_from(main_file: str, exc: BaseException) -> None:
+    """The traceback as `python SCRIPT` prints it: from SCRIPT's first frame (not the zygote's)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != main_file:
+        tb = tb.tb_next
+    traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+
+
 def _finish(code: int) -> None:
     """Leave as the interpreter leaves: join non-daemon threads, atexit, flush, exit."""
     import atexit
@@ -129,18 +154,18 @@ def _child(request: dict[str, Any], fds: list[int]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         sys.argv = list(request["argv"])
-        import runpy
-
+        # As `python SCRIPT` runs it: a fresh `__main__` whose file is the absolute path (3.9+).
+        main_file = os.path.abspath(sys.argv[0])
         try:
-            runpy.run_path(sys.argv[0], run_name="__main__")
+            _run_main(main_file)
             code = 0
         except SystemExit as exc:
             code = _exit_code(exc)
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGINT)
-        except BaseException:  # noqa: BLE001 - printed as the interpreter prints it
-            traceback.print_exc()
+        except BaseException as exc:  # noqa: BLE001 - printed as the interpreter prints it
+            _print_from(main_file, exc)
             code = 1
     finally:
         _finish(code)
