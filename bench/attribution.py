@@ -5,7 +5,8 @@ Two sources, each measuring what the other cannot:
 - **Processes** (`KindLedger`, fed by compare.py's tree sampler every 100 ms): every process
   below the benchmark is given a kind from its ancestry (`classify`): the harness (`node …
   conformance …`), the SDK's clients (anything the harness started in tiercheck's run: the
-  slot wrappers and the clients under them), the SDK's server (anything else tiercheck
+  slot wrappers and the clients under them; and the warm start's zygote, which imports for the
+  clients, with every client forked from it), the SDK's server (anything else tiercheck
   started), tiercheck itself (its own process, whose CPU comes exactly from the boot snippet
   instead: it makes itself non-dumpable, so its /proc entries may not be readable). In the
   official orchestration each step runs one leg, so whatever is not the harness is that leg's
@@ -38,6 +39,11 @@ def is_harness(cmdline: Sequence[str]) -> bool:
     return exe.startswith("node") and any("conformance" in arg for arg in cmdline[1:])
 
 
+def is_warm_zygote(cmdline: Sequence[str]) -> bool:
+    """tiercheck's warm start for Python clients: `PYTHON …/warm_zygote.py SOCKET SCRIPT`."""
+    return len(cmdline) > 1 and cmdline[1].endswith("/warm_zygote.py")
+
+
 def classify(
     chain: Sequence[Sequence[str]], *, tiercheck: bool, leg: str | None, itself: bool = False
 ) -> str:
@@ -50,6 +56,8 @@ def classify(
     """
     if itself:
         return "tiercheck"
+    if tiercheck and any(is_warm_zygote(cmd) for cmd in chain):
+        return "sdk-clients"  # the warm start's zygote (the clients' imports) and its forks
     for depth, cmd in enumerate(chain):
         if is_harness(cmd):
             if depth == len(chain) - 1:

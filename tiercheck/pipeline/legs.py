@@ -167,11 +167,35 @@ class _LegContext:
     client_slots: _ClientSlots
     progress: ProgressSink
     stop: threading.Event
-    #: Server legs take turns (each still overlaps the client legs): a server leg is a few
-    #: seconds of one server and one harness, and two at once only add a server and a harness
-    #: (~200 MB) to the assessment's peak memory, with no gain in wall time while the client
-    #: legs keep every core busy.
+    #: Server legs take turns from their server's start to the end of their harness run (each
+    #: still overlaps the client legs): two harness runs at once only add a server and a
+    #: harness (~200 MB) to the assessment's peak memory. The probes run after the turn is
+    #: given up, beside the next server leg: they are seconds of one thread's calls to a
+    #: server already up (concurrent-ids' rounds), which would otherwise hold every later
+    #: server leg back.
     server_turn: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _Turn:
+    """A server leg's turn: taken on entry, given up by `release()` or on exit, once."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._lock = lock
+        self._held = False
+
+    def __enter__(self) -> _Turn:
+        self._lock.acquire()
+        self._held = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Let the next server leg start (idempotent)."""
+        if self._held:
+            self._held = False
+            self._lock.release()
 
 
 def _client_command(
@@ -221,13 +245,13 @@ def _warm_clients(ctx: _LegContext, config: RevisionConfig, revision: str) -> It
 
 
 def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
-    with ctx.server_turn:
+    with _Turn(ctx.server_turn) as turn:
         if ctx.stop.is_set():
             return unmeasured_leg("server", plan.revision, "interrupted")
-        return _server_leg(ctx, plan)
+        return _server_leg(ctx, plan, turn)
 
 
-def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
+def _server_leg(ctx: _LegContext, plan: RevisionPlan, turn: _Turn) -> LegVerdict:
     from tiercheck.sdk.server import managed_server
 
     options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
@@ -296,6 +320,7 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
                 progress.warn(f"{revision}: the server stopped answering at the end of its leg")
                 progress.warn(f"{revision}: probes not run: {end.detail}")
             else:
+                turn.release()
                 _run_probes(ctx, plan, server.url)
     except TiercheckError as exc:
         # Only a start-up failure is the server's; the harness refusing its folder is not.

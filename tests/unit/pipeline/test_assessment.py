@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -400,3 +401,26 @@ def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     assert recorder.events[-1] == ("2025-11-25", "client", 3, 25)  # 18 scored + 7 not scored
     done = [e[2] for e in recorder.events]
     assert done == sorted(done)
+
+
+def test_a_server_leg_gives_up_its_turn_once_and_the_next_one_starts() -> None:
+    from tiercheck.pipeline.legs import _Turn
+
+    lock = threading.Lock()
+    order: list[str] = []
+
+    def second() -> None:
+        with _Turn(lock):
+            order.append("second started")
+
+    with _Turn(lock) as turn:
+        waiting = threading.Thread(target=second)
+        waiting.start()
+        waiting.join(timeout=0.2)
+        assert order == []  # the turn is held: the next leg waits
+        turn.release()
+        turn.release()  # idempotent: the lock is not released twice
+        waiting.join(timeout=10)
+        order.append("first probing")
+    assert order == ["second started", "first probing"]
+    assert not lock.locked()

@@ -332,6 +332,11 @@ def test_classify_by_ancestry() -> None:
     assert kind([TIER, NODE]) == "harness"
     assert kind([TIER, NODE, slot, client]) == "sdk-clients"
     assert kind([TIER, server, server[2:]]) == "sdk-server"
+    # Warm start: the zygote (the clients' imports) and each client forked from it.
+    zygote = [".venv/bin/python", "/site/tiercheck/conformance/warm_zygote.py", "/t/s", "c.py"]
+    assert kind([TIER, zygote]) == "sdk-clients"
+    assert kind([TIER, zygote, zygote]) == "sdk-clients"
+    assert kind([TIER, ["/v/bin/python", "warm_zygote.py.bak"]]) == "sdk-server"
     # tier-check's own entry unreadable (non-dumpable): its children still sort.
     assert kind([NODE, slot, client]) == "sdk-clients"
     assert kind([server[2:]]) == "sdk-server"
