@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck.config.resolve import RevisionConfig
+from tiercheck.conformance.warm import warm_plan
 from tiercheck.pipeline.legs import unconfigured
 from tiercheck.revisions import LEGS
 
@@ -30,6 +31,9 @@ class RunPreview:
     baselines: tuple[tuple[str, str], ...]
     #: Which legs would run (the others are skipped for want of a command).
     runs: tuple[str, ...]
+    #: How each scenario's client would start: "warm" (forked from one interpreter that has
+    #: imported what the script imports, `conformance.warm`), "cold", or "" with no client leg.
+    client_start: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """The JSON form (`show-config --json`'s `would_run`)."""
@@ -39,6 +43,7 @@ class RunPreview:
             "client": self.client,
             "expected_failures": dict(self.baselines),
             "legs": list(self.runs),
+            "client_start": self.client_start or None,
         }
 
     def lines(self) -> list[str]:
@@ -47,8 +52,15 @@ class RunPreview:
             f"build     {self.build}",
             f"server    {self.server}",
             f"client    {self.client}",
+            *([f"          {_STARTS[self.client_start]}"] if self.client_start else []),
             *(f"baseline  {leg}: {text}" for leg, text in self.baselines),
         ]
+
+
+_STARTS = {
+    "warm": "warm start: forked per scenario from one interpreter with the script's imports",
+    "cold": "cold start: each scenario's client started on its own",
+}
 
 
 def _baseline(name: str | None, checkout: Path | None) -> str:
@@ -83,6 +95,7 @@ def preview_run(
         client=client or f"skipped: {unconfigured(config, 'client')}",
         baselines=tuple((leg, _baseline(config.baseline(leg), checkout)) for leg in LEGS),
         runs=runs,
+        client_start="" if client is None else ("warm" if warm_plan(client) else "cold"),
     )
 
 

@@ -66,6 +66,7 @@ def test_show_config_previews_an_unregistered_checkout_with_nothing_to_run(
         "client": "skipped: no client command configured",
         "expected_failures": {"server": "none", "client": "none"},
         "legs": [],
+        "client_start": None,
     }
     for needed in ("--server-cmd", "--server-url", "--client-cmd", "--registry FILE", "init"):
         assert needed in shown["nothing_would_run"]
@@ -87,13 +88,17 @@ def test_show_config_previews_what_the_flags_would_run(
         "                             from --tag-prefix" in out
     )
     assert f"    server    {SERVER}  (MCP at {URL})\n" in out
-    assert f"    client    {CLIENT}\n" in out
+    assert f"    client    {CLIENT}\n              cold start: each scenario's client" in out
     # The baseline is read inside the checkout, and found there; one FILE serves both legs.
     for leg in ("server", "client"):
         assert f"    baseline  {leg}: {checkout / 'conformance-baseline.yml'} (found)\n" in out
     assert "nothing would run" not in out
     code, out, _ = _run([*argv, "--json"], capsys)
     assert json.loads(out)["would_run"][R2]["legs"] == ["server", "client"]
+    assert json.loads(out)["would_run"][R2]["client_start"] == "cold"  # a native binary
+    python_client = ["--client-cmd", ".venv/bin/python conformance/client.py"]
+    code, out, _ = _run([*argv, *python_client, "--json"], capsys)
+    assert json.loads(out)["would_run"][R2]["client_start"] == "warm"
 
 
 def test_doctor_takes_a_checkout_and_says_what_would_run(
