@@ -117,33 +117,44 @@ def _timed_run(self):
     finally:
         _add(_kind(self.name), _time.thread_time() - began)
 _t.Thread.run = _timed_run
-def _server_cpu():
+def _server_cpu(port):
+    # Per process (pid, start) of the server probed: the child whose command line names the
+    # probed port (with its descendants); not the harness, not the other revision's server,
+    # not the warm start's zygote and its forked clients.
     import psutil
-    total = 0.0
+    found = {}
     me = psutil.Process()
     for child in me.children():
         try:
             cmd = child.cmdline()
             if cmd and cmd[0].rsplit("/", 1)[-1].startswith("node"):
                 continue
+            if not any(arg == port or arg.endswith("=" + port) or arg.endswith(":" + port)
+                       for arg in cmd):
+                continue
             for proc in [child, *child.children(recursive=True)]:
                 times = proc.cpu_times()
-                total += times.user + times.system + times.children_user + times.children_system
+                found[(proc.pid, proc.create_time())] = (
+                    times.user + times.system + times.children_user + times.children_system)
         except psutil.Error:
             continue
-    return total
+    return found
 def _patch_probes():
     import tiercheck.probes as probes
     original = probes.run_probes
-    def run_probes(*args, **kwargs):
-        began, server = _time.thread_time(), _server_cpu()
+    def run_probes(url, *args, **kwargs):
+        from urllib.parse import urlsplit
+        port = str(urlsplit(url).port)
+        began, server = _time.thread_time(), _server_cpu(port)
         try:
-            return original(*args, **kwargs)
+            return original(url, *args, **kwargs)
         finally:
             spent = _time.thread_time() - began
             _add("probes", spent)
             _add("leg threads", -spent)
-            _add("server during probes", _server_cpu() - server)
+            after = _server_cpu(port)
+            _add("server during probes",
+                 sum(after[key] - server[key] for key in after.keys() & server.keys()))
     probes.run_probes = run_probes
 _patch_probes()
 """
