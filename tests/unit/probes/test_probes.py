@@ -146,7 +146,7 @@ class _NotMcp(BaseHTTPRequestHandler):
 def not_mcp() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _NotMcp)
     thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        target=server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True
     )
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
