@@ -12,6 +12,7 @@ Two rules:
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,24 +91,27 @@ def _attr(node: ast.expr) -> tuple[str | None, str | None]:
     return None, None
 
 
+@functools.cache
+def _calls(source: str) -> tuple[ast.Call, ...]:
+    """Every call in `source`, parsed once per text (both rules read the same modules)."""
+    return tuple(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call))
+
+
 def process_calls(source: str) -> Iterator[str]:
     """The process-starting calls in `source` (`os.fork`, `os.execvp`, …)."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call):
-            owner, name = _attr(node.func)
-            if (
-                owner == "os"
-                and name
-                and (name in _PROCESS_CALLS or name.startswith(_PROCESS_PREFIXES))
-            ):
-                yield f"os.{name} (line {node.lineno})"
+    for node in _calls(source):
+        owner, name = _attr(node.func)
+        if (
+            owner == "os"
+            and name
+            and (name in _PROCESS_CALLS or name.startswith(_PROCESS_PREFIXES))
+        ):
+            yield f"os.{name} (line {node.lineno})"
 
 
 def file_writes(source: str) -> Iterator[str]:
     """The calls in `source` that create or replace files."""
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
+    for node in _calls(source):
         owner, name = _attr(node.func)
         line = f"(line {node.lineno})"
         if (owner in ("durable", None) and name in _DURABLE) or (

@@ -202,7 +202,7 @@ class FakeGitHub:
         self.server.fake = self  # type: ignore[attr-defined]
         # A short poll keeps `stop()` from waiting out serve_forever's default half second.
         self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True
         )
 
     @property

@@ -205,14 +205,20 @@ def hostile_runs(name: str) -> list[RunRecord]:
     """Eleven green nights of the notify fixtures' line, then one whose failing scenario's
     check id and message are the string, and whose oldest issue unaddressed for two months is
     titled with it."""
+    return list(_hostile_runs(name))
+
+
+@functools.cache
+def _hostile_runs(name: str) -> tuple[RunRecord, ...]:
     text = HOSTILE[name]
     tonight = edited(
         night_scorecard(12, failing=[BROKEN], check_id=text, message=text),
         lambda data: data["checks"].update(unaddressed_issues=unaddressed_issues(text)),
     )
-    return [record_of(night_scorecard(n)) for n in range(1, 12)] + [record_of(tonight)]
+    return (*(record_of(night_scorecard(n)) for n in range(1, 12)), record_of(tonight))
 
 
+@functools.cache
 def hostile_state(name: str) -> NightState:
     """The notify fixtures' line on its twelfth night, regressed, every regression's row,
     check and message holding the string."""

@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 import dataclasses
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -204,7 +205,13 @@ LINES = {"alpha-sdk": alpha, "beta-sdk": beta, "gamma-sdk": gamma}
 
 def thirty_nights(nights: int = 30) -> list[Scorecard]:
     """Every line's scorecard of every night, night by night."""
-    return [make(n) for n in range(1, nights + 1) for make in LINES.values()]
+    return list(_nights(nights))
+
+
+@functools.cache
+def _nights(nights: int) -> tuple[Scorecard, ...]:
+    # Made once per count: the scorecards are frozen and every test only reads them.
+    return tuple(make(n) for n in range(1, nights + 1) for make in LINES.values())
 
 
 def records(docs: Sequence[Scorecard]) -> list[RunRecord]:

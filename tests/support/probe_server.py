@@ -418,7 +418,7 @@ class ProbeServer:
         self._server = _Server(self.state)
         # A short poll keeps `shutdown()` from waiting out serve_forever's default half second.
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True
         )
 
     @property

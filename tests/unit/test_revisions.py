@@ -13,6 +13,7 @@ exempt: `tiercheck/revisions.py` reads the data and spells none.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -71,6 +72,12 @@ def _dated_comparisons(tree: ast.AST) -> set[int]:
 def spelled_revisions(source: str) -> list[tuple[int, str]]:
     """(line, text) of each revision `source`'s code spells: a string literal that is a known
     revision or lists revisions, a date compared with something, or a retired name."""
+    return list(_spelled(source))
+
+
+@functools.cache
+def _spelled(source: str) -> tuple[tuple[int, str], ...]:
+    # Cached by the text: a module scanned again unchanged (the planted copy) is not re-parsed.
     tree = ast.parse(source)
     docstrings = _docstrings(tree)
     compared = _dated_comparisons(tree)
@@ -94,7 +101,7 @@ def spelled_revisions(source: str) -> list[tuple[int, str]]:
             continue
         if node.value in SHIPPED or _LISTED.search(node.value) or id(node) in compared:
             found.append((node.lineno, node.value))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def scan(package: Path) -> dict[str, str]:

@@ -34,11 +34,12 @@ def _names(path: str) -> set[str]:
     return names
 
 
-@pytest.fixture
-def machine_path(tmp_path: Path) -> str:
+@pytest.fixture(scope="module")
+def machine_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A PATH of one folder, as a machine's /usr/bin with pnpm installed system-wide: a fake
-    pnpm (and pnpx) beside git, node and every other tool of the real PATH."""
-    system = tmp_path / "usr-bin"
+    pnpm (and pnpx) beside git, node and every other tool of the real PATH. Made once: the
+    tests only read it."""
+    system = tmp_path_factory.mktemp("machine") / "usr-bin"
     _fake(system, "pnpm", "echo 10.0.0")
     _fake(system, "pnpx")
     for tool in ("git", "node"):

@@ -168,13 +168,18 @@ def _wait_ns(pid: str) -> int:
 SETTLED_OUTSIDER_S = 2.0
 
 
-def read_groups(groups: Iterable[int], outsiders: set[int] | None = None) -> dict[int, GroupSample]:
+def read_groups(
+    groups: Iterable[int],
+    outsiders: set[int] | None = None,
+    *,
+    settled_s: float = SETTLED_OUTSIDER_S,
+) -> dict[int, GroupSample]:
     """A sample of each live process group of `groups`, read from /proc (groups with no live
     process are left out). The group's age is its leader's (else its oldest member's).
 
     `outsiders`, kept by the caller between calls, holds the pids found outside every client
-    group for good (older than `SETTLED_OUTSIDER_S`, a process group that is not a client's):
-    they are not read again while they live, so a scan reads little beyond the clients."""
+    group for good (older than `settled_s`, a process group that is not a client's): they are
+    not read again while they live, so a scan reads little beyond the clients."""
     wanted = set(groups)
     if not wanted:
         return {}
@@ -194,7 +199,7 @@ def read_groups(groups: Iterable[int], outsiders: set[int] | None = None) -> dic
         if found.group in wanted:
             found = _Proc(found.group, found.cpu_ticks, found.start_ticks, _wait_ns(str(pid)))
             members.setdefault(found.group, []).append(found)
-        elif now - found.start_ticks / hz > SETTLED_OUTSIDER_S:
+        elif now - found.start_ticks / hz > settled_s:
             skip.add(pid)
     samples: dict[int, GroupSample] = {}
     for group, procs in members.items():

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLIENT_LEG_TIMEOUT_S",
     "SERVER_LEG_TIMEOUT_S",
+    "WATCH_EVERY_S",
     "LegsResult",
     "nothing_to_run",
     "run_legs",
@@ -58,6 +59,8 @@ __all__ = [
 #: Leg timeouts: the harness is killed (and the leg reported unmeasured) past these.
 SERVER_LEG_TIMEOUT_S = 600.0
 CLIENT_LEG_TIMEOUT_S = 1200.0
+#: How often a running leg's finished scenarios are counted for the progress line.
+WATCH_EVERY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -122,15 +125,21 @@ class _Record:
 
 @contextmanager
 def _watching(
-    progress: ProgressSink, plan: RevisionPlan, leg: Leg, results_dir: Path
+    progress: ProgressSink,
+    plan: RevisionPlan,
+    leg: Leg,
+    results_dir: Path,
+    *,
+    every_s: float = WATCH_EVERY_S,
 ) -> Iterator[None]:
-    """Report scenarios finished (each writes one checks.json) while a leg runs."""
+    """Report scenarios finished (each writes one checks.json) while a leg runs, looking every
+    `every_s` seconds."""
     total = len(plan.requirements.expected(leg))
     finished = threading.Event()
 
     def watch() -> None:
         seen = -1
-        while not finished.wait(0.5):
+        while not finished.wait(every_s):
             done = sum(1 for _ in results_dir.rglob("checks.json")) if results_dir.is_dir() else 0
             if done != seen:
                 seen = done

@@ -8,7 +8,9 @@ request to a foreign host).
 
 from __future__ import annotations
 
+import functools
 import json
+import ssl
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +99,13 @@ class Reply:
         return trim(f"HTTP {self.status}" + (f" {body}" if body else " (no body)"))
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """httpx's default verifying TLS context, made once and shared by every client (loading the
+    CA bundle takes tens of milliseconds, and a run may make a client per probe)."""
+    return httpx.create_ssl_context()
+
+
 class ProbeClient:
     """One server's bounded HTTP client. Thread-safe (probes send concurrent requests)."""
 
@@ -108,7 +117,9 @@ class ProbeClient:
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
         # No proxies from the environment (trust_env=False): a probe talks to loopback only.
-        self._http = httpx.Client(timeout=timeout_s, trust_env=False, follow_redirects=False)
+        self._http = httpx.Client(
+            timeout=timeout_s, trust_env=False, follow_redirects=False, verify=_tls()
+        )
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -105,10 +105,10 @@ def test_read_groups_measures_a_busy_and_an_idle_group() -> None:
     busy = _group("import time\nend = time.monotonic() + 30\nwhile time.monotonic() < end: pass")
     idle = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:
-        time.sleep(1.5)
+        time.sleep(0.6)
         samples = read_groups([busy.pid, idle.pid, 999_999_999])
         assert set(samples) == {busy.pid, idle.pid}  # the missing group is left out
-        assert samples[busy.pid].age_s >= 1.0
+        assert samples[busy.pid].age_s >= 0.5
         # The spinning one was on a CPU or waiting for one most of its life; the sleeping one
         # barely.
         assert samples[busy.pid].demand > 0.5
@@ -124,15 +124,16 @@ def test_read_groups_does_not_read_settled_outsiders_again() -> None:
     outsider = subprocess.Popen(["sleep", "30"], start_new_session=True)
     member = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:
-        time.sleep(admission.SETTLED_OUTSIDER_S + 0.5)
+        time.sleep(0.5)
         outsiders: set[int] = set()
-        assert set(read_groups([member.pid], outsiders)) == {member.pid}
+        # Settled after 0.2 s here (the default, SETTLED_OUTSIDER_S, is longer).
+        assert set(read_groups([member.pid], outsiders, settled_s=0.2)) == {member.pid}
         assert outsider.pid in outsiders
         assert member.pid not in outsiders
         # Still measured on the next scan; a skipped pid that is gone leaves the set.
         outsider.kill()
         outsider.wait()
-        assert set(read_groups([member.pid], outsiders)) == {member.pid}
+        assert set(read_groups([member.pid], outsiders, settled_s=0.2)) == {member.pid}
         assert outsider.pid not in outsiders
     finally:
         for proc in (outsider, member):
@@ -149,7 +150,8 @@ def test_admission_writes_the_limit_for_the_registered_clients(tmp_path: Path) -
         with control:
             for proc in idle:
                 (slot_dir / admission.RUN_DIR / str(proc.pid)).touch()
-            time.sleep(1.0)
+            # Both settled (older than SETTLE_S) and, together, past EVIDENCE_S of life.
+            time.sleep(max(admission.SETTLE_S, admission.EVIDENCE_S / 2) + 0.2)
             limit = control.tick()
         # Two idle clients leave both cores free: up to the cap.
         assert limit == 7

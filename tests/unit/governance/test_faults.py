@@ -19,6 +19,7 @@ import pytest
 
 from support.governance_fixtures import AS_OF, REPO, TOKEN, collect_from, running
 from support.procutil import own_listening_ports
+from tiercheck.cli import governance as governance_cli
 from tiercheck.cli import main
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Snapshot, Unavailable
@@ -137,7 +138,10 @@ def test_17_graphql_of_the_wrong_shape_makes_timelines_unavailable(
     assert _sep_triage(snapshot) == "inconclusive"
 
 
-def test_17_the_governance_command_still_answers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_17_the_governance_command_still_answers(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(governance_cli, "THROTTLE_S", None)  # no politeness delay to our fake
     with running() as fake:
         fake.reshape(rf"/repos/{REPO}/issues$", lambda _: {"message": "not a list"})
         fake.reshape(r"/labels$", _null("name"))

@@ -109,7 +109,7 @@ def test_slot_wrapper_bounds_concurrency_and_passes_the_url(tmp_path: Path) -> N
         "import sys, time\n"
         f"log = open({str(log)!r}, 'a')\n"
         "log.write(f'start {time.monotonic()} {sys.argv[1]}\\n'); log.flush()\n"
-        "time.sleep(0.3)\n"
+        "time.sleep(0.15)\n"
         "log.write(f'end {time.monotonic()}\\n'); log.flush()\n"
     )
     wrapped = slots.wrap_client_command(client, script=script, slots=2, timeout_s=60)
@@ -142,7 +142,7 @@ def test_slot_wrapper_follows_the_limit_file_and_registers_its_clients(tmp_path:
         "sh -c "
         + shlex.quote(
             f"echo start $(ls {shlex.quote(str(run_dir))} | wc -l) >> {shlex.quote(str(log))}; "
-            f"sleep 0.3; echo end >> {shlex.quote(str(log))}"
+            f"sleep 0.1; echo end >> {shlex.quote(str(log))}"
         )
         + " client"
     )
@@ -159,26 +159,34 @@ def test_slot_wrapper_follows_the_limit_file_and_registers_its_clients(tmp_path:
 def test_a_waiting_client_takes_whichever_slot_frees_first(tmp_path: Path) -> None:
     script = slots.prepare_slots(tmp_path / "slots")
     log = tmp_path / "log"
-    # The harness appends the URL; its last part is how long this "client" runs.
+    # The harness appends the URL; its last part is how long this "client" runs, or "slow":
+    # a client that runs until the four quick ones have ended (at most 30 s).
+    quote = shlex.quote(str(log))
     client = (
         "sh -c "
         + shlex.quote(
-            f'echo "start ${{1##*/}}" >> {shlex.quote(str(log))}; sleep "${{1##*/}}"; '
-            f'echo "end ${{1##*/}}" >> {shlex.quote(str(log))}'
+            f'echo "start ${{1##*/}}" >> {quote}; '
+            'if [ "${1##*/}" = slow ]; then n=0; '
+            f'while [ "$(grep -c "^end" {quote})" -lt 4 ] && [ "$n" -lt 600 ]; do '
+            "sleep 0.05; n=$((n + 1)); done; "
+            'else sleep "${1##*/}"; fi; '
+            f'echo "end ${{1##*/}}" >> {quote}'
         )
         + " client"
     )
     wrapped = slots.wrap_client_command(client, script=script, slots=2, timeout_s=60)
-    slow = subprocess.Popen(f"{wrapped} http://127.0.0.1:9/3", shell=True)
-    assert wait_for(lambda: log.is_file() and "start 3" in log.read_text(), timeout_s=30)
+    slow = subprocess.Popen(f"{wrapped} http://127.0.0.1:9/slow", shell=True)
+    assert wait_for(lambda: log.is_file() and "start slow" in log.read_text(), timeout_s=30)
     quick = [
-        subprocess.Popen(f"{wrapped} http://127.0.0.1:9/0.{i}", shell=True) for i in range(1, 5)
+        subprocess.Popen(f"{wrapped} http://127.0.0.1:9/{seconds}", shell=True)
+        for seconds in ("0.02", "0.04", "0.06", "0.08")
     ]
     for proc in [slow, *quick]:
         assert proc.wait(timeout=120) == 0
     ends = [line for line in log.read_text().splitlines() if line.startswith("end")]
-    # Every quick client ran on the free slot, none queued behind the slow one.
-    assert ends[-1] == "end 3", ends
+    # Every quick client ran on the free slot, none queued behind the slow one (which would
+    # have ended only after 30 s, before the quick one queued behind it).
+    assert ends[-1] == "end slow", ends
     assert len(ends) == 5
 
 
@@ -392,7 +400,7 @@ def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     )
     recorder = _Recorder()
     raw = tmp_path / "raw"
-    with _watching(recorder, plan, "client", raw):
+    with _watching(recorder, plan, "client", raw, every_s=0.05):
         for i in range(3):
             scenario = raw / f"scenario-{i}-2026-11-30T06-36-55-475Z"
             scenario.mkdir(parents=True)

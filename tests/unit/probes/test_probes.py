@@ -119,6 +119,9 @@ def test_a_pass_has_no_fix() -> None:
 
 class _NotMcp(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in separate writes; without TCP_NODELAY each answer waits out
+    # the client's delayed ACK.
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -143,7 +146,7 @@ class _NotMcp(BaseHTTPRequestHandler):
 def not_mcp() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _NotMcp)
     thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        target=server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True
     )
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
@@ -165,9 +168,9 @@ def test_a_server_that_never_answers_is_skipped_within_the_timeout() -> None:
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)  # accepts connections, never reads or answers
         url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
-        report = run_probes(url, R2, ["cross-origin", "tool-names"], timeout_s=0.2)
+        report = run_probes(url, R2, ["cross-origin", "tool-names"], timeout_s=0.1)
     assert [r.outcome for r in report.results] == ["skip", "skip"]
-    assert all("no answer within 0.2 s" in r.summary for r in report.results)
+    assert all("no answer within 0.1 s" in r.summary for r in report.results)
 
 
 def test_a_probe_without_what_it_needs_is_skipped() -> None:

@@ -277,24 +277,35 @@ def _run_merge_step(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProce
     )
 
 
-@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
-def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
-    previous: str, tmp_path: Path
-) -> None:
-    bin_dir = tmp_path / ".venv" / "bin"
-    bin_dir.mkdir(parents=True)
-    (bin_dir / "tier-check").symlink_to(Path(sys.executable).parent / "tier-check")
-    env = {**os.environ, "TIERCHECK_CACHE": str(tmp_path / "cache")}
+@pytest.fixture(scope="module")
+def sample_plan(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The plan job's output for sample-sdk (the same for every case below: made once)."""
+    where = tmp_path_factory.mktemp("plan")
+    env = {**os.environ, "TIERCHECK_CACHE": str(where / "cache")}
     planned = subprocess.run(
-        [".venv/bin/tier-check", "matrix", "plan", "--sdk", "sample-sdk", "--output", "github"],
-        cwd=tmp_path,
+        [
+            str(Path(sys.executable).parent / "tier-check"),
+            *("matrix", "plan", "--sdk", "sample-sdk", "--output", "github"),
+        ],
+        cwd=where,
         env=env,
         capture_output=True,
         text=True,
         check=True,
     )
+    return planned.stdout
+
+
+@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
+def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
+    previous: str, tmp_path: Path, sample_plan: str
+) -> None:
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "tier-check").symlink_to(Path(sys.executable).parent / "tier-check")
+    env = {**os.environ, "TIERCHECK_CACHE": str(tmp_path / "cache")}
     (tmp_path / "plan").mkdir()
-    (tmp_path / "plan" / "plan.json").write_text(planned.stdout, encoding="utf-8")
+    (tmp_path / "plan" / "plan.json").write_text(sample_plan, encoding="utf-8")
     if previous != "none":
         # A matrix of the same row, or garbage standing for an artifact this tiercheck cannot
         # read (an older schema, a truncated upload).

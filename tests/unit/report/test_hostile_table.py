@@ -11,6 +11,7 @@ from the SDK. JUnit and SVG are parsed by an XML parser and hold only XML charac
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -63,12 +64,15 @@ HIDDEN = re.compile("[\u200b\u2060\u202e\x00\ud800-\udfff]")
 NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+# Each input is built once per hostile string; every renderer reads it and none changes it.
+@functools.cache
 def _claim(name: str) -> Claim:
     return build_claim(
         hostile_scorecard(name), target_tier=1, snapshot=None, tree=None, context=ClaimContext()
     )
 
 
+@functools.cache
 def _dashboard(name: str) -> Dashboard:
     return build_dashboard(hostile_runs(name))
 

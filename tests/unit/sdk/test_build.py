@@ -141,7 +141,9 @@ def test_a_failed_forced_rebuild_drops_the_old_marker(sdk: GitOrigin, tmp_path: 
 def test_timeout_is_a_failure(sdk: GitOrigin, tmp_path: Path) -> None:
     outcome = build(
         sdk.path,
-        f'{PY} -c "import time; time.sleep(120)"',
+        # exec: the stopped group is one process, reaped at once (an orphaned grandchild would
+        # wait for whoever adopts it to reap it, which on some machines takes a second or two).
+        f'exec {PY} -c "import time; time.sleep(120)"',
         {},
         log_path=tmp_path / "b.log",
         cache_dir=tmp_path / "c",
