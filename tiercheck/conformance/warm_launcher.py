@@ -48,6 +48,21 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: warm_launcher.py SOCKET RUN_DIR PYTHON SCRIPT [ARGS...]\n")
         return 2
     socket_path, run_dir, python, script, *args = argv[1:]
+    # Forwarding is in place before the client exists: a signal that comes before its pid is
+    # known is held, then passed on (or, without a zygote, ends this launcher as it would have
+    # ended the client).
+    client: list[int] = []
+    held: list[int] = []
+
+    def forward(sig: int, _frame: object) -> None:
+        if not client:
+            held.append(sig)
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(client[0], sig)
+
+    for sig in _FORWARDED:
+        signal.signal(sig, forward)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(socket_path)
@@ -65,15 +80,15 @@ def main(argv: list[str]) -> int:
         first = b""
     if not first:
         conn.close()
+        if held:
+            _exit_with(-held[0])
+        for sig in _FORWARDED:
+            signal.signal(sig, signal.SIG_DFL)
         _cold(python, script, args)
     pid = int(json.loads(first)["pid"])
-
-    def forward(sig: int, _frame: object) -> None:
-        with contextlib.suppress(OSError):
-            os.killpg(pid, sig)
-
-    for sig in _FORWARDED:
-        signal.signal(sig, forward)
+    client.append(pid)
+    for early in held:
+        forward(early, None)
     mark = None if run_dir == "-" else os.path.join(run_dir, f"{os.getpgrp()}.{pid}")
     if mark is not None:
         try:

@@ -286,3 +286,50 @@ def test_a_forked_clients_cpu_counts_for_its_registration() -> None:
         10: GroupSample(cpu_s=pytest.approx(0.51), wait_s=pytest.approx(0.1), age_s=2.0),  # type: ignore[arg-type]
         11: GroupSample(cpu_s=1.0, wait_s=0.0, age_s=1.0),
     }
+
+
+def test_a_signal_before_the_client_exists_reaches_it_once_it_does(
+    sdk: Path, tmp_path: Path
+) -> None:
+    import socket
+    import threading
+
+    # A stand-in zygote that answers the client's pid only after the launcher was signalled:
+    # the "client" is a sleep in a process group of its own.
+    socket_path = tmp_path / "z.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(socket_path))
+    listener.listen(1)
+    signalled = threading.Event()
+    asked = threading.Event()
+    sleeper = subprocess.Popen(["sleep", "60"], start_new_session=True)
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        conn.recv(1 << 20)
+        asked.set()
+        signalled.wait(30)
+        conn.sendall(b'{"pid": %d}\n' % sleeper.pid)
+        status = sleeper.wait(30)
+        conn.sendall(b'{"status": %d}\n' % status)
+        conn.close()
+
+    server = threading.Thread(target=serve)
+    server.start()
+    try:
+        launcher = subprocess.Popen(_warm(socket_path).split(), cwd=sdk, stdin=subprocess.DEVNULL)
+        assert asked.wait(10)
+        time.sleep(0.1)  # the launcher is waiting for the pid
+        launcher.send_signal(signal.SIGTERM)
+        time.sleep(0.2)
+        assert launcher.poll() is None  # held, not fatal
+        signalled.set()
+        assert launcher.wait(timeout=30) == -signal.SIGTERM  # the client's fate, passed on
+        assert sleeper.returncode == -signal.SIGTERM
+    finally:
+        signalled.set()
+        if sleeper.poll() is None:
+            sleeper.kill()
+            sleeper.wait()
+        server.join(timeout=30)
+        listener.close()
