@@ -7,17 +7,20 @@ scripts written here; each behaviour is compared with the same script started co
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from support.procutil import wait_for
+from support.procutil import pid_gone, wait_for
 from tiercheck.conformance import admission, warm
 from tiercheck.conformance.admission import GroupSample
 from tiercheck.conformance.warm import WarmPlan, warm_plan
@@ -136,8 +139,6 @@ def _run(command: str, cwd: Path, mode: str) -> subprocess.CompletedProcess[str]
 
 def _same(out: str) -> str:
     """The output without the random number, which must differ between runs."""
-    import json
-
     lines = []
     for line in out.splitlines():
         doc = json.loads(line) if line.startswith("{") else None
@@ -172,8 +173,6 @@ def test_a_forked_client_behaves_as_the_cold_one(sdk: Path, zygote: Path, mode: 
 
 
 def test_every_client_draws_its_own_random_numbers(sdk: Path, zygote: Path) -> None:
-    import json
-
     draws = set()
     for _ in range(3):
         out = _run(_warm(zygote), sdk, "ok").stdout
@@ -222,17 +221,7 @@ def test_a_killed_launcher_takes_its_client_with_it_and_its_registration_names_i
     assert admission.registered(tmp_path) == {proc.pid: (proc.pid, client)}
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
-    assert wait_for(lambda: not _alive(client), timeout_s=10)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is gone for our purposes; the zygote reaps it.
-    stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+    assert wait_for(lambda: pid_gone(client), timeout_s=10)
 
 
 def test_a_finished_client_leaves_no_registration(sdk: Path, zygote: Path, tmp_path: Path) -> None:
@@ -291,9 +280,6 @@ def test_a_forked_clients_cpu_counts_for_its_registration() -> None:
 def test_a_signal_before_the_client_exists_reaches_it_once_it_does(
     sdk: Path, tmp_path: Path
 ) -> None:
-    import socket
-    import threading
-
     # A stand-in zygote that answers the client's pid only after the launcher was signalled:
     # the "client" is a sleep in a process group of its own.
     socket_path = tmp_path / "z.sock"
