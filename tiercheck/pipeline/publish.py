@@ -46,7 +46,8 @@ class PublishResult:
     """A built site: what the command line prints, and its exit code."""
 
     out: Path
-    #: SDK lines and runs in the history.
+    #: The lines the site's index lists (an SDK's `NAME@stable` is a line of its own) and
+    #: the runs in the history.
     lines: int
     runs: int
     #: The files written, left unchanged and removed, and the warnings of the build.
@@ -88,4 +89,4 @@ def publish(request: PublishRequest) -> PublishResult:
         triage=triage,
         base_url=request.base_url,
     )
-    return PublishResult(out=out, lines=len({r.sdk for r in runs}), runs=len(runs), site=site)
+    return PublishResult(out=out, lines=len(site.lines), runs=len(runs), site=site)

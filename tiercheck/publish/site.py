@@ -122,6 +122,8 @@ class SiteResult:
     warnings: tuple[str, ...] = field(default=())
     #: Each triage entry, judged against the lines' latest verdicts (stale ones flagged).
     triage: tuple[TriageStatus, ...] = field(default=())
+    #: The lines the index lists, by name: each SDK's branch series, and `NAME@stable` apart.
+    lines: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -594,7 +596,8 @@ def build_site(
             f"(to serve a renamed line there: --alias {gone}=NEW)"
         )
     result = _write(Path(out), root, plan.files, warnings)
-    return dataclasses.replace(result, triage=statuses)
+    listed = tuple(s.line for s in dashboard.index.lines)
+    return dataclasses.replace(result, triage=statuses, lines=listed)
 
 
 def _check_links(out: Path, root: Path, paths: Iterable[str]) -> None:
