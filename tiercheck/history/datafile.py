@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from tiercheck.history.record import (
+    DisputeRecord,
     LegRow,
     RunRecord,
     ScenarioRow,
@@ -56,8 +57,11 @@ __all__ = [
 ]
 
 #: The version of the run files this tiercheck writes (and the newest it reads). 2 added a
-#: run's `unaddressed`: a file of version 1 has none, and reads as not recorded.
-SCHEMA_VERSION = 2
+#: run's `unaddressed`: a file of version 1 has none, and reads as not recorded. 3 added the
+#: verdict as the run recorded it: `sep_tier`, `nothing_measured`, and a scenario's `dispute`
+#: and `expected`; an older file has none of them, and reads as a run that measured something,
+#: with no dispute and no expected failure recorded.
+SCHEMA_VERSION = 3
 #: The version of the folder's layout (its marker file) this tiercheck writes and reads.
 FOLDER_VERSION = 1
 #: The file at the root of a data folder that says what the folder is.
@@ -128,6 +132,16 @@ class RunFile:
         doc="SEP-1730's issues unaddressed for two months as the run judged them; absent: not "
         "recorded (a file older than the field), never none",
     )
+    sep_tier: int | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="SEP-1730's tier as the run read it (absent: not recorded)",
+        schema={"minimum": 0},
+    )
+    nothing_measured: bool = doc_field(
+        default=False,
+        doc="the run measured no leg (exit 3): it has no tier and is never a baseline",
+    )
     legs: tuple[LegRow, ...]
     scenarios: tuple[ScenarioRow, ...]
 
@@ -181,18 +195,7 @@ def run_file_text(record: RunRecord) -> str:
         }
         for x in record.legs
     ]
-    data["scenarios"] = [
-        {
-            "revision": r.revision,
-            "leg": r.leg,
-            "scenario": r.scenario,
-            "passed": r.passed,
-            "scored": r.scored,
-            "check": r.check,
-            "message": r.message,
-        }
-        for r in record.scenarios
-    ]
+    data["scenarios"] = [_scenario_line(r) for r in record.scenarios]
     lines = []
     for key, value in data.items():
         name = json.dumps(key)
@@ -202,6 +205,23 @@ def run_file_text(record: RunRecord) -> str:
         else:
             lines.append(f"  {name}: {json.dumps(value, ensure_ascii=False)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _scenario_line(r: ScenarioRow) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "revision": r.revision,
+        "leg": r.leg,
+        "scenario": r.scenario,
+        "passed": r.passed,
+        "scored": r.scored,
+        "check": r.check,
+        "message": r.message,
+    }
+    if r.dispute is not None:
+        line["dispute"] = {"state": r.dispute.state, "issue": r.dispute.issue}
+    if r.expected is not None:
+        line["expected"] = r.expected
+    return line
 
 
 #: The keys of a leg and a scenario line, and the types of their values (None: may be null).
@@ -223,31 +243,50 @@ _SCENARIO_KEYS: dict[str, tuple[type, ...]] = {
     "check": (str, type(None)),
     "message": (str, type(None)),
 }
-_NAMES = {str: "a string", float: "a number", int: "an integer", bool: "a boolean"}
+#: The keys a scenario line may leave out (none, or a file older than them), and their types.
+_SCENARIO_OPTIONAL: dict[str, tuple[type, ...]] = {"dispute": (dict,), "expected": (bool,)}
+_NAMES = {
+    str: "a string",
+    float: "a number",
+    int: "an integer",
+    bool: "a boolean",
+    dict: "an object",
+}
 
 
-def _items(data: dict[str, Any], field: str, keys: dict[str, tuple[type, ...]]) -> list[list[Any]]:
-    """The values of every object of the list `field`, in `keys` order, each checked.
+def _items(
+    data: dict[str, Any],
+    field: str,
+    keys: dict[str, tuple[type, ...]],
+    optional: dict[str, tuple[type, ...]] | None = None,
+) -> list[list[Any]]:
+    """The values of every object of the list `field`, in `keys` order then `optional`'s
+    (None where one is left out), each checked.
 
     Run files hold hundreds of scenario lines each and a data folder thousands of files: this
     checks them directly rather than through the generic model reader, with the same rules
-    (every key present, no other, each value of its type)."""
+    (every required key present, no other, each value of its type)."""
     items = data.get(field)
     if not isinstance(items, list):
         raise ModelError(field, "expected a list")
     out: list[list[Any]] = []
+    extras = optional or {}
     names = set(keys)
+    allowed = names | set(extras)
     for i, item in enumerate(items):
         where = f"{field}[{i}]"
         if not isinstance(item, dict):
             raise ModelError(where, "expected an object")
-        if item.keys() != names:
-            extra = sorted(set(item) - names)
+        if not names <= item.keys() <= allowed:
+            extra = sorted(set(item) - allowed)
             if extra:
                 raise ModelError(f"{where}.{extra[0]}", "not a field of this document")
             raise ModelError(f"{where}.{sorted(names - set(item))[0]}", "missing")
-        values = []
-        for key, kinds in keys.items():
+        values: list[Any] = []
+        for key, kinds in (keys | extras).items():
+            if key not in item:
+                values.append(None)
+                continue
             value = item[key]
             # bool is an int in Python: only a field that wants a boolean takes one.
             if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
@@ -286,7 +325,7 @@ def record_of_file(data: object, source: str) -> RunRecord:
         if not isinstance(data, dict):
             raise ModelError("", "expected an object")
         legs = _items(data, "legs", _LEG_KEYS)
-        scenarios = _items(data, "scenarios", _SCENARIO_KEYS)
+        scenarios = _items(data, "scenarios", _SCENARIO_KEYS, _SCENARIO_OPTIONAL)
         # The rest through the model (a few fields): the same rules as every document.
         run = from_json(RunFile, {**data, "legs": [], "scenarios": []})
         timestamp = parse_time(run.timestamp)
@@ -308,5 +347,27 @@ def _record(
         LegRow(rev, leg, state, reason, float(rate), passed, total)
         for rev, leg, state, reason, rate, passed, total in legs
     )
-    values["scenarios"] = tuple(ScenarioRow(*row) for row in scenarios)
+    values["scenarios"] = tuple(
+        ScenarioRow(
+            rev, leg, name, passed, scored, check, message, _dispute(dispute, i), expected
+        )
+        for i, (rev, leg, name, passed, scored, check, message, dispute, expected) in enumerate(
+            scenarios
+        )
+    )
     return RunRecord(timestamp=timestamp, **values)
+
+
+def _dispute(value: dict[str, Any] | None, index: int) -> DisputeRecord | None:
+    """A scenario line's `dispute`: {"state": "open" or "resolved", "issue": URL}."""
+    if value is None:
+        return None
+    where = f"scenarios[{index}].dispute"
+    if value.keys() != {"state", "issue"}:
+        raise ModelError(where, "expected an object of state and issue")
+    state, issue = value["state"], value["issue"]
+    if state not in ("open", "resolved"):
+        raise ModelError(f"{where}.state", "expected open or resolved")
+    if not isinstance(issue, str):
+        raise ModelError(f"{where}.issue", "expected a string")
+    return DisputeRecord("open" if state == "open" else "resolved", issue)

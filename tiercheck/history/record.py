@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
+from tiercheck.errors import EXIT_NOTHING_MEASURED
 from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard, SignalEntry
@@ -23,6 +24,7 @@ __all__ = [
     "EARLIEST",
     "LATEST",
     "MAX_COUNT",
+    "DisputeRecord",
     "LegRow",
     "RunRecord",
     "ScenarioRow",
@@ -67,6 +69,17 @@ class LegRow:
 
 
 @dataclass(frozen=True)
+class DisputeRecord:
+    """A scenario's dispute in the conformance repository as one run judged it: the scorecard's
+    `dispute`, kept with the run so every later view reads that day's state, never today's."""
+
+    state: Literal["open", "resolved"] = doc_field(
+        doc="open: left out of SEP-1730's reading that day; resolved: it counted again"
+    )
+    issue: str = doc_field(doc="the dispute's issue URL (validated when the disputes file loads)")
+
+
+@dataclass(frozen=True)
 class ScenarioRow:
     """One scenario of a measured leg: its verdict, whether it is scored, the first failure.
 
@@ -79,6 +92,27 @@ class ScenarioRow:
     scored: bool = doc_field(doc="counted by the requirement set (not an extension or pending)")
     check: str | None = doc_field(doc="the first failing check's id")
     message: str | None = doc_field(doc="the first failing check's message")
+    dispute: DisputeRecord | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="the scenario's dispute on the run's governance day (absent: none, or a run "
+        "recorded before disputes were)",
+    )
+    expected: bool | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="true: a failure the run's expected-failures baseline lists (absent: not listed)",
+    )
+
+    @property
+    def disputed(self) -> bool:
+        """Left out of SEP-1730's reading: its dispute was open on the run's governance day."""
+        return self.dispute is not None and self.dispute.state == "open"
+
+    @property
+    def counts(self) -> bool:
+        """Counted by SEP-1730's reading: scored, and not disputed that day."""
+        return self.scored and not self.disputed
 
 
 #: How a run judged SEP-1730's "issues unaddressed for two months": pass (none), fail (some),
@@ -133,6 +167,12 @@ class RunRecord:
     #: SEP-1730's issues unaddressed for two months as the run judged them; None when the run
     #: did not record it (a scorecard, database row or data file older than the record).
     unaddressed: UnaddressedRecord | None = None
+    #: SEP-1730's tier as the run read it (disputed scenarios left out); None when the run
+    #: did not record it (a scorecard, row or file older than the field).
+    sep_tier: int | None = None
+    #: The run measured no leg at all (its exit code 3): it has no tier, and no comparison
+    #: ever starts from it. Its `tier` is what the scorecard wrote and is never shown.
+    nothing_measured: bool = False
 
     def leg(self, revision: str, leg: str) -> LegRow | None:
         """The leg row of (revision, leg), if the run planned it."""
@@ -142,6 +182,11 @@ class RunRecord:
     def series(self) -> Series:
         """`stable` for a run of the ref `stable`, else `branch` (`series_of`)."""
         return series_of(self.ref)
+
+    @property
+    def assessed(self) -> bool:
+        """The run measured something, so it has a tier and may be a comparison's baseline."""
+        return not self.nothing_measured
 
     @property
     def all_measured(self) -> bool:
@@ -318,6 +363,10 @@ def record_of(doc: Scorecard) -> RunRecord:
                         d.scored,
                         _free_text(first.id if first else None),
                         _free_text(first.message if first else d.reason),
+                        dispute=(
+                            DisputeRecord(d.dispute.state, d.dispute.issue) if d.dispute else None
+                        ),
+                        expected=True if d.baseline == "expected-failure" else None,
                     )
                 )
     configs = {
@@ -348,6 +397,8 @@ def record_of(doc: Scorecard) -> RunRecord:
         scenarios=tuple(scenarios),
         requirements_digest=doc.tiercheck.requirements_digest,
         unaddressed=unaddressed_record(doc.checks.unaddressed_issues),
+        sep_tier=doc.implied_tier.sep1730.tier,
+        nothing_measured=doc.exit_code == EXIT_NOTHING_MEASURED,
     )
 
 

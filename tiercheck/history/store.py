@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tiercheck import locks
 from tiercheck.history.record import (
+    DisputeRecord,
     LegRow,
     RunRecord,
     ScenarioRow,
@@ -101,6 +102,17 @@ _MIGRATIONS: tuple[str, ...] = (
     # run did not record it (every run stored before this version).
     """
     ALTER TABLE runs ADD COLUMN unaddressed TEXT;
+    """,
+    # The verdict as the run recorded it: SEP-1730's tier, whether nothing was measured, and
+    # per scenario its dispute that day and whether the baseline expected its failure. NULL
+    # (a run stored before this version): not recorded, read as no dispute, not expected,
+    # and something measured (the only runs stored then).
+    """
+    ALTER TABLE runs ADD COLUMN sep_tier INTEGER;
+    ALTER TABLE runs ADD COLUMN nothing_measured INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE scenarios ADD COLUMN dispute_state TEXT;
+    ALTER TABLE scenarios ADD COLUMN dispute_issue TEXT;
+    ALTER TABLE scenarios ADD COLUMN expected INTEGER;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -286,8 +298,8 @@ class HistoryStore:
             "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
             " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
             " blockers, governance_digest, signals, interrupted, requirements_digest,"
-            " unaddressed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " unaddressed, sep_tier, nothing_measured)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 r.run_id,
@@ -308,6 +320,8 @@ class HistoryStore:
                 int(r.interrupted),
                 requirements_digest if requirements_digest is not None else r.requirements_digest,
                 _unaddressed_text(r.unaddressed),
+                r.sep_tier,
+                int(r.nothing_measured),
             ),
         )
         run = cursor.lastrowid
@@ -319,7 +333,7 @@ class HistoryStore:
             ],
         )
         conn.executemany(
-            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     run,
@@ -330,6 +344,9 @@ class HistoryStore:
                     int(s.scored),
                     s.check,
                     s.message,
+                    s.dispute.state if s.dispute else None,
+                    s.dispute.issue if s.dispute else None,
+                    None if s.expected is None else int(s.expected),
                 )
                 for s in r.scenarios
             ],
@@ -434,15 +451,36 @@ def _grouped_scenarios(
     out: dict[int, list[ScenarioRow]] = {}
     query = (
         "SELECT t.run, t.revision, t.leg, t.scenario, t.passed, t.scored, t.check_id, "  # noqa: S608
-        f"t.message FROM scenarios t JOIN runs ON runs.id = t.run {where} ORDER BY t.rowid"
+        "t.message, t.dispute_state, t.dispute_issue, t.expected "
+        f"FROM scenarios t JOIN runs ON runs.id = t.run {where} ORDER BY t.rowid"
     )
     cursor = conn.cursor()
     cursor.row_factory = None
-    for run, revision, leg, name, passed, scored, check, message in cursor.execute(query, params):
+    for run, revision, leg, name, passed, scored, check, message, *rest in cursor.execute(
+        query, params
+    ):
+        state, issue, expected = rest
         out.setdefault(run, []).append(
-            ScenarioRow(revision, leg, name, bool(passed), bool(scored), check, message)
+            ScenarioRow(
+                revision,
+                leg,
+                name,
+                bool(passed),
+                bool(scored),
+                check,
+                message,
+                dispute=_dispute_of(state, issue),
+                expected=None if expected is None else bool(expected),
+            )
         )
     return out
+
+
+def _dispute_of(state: object, issue: object) -> DisputeRecord | None:
+    """A stored dispute, or None (none recorded, or a state this tiercheck does not know)."""
+    if state in ("open", "resolved") and isinstance(issue, str):
+        return DisputeRecord("open" if state == "open" else "resolved", issue)
+    return None
 
 
 def _key(r: RunRecord) -> str:
@@ -474,6 +512,8 @@ def _record(
         scenarios=tuple(scenarios),
         requirements_digest=row["requirements_digest"],
         unaddressed=_unaddressed_of(row["unaddressed"]),
+        sep_tier=None if row["sep_tier"] is None else int(row["sep_tier"]),
+        nothing_measured=bool(row["nothing_measured"]),
     )
 
 

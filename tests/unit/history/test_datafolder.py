@@ -195,8 +195,9 @@ def test_a_run_file_puts_one_scenario_on_a_line() -> None:
     assert '"revision": "2025-11-25", "leg": "server"' in image[0]
     assert '"passed": false' in image[0]
     changed = set(lines) ^ set(run_file_text(eleven).splitlines())
-    # run id, time, commit, tier, blockers, the leg's score, the scenario: nothing else.
-    assert len(changed) == 2 * 7
+    # run id, time, commit, tier, SEP-1730's tier, blockers, the leg's score, the scenario:
+    # nothing else.
+    assert len(changed) == 2 * 8
     assert run_file_name(twelve).startswith("runs/alpha-sdk/20261012T030000Z-")
     assert R1 in text
 
