@@ -23,6 +23,7 @@ from tiercheck.dashboard.model import (
     LineSummary,
     RegressionEntry,
     RunEntry,
+    ScenarioFailing,
     ScenarioIndex,
     ScenarioLine,
     ScenarioPage,
@@ -384,6 +385,43 @@ def _scenario_pages(
     )
 
 
+def _failing_counts(rows: Iterable[ScenarioLine]) -> tuple[int, int, int]:
+    """The lines failing among `rows`: all of them, where scored, where an open regression."""
+    failing = [r for r in rows if r.state == "failing"]
+    return (
+        len({r.line for r in failing}),
+        len({r.line for r in failing if r.scored}),
+        len({r.line for r in failing if r.regression}),
+    )
+
+
+def _scenario_ref(page: ScenarioPage) -> ScenarioRef:
+    """A scenario's entry in the index: how many lines fail it now, over every revision and at
+    each revision apart (the index lists a scenario failing at two revisions twice)."""
+    every, scored, regressed = _failing_counts(page.lines)
+    failing = []
+    for revision in sorted({r.revision for r in page.lines if r.state == "failing"}):
+        counts = _failing_counts(r for r in page.lines if r.revision == revision)
+        failing.append(
+            ScenarioFailing(
+                revision=revision,
+                failing_lines=counts[0],
+                scored_failing_lines=counts[1],
+                regression_lines=counts[2],
+            )
+        )
+    return ScenarioRef(
+        leg=page.leg,
+        scenario=page.scenario,
+        slug=page.slug,
+        page=f"scenarios/{page.slug}.html",
+        failing_lines=every,
+        scored_failing_lines=scored,
+        regression_lines=regressed,
+        failing=tuple(failing),
+    )
+
+
 def build_dashboard(
     runs: Iterable[RunRecord],
     *,
@@ -426,35 +464,12 @@ def build_dashboard(
             _summary(line, line_runs, states[-1], (pages or {}).get(line, LinePages()))
         )
     scenarios = _scenario_pages(by_line, latest, line_streaks)
-    failing_lines = {
-        page.slug: len({r.line for r in page.lines if r.state == "failing"})
-        for page in scenarios.scenarios
-    }
-    scored_failing = {
-        page.slug: len({r.line for r in page.lines if r.state == "failing" and r.scored})
-        for page in scenarios.scenarios
-    }
-    regressed = {
-        page.slug: len({r.line for r in page.lines if r.state == "failing" and r.regression})
-        for page in scenarios.scenarios
-    }
     index = DashboardIndex(
         api_version=API_VERSION,
         latest_night=max((s.night for s in summaries), default=None),
         revisions=tuple(sorted({x.revision for s in summaries for x in s.legs})),
         lines=tuple(summaries),
-        scenarios=tuple(
-            ScenarioRef(
-                leg=page.leg,
-                scenario=page.scenario,
-                slug=page.slug,
-                page=f"scenarios/{page.slug}.html",
-                failing_lines=failing_lines[page.slug],
-                scored_failing_lines=scored_failing[page.slug],
-                regression_lines=regressed[page.slug],
-            )
-            for page in scenarios.scenarios
-        ),
+        scenarios=tuple(_scenario_ref(page) for page in scenarios.scenarios),
         matrix="api/v1/matrix.json" if matrix else None,
         aliases=dict(sorted((aliases or {}).items())),
     )

@@ -35,6 +35,7 @@ from tiercheck.dashboard.model import (
     LineSummary,
     RegressionEntry,
     RunEntry,
+    ScenarioFailing,
     ScenarioPage,
     ScenarioRef,
 )
@@ -284,30 +285,32 @@ def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) ->
     )
 
 
-def _failing_item(s: ScenarioRef, note: str, *marks: Html) -> Html:
-    link = _a(s.page, f"{s.leg} · {s.scenario}")
+def _failing_item(s: ScenarioRef, f: ScenarioFailing, note: str, *marks: Html) -> Html:
+    link = _a(s.page, f"{f.revision} · {s.leg} · {s.scenario}")
     return el("li", link, *(join((" ", m)) for m in marks), " ", el("span", note, class_="msg"))
 
 
 def _scenarios_list(index: DashboardIndex) -> Html:
-    """The scenarios failing now: those a requirement set scores first (open regressions at
-    the top, marked), then, apart and labelled, those failing only where nothing scores them."""
-    failing = [s for s in index.scenarios if s.failing_lines]
+    """The scenarios failing now, one entry per revision × leg × scenario (a scenario failing
+    at one revision in one line and at another in another is two entries, each counting its
+    own lines): those a requirement set scores first (open regressions at the top, marked),
+    then, apart and labelled, those failing only where nothing scores them."""
+    failing = [(s, f) for s in index.scenarios for f in s.failing if f.failing_lines]
     scored = sorted(
-        (s for s in failing if s.scored_failing_lines),
-        key=lambda s: (-s.regression_lines, -s.scored_failing_lines),
+        ((s, f) for s, f in failing if f.scored_failing_lines),
+        key=lambda sf: (-sf[1].regression_lines, -sf[1].scored_failing_lines),
     )
     scored_items = []
-    for s in scored:
-        note = f"failing in {s.scored_failing_lines} line(s) where scored"
-        if s.failing_lines > s.scored_failing_lines:
-            note += f", {s.failing_lines - s.scored_failing_lines} more where not scored"
-        marks = [chip("fail", "regression")] if s.regression_lines else []
-        scored_items.append(_failing_item(s, note, *marks))
+    for s, f in scored:
+        note = f"failing in {f.scored_failing_lines} line(s) where scored"
+        if f.failing_lines > f.scored_failing_lines:
+            note += f", {f.failing_lines - f.scored_failing_lines} more where not scored"
+        marks = [chip("fail", "regression")] if f.regression_lines else []
+        scored_items.append(_failing_item(s, f, note, *marks))
     unscored = [
-        _failing_item(s, f"failing in {s.failing_lines} line(s); not scored")
-        for s in failing
-        if not s.scored_failing_lines
+        _failing_item(s, f, f"failing in {f.failing_lines} line(s); not scored")
+        for s, f in failing
+        if not f.scored_failing_lines
     ]
     every = [el("li", _a(s.page, f"{s.leg} · {s.scenario}")) for s in index.scenarios]
     parts = [

@@ -40,6 +40,7 @@ __all__ = [
     "LineSummary",
     "RegressionEntry",
     "RunEntry",
+    "ScenarioFailing",
     "ScenarioIndex",
     "ScenarioLine",
     "ScenarioPage",
@@ -150,6 +151,22 @@ class LineSummary:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ScenarioFailing:
+    """A scenario failing now at one revision: how many lines fail it there."""
+
+    revision: str
+    failing_lines: int = doc_field(
+        doc="lines whose latest measured verdict at this revision is a failure"
+    )
+    scored_failing_lines: int = doc_field(
+        doc="of those, the lines whose requirement set of this revision scores the scenario"
+    )
+    regression_lines: int = doc_field(
+        doc="of those, the lines where it is an open regression at this revision"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScenarioRef:
     """A scenario with a page: where it is, and how many lines fail it now."""
 
@@ -157,11 +174,20 @@ class ScenarioRef:
     scenario: str
     slug: str
     page: str
-    failing_lines: int = doc_field(doc="lines whose latest measured verdict is a failure")
+    failing_lines: int = doc_field(
+        doc="lines whose latest measured verdict is a failure (at any revision)"
+    )
     scored_failing_lines: int = doc_field(
         doc="of those, the lines whose requirement set scores the scenario"
     )
     regression_lines: int = doc_field(doc="of those, the lines where it is an open regression")
+    failing: tuple[ScenarioFailing, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="each revision at which a line fails it now, with the same counts there (a "
+        "scenario failing at one revision in one line and at another in another is two "
+        "entries)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,6 +1,7 @@
-"""The index's "Scenarios failing now": the scenarios a requirement set scores come first (an
-open regression at the top, marked), and the failures nothing scores are listed apart, under a
-heading of their own, so one scored regression is not buried under twenty not-scored ones.
+"""The index's "Scenarios failing now": one entry per revision × scenario, the scenarios a
+requirement set scores first (an open regression at the top, marked), and the failures nothing
+scores listed apart, under a heading of their own, so one scored regression is not buried under
+twenty not-scored ones.
 
 The history is night 13 of `support.nights` (alpha-sdk's regression of server tools-call-image
 is open; beta-sdk fails client auth/scope-step-up, scored, every night) and, the same night,
@@ -14,11 +15,11 @@ from __future__ import annotations
 import dataclasses
 
 from support.browser import SpacedText
-from support.nights import night, records, thirty_nights
+from support.nights import R1, R2, night, night_scorecard, records, thirty_nights
 from support.scorecards import mixed_scorecard
 from tiercheck.dashboard.build import build_dashboard
-from tiercheck.dashboard.html import render_index
-from tiercheck.dashboard.model import DashboardIndex, ScenarioRef
+from tiercheck.dashboard.html import render_index, render_scenario
+from tiercheck.dashboard.model import DashboardIndex, ScenarioFailing, ScenarioRef
 
 
 def _dashboard() -> tuple[DashboardIndex, str]:
@@ -53,17 +54,27 @@ def test_the_index_counts_scored_and_regressed_lines_per_scenario() -> None:
         ("server", "json-schema-2020-12"): (1, 0, 0),  # pending: not scored
         ("client", "auth/dpop"): (1, 0, 0),  # extension: not scored, no results
     }
+    # Every failure is at 2025-11-25: one revision each, with the same counts.
+    assert {
+        (s.leg, s.scenario): [
+            (f.revision, f.failing_lines, f.scored_failing_lines, f.regression_lines)
+            for f in s.failing
+        ]
+        for s in index.scenarios
+        if s.failing_lines
+    } == {key: [(R1, *counts)] for key, counts in got.items()}
+    assert all(s.failing == () for s in index.scenarios if not s.failing_lines)
 
 
 def test_scored_failures_come_first_and_the_rest_are_listed_apart() -> None:
     _, html = _dashboard()
     assert _text(html, "failing-scenarios") == [
-        "server · tools-call-image regression failing in 2 line(s) where scored",
-        "client · auth/scope-step-up failing in 2 line(s) where scored",
+        f"{R1} · server · tools-call-image regression failing in 2 line(s) where scored",
+        f"{R1} · client · auth/scope-step-up failing in 2 line(s) where scored",
     ]
     assert _text(html, "failing-unscored") == [
-        "client · auth/dpop failing in 1 line(s); not scored",
-        "server · json-schema-2020-12 failing in 1 line(s); not scored",
+        f"{R1} · client · auth/dpop failing in 1 line(s); not scored",
+        f"{R1} · server · json-schema-2020-12 failing in 1 line(s); not scored",
     ]
     assert html.index('id="failing-scenarios"') < html.index("Failing, not scored (2)")
 
@@ -77,6 +88,14 @@ def _ref(name: str, failing: int, scored: int, regressed: int) -> ScenarioRef:
         failing_lines=failing,
         scored_failing_lines=scored,
         regression_lines=regressed,
+        failing=(
+            ScenarioFailing(
+                revision=R1,
+                failing_lines=failing,
+                scored_failing_lines=scored,
+                regression_lines=regressed,
+            ),
+        ),
     )
 
 
@@ -92,8 +111,52 @@ def test_a_regression_is_above_wider_scored_failures_and_no_unscored_list_when_n
     )
     html = render_index(index, {})
     assert _text(html, "failing-scenarios") == [
-        "server · c-regr regression failing in 1 line(s) where scored",
-        "server · a-wide failing in 5 line(s) where scored",
-        "server · b-mixed failing in 1 line(s) where scored, 2 more where not scored",
+        f"{R1} · server · c-regr regression failing in 1 line(s) where scored",
+        f"{R1} · server · a-wide failing in 5 line(s) where scored",
+        f"{R1} · server · b-mixed failing in 1 line(s) where scored, 2 more where not scored",
     ]
     assert "failing-unscored" not in html
+
+
+def test_one_scenario_failing_at_two_revisions_in_two_lines_is_two_entries() -> None:
+    # server tools-list is scored at both revisions. one-sdk fails it at 2025-11-25 every
+    # night (it never passed: no regression); two-sdk passes it at 2026-07-28 on nights 1
+    # and 2 and fails it on night 3 (a regression). Each line fails it at one revision only:
+    # at each revision one line fails it, never two.
+    at_r1, at_r2 = (R1, "server", "tools-list"), (R2, "server", "tools-list")
+    docs = [
+        doc
+        for n in (1, 2, 3)
+        for doc in (
+            night_scorecard("one-sdk", n, failing=[at_r1]),
+            night_scorecard("two-sdk", n, failing=[at_r2] if n == 3 else []),
+        )
+    ]
+    built = build_dashboard(records(docs))
+    (ref,) = [s for s in built.index.scenarios if s.failing_lines]
+    assert (ref.leg, ref.scenario, ref.page) == (
+        "server",
+        "tools-list",
+        "scenarios/server-tools-list.html",
+    )
+    assert [
+        (f.revision, f.failing_lines, f.scored_failing_lines, f.regression_lines)
+        for f in ref.failing
+    ] == [(R1, 1, 1, 0), (R2, 1, 1, 1)]
+    html = render_index(built.index, built.lines)
+    assert _text(html, "failing-scenarios") == [
+        f"{R2} · server · tools-list regression failing in 1 line(s) where scored",
+        f"{R1} · server · tools-list failing in 1 line(s) where scored",
+    ]
+    assert html.count('href="scenarios/server-tools-list.html"') == 3  # both, and "Every"
+    # The scenario's page says which line fails it at which revision.
+    (page,) = [p for p in built.scenarios.scenarios if p.slug == ref.slug]
+    assert [(r.line, r.revision, r.state, r.regression) for r in page.lines] == [
+        ("one-sdk", R1, "failing", False),
+        ("one-sdk", R2, "passing", False),
+        ("two-sdk", R1, "passing", False),
+        ("two-sdk", R2, "failing", True),
+    ]
+    shown = render_scenario(page, built.index)
+    assert f'id="now-one-sdk-{R1}"' in shown
+    assert f'id="now-two-sdk-{R2}"' in shown
