@@ -1,11 +1,16 @@
-"""Comparing two runs' scenarios: the one rule every report of "what changed" follows (pure).
+"""Comparing two runs: the one rule every report of "what changed" follows (pure).
 
 The scorecard diff, the claim's changes since the previous assessment, the matrix's changes
-since the previous night and the history's regressions each turn their own inputs into one
-form, `RunScenarios` — per (revision, leg, scenario) an outcome (passed, failed, unmeasured)
-and whether it is scored, every planned leg's state, and the run's harness version — and
-`compare` classifies what changed between two of them. The rule:
+since the previous night and the history's regressions (the dashboard, the feed and notify read
+those) each turn their own inputs into one form, `RunScenarios` — per (revision, leg, scenario)
+an outcome (passed, failed, unmeasured), whether it is scored and whether an open dispute left
+it out that day, every planned leg's state, the run's tier and the basis it was measured on —
+and `compare` classifies what changed between two of them. No other module decides what is
+newly failing, fixed, a tier drop or a regression. The rule:
 
+* **Nothing measured.** A run that measured no leg (its exit code 3) has no tier (`tier`
+  None) and is never the run a comparison starts from (`starts_comparisons`): the next run is
+  compared with the last run that measured something.
 * **Incomparable.** Two runs under different harness versions are not compared scenario by
   scenario (a version not recorded — a file older than the field — differs from none):
   `incomparable` is set and no scenario is newly failing, fixed, added, removed or rescored.
@@ -22,9 +27,21 @@ and whether it is scored, every planned leg's state, and the run's harness versi
   - listed before, not now: *removed*;
   - scored before, not now: *no longer scored*; the reverse: *newly scored* (a scenario that
     begins to count and fails is not newly failing: it has no scored verdict to fall from);
+  - scored in both, its dispute opened in between: *newly disputed*; closed: *dispute
+    resolved* (SEP-1730 leaves a disputed scenario out while its dispute is open, so neither
+    is newly failing or fixed; a scenario disputed in both runs has no verdict to compare);
   - scored in both: passed → failed *newly failing*; failed → passed *fixed*; passed or
     failed → unmeasured *newly unmeasured*; unmeasured → passed or failed *measured again*;
   - not scored in either: no change (a scenario that does not count has no verdict).
+* **Tier.** The tier *dropped* when both runs judged their tier (every planned leg measured,
+  skipped ones aside, not interrupted, no governance signal inconclusive: a tier lowered by
+  what could not be measured is a gap, not a drop), on the same basis (harness version and
+  requirement sets; one unknown is taken as the same), and the newer tier is lower (a higher
+  number).
+* **Regressed**: a scenario newly failing, the tier dropped, or a leg newly unmeasured. A leg
+  that could not be measured is no SDK failure and is never called failing (it has its own
+  class), but it may hide one: whatever the leg would have said is unknown, so no gate may
+  pass over it. It is a regression until the leg is measured again.
 
 Changes come in the order of the newer run's scenarios, then those only the older run lists,
 in its order; each caller sorts as its report reads best.
@@ -50,6 +67,8 @@ __all__ = [
     "compare",
     "leg_measured",
     "leg_unmeasured",
+    "starts_comparisons",
+    "tier_dropped",
 ]
 
 #: A scenario's outcome in one run; ``absent``: the run does not list it.
@@ -64,6 +83,8 @@ ChangeKind = Literal[
     "removed",
     "no-longer-scored",
     "newly-scored",
+    "newly-disputed",
+    "dispute-resolved",
 ]
 
 _Key = tuple[str, str, str]
@@ -81,6 +102,8 @@ class ScenarioOutcome:
     scored: bool
     #: Why it failed (the first failing check), when it failed.
     message: str | None = None
+    #: An open dispute left it out of SEP-1730's reading on the run's governance day.
+    disputed: bool = False
 
     @property
     def key(self) -> _Key:
@@ -106,6 +129,25 @@ class RunScenarios:
     harness_version: str | None
     legs: tuple[LegOutcome, ...]
     scenarios: tuple[ScenarioOutcome, ...]
+    #: The run's implied tier (official reading); None: the run measured nothing, or the form
+    #: it was read from has no tier.
+    tier: int | None = None
+    #: The digest of the requirement sets it was scored against (None: not recorded).
+    requirements_digest: str | None = None
+    interrupted: bool = False
+    #: Some governance signal could not be read (the tier is not judged on it).
+    governance_inconclusive: bool = False
+
+    @property
+    def judges_tier(self) -> bool:
+        """The run's tier says what the SDK earned: it has one, every planned leg was measured
+        (skipped ones aside), it was not interrupted and no governance signal was inconclusive."""
+        return (
+            self.tier is not None
+            and not self.interrupted
+            and not self.governance_inconclusive
+            and all(leg_measured(x.state) or x.state == "skipped" for x in self.legs)
+        )
 
 
 @dataclass(frozen=True)
@@ -158,11 +200,20 @@ class Comparison:
     changes: tuple[ScenarioChange, ...] = ()
     legs_newly_unmeasured: tuple[LegChange, ...] = ()
     legs_measured_again: tuple[LegChange, ...] = ()
+    tier_before: int | None = None
+    tier_after: int | None = None
+    #: The tier went down by the rule above (`tier_dropped`).
+    tier_dropped: bool = False
 
     @property
     def incomparable(self) -> bool:
         """The runs used different harness versions: no scenario was compared."""
         return not comparable(self.harness_before, self.harness_after)
+
+    @property
+    def regressed(self) -> bool:
+        """A scenario newly failing, the tier dropped, or a leg newly unmeasured."""
+        return bool(self.newly_failing or self.tier_dropped or self.legs_newly_unmeasured)
 
     def of(self, *kinds: ChangeKind) -> tuple[ScenarioChange, ...]:
         """The changes of these kinds, in order."""
@@ -208,6 +259,16 @@ class Comparison:
         """Scored in the newer run, not in the older."""
         return self.of("newly-scored")
 
+    @property
+    def newly_disputed(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs; its dispute opened in between."""
+        return self.of("newly-disputed")
+
+    @property
+    def dispute_resolved(self) -> tuple[ScenarioChange, ...]:
+        """Scored in both runs; its dispute closed in between."""
+        return self.of("dispute-resolved")
+
 
 def _label(outcome: Outcome, scored: bool) -> str:
     return outcome if scored or outcome == "absent" else f"not scored: {outcome}"
@@ -220,6 +281,25 @@ def comparable(harness_before: str | None, harness_after: str | None) -> bool:
     harness would make the first night after an upgrade incomparable for every row.
     """
     return harness_before is None or harness_after is None or harness_before == harness_after
+
+
+def starts_comparisons(run: RunScenarios) -> bool:
+    """Whether a comparison may start from `run`: it measured something (it has a tier)."""
+    return run.tier is not None
+
+
+def tier_dropped(before: RunScenarios, after: RunScenarios) -> bool:
+    """The tier went down from `before` to `after`: both judged their tier, on the same basis
+    (harness version and requirement sets), and `after`'s is lower (a higher number)."""
+    if not (before.judges_tier and after.judges_tier):
+        return False
+    if not comparable(before.harness_version, after.harness_version):
+        return False
+    if not comparable(before.requirements_digest, after.requirements_digest):
+        return False
+    assert before.tier is not None  # judges_tier
+    assert after.tier is not None
+    return after.tier > before.tier
 
 
 def leg_measured(state: str) -> bool:
@@ -266,7 +346,11 @@ def _kind(before: ScenarioOutcome | None, after: ScenarioOutcome | None) -> Chan
         return "removed"
     if before.scored != after.scored:
         return "newly-scored" if after.scored else "no-longer-scored"
-    if not after.scored or before.outcome == after.outcome:
+    if not after.scored:
+        return None
+    if before.disputed != after.disputed:
+        return "newly-disputed" if after.disputed else "dispute-resolved"
+    if after.disputed or before.outcome == after.outcome:
         return None
     if after.outcome == "unmeasured":
         return "newly-unmeasured"
@@ -317,4 +401,7 @@ def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
         changes=tuple(changes),
         legs_newly_unmeasured=tuple(newly_unmeasured),
         legs_measured_again=tuple(measured_again),
+        tier_before=before.tier,
+        tier_after=after.tier,
+        tier_dropped=tier_dropped(before, after),
     )

@@ -71,7 +71,7 @@ def _said(key: str) -> str:
     words = {
         "lower-tier": "lower tier",
         "newly-failing": "newly failing",
-        "unmeasured": "unmeasured two runs running",
+        "unmeasured": "newly unmeasured",
     }
     what = words.get(kind, kind)
     return f"{one_line(where.replace('/', ' '), 200)}: {what}" if where else what

@@ -58,9 +58,9 @@ __all__ = [
 
 #: The version of the run files this tiercheck writes (and the newest it reads). 2 added a
 #: run's `unaddressed`: a file of version 1 has none, and reads as not recorded. 3 added the
-#: verdict as the run recorded it: `sep_tier`, `nothing_measured`, and a scenario's `dispute`
-#: and `expected`; an older file has none of them, and reads as a run that measured something,
-#: with no dispute and no expected failure recorded.
+#: verdict as the run recorded it: `sep_tier`, `nothing_measured`, and a scenario's `dispute`,
+#: `expected` and `unmeasured`; an older file has none of them, and reads as a run that
+#: measured something, with no dispute, expected failure or unmeasured scenario recorded.
 SCHEMA_VERSION = 3
 #: The version of the folder's layout (its marker file) this tiercheck writes and reads.
 FOLDER_VERSION = 1
@@ -221,6 +221,8 @@ def _scenario_line(r: ScenarioRow) -> dict[str, Any]:
         line["dispute"] = {"state": r.dispute.state, "issue": r.dispute.issue}
     if r.expected is not None:
         line["expected"] = r.expected
+    if r.unmeasured is not None:
+        line["unmeasured"] = r.unmeasured
     return line
 
 
@@ -244,7 +246,11 @@ _SCENARIO_KEYS: dict[str, tuple[type, ...]] = {
     "message": (str, type(None)),
 }
 #: The keys a scenario line may leave out (none, or a file older than them), and their types.
-_SCENARIO_OPTIONAL: dict[str, tuple[type, ...]] = {"dispute": (dict,), "expected": (bool,)}
+_SCENARIO_OPTIONAL: dict[str, tuple[type, ...]] = {
+    "dispute": (dict,),
+    "expected": (bool,),
+    "unmeasured": (bool,),
+}
 _NAMES = {
     str: "a string",
     float: "a number",
@@ -349,10 +355,10 @@ def _record(
     )
     values["scenarios"] = tuple(
         ScenarioRow(
-            rev, leg, name, passed, scored, check, message, _dispute(dispute, i), expected
+            rev, leg, name, passed, scored, check, message, _dispute(dispute, i), expected, gap
         )
-        for i, (rev, leg, name, passed, scored, check, message, dispute, expected) in enumerate(
-            scenarios
+        for i, (rev, leg, name, passed, scored, check, message, dispute, expected, gap) in (
+            enumerate(scenarios)
         )
     )
     return RunRecord(timestamp=timestamp, **values)

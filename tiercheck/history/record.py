@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from tiercheck.errors import EXIT_NOTHING_MEASURED
 from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
+from tiercheck.scorecard.compared import GOVERNANCE_SIGNALS
 from tiercheck.scorecard.model import Scorecard, SignalEntry
+from tiercheck.scorecard.view import measured_nothing
 from tiercheck.target import STABLE_REF
 
 __all__ = [
@@ -103,6 +104,17 @@ class ScenarioRow:
         omit_none=True,
         doc="true: a failure the run's expected-failures baseline lists (absent: not listed)",
     )
+    unmeasured: bool | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="true: its leg was measured but this scenario's answer was not (no readable "
+        "checks.json); neither passed nor failed (absent: measured)",
+    )
+
+    @property
+    def outcome(self) -> Literal["passed", "failed", "unmeasured"]:
+        """passed, failed, or unmeasured (neither)."""
+        return "unmeasured" if self.unmeasured else "passed" if self.passed else "failed"
 
     @property
     def disputed(self) -> bool:
@@ -366,14 +378,15 @@ def record_of(doc: Scorecard) -> RunRecord:
                         dispute=(
                             DisputeRecord(d.dispute.state, d.dispute.issue) if d.dispute else None
                         ),
-                        expected=True if d.baseline == "expected-failure" else None,
+                        expected=True if d.expected_failure else None,
+                        unmeasured=True if not d.measured else None,
                     )
                 )
     configs = {
         rev: {key: c.value for key, c in entry.config.items()}
         for rev, entry in doc.revisions.items()
     }
-    signals = {name: doc.checks.signal(name) for name in _SIGNALS}
+    signals = {name: doc.checks.signal(name) for name in GOVERNANCE_SIGNALS}
     return RunRecord(
         run_id=doc.tiercheck.run_id,
         timestamp=parse_time(doc.timestamp),
@@ -398,7 +411,7 @@ def record_of(doc: Scorecard) -> RunRecord:
         requirements_digest=doc.tiercheck.requirements_digest,
         unaddressed=unaddressed_record(doc.checks.unaddressed_issues),
         sep_tier=doc.implied_tier.sep1730.tier,
-        nothing_measured=doc.exit_code == EXIT_NOTHING_MEASURED,
+        nothing_measured=measured_nothing(doc),
     )
 
 
@@ -444,13 +457,3 @@ def unaddressed_record(signal: SignalEntry | None) -> UnaddressedRecord | None:
         ),
         oldest_age_days=_count(oldest.get("age_days")) if oldest and status == "fail" else None,
     )
-
-
-_SIGNALS = (
-    "labels",
-    "triage",
-    "p0_resolution",
-    "stable_release",
-    "policy_signals",
-    "spec_tracking",
-)

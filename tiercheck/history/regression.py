@@ -3,17 +3,22 @@ tracking issue is opened, edited and closed on.
 
 A *regression* is one of three things, and it lasts until what regressed is undone:
 
-* ``lower-tier`` — the implied tier went down (Tier 1 → 2, say) from the previous run that
-  judged the tier; it lasts while the tier stays below the tier before the drop (its
-  `tier_after` follows the tier of the day). Only a run
-  that measured every leg it planned and whose governance signals were all conclusive judges
-  the tier: a tier lowered by what could not be measured is a gap, not a regression.
+* ``lower-tier`` — the implied tier dropped (Tier 1 → 2, say) from the previous run that
+  judged the tier, by the rule of `tiercheck.comparison` (`tier_dropped`: both runs judged
+  their tier, on the same basis); it lasts while the tier stays below the tier before the drop
+  (its `tier_after` follows the tier of the day). A tier lowered by what could not be measured
+  is a gap, not a regression.
 * ``newly-failing`` — a scenario newly failing, by the rule of `tiercheck.comparison` (scored
-  and passed, then scored and failed, under the same harness version), between the run that
-  last measured it and this one; it lasts until the scenario passes again (a night it is not
-  measured bridges, as in streaks), or stops being scored.
-* ``unmeasured`` — a leg that was measured before is unmeasured two runs running; it lasts
-  until the leg is measured again. One unmeasured night is not a regression.
+  and passed, then scored and failed, under the same harness version, no dispute open), between
+  the run that last measured it and this one; it lasts until the scenario passes again (a night
+  it is not measured bridges, as in streaks), stops being scored, or is disputed (SEP-1730
+  leaves it out while the dispute is open).
+* ``unmeasured`` — a leg that was measured before is unmeasured (`tiercheck.comparison`: a
+  leg newly unmeasured is a regression, since it may hide a failure); it lasts until the leg
+  is measured again.
+
+A run that measured nothing (exit 3) is an unmeasured night: its legs are read as above, but
+it has no tier and is never the `previous` run a later one is compared with.
 
 A run's *basis* is its harness version and its requirement sets (their digest). A run whose
 basis differs from the previous run's is *marked* (`NightState.basis_change` says what
@@ -49,6 +54,8 @@ from tiercheck.comparison import (
     classify,
     comparable,
     leg_measured,
+    starts_comparisons,
+    tier_dropped,
 )
 from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
 
@@ -117,7 +124,7 @@ class Regression:
     check: str | None = None
     message: str | None = None
     #: Nights with a run of the line it has lasted, counting the night it began (a night
-    #: without a run is not counted; an unmeasured regression begins two nights running).
+    #: without a run is not counted).
     nights: int = 1
 
     @property
@@ -154,7 +161,8 @@ class NightState:
 
     line: str
     run: RunRecord
-    #: The line's run before this one, if any.
+    #: The line's last run before this one that measured something, if any: what this run is
+    #: compared with.
     previous: RunRecord | None
     #: What differs in this run's basis from the previous run's (empty: the same basis).
     basis_change: tuple[str, ...]
@@ -165,8 +173,8 @@ class NightState:
     #: The regressions this run undid.
     ended: tuple[Regression, ...] = field(default=())
     #: Legs this run left unmeasured that were measured before, with how many runs running
-    #: (up to this one) left them unmeasured: (revision, leg, runs). One run is a warning;
-    #: two are an ``unmeasured`` regression.
+    #: (up to this one) left them unmeasured: (revision, leg, runs); each is an
+    #: ``unmeasured`` regression.
     unmeasured: tuple[tuple[str, str, int], ...] = field(default=())
 
     @property
@@ -201,24 +209,30 @@ def _ordered(runs: Iterable[RunRecord]) -> list[RunRecord]:
     return sorted(runs, key=lambda r: (r.timestamp, r.run_id, run_key(r)))
 
 
-def _judges_tier(run: RunRecord) -> bool:
-    """Every planned leg measured and every governance signal conclusive."""
-    return run.all_measured and "inconclusive" not in run.signals.values()
-
-
 def _outcome(row: ScenarioRow) -> ScenarioOutcome:
-    if row.passed:
-        return ScenarioOutcome(row.revision, row.leg, row.scenario, "passed", row.scored)
-    return ScenarioOutcome(row.revision, row.leg, row.scenario, "failed", row.scored, row.message)
+    outcome = row.outcome
+    return ScenarioOutcome(
+        row.revision,
+        row.leg,
+        row.scenario,
+        outcome,
+        row.scored,
+        row.message if outcome == "failed" else None,
+        disputed=row.disputed,
+    )
 
 
 def run_scenarios(run: RunRecord) -> RunScenarios:
-    """A stored run in the form `tiercheck.comparison` compares (the history keeps verdicts of
-    measured legs only, so a stored scenario passed or failed)."""
+    """A stored run in the form `tiercheck.comparison` compares (the history keeps the
+    scenarios of measured legs only)."""
     return RunScenarios(
         harness_version=run.harness_version,
         legs=tuple(LegOutcome(x.revision, x.leg, x.state, x.reason) for x in run.legs),
         scenarios=tuple(_outcome(s) for s in run.scenarios),
+        tier=run.tier if run.assessed else None,
+        requirements_digest=run.requirements_digest,
+        interrupted=run.interrupted,
+        governance_inconclusive="inconclusive" in run.signals.values(),
     )
 
 
@@ -259,7 +273,9 @@ class _Line:
             now = _outcome(row)
             key = f"newly-failing:{row.revision}/{row.leg}/{row.scenario}"
             prior = self.last_seen.get(where)
-            if now.scored and now.outcome == "passed":
+            if now.outcome == "unmeasured":
+                continue  # a gap: neither starts nor ends, and not the verdict to compare with
+            if now.scored and (now.outcome == "passed" or now.disputed):
                 self._end(key)
             elif prior is not None and comparable(prior[1], run.harness_version):
                 change = classify(prior[0], now)
@@ -296,7 +312,7 @@ class _Line:
             elif x.state == "unmeasured":
                 first, count = self.unmeasured.get(where, (run, 0))
                 self.unmeasured[where] = (first, count + 1)
-                if count + 1 >= 2 and where in self.ever_measured:
+                if where in self.ever_measured:
                     self._start(
                         Regression("unmeasured", first, x.revision, x.leg, message=x.reason)
                     )
@@ -305,8 +321,9 @@ class _Line:
                 self.unmeasured.pop(where)
                 self._end(f"unmeasured:{where[0]}/{where[1]}")
 
-    def _tier(self, run: RunRecord, basis: Basis) -> None:
-        if not _judges_tier(run):
+    def _tier(self, run: RunRecord) -> None:
+        now = run_scenarios(run)
+        if not now.judges_tier:
             return  # a gap: neither starts nor ends a lower tier
         open_one = self.active.get("lower-tier")
         if open_one is not None:
@@ -315,11 +332,7 @@ class _Line:
             elif run.tier != open_one.tier_after:
                 # Still below the tier before the drop: the same regression, at today's tier.
                 self.active["lower-tier"] = dataclasses.replace(open_one, tier_after=run.tier)
-        elif (
-            self.tier_run is not None
-            and run.tier > self.tier_run.tier
-            and basis_of(self.tier_run) == basis
-        ):
+        elif self.tier_run is not None and tier_dropped(run_scenarios(self.tier_run), now):
             self._start(
                 Regression("lower-tier", run, tier_before=self.tier_run.tier, tier_after=run.tier)
             )
@@ -333,11 +346,10 @@ class _Line:
     def read(self, run: RunRecord) -> NightState:
         self.started, self.ended = [], []
         self.nights.add(run.timestamp.date())
-        basis = basis_of(run)
         change = basis_change(self.previous, run) if self.previous else ()
         self._scenarios(run)
         self._legs(run)
-        self._tier(run, basis)
+        self._tier(run)
         unmeasured = tuple(
             (x.revision, x.leg, self.unmeasured[(x.revision, x.leg)][1])
             for x in run.legs
@@ -358,7 +370,8 @@ class _Line:
             ended=tuple(self.ended),
             unmeasured=unmeasured,
         )
-        self.previous = run
+        if starts_comparisons(run_scenarios(run)):
+            self.previous = run
         return state
 
 

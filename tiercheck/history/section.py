@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tiercheck.comparison import starts_comparisons
 from tiercheck.history.analysis import (
     Relegation,
     Streak,
@@ -14,6 +15,7 @@ from tiercheck.history.analysis import (
     series,
 )
 from tiercheck.history.record import RunRecord
+from tiercheck.history.regression import run_scenarios
 from tiercheck.history.unaddressed import unaddressed_ground
 from tiercheck.scorecard.model import (
     HistoryBlock,
@@ -81,10 +83,11 @@ def history_block(
 ) -> HistoryBlock:
     """The section for `current`, given the same SDK line's runs stored `before` it.
 
-    The previous run, changes, streaks, flakiness and trend are those of `current`'s series
-    (`RunRecord.series`); the relegation clock reads the stable series and the early warning
-    the branch series, whichever series `current` is in. The other relegation ground, issues
-    unaddressed for two months, is `current`'s own judgement (it is the latest run).
+    The previous run (the latest that measured something), changes, streaks, flakiness and
+    trend are those of `current`'s series (`RunRecord.series`); the relegation clock reads the
+    stable series and the early warning the branch series, whichever series `current` is in.
+    The other relegation ground, issues unaddressed for two months, is `current`'s own
+    judgement (it is the latest run).
     """
     # A run id is only its output folder's name (`report` for every run written to one): the
     # current run is told apart by its id *and* time, in case it is already stored.
@@ -95,7 +98,9 @@ def history_block(
     earlier = [r for r in every if r.series == current.series]
     runs = [*earlier, current]
     readings = relegation_readings([*every, current], current.revisions)
-    previous = max(earlier, key=lambda r: (r.timestamp, r.run_id)) if earlier else None
+    # A run that measured nothing is never the one a comparison starts from.
+    baselines = [r for r in earlier if starts_comparisons(run_scenarios(r))]
+    previous = max(baselines, key=lambda r: (r.timestamp, r.run_id)) if baselines else None
     changed = (
         [
             HistoryChange(

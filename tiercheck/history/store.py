@@ -104,7 +104,8 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs ADD COLUMN unaddressed TEXT;
     """,
     # The verdict as the run recorded it: SEP-1730's tier, whether nothing was measured, and
-    # per scenario its dispute that day and whether the baseline expected its failure. NULL
+    # per scenario its dispute that day, whether the baseline expected its failure and whether
+    # it went unmeasured in a measured leg. NULL
     # (a run stored before this version): not recorded, read as no dispute, not expected,
     # and something measured (the only runs stored then).
     """
@@ -113,6 +114,7 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE scenarios ADD COLUMN dispute_state TEXT;
     ALTER TABLE scenarios ADD COLUMN dispute_issue TEXT;
     ALTER TABLE scenarios ADD COLUMN expected INTEGER;
+    ALTER TABLE scenarios ADD COLUMN unmeasured INTEGER;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -333,7 +335,7 @@ class HistoryStore:
             ],
         )
         conn.executemany(
-            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     run,
@@ -347,6 +349,7 @@ class HistoryStore:
                     s.dispute.state if s.dispute else None,
                     s.dispute.issue if s.dispute else None,
                     None if s.expected is None else int(s.expected),
+                    None if s.unmeasured is None else int(s.unmeasured),
                 )
                 for s in r.scenarios
             ],
@@ -451,7 +454,7 @@ def _grouped_scenarios(
     out: dict[int, list[ScenarioRow]] = {}
     query = (
         "SELECT t.run, t.revision, t.leg, t.scenario, t.passed, t.scored, t.check_id, "  # noqa: S608
-        "t.message, t.dispute_state, t.dispute_issue, t.expected "
+        "t.message, t.dispute_state, t.dispute_issue, t.expected, t.unmeasured "
         f"FROM scenarios t JOIN runs ON runs.id = t.run {where} ORDER BY t.rowid"
     )
     cursor = conn.cursor()
@@ -459,7 +462,7 @@ def _grouped_scenarios(
     for run, revision, leg, name, passed, scored, check, message, *rest in cursor.execute(
         query, params
     ):
-        state, issue, expected = rest
+        state, issue, expected, unmeasured = rest
         out.setdefault(run, []).append(
             ScenarioRow(
                 revision,
@@ -471,6 +474,7 @@ def _grouped_scenarios(
                 message,
                 dispute=_dispute_of(state, issue),
                 expected=None if expected is None else bool(expected),
+                unmeasured=None if unmeasured is None else bool(unmeasured),
             )
         )
     return out

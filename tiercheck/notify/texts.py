@@ -17,6 +17,7 @@ from tiercheck.dashboard.triage import Triage
 from tiercheck.history.regression import NightState, Regression
 from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
+from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bold, bullet, code, fmt, own
 from tiercheck.scorecard.view import short_sha
 
@@ -53,7 +54,8 @@ def _what(r: Regression) -> Md:
         if r.message:
             text = fmt("{} {}", text, code(_short(r.message)))
         return text
-    return fmt("{} unmeasured {} nights running: {}", where, r.nights, code(_short(r.message)))
+    nights = "1 night" if r.nights == 1 else f"{r.nights} nights running"
+    return fmt("{} unmeasured {}: {}", where, nights, code(_short(r.message)))
 
 
 def _since(r: Regression) -> str:
@@ -69,8 +71,8 @@ def _known(line: str, r: Regression, triage: Triage) -> Md:
     )
     if found is None:
         return own("—")
-    url = md.https_url(found.issue, hosts=("github.com",))
-    return fmt("{}: {}", md.link(found.issue_label, url), md.text(_short(found.note)))
+    issue = md.github_link(None, found.issue, kinds=ISSUE_PAGES)
+    return fmt("{}: {}", issue, md.text(_short(found.note)))
 
 
 def _regressions_table(

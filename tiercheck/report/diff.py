@@ -2,8 +2,10 @@
 
 Scenarios are compared per (revision, leg, scenario) over the per-revision legs, so the same
 scenario at two revisions is two requirements, as it is in scoring, and by the one rule of
-`tiercheck.comparison` that the claim, the matrix and the history follow too. A *regression*
-is a scored scenario that passed and now fails, a tier drop, or a leg newly unmeasured.
+`tiercheck.comparison` that the claim, the matrix and the history follow too: a *regression*
+is a scored scenario that passed and now fails, a tier drop (both runs judged their tier on
+one basis) or a leg newly unmeasured, as that rule says. A scorecard that measured nothing has
+no tier ("not assessed").
 Scenarios in only one document are *added* or *removed*, counted only where the leg was
 measured on both sides (a leg that changed state is reported as such instead); an added
 scenario that fails is shown but is not a regression. Scorecards of two harness versions are
@@ -18,18 +20,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tiercheck.comparison import (
-    LegChange,
-    LegOutcome,
-    RunScenarios,
-    ScenarioChange,
-    ScenarioOutcome,
-    compare,
-)
+from tiercheck.comparison import LegChange, ScenarioChange, compare
 from tiercheck.plaintext import one_line
 from tiercheck.render.markdown import BLANK, Md, bullet, document, fmt, heading, own, text
-from tiercheck.scorecard.model import ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import failure_message, legs, short_sha
+from tiercheck.scorecard.compared import run_scenarios
+from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.view import short_sha
 
 __all__ = [
     "ContextChange",
@@ -40,7 +36,6 @@ __all__ = [
     "diff_to_dict",
     "render_diff_markdown",
     "render_diff_terminal",
-    "run_scenarios",
 ]
 
 
@@ -59,8 +54,9 @@ class Diff:
 
     old_label: str
     new_label: str
-    old_tier: int
-    new_tier: int
+    #: None: that scorecard measured nothing, so it has no tier.
+    old_tier: int | None
+    new_tier: int | None
     regressions: tuple[ScenarioChange, ...]
     fixed: tuple[ScenarioChange, ...]
     added: tuple[ScenarioChange, ...]
@@ -78,16 +74,14 @@ class Diff:
     measured_again_scenarios: tuple[ScenarioChange, ...] = ()
     #: The documents ran different harness versions: no scenario was compared.
     incomparable: bool = False
-
-    @property
-    def tier_dropped(self) -> bool:
-        """True when the new tier is worse (a higher number) than the old."""
-        return self.new_tier > self.old_tier
-
-    @property
-    def has_regression(self) -> bool:
-        """A newly failing scored scenario, a tier drop, or a leg newly unmeasured."""
-        return bool(self.regressions or self.tier_dropped or self.newly_unmeasured)
+    #: Scored in both, its dispute opened or resolved in between.
+    newly_disputed: tuple[ScenarioChange, ...] = ()
+    dispute_resolved: tuple[ScenarioChange, ...] = ()
+    #: The tier dropped, by the rule of `tiercheck.comparison`.
+    tier_dropped: bool = False
+    #: A newly failing scored scenario, a tier drop, or a leg newly unmeasured
+    #: (`Comparison.regressed`).
+    has_regression: bool = False
 
     @property
     def unchanged(self) -> bool:
@@ -106,26 +100,9 @@ class Diff:
             or self.no_longer_scored
             or self.newly_unmeasured_scenarios
             or self.measured_again_scenarios
+            or self.newly_disputed
+            or self.dispute_resolved
         )
-
-
-def _scenario(revision: str, leg: str, detail: ScenarioEntry) -> ScenarioOutcome:
-    if not detail.measured:
-        return ScenarioOutcome(revision, leg, detail.scenario, "unmeasured", detail.scored)
-    if detail.passed:
-        return ScenarioOutcome(revision, leg, detail.scenario, "passed", detail.scored)
-    message = failure_message(detail)
-    return ScenarioOutcome(revision, leg, detail.scenario, "failed", detail.scored, message)
-
-
-def run_scenarios(doc: Scorecard) -> RunScenarios:
-    """A scorecard in the form `tiercheck.comparison` compares: every leg of `legs(doc)`."""
-    views = list(legs(doc))
-    return RunScenarios(
-        harness_version=doc.harness.version,
-        legs=tuple(LegOutcome(v.revision, v.leg, v.state, v.reason or None) for v in views),
-        scenarios=tuple(_scenario(v.revision, v.leg, d) for v in views for d in v.details),
-    )
 
 
 def _label(doc: Scorecard) -> str:
@@ -170,13 +147,12 @@ def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
     def key(change: LegChange) -> tuple[str, str]:
         return (change.revision, change.leg)
 
-    old_tier, new_tier = old.implied_tier, new.implied_tier
-    old_blockers, new_blockers = old_tier.tier1_blockers, new_tier.tier1_blockers
+    old_blockers, new_blockers = old.implied_tier.tier1_blockers, new.implied_tier.tier1_blockers
     return Diff(
         old_label=_label(old),
         new_label=_label(new),
-        old_tier=old_tier.tier,
-        new_tier=new_tier.tier,
+        old_tier=found.tier_before,
+        new_tier=found.tier_after,
         regressions=_sorted(found.newly_failing),
         fixed=_sorted(found.fixed),
         added=_sorted(found.added),
@@ -191,6 +167,10 @@ def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
         newly_unmeasured_scenarios=_sorted(found.newly_unmeasured),
         measured_again_scenarios=_sorted(found.measured_again),
         incomparable=found.incomparable,
+        newly_disputed=_sorted(found.newly_disputed),
+        dispute_resolved=_sorted(found.dispute_resolved),
+        tier_dropped=found.tier_dropped,
+        has_regression=found.regressed,
     )
 
 
@@ -216,16 +196,26 @@ def diff_to_dict(diff: Diff) -> dict[str, Any]:
             out[name] = [v if isinstance(v, str) else asdict(v) for v in value]
         else:
             out[name] = value
-    out["has_regression"] = diff.has_regression
-    out["tier_dropped"] = diff.tier_dropped
     return out
 
 
+def _tier_text(tier: int | None) -> str:
+    return "not assessed (nothing was measured)" if tier is None else f"Tier {tier}"
+
+
 def _tier_line(diff: Diff) -> str:
-    if diff.old_tier == diff.new_tier:
-        return f"Tier {diff.new_tier} (unchanged)"
-    verb = "dropped" if diff.tier_dropped else "rose"
-    return f"Tier {diff.old_tier} → Tier {diff.new_tier} ({verb})"
+    old, new = diff.old_tier, diff.new_tier
+    if old == new:
+        return f"{_tier_text(new)} (unchanged)"
+    if old is None or new is None:
+        return f"{_tier_text(old)} → {_tier_text(new)}"
+    if new < old:
+        verb = "rose"
+    elif diff.tier_dropped:
+        verb = "dropped"
+    else:
+        verb = "lower, not a drop: a run did not judge its tier, or the basis changed"
+    return f"Tier {old} → Tier {new} ({verb})"
 
 
 def _scenario_line(change: ScenarioChange, *, with_message: bool = True) -> str:
@@ -256,6 +246,11 @@ def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
     )
     yield "Newly unmeasured scenarios", [_scenario_line(c) for c in diff.newly_unmeasured_scenarios]
     yield "Measured again", [_scenario_line(c) for c in diff.measured_again_scenarios]
+    yield (
+        "Newly disputed (left out of SEP-1730's reading)",
+        [_scenario_line(c) for c in diff.newly_disputed],
+    )
+    yield "Dispute resolved (counted again)", [_scenario_line(c) for c in diff.dispute_resolved]
     yield "New Tier 1 blockers", [one_line(b) for b in diff.blockers_added]
     yield "Cleared Tier 1 blockers", [one_line(b) for b in diff.blockers_removed]
     yield (

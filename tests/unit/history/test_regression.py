@@ -61,11 +61,13 @@ def test_thirty_nights_alpha_regresses_on_night_12_and_is_fixed_on_night_15() ->
     # Night 15: both undone.
     assert states[15].status == "ok"
     assert sorted(_keys(states[15].ended)) == sorted([IMAGE, "lower-tier"])
-    # Night 20: one unmeasured night is not a regression, and night 21 is ok again.
+    # Night 20: the server leg, measured before, is unmeasured: a regression (it may hide a
+    # failure), which night 21 ends by measuring it again.
     assert states[20].run.leg(R1, "server").state == "unmeasured"  # type: ignore[union-attr]
-    assert states[20].status == "ok"
-    assert states[20].started == ()
-    assert all(states[n].status == "ok" for n in range(15, 31))
+    assert states[20].status == "regressed"
+    assert _keys(states[20].started) == [f"unmeasured:{R1}/server"]
+    assert _keys(states[21].ended) == [f"unmeasured:{R1}/server"]
+    assert all(states[n].status == "ok" for n in range(15, 31) if n != 20)
 
 
 def test_thirty_nights_beta_is_marked_at_the_harness_change_never_regressed() -> None:
@@ -102,17 +104,19 @@ def _line(*docs: RunRecord) -> list[NightState]:
     return timeline(docs)
 
 
-def test_a_leg_unmeasured_two_nights_running_is_a_regression_until_measured() -> None:
+def test_a_leg_newly_unmeasured_is_a_regression_until_measured() -> None:
     def run(n: int, unmeasured: bool) -> RunRecord:
         return record_of(
             night_scorecard("x", n, unmeasured=[(R1, "client")] if unmeasured else [], tier=1)
         )
 
     states = _line(run(1, False), run(2, True), run(3, True), run(4, True), run(5, False))
-    assert [s.status for s in states] == ["ok", "ok", "regressed", "regressed", "ok"]
-    (opened,) = states[2].started
+    assert [s.status for s in states] == ["ok", "regressed", "regressed", "regressed", "ok"]
+    (opened,) = states[1].started
     assert opened.key == "unmeasured:2025-11-25/client"
-    assert opened.since.timestamp == night(2)  # the streak's first night
+    assert opened.since.timestamp == night(2)  # the first unmeasured night
+    assert states[2].started == states[3].started == ()
+    assert states[3].regressions[0].nights == 3
     assert opened.message == "server never became ready within 30 s"
     assert _keys(states[4].ended) == ["unmeasured:2025-11-25/client"]
 
@@ -126,10 +130,13 @@ def test_a_leg_never_measured_is_not_a_regression() -> None:
 
 def test_a_tier_lowered_by_an_unmeasured_leg_is_not_a_lower_tier() -> None:
     # Night 2 is unmeasured and implies Tier 3 (a lower bound): no tier is judged that night.
+    # The leg newly unmeasured is the regression, not a lower tier.
     one = record_of(night_scorecard("x", 1, tier=1))
     two = record_of(night_scorecard("x", 2, unmeasured=[(R1, "server")], tier=3))
     three = record_of(night_scorecard("x", 3, tier=1))
-    assert [s.status for s in _line(one, two, three)] == ["ok", "ok", "ok"]
+    states = _line(one, two, three)
+    assert [s.status for s in states] == ["ok", "regressed", "ok"]
+    assert _keys(states[1].regressions) == [f"unmeasured:{R1}/server"]
 
 
 def test_other_requirement_sets_are_marked_and_compare_scenarios_scored_by_both() -> None:

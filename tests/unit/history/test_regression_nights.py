@@ -54,7 +54,9 @@ def test_thirty_nights_regress_on_twelve_for_three_nights_in_one_row(store: Hist
     for n in range(1, 31):
         record(store, thirty_nights(n))
     states = {n: _on(store, n) for n in range(1, 31)}
-    assert [n for n, s in states.items() if s.status == "regressed"] == [12, 13, 14]
+    # 12-14: the scenario and the tier; 20: the server leg unmeasured that one night.
+    assert [n for n, s in states.items() if s.status == "regressed"] == [12, 13, 14, 20]
+    assert [r.kind for r in states[20].regressions] == ["unmeasured"]
     for n in (12, 13, 14):
         tier, broken = states[n].regressions  # same night: by key
         assert (tier.kind, tier.row, tier.since.timestamp.date()) == (
@@ -72,18 +74,20 @@ def test_thirty_nights_regress_on_twelve_for_three_nights_in_one_row(store: Hist
     assert states[FIX].regressions == ()
 
 
-def test_one_unmeasured_night_is_a_warning_and_two_running_are_a_regression(
+def test_an_unmeasured_night_is_a_regression_that_lasts_until_measured(
     store: HistoryStore,
 ) -> None:
     for n in range(1, 20):
         record(store, night_scorecard(n))
     record(store, night_scorecard(20, unmeasured=True))
     alone = _on(store, 20)
-    assert alone.status == "ok"
+    assert alone.status == "regressed"
+    assert [r.kind for r in alone.started] == ["unmeasured"]
     assert alone.unmeasured == ((R1, "server", 1),)
     record(store, night_scorecard(21, unmeasured=True))
     twice = _on(store, 21)
     (regression,) = twice.regressions
+    assert twice.started == ()
     assert regression.kind == "unmeasured"
     assert (regression.since.timestamp.date(), regression.nights) == (day(20), 2)
     assert regression.message == NOT_READY

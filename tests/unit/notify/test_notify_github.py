@@ -96,16 +96,21 @@ def test_thirty_nights_one_issue_opened_edited_and_closed(
         ("PATCH", f"{ISSUES}/{issue_number}"),
         ("POST", f"{ISSUES}/{issue_number}/comments"),
     ]
+    # Night 20 leaves the server leg unmeasured: the issue is reopened, and closed on night 21
+    # when the leg is measured again.
+    assert per_night[20][0] == ("PATCH", f"{ISSUES}/{issue_number}")
+    assert per_night[21][0] == ("PATCH", f"{ISSUES}/{issue_number}")
     quiet = [n for n, writes in per_night.items() if not writes]
-    assert quiet == [n for n in range(1, 31) if n not in (12, 13, 14, 15)]
+    assert quiet == [n for n in range(1, 31) if n not in (12, 13, 14, 15, 20, 21)]
     (issue,) = _ours(github)
     assert issue.title == "Nightly matrix: sample-sdk regressed"
-    assert issue.closed_at == f"{day(15).isoformat()}T05:00:00Z"
+    assert issue.closed_at == f"{day(21).isoformat()}T05:00:00Z"
     assert issue.state_reason == "completed"
     assert "<!-- tiercheck:line=sample-sdk -->" in (issue.body or "")
     assert "<!-- tiercheck:state=green -->" in (issue.body or "")
-    (comment,) = github.comments_of(issue_number)
-    assert comment.body.startswith(f"Green again on {day(15).isoformat()}")
+    comments = github.comments_of(issue_number)
+    assert comments[0].body.startswith(f"Green again on {day(15).isoformat()}")
+    assert comments[-1].body.startswith(f"Green again on {day(21).isoformat()}")
     # Every write carried the token, as a header only.
     assert all(r.authorization == f"token {TOKEN}" for r in github.writes())
     # The human's issue and the pull request were never touched.
@@ -170,16 +175,23 @@ def test_a_new_regression_reopens_the_issue(
     assert github.comments_of(issue.number)[-1].body.startswith("Regressed again on 2026-10-19")
 
 
-def test_two_unmeasured_nights_open_an_issue_and_a_measured_night_closes_it(
+def test_an_unmeasured_night_opens_an_issue_and_a_measured_night_closes_it(
     github: FakeGitHub, store: HistoryStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    writes: dict[int, list[tuple[str, str]]] = {}
     for n in range(1, 22):
         record(store, night_scorecard(n, unmeasured=n in (20, 21)))
         if n >= 19:
             before = len(github.writes())
             _notify(github, store, capsys)
-            assert bool(_writes(github, before)) == (n == 21), n
+            writes[n] = _writes(github, before)
     (issue,) = _ours(github)
+    # Night 20 opens it (the leg newly unmeasured), night 21 rewrites the body (two nights).
+    assert writes == {
+        19: [],
+        20: [("POST", ISSUES)],
+        21: [("PATCH", f"{ISSUES}/{issue.number}")],
+    }
     assert "unmeasured 2 nights running" in (issue.body or "")
     record(store, night_scorecard(22))
     _notify(github, store, capsys)

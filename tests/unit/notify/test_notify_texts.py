@@ -101,7 +101,11 @@ def test_the_pull_request_comment_has_one_row_per_line(store: HistoryStore) -> N
     text = pr_comment(states, date(2026, 10, 12), run_url="https://github.com/o/r/actions/runs/9")
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert rows[0].startswith("| `sample-sdk` | ❌ regression | `sample-sdk@v1.0.0`: ")
-    assert rows[1] == "| `quiet-sdk` | ⚠️ unmeasured tonight | — |"
+    # Measured on night 11, unmeasured on night 12: the leg newly unmeasured is a regression.
+    assert rows[1] == (
+        "| `quiet-sdk` | ❌ regression | `quiet-sdk@v1.0.0`: server leg at 2025-11-25 unmeasured "
+        "1 night: `server never became ready within 30 s` |"
+    )
     assert rows[2] == "| `new-sdk` | no run | — |"
     assert "[The workflow run](https://github.com/o/r/actions/runs/9)." in text
 

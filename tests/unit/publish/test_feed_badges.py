@@ -76,6 +76,8 @@ DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}
 #: "tiercheck:dashboard:feed"), "LINE\nNIGHT\nKIND") (Python's uuid module, run by hand).
 REGRESSED_12 = "urn:uuid:cac184b9-984a-5c82-840e-2a908fc7f322"  # alpha-sdk 2026-10-12 regression
 RECOVERED_15 = "urn:uuid:88d0d93f-01ec-5bbf-a82e-eecc41fc7cc7"  # alpha-sdk 2026-10-15 recovery
+REGRESSED_20 = "urn:uuid:2bcbc13b-b2b5-5c56-99d8-d8d38df6fbb9"  # alpha-sdk 2026-10-20 regression
+RECOVERED_21 = "urn:uuid:c7934305-1e86-51e8-b08c-7473ee579e01"  # alpha-sdk 2026-10-21 recovery
 FEED_ID = "urn:uuid:4f6cbad1-9731-5dc1-b40d-027370f5117a"  # uuid5(ns, "tiercheck-dashboard")
 
 
@@ -171,9 +173,22 @@ def test_nights_12_15_and_20_give_the_hand_worked_feed(tmp_path: Path) -> None:
         "lines/alpha-sdk.html",
     )
     assert _entries(root) == [recovered, regressed]
-    # Night 20: alpha-sdk's server leg at 2025-11-25 is unmeasured one night (no regression):
-    # nothing new, so the very same feed.
-    assert (_site(tmp_path, 20) / "feed.atom").read_text("utf-8") == feed_15
+    # Night 20: alpha-sdk's server leg at 2025-11-25, measured before, is unmeasured: a
+    # regression (its tier, judged on no run that night, is Tier 1 still).
+    root = _check_rfc4287((_site(tmp_path, 20) / "feed.atom").read_text("utf-8"))
+    unmeasured = (
+        REGRESSED_20,
+        "alpha-sdk regressed on 2026-10-20",
+        "2026-10-20T03:00:00Z",
+        "lines/alpha-sdk.html",
+    )
+    assert _entries(root) == [unmeasured, recovered, regressed]
+    content = root.findtext(f"{A}entry/{A}content") or ""
+    assert content.splitlines() == [
+        "alpha-sdk regressed on 2026-10-20 (Tier 1).",
+        "Began:",
+        "- 2025-11-25 server: newly unmeasured",
+    ]
 
 
 def test_the_feed_is_the_same_bytes_every_build_and_absolute_under_a_base_url(
@@ -182,8 +197,14 @@ def test_the_feed_is_the_same_bytes_every_build_and_absolute_under_a_base_url(
     site = _site(tmp_path, 30, base_url="https://example.github.io/tiers/")
     text = (site / "feed.atom").read_text("utf-8")
     root = _check_rfc4287(text)
-    # Night 25's harness change (beta-sdk) is marked, never a regression: still two entries.
-    assert [e[0] for e in _entries(root)] == [RECOVERED_15, REGRESSED_12]
+    # Night 25's harness change (beta-sdk) is marked, never a regression: the entries are
+    # alpha-sdk's two regressions and their recoveries.
+    assert [e[0] for e in _entries(root)] == [
+        RECOVERED_21,
+        REGRESSED_20,
+        RECOVERED_15,
+        REGRESSED_12,
+    ]
     assert {e[3] for e in _entries(root)} == {
         "https://example.github.io/tiers/lines/alpha-sdk.html"
     }

@@ -113,7 +113,7 @@ def test_the_thirty_nights_in_the_api(tmp_path: Path, capsys: pytest.CaptureFixt
     alpha_runs = _json(site, "api/v1/lines/alpha-sdk.json")["runs"]
     assert len(alpha_runs) == 30
     by_night = {int(r["timestamp"][8:10]): r for r in alpha_runs}
-    assert [n for n, r in by_night.items() if r["status"] == "regressed"] == [12, 13, 14]
+    assert [n for n, r in by_night.items() if r["status"] == "regressed"] == [12, 13, 14, 20]
     assert by_night[12]["started"] == [
         "newly-failing:2025-11-25/server/tools-call-image",
         "lower-tier",
@@ -122,7 +122,8 @@ def test_the_thirty_nights_in_the_api(tmp_path: Path, capsys: pytest.CaptureFixt
     twenty = {(x["revision"], x["leg"]): x for x in by_night[20]["legs"]}
     assert twenty[("2025-11-25", "server")]["state"] == "unmeasured"
     assert twenty[("2025-11-25", "server")]["pass_rate"] is None
-    assert by_night[20]["status"] == "ok"
+    assert by_night[20]["started"] == ["unmeasured:2025-11-25/server"]
+    assert by_night[21]["ended"] == ["unmeasured:2025-11-25/server"]
     tiers = _json(site, "api/v1/lines/alpha-sdk.json")["tier_changes"]
     assert [(t["timestamp"][:10], t["before"], t["after"]) for t in tiers] == [
         ("2026-10-12", 1, 2),
