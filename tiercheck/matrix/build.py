@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tiercheck import __version__
-from tiercheck.comparison import LegOutcome, RunScenarios, ScenarioOutcome, compare
+from tiercheck.comparison import (
+    LegOutcome,
+    RunScenarios,
+    ScenarioOutcome,
+    compare,
+    starts_comparisons,
+)
 from tiercheck.comparison import ScenarioChange as Classified
 from tiercheck.matrix.model import (
     SCHEMA_VERSION,
@@ -31,7 +37,9 @@ from tiercheck.matrix.model import (
     TierChange,
 )
 from tiercheck.revisions import LEGS, known_revisions
+from tiercheck.scorecard.compared import governance_inconclusive
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
+from tiercheck.scorecard.view import measured_nothing
 
 ServerOrClient = Literal["server", "client"]
 RowState = Literal["measured", "unmeasured", "interrupted"]
@@ -138,6 +146,7 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
     else:
         state, reason = "unmeasured", _first_reason(card, legs)
     tier = card.implied_tier
+    assessed = not measured_nothing(card)
     return MatrixRow(
         id=source.id,
         sdk=source.sdk,
@@ -147,16 +156,18 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         runnable=source.runnable,
         state=state,
         reason=reason,
+        # A row that measured nothing (exit 3) has no tier: its Tier 3 rests on nothing.
         tier=TierCell(
             official=tier.tier,
             sep1730=tier.sep1730.tier,
             claimed=source.claimed_tier,
-            # A row that measured no leg (exit 3, or every leg unmeasured) has no tier to be
-            # below its claim with: its Tier 3 rests on nothing.
             below_claim=state == "measured"
             and source.claimed_tier is not None
             and tier.tier > source.claimed_tier,
-        ),
+            governance_inconclusive=governance_inconclusive(card),
+        )
+        if assessed
+        else None,
         blockers=tier.blocker_details,
         legs=legs,
         probes=tuple(
@@ -260,6 +271,7 @@ def _scenario(entry: ScenarioEntry, *, unmeasured: bool) -> ScenarioCell:
         expected_failure=entry.expected_failure,
         check=first.id if first else None,
         message=first.message if first else (None if entry.passed else entry.reason),
+        disputed=entry.disputed,
     )
 
 
@@ -283,11 +295,12 @@ def _probe_counts(revision: str, card: Scorecard) -> ProbeCounts:
 def _outcome(leg: LegCell, cell: ScenarioCell) -> ScenarioOutcome:
     """A not-scored cell keeps no verdict, only its failure: without one it passed."""
     verdict = cell.verdict
+    where = (leg.revision, leg.leg, cell.scenario)
     if verdict == "not-scored":
         failed = cell.check is not None or cell.message is not None
         outcome: Literal["passed", "failed"] = "failed" if failed else "passed"
-        return ScenarioOutcome(leg.revision, leg.leg, cell.scenario, outcome, False)
-    return ScenarioOutcome(leg.revision, leg.leg, cell.scenario, verdict, True)
+        return ScenarioOutcome(*where, outcome, False, disputed=cell.disputed)
+    return ScenarioOutcome(*where, verdict, True, disputed=cell.disputed)
 
 
 def run_scenarios(row: MatrixRow) -> RunScenarios:
@@ -296,6 +309,9 @@ def run_scenarios(row: MatrixRow) -> RunScenarios:
         harness_version=row.harness_version,
         legs=tuple(LegOutcome(c.revision, c.leg, c.state, c.reason) for c in row.legs),
         scenarios=tuple(_outcome(c, s) for c in row.legs for s in c.scenarios),
+        tier=row.tier.official if row.tier else None,
+        interrupted=row.state == "interrupted",
+        governance_inconclusive=row.tier.governance_inconclusive if row.tier else False,
     )
 
 
@@ -321,37 +337,49 @@ def _record(row: str, change: Classified) -> ScenarioChange:
 
 
 def changes_since(previous: Matrix, rows: Sequence[MatrixRow]) -> ChangesBlock:
-    """New failures, fixes and tier changes of `rows` against `previous`, row by row.
+    """New failures, fixes, tier changes and regressions of `rows` against `previous`.
 
     Each row is compared with its previous self by the rule of `tiercheck.comparison`: only
     legs measured on both sides, and only under the same harness version (a row under another
-    is `incomparable`). A scenario absent before that fails now is added, not a new failure.
+    is `incomparable`); a tier drop, a scenario newly failing or a leg newly unmeasured is a
+    regression. A scenario absent before that fails now is added, not a new failure. A row
+    that was not assessed before (no scorecard, or it measured nothing) starts no comparison.
     """
     new_failures: list[ScenarioChange] = []
     fixes: list[ScenarioChange] = []
     tier_changes: list[TierChange] = []
     incomparable: list[str] = []
+    unmeasured: list[str] = []
+    regressed: list[str] = []
     for row in rows:
         before_row = previous.row(row.id)
-        if before_row is None:
-            if row.tier is not None:
-                tier_changes.append(TierChange(row=row.id, before=None, after=row.tier.official))
-            continue
-        before_tier = before_row.tier.official if before_row.tier else None
+        before_tier = before_row.tier.official if before_row and before_row.tier else None
         after_tier = row.tier.official if row.tier else None
+        before = run_scenarios(before_row) if before_row else None
+        if before is None or not starts_comparisons(before):
+            if before_tier != after_tier:
+                tier_changes.append(TierChange(row=row.id, before=before_tier, after=after_tier))
+            continue
+        found = compare(before, run_scenarios(row))
         if before_tier != after_tier:
-            tier_changes.append(TierChange(row=row.id, before=before_tier, after=after_tier))
-        if before_row.tier is None or row.tier is None:
-            continue  # a row without a scorecard on one side has nothing to compare
-        found = compare(run_scenarios(before_row), run_scenarios(row))
+            tier_changes.append(
+                TierChange(
+                    row=row.id, before=before_tier, after=after_tier, dropped=found.tier_dropped
+                )
+            )
         if found.incomparable:
             incomparable.append(row.id)
         new_failures += (_record(row.id, c) for c in found.newly_failing)
         fixes += (_record(row.id, c) for c in found.fixed)
+        unmeasured += (f"{row.id} {c.revision} {c.leg}" for c in found.legs_newly_unmeasured)
+        if found.regressed:
+            regressed.append(row.id)
     return ChangesBlock(
         previous_run_id=previous.run_id,
         new_failures=tuple(new_failures),
         fixes=tuple(fixes),
         tier_changes=tuple(tier_changes),
         incomparable=tuple(incomparable),
+        newly_unmeasured=tuple(unmeasured),
+        regressed_rows=tuple(regressed),
     )

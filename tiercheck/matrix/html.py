@@ -221,11 +221,20 @@ def _changes(matrix: Matrix) -> Html:
         listed = [_change_item(c) for c in items] or [none]
         parts.append(join((el("h3", f"{title} ({len(items)})"), el("ul", *listed, id=ident))))
     tiers = [
-        el("li", el("strong", c.row), f": {_tier_text(c.before)} → {_tier_text(c.after)}")
+        el(
+            "li",
+            el("strong", c.row),
+            f": {_tier_text(c.before)} → {_tier_text(c.after)}",
+            " (dropped: a regression)" if c.dropped else "",
+        )
         for c in changes.tier_changes
     ] or [none]
     count = len(changes.tier_changes)
     parts.append(join((el("h3", f"Tier changes ({count})"), el("ul", *tiers, id="tier-changes"))))
+    if changes.newly_unmeasured:
+        gaps = [el("li", where) for where in changes.newly_unmeasured]
+        title = f"Newly unmeasured legs, each a regression ({len(gaps)})"
+        parts.append(join((el("h3", title), el("ul", *gaps, id="newly-unmeasured"))))
     if changes.incomparable:
         others = [
             el("li", el("strong", row), ": another harness version, no scenario compared")

@@ -55,6 +55,11 @@ class ScenarioCell:
     message: str | None = doc_field(
         default=None, doc="the first failing check's message, or why the scenario failed"
     )
+    disputed: bool = doc_field(
+        default=False,
+        optional=True,
+        doc="an open dispute left it out of SEP-1730's reading on the run's governance day",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,6 +83,11 @@ class TierCell:
     sep1730: int
     claimed: int | None = doc_field(doc="the tier the line claims (known_sdks.yaml), if any")
     below_claim: bool = doc_field(doc="the official tier is below the claimed one")
+    governance_inconclusive: bool = doc_field(
+        default=False,
+        optional=True,
+        doc="some governance signal could not be read (the tier is then not judged a drop)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,7 +115,10 @@ class MatrixRow:
         doc="measured: a scorecard; unmeasured: none, or no leg measured; interrupted: stopped"
     )
     reason: str | None = doc_field(doc="why the row is unmeasured or not runnable")
-    tier: TierCell | None = doc_field(doc="the implied tier; null when nothing was assessed")
+    tier: TierCell | None = doc_field(
+        doc="the implied tier; null when nothing was assessed (no scorecard, or it measured "
+        "nothing)"
+    )
     blockers: tuple[BlockerEntry, ...] = doc_field(doc="every Tier 1 and Tier 2 blocker")
     legs: tuple[LegCell, ...] = doc_field(doc="every revision × leg, server first")
     probes: tuple[ProbeCounts, ...] = doc_field(doc="advisory probe outcomes per revision")
@@ -144,6 +157,9 @@ class TierChange:
     row: str
     before: int | None = doc_field(doc="null: the row was not assessed before")
     after: int | None = doc_field(doc="null: the row is not assessed now")
+    dropped: bool = doc_field(
+        default=False, optional=True, doc="a tier drop by the one comparison rule (a regression)"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,14 +175,22 @@ class ChangesBlock:
         optional=True,
         doc="rows whose previous run used another harness version: no scenario was compared",
     )
+    newly_unmeasured: tuple[str, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="ROW REVISION LEG of each leg measured before and unmeasured now",
+    )
+    regressed_rows: tuple[str, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="rows that regressed by the one comparison rule: a scenario newly failing, a tier "
+        "drop or a leg newly unmeasured",
+    )
 
     @property
     def regressed(self) -> bool:
-        """A new failure, or a row's tier went down (an unassessed row is not a regression)."""
-        return bool(self.new_failures) or any(
-            c.before is not None and c.after is not None and c.after > c.before
-            for c in self.tier_changes
-        )
+        """Some row regressed (`regressed_rows`, decided by `tiercheck.comparison`)."""
+        return bool(self.regressed_rows)
 
 
 @dataclass(frozen=True, kw_only=True)

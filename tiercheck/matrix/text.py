@@ -90,15 +90,22 @@ def render_matrix_markdown(matrix: Matrix) -> str:
     if changes is not None:
         lines += [BLANK, md.heading(3, fmt("Since {}", changes.previous_run_id)), BLANK]
         if not (
-            changes.new_failures or changes.fixes or changes.tier_changes or changes.incomparable
+            changes.new_failures
+            or changes.fixes
+            or changes.tier_changes
+            or changes.incomparable
+            or changes.newly_unmeasured
         ):
             lines.append(md.own("No change."))
+        for where in changes.newly_unmeasured:
+            lines.append(bullet(fmt("newly unmeasured: {} (a regression)", where)))
         for row_id in changes.incomparable:
             lines.append(bullet(fmt("{}: another harness version, no scenario compared", row_id)))
         for change in changes.tier_changes:
             before = "unassessed" if change.before is None else f"Tier {change.before}"
             after = "unassessed" if change.after is None else f"Tier {change.after}"
-            lines.append(bullet(fmt("{}: {} → {}", change.row, before, after)))
+            dropped = " (dropped: a regression)" if change.dropped else ""
+            lines.append(bullet(fmt("{}: {} → {}{}", change.row, before, after, dropped)))
         for label, items in (("new failure", changes.new_failures), ("fixed", changes.fixes)):
             for item in items:
                 lines.append(

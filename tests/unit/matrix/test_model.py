@@ -150,7 +150,11 @@ def test_changes_name_new_failures_fixes_and_tier_changes() -> None:
         ),
     )
     assert broken.changes.fixes == ()
-    assert broken.changes.tier_changes == (TierChange(row="example-sdk@main", before=1, after=3),)
+    # Both rows measured every leg, governance conclusive, one harness: a drop, a regression.
+    assert broken.changes.tier_changes == (
+        TierChange(row="example-sdk@main", before=1, after=3, dropped=True),
+    )
+    assert broken.changes.regressed_rows == ("example-sdk@main",)
     assert broken.changes.regressed
 
     healed = _matrix(_row(tier1_scorecard()), previous=broken)
@@ -162,13 +166,22 @@ def test_changes_name_new_failures_fixes_and_tier_changes() -> None:
     assert not healed.changes.regressed
 
 
-def test_a_row_that_did_not_run_is_neither_a_new_failure_nor_a_fix() -> None:
+def test_a_row_that_did_not_run_is_no_new_failure_but_its_legs_newly_unmeasured_regress() -> None:
     clean = _matrix(_row(tier1_scorecard()))
     gone = _matrix(_row(None, reason="the job left no scorecard"), previous=clean)
     assert gone.changes is not None
     assert (gone.changes.new_failures, gone.changes.fixes) == ((), ())
     assert gone.changes.tier_changes == (TierChange(row="example-sdk@main", before=1, after=None),)
-    assert not gone.changes.regressed
+    # Every leg measured before is unmeasured now: it may hide a failure, so it regressed.
+    assert gone.changes.newly_unmeasured == tuple(
+        f"example-sdk@main {r} {leg}" for r in (R1, R2) for leg in ("server", "client")
+    )
+    assert gone.changes.regressed
+    # The row after it measured nothing starts no comparison: back again is no change.
+    back = _matrix(_row(tier1_scorecard()), previous=gone)
+    assert back.changes is not None
+    assert not back.changes.regressed
+    assert back.changes.tier_changes == (TierChange(row="example-sdk@main", before=None, after=1),)
 
 
 def test_an_interrupted_scorecard_makes_an_interrupted_row_and_matrix() -> None:
