@@ -96,7 +96,8 @@ def run_scenarios(
         harness_version=harness_version,
         legs=tuple(legs),
         scenarios=tuple(
-            ScenarioOutcome(s.revision, s.leg, s.scenario, s.state, s.scored) for s in scenarios
+            ScenarioOutcome(s.revision, s.leg, s.scenario, s.state, s.scored, disputed=s.disputed)
+            for s in scenarios
         ),
     )
 
@@ -105,7 +106,12 @@ def scenario_states(doc: Scorecard) -> tuple[ScenarioState, ...]:
     """Every scenario each revision's legs ran, with its state (for claim.json and --previous)."""
     return tuple(
         ScenarioState(
-            revision=revision, leg=leg, scenario=d.scenario, state=d.outcome, scored=d.scored
+            revision=revision,
+            leg=leg,
+            scenario=d.scenario,
+            state=d.outcome,
+            scored=d.scored,
+            disputed=d.disputed,
         )
         for revision, leg, d in revision_scenarios(doc)
     )

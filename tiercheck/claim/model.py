@@ -253,6 +253,11 @@ class ScenarioState:
     scenario: str
     state: ScenarioStateName
     scored: bool
+    disputed: bool = doc_field(
+        default=False,
+        optional=True,
+        doc="an open dispute left it out of SEP-1730's reading on the claim's governance day",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
