@@ -92,9 +92,11 @@ def test_night_12_the_regression_is_on_the_index_the_line_and_the_scenario(
     assert "lower tier Tier 1 → Tier 2 since 2026-10-12" in regressions
     assert "2026-10-12: Tier 1 → Tier 2" in _id(line, "tier-changes")
     # The nights are of the default branch: SEP-1730's clock (the latest stable release) has
-    # nothing to read, and the early warning says a required test failing since 12 October
-    # would cost Tier 1 on 9 November, 28 days left.
-    assert "unmeasured" in _id(line, "clock")
+    # nothing to read, and says how to start it; the early warning says a required test
+    # failing since 12 October would cost Tier 1 on 9 November, 28 days left.
+    assert "no stable release assessed yet" in _id(line, "clock")
+    assert "unmeasured" not in _id(line, "clock")
+    assert "tier-check --sdk alpha-sdk@stable" in _id(line, "clock-no-stable-run")
     early = _id(line, "early-warning")
     assert "at risk 2026-10-12 2026-11-09 28 day(s) server/tools-call-image" in early
     scenario, _ = _page(tmp_path, site, IMAGE_PAGE)

@@ -718,7 +718,7 @@ def test_history_shows_the_change_and_a_one_night_streak(
     # Runs of a branch are SEP-1730's early warning; the clock itself reads the latest stable
     # release, of which this history has no run.
     tier1 = [r for r in section["relegation"] if r["rule"] == "tier1-to-tier2"]
-    assert [r["status"] for r in tier1] == ["unmeasured"]
+    assert [r["status"] for r in tier1] == ["no-stable-run"]
     warned = [r for r in section["early_warning"] if r["rule"] == "tier1-to-tier2"]
     assert [r["status"] for r in warned] == ["at-risk"]
     assert "tools-call-simple-text: failing since" in broken.report("scorecard.md").read_text()

@@ -48,7 +48,7 @@ from tiercheck.render.element import Child, site
 from tiercheck.render.html import Css, Html, a, chip, el, join, link, page, table, td, tr, void
 from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
-from tiercheck.scorecard.history_text import TITLE_CHARS
+from tiercheck.scorecard.history_text import NO_STABLE_RUN, TITLE_CHARS, no_stable_hint
 from tiercheck.scorecard.model import HistoryUnaddressed
 from tiercheck.scorecard.view import short_sha, trend_columns
 
@@ -526,6 +526,16 @@ def _tier_over_time(history: LineHistory) -> Html:
     return join((el("h2", "Tier over time"), el("ul", start, *items, id="tier-changes")))
 
 
+#: A clock status → its chip (class, words).
+_CLOCK_CHIP = {
+    "clear": ("pass", "clear"),
+    "at-risk": ("review", "at risk"),
+    "relegation-due": ("fail", "relegation due"),
+    "no-stable-run": ("unmeasured", NO_STABLE_RUN),
+    "unmeasured": ("unmeasured", "unmeasured"),
+}
+
+
 def _clock_rows(entries: tuple[ClockEntry, ...]) -> list[list[Child]]:
     rows: list[list[Child]] = []
     for c in entries:
@@ -536,12 +546,7 @@ def _clock_rows(entries: tuple[ClockEntry, ...]) -> list[list[Child]]:
             if c.days_left is not None
             else "—"
         )
-        verdict = {
-            "clear": "pass",
-            "at-risk": "review",
-            "relegation-due": "fail",
-            "unmeasured": "unmeasured",
-        }[c.status]
+        verdict, label = _CLOCK_CHIP[c.status]
         rule = (
             "any required test failing (Tier 1 → 2)"
             if c.rule == "tier1-to-tier2"
@@ -551,7 +556,7 @@ def _clock_rows(entries: tuple[ClockEntry, ...]) -> list[list[Child]]:
             [
                 c.revision,
                 rule,
-                chip(verdict, c.status.replace("-", " ")),
+                chip(verdict, label),
                 _day(c.since),
                 c.due_on or "—",
                 left,
@@ -574,6 +579,21 @@ def _clock(history: LineHistory) -> Html:
         ),
         table(header, _clock_rows(history.clock), id="clock"),
     ]
+    if any(c.status == "no-stable-run" for c in history.clock):
+        sdk = history.line.removesuffix("@stable") if history.series == "stable" else history.line
+        parts.append(
+            el(
+                "p",
+                f"No stable release of {sdk} assessed yet: the clock starts with its first run "
+                "at its latest stable release tag, ",
+                el("code", no_stable_hint(sdk)),
+                " (the nightly: ",
+                el("code", "tier-check matrix plan --all --stable"),
+                ").",
+                class_="msg",
+                id="clock-no-stable-run",
+            )
+        )
     if history.early_warning:
         parts += [
             el("h2", "Early warning: the default branch"),

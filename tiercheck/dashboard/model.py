@@ -26,7 +26,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from tiercheck.model import doc_field
-from tiercheck.scorecard.model import HistoryFlaky, HistoryStreak, HistoryUnaddressed
+from tiercheck.scorecard.model import (
+    HistoryFlaky,
+    HistoryStreak,
+    HistoryUnaddressed,
+    RelegationStatus,
+)
 
 __all__ = [
     "API_VERSION",
@@ -245,8 +250,10 @@ class ClockEntry:
 
     revision: str
     rule: str = doc_field(doc="tier1-to-tier2 (any required test) or tier2-to-tier3 (> 20%)")
-    status: Literal["clear", "at-risk", "relegation-due", "unmeasured"] = doc_field(
-        doc="unmeasured: no run of the series (for the clock: no run of the ref `stable`)"
+    status: RelegationStatus = doc_field(
+        doc="no-stable-run: no stable release assessed yet (no run of the ref `stable`: the "
+        "clock cannot be read; never clear); unmeasured: runs were tried and not measured "
+        "(in a document written before no-stable-run existed: no run of the ref `stable`)"
     )
     since: str | None = doc_field(doc="first failing run of the streak the rule watches")
     due_on: str | None = doc_field(doc="the date the tier is lost if the streak goes on")

@@ -17,7 +17,7 @@ How gaps count (decided here, documented in docs/history.md):
   conformance tests on the latest stable release" failing for four weeks, and only runs of the
   ref `stable` measured that release. The same rules over the *branch series* (the default
   branch, nightly) are an early warning: what will reach the next release unless it is fixed,
-  never the verdict. A history without a stable run has no clock reading (`unmeasured`).
+  never the verdict. A history without a stable run has no clock reading (`no-stable-run`).
   Streaks, changes and flakiness are read within one series, never across the two.
 * The Tier 2 → 3 rule ("more than 20% fail") judges a run at a revision only when every leg it
   planned at that revision was measured (skipped legs aside): a fraction of half the legs is a
@@ -60,8 +60,10 @@ TIER2_FAIL_SHARE = 0.20
 ScenarioKey = tuple[str, str, str]  # (revision, leg, scenario)
 RuleName = Literal["tier1-to-tier2", "tier2-to-tier3"]
 _RULES: tuple[RuleName, ...] = ("tier1-to-tier2", "tier2-to-tier3")
-#: unmeasured: the series has no run to judge by (no run of the ref `stable` yet).
-Status = Literal["clear", "at-risk", "relegation-due", "unmeasured"]
+#: no-stable-run: the clock has no run to judge by (no run of the ref `stable` yet: no stable
+#: release was assessed); unmeasured: runs were tried and not measured (a document written
+#: before `no-stable-run` existed says it for no stable run, and still reads).
+Status = Literal["clear", "at-risk", "relegation-due", "no-stable-run", "unmeasured"]
 
 
 @dataclass(frozen=True)
@@ -244,8 +246,9 @@ def relegation_readings(
     """Both relegation rules over each series of one line's `runs`, judged up to `as_of`.
 
     The verdict reads the stable series only; when it holds no run up to `as_of` every rule is
-    `unmeasured` (no stable release was assessed, so the clock cannot be read). The early
-    warning reads the branch series the same way, and is empty when that series is.
+    `no-stable-run` (no stable release was assessed, so the clock cannot be read: never clear,
+    and not `unmeasured`, which is for runs tried and not measured). The early warning reads
+    the branch series the same way, and is empty when that series is.
     """
     upto = _upto(runs, as_of)
     stable, branch = of_series(upto, "stable"), of_series(upto, "branch")
@@ -253,7 +256,7 @@ def relegation_readings(
         verdict = tuple(relegation(stable, revisions))
     else:
         verdict = tuple(
-            Relegation(revision, rule, "unmeasured") for revision in revisions for rule in _RULES
+            Relegation(revision, rule, "no-stable-run") for revision in revisions for rule in _RULES
         )
     warning = (
         tuple(replace(r, series="branch") for r in relegation(branch, revisions)) if branch else ()

@@ -58,8 +58,10 @@ def render_terminal(report: HistoryReport) -> str:
     lines += ["(* the tier changed)", "", "failing now:"]
     lines += [f"  {streak_line(s)}" for s in report.streaks] or ["  nothing"]
     lines += ["", "relegation (SEP-1730):"]
-    lines += [f"  {relegation_line(r)}" for r in report.relegation] or ["  no claimed revision"]
-    lines += [f"  {relegation_line(r)}" for r in report.early_warning]
+    lines += [f"  {relegation_line(r, sdk=report.sdk)}" for r in report.relegation] or [
+        "  no claimed revision"
+    ]
+    lines += [f"  {relegation_line(r, sdk=report.sdk)}" for r in report.early_warning]
     lines += [f"  {unaddressed_line(report.unaddressed)}"]
     lines += ["", "flaky (verdict changed on one commit and configuration):"]
     lines += [
@@ -95,10 +97,10 @@ def render_markdown(report: HistoryReport) -> str:
     out += [BLANK, md.heading(2, "Failing now"), BLANK]
     out += [bullet(streak_line(s)) for s in report.streaks] or [md.own("Nothing.")]
     out += [BLANK, md.heading(2, "Relegation (SEP-1730)"), BLANK]
-    out += [bullet(relegation_line(r)) for r in report.relegation] or [
+    out += [bullet(relegation_line(r, sdk=report.sdk)) for r in report.relegation] or [
         md.own("No claimed revision.")
     ]
-    out += [bullet(relegation_line(r)) for r in report.early_warning]
+    out += [bullet(relegation_line(r, sdk=report.sdk)) for r in report.early_warning]
     out += [bullet(unaddressed_line(report.unaddressed))]
     out += [BLANK, md.heading(2, "Flaky scenarios"), BLANK]
     out += [

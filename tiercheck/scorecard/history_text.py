@@ -14,13 +14,18 @@ from tiercheck.scorecard.model import (
 )
 
 __all__ = [
+    "NO_STABLE_RUN",
     "UNADDRESSED_RULE",
     "history_lines",
+    "no_stable_hint",
     "relegation_line",
     "short_commit",
     "streak_line",
     "unaddressed_line",
 ]
+
+#: A relegation rule with no run of the SDK's latest stable release to read (`no-stable-run`).
+NO_STABLE_RUN = "no stable release assessed yet"
 
 RULE_TEXT = {
     "tier1-to-tier2": "Tier 1 → 2 (any required test failing 4 weeks)",
@@ -43,8 +48,17 @@ def streak_line(s: HistoryStreak) -> str:
     )
 
 
-def relegation_line(r: HistoryRelegation) -> str:
-    """One relegation rule at one revision: clear, at risk, due or unmeasured, with the dates.
+def no_stable_hint(sdk: str | None = None) -> str:
+    """How the clock starts when no stable release was assessed yet: the command that assesses
+    the SDK's latest stable release (`NAME` when the SDK is not known here)."""
+    name = one_line(sdk) if sdk else "NAME"
+    return f"tier-check --sdk {name}@stable"
+
+
+def relegation_line(r: HistoryRelegation, *, sdk: str | None = None) -> str:
+    """One relegation rule at one revision: clear, at risk, due, no stable release assessed
+    yet (with the command that starts the clock, naming `sdk` when given) or unmeasured, with
+    the dates.
 
     A rule over the branch series is an early warning: it says what relegation *would* follow,
     never that it is due."""
@@ -53,8 +67,17 @@ def relegation_line(r: HistoryRelegation) -> str:
         rule = f"early warning (default branch, not the verdict): {rule}"
     if r.status == "clear":
         return f"{r.revision} {rule}: clear"
+    if r.status == "no-stable-run":
+        return (
+            f"{r.revision} {rule}: {NO_STABLE_RUN} (run {no_stable_hint(sdk)} to start the clock)"
+        )
     if r.status == "unmeasured":
-        return f"{r.revision} {rule}: unmeasured (no run of the latest stable release, @stable)"
+        # Runs were tried and not measured (before `no-stable-run` existed, it also stood for
+        # no stable run at all: this reads true of both).
+        what = (
+            "the default branch" if r.series == "branch" else "the latest stable release, @stable,"
+        )
+        return f"{r.revision} {rule}: unmeasured ({what} was not measured)"
     if r.series == "branch":
         what = "would be due" if r.status == "relegation-due" else "failing"
         end = f"4 weeks on {r.due_on}"
@@ -100,9 +123,10 @@ def unaddressed_line(u: HistoryUnaddressed) -> str:
     return f"{UNADDRESSED_RULE}: not recorded (the latest run, of {u.timestamp}, predates it)"
 
 
-def history_lines(block: HistoryBlock) -> list[str]:
+def history_lines(block: HistoryBlock, *, sdk: str | None = None) -> list[str]:
     """The section as lines: re-use, previous run, changes, streaks, relegation (the clock's
-    rules not clear, then issues unaddressed for two months, when recorded), flaky."""
+    rules not clear, then issues unaddressed for two months, when recorded), flaky. `sdk`
+    names the SDK in the command that starts a clock with no stable run yet."""
     lines: list[str] = []
     if block.reused_from:
         when = f" of {block.reused_timestamp}" if block.reused_timestamp else ""
@@ -122,8 +146,8 @@ def history_lines(block: HistoryBlock) -> list[str]:
         for c in block.changes
     ]
     lines += [streak_line(s) for s in block.streaks]
-    lines += [relegation_line(r) for r in block.relegation if r.status != "clear"]
-    lines += [relegation_line(r) for r in block.early_warning if r.status != "clear"]
+    lines += [relegation_line(r, sdk=sdk) for r in block.relegation if r.status != "clear"]
+    lines += [relegation_line(r, sdk=sdk) for r in block.early_warning if r.status != "clear"]
     if block.unaddressed is not None:
         lines.append(unaddressed_line(block.unaddressed))
     lines += [

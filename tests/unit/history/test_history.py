@@ -162,7 +162,11 @@ def rule(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     SEP-1730 clock itself reads runs of the latest stable release, and there are none."""
     (found,) = [r for r in data["early_warning"] if r["rule"] == name and r["revision"] == R1]
     (clock,) = [r for r in data["relegation"] if r["rule"] == name and r["revision"] == R1]
-    assert (found["series"], clock["series"], clock["status"]) == ("branch", "stable", "unmeasured")
+    assert (found["series"], clock["series"], clock["status"]) == (
+        "branch",
+        "stable",
+        "no-stable-run",
+    )
     return found
 
 
@@ -311,7 +315,10 @@ def test_terminal_and_markdown_name_the_streak(
     assert "RELEGATION DUE" not in text  # the default branch's streak is no verdict
     assert "would be due since 2026-10-05T03:00:00Z" in text
     assert "4 weeks on 2026-11-02" in text
-    assert "unmeasured (no run of the latest stable release, @stable)" in text
+    assert (
+        "no stable release assessed yet (run tier-check --sdk alpha-sdk@stable to start the clock)"
+        in text
+    )
     argv = ["history", "--sdk", "alpha-sdk", "--history", str(db), "--output", "markdown"]
     assert main([*argv, "--as-of", stamp, "--since", "1w"]) == 0
     md = capsys.readouterr().out

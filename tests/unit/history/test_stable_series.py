@@ -11,15 +11,34 @@ rule moves.
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
+import jsonschema
+
+from support.browser import Text
 from support.nights import R1, R2, REGRESSED, night, night_scorecard
 from tiercheck.dashboard.build import build_dashboard
+from tiercheck.dashboard.html import render_line
+from tiercheck.dashboard.model import LineHistory
 from tiercheck.history.analysis import relegation_readings
 from tiercheck.history.record import RunRecord, line_of, record_of
 from tiercheck.history.regression import line_states
+from tiercheck.history.render import render_markdown as history_markdown
+from tiercheck.history.render import render_terminal as history_terminal
 from tiercheck.history.section import history_block
+from tiercheck.history.view import history_report
+from tiercheck.model import from_json, to_json
+from tiercheck.report.html import render_html
+from tiercheck.report.json_format import render_json
+from tiercheck.report.markdown import render_markdown
+from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.history_text import relegation_line
+from tiercheck.scorecard.model import Scorecard
+
+SCHEMAS = Path(__file__).resolve().parents[3] / "tiercheck" / "schemas"
 
 NIGHTS = 35
 SCENARIO = f"{REGRESSED[1]}/{REGRESSED[2]}"
@@ -152,14 +171,107 @@ def test_stable_failing_five_weeks_while_main_passes_runs_the_clock_past_four_we
         ]
 
 
-def test_without_a_stable_run_the_clock_is_unmeasured_not_clear() -> None:
+def test_without_a_stable_run_the_clock_says_no_stable_release_was_assessed() -> None:
+    # Five weeks of main failing, and no run of @stable: the clock cannot be read. It is
+    # neither clear nor "unmeasured" (nothing was tried at @stable): no stable release was
+    # assessed yet, and every place says how to start it.
     runs = [_run(n, stable=False, failing=True) for n in range(1, NIGHTS + 1)]
     readings = relegation_readings(runs, (R1,))
     assert [(r.rule, r.status) for r in readings.verdict] == [
-        ("tier1-to-tier2", "unmeasured"),
-        ("tier2-to-tier3", "unmeasured"),
+        ("tier1-to-tier2", "no-stable-run"),
+        ("tier2-to-tier3", "no-stable-run"),
     ]
-    assert relegation_line(history_block(runs[:-1], runs[-1], database=None).relegation[0]) == (
-        f"{R1} Tier 1 → 2 (any required test failing 4 weeks): unmeasured (no run of the latest "
-        "stable release, @stable)"
+    hint = "(run tier-check --sdk go-sdk@stable to start the clock)"
+    tier1 = f"{R1} Tier 1 → 2 (any required test failing 4 weeks)"
+
+    # The scorecard's history section (its formats do not know the SDK's name: NAME).
+    block = history_block(runs[:-1], runs[-1], database=None)
+    assert relegation_line(block.relegation[0]) == (
+        f"{tier1}: no stable release assessed yet (run tier-check --sdk NAME@stable to start the "
+        "clock)"
     )
+    assert relegation_line(block.relegation[0], sdk="go-sdk") == (
+        f"{tier1}: no stable release assessed yet {hint}"
+    )
+    doc = dataclasses.replace(_scorecard(NIGHTS), history=block)
+    for text in (
+        " ".join(render_terminal(doc, color=False, width=400).split()),
+        render_markdown(doc),
+        render_html(doc),
+    ):
+        assert "no stable release assessed yet" in text
+        assert "unmeasured (" not in text
+    jsonschema.validate(json.loads(render_json(doc)), _schema("scorecard"))
+
+    # `tier-check history`: the same words, with the SDK's own command.
+    report = history_report(
+        runs, sdk="go-sdk", database="h", as_of=night(NIGHTS) + timedelta(hours=1), since=None
+    )
+    assert [r.status for r in report.relegation] == ["no-stable-run"] * 4
+    terminal = history_terminal(report)
+    assert f"  {tier1}: no stable release assessed yet {hint}\n" in terminal
+    assert "unmeasured" not in terminal.split("relegation (SEP-1730):")[1]
+    assert f"- {tier1}: no stable release assessed yet {hint}" in history_markdown(report)
+
+    # The dashboard: the line page's clock, and api/v1.
+    dashboard = build_dashboard(runs)
+    (summary,) = dashboard.index.lines
+    history = dashboard.lines[summary.slug]
+    assert {(c.status, c.series) for c in history.clock} == {("no-stable-run", "stable")}
+    data = to_json(history)
+    jsonschema.validate(data, _schema("dashboard_line"))
+    assert {c["status"] for c in data["clock"]} == {"no-stable-run"}
+    page = render_line(summary, history)
+    clock = page.split('id="clock"')[1].split("</table>")[0]
+    assert clock.count(">no stable release assessed yet<") == 4
+    assert "unmeasured" not in clock
+    assert _ids(page)["clock-no-stable-run"] == (
+        "No stable release of go-sdk assessed yet: the clock starts with its first run at its "
+        "latest stable release tag, tier-check --sdk go-sdk@stable (the nightly: tier-check "
+        "matrix plan --all --stable)."
+    )
+
+
+def test_an_unmeasured_clock_written_before_no_stable_run_still_loads_and_reads() -> None:
+    # A line document and a scorecard published before `no-stable-run` existed said
+    # "unmeasured" for a clock with no stable run: they load as they are, and read truly.
+    runs = [_run(n, stable=False, failing=True) for n in range(1, 3)]
+    dashboard = build_dashboard(runs)
+    (summary,) = dashboard.index.lines
+    data = to_json(dashboard.lines[summary.slug])
+    for entry in data["clock"]:
+        entry["status"] = "unmeasured"
+    jsonschema.validate(data, _schema("dashboard_line"))
+    old = from_json(LineHistory, data)
+    assert {c.status for c in old.clock} == {"unmeasured"}
+    page = render_line(summary, old)
+    clock = page.split('id="clock"')[1].split("</table>")[0]
+    assert clock.count(">unmeasured<") == 4
+    assert 'id="clock-no-stable-run"' not in page
+
+    block = history_block(runs[:-1], runs[-1], database=None)
+    written = json.loads(render_json(dataclasses.replace(_scorecard(2), history=block)))
+    for rule in written["history"]["relegation"]:
+        rule["status"] = "unmeasured"
+    jsonschema.validate(written, _schema("scorecard"))
+    loaded = from_json(Scorecard, written)
+    assert loaded.history is not None
+    assert relegation_line(loaded.history.relegation[0]) == (
+        f"{R1} Tier 1 → 2 (any required test failing 4 weeks): unmeasured (the latest stable "
+        "release, @stable, was not measured)"
+    )
+
+
+def _scorecard(n: int) -> Scorecard:
+    return night_scorecard("go-sdk", n, failing=[REGRESSED])
+
+
+def _schema(name: str) -> Any:
+    return json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
+
+
+def _ids(html: str) -> dict[str, str]:
+    """The text of every element of the page that has an id."""
+    text = Text()
+    text.feed(html)
+    return text.ids

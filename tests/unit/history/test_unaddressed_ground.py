@@ -143,10 +143,10 @@ def test_59_days_is_no_ground_and_61_days_is_one_with_the_issue_and_its_age(
     terminal = _flat(history_terminal(late))
     assert expected in terminal
     assert RULE in terminal
-    # Beside the conformance clock, never in it: the clock's rules are still unmeasured (no
-    # run of @stable), and nothing about the ground is "due".
+    # Beside the conformance clock, never in it: the clock's rules have no stable release to
+    # read yet (no run of @stable), and nothing about the ground is "due".
     relegation = terminal.split("relegation (SEP-1730):")[1].split("flaky")[0]
-    assert "unmeasured" in relegation
+    assert "no stable release assessed yet" in relegation
     assert "#7" in relegation
     assert "DUE" not in relegation
     markdown = history_markdown(late)
