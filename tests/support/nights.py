@@ -9,7 +9,8 @@ scenarios failed, which legs were unmeasured, the tier, the harness version.
 
 * ``alpha-sdk`` (Tier 1): `tools-call-image` at 2025-11-25 (server) fails on nights 12, 13 and
   14 and the tier drops to 2 — a regression on night 12, fixed on night 15; its server leg at
-  2025-11-25 is unmeasured on night 20 (one night: not a regression).
+  2025-11-25 is unmeasured on night 20 (a leg newly unmeasured: a regression that night, ended
+  on night 21 when it is measured again).
 * ``beta-sdk`` (Tier 2): `auth/scope-step-up` at 2025-11-25 (client) fails every night (never
   passed: not a regression); it runs the new harness from night 25, where `ping` also fails —
   marked, not a regression; on night 26 (same harness as 25) `ping` still fails: not new.
@@ -34,6 +35,7 @@ __all__ = [
     "UNMEASURED_NIGHT",
     "alpha",
     "beta",
+    "dispute",
     "gamma",
     "night",
     "night_scorecard",
@@ -47,6 +49,7 @@ import functools
 from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from support.scorecards import (
     R1,
@@ -66,7 +69,7 @@ from support.scorecards import (
 from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.revisions import Leg
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.model import LegEntry, ScenarioDispute, Scorecard
 from tiercheck.scoring import LegVerdict, unmeasured_leg
 from tiercheck.tier import Blocker
 
@@ -128,10 +131,12 @@ def night_scorecard(
     harness: str = NEW_HARNESS,
     revisions: Sequence[str] = (R1, R2),
     commit: str | None = None,
+    disputed: Mapping[Where, Literal["open", "resolved"]] | None = None,
+    ref: str | None = None,
 ) -> Scorecard:
     """Night `n`'s scorecard of `line`: the named scenarios failing, the named legs
-    unmeasured, everything else passing; the tier as given (its blockers named after the
-    failures)."""
+    unmeasured, the named scenarios disputed (their dispute open or resolved that night),
+    everything else passing; the tier as given (its blockers named after the failures)."""
     legs: dict[str, dict[Leg, LegVerdict]] = {
         rev: {
             leg: _leg(rev, leg, failing, (rev, leg) in unmeasured) for leg in ("server", "client")
@@ -159,8 +164,47 @@ def night_scorecard(
             run_id=moment.strftime("%Y%m%dT%H%M%SZ"),
             requirements_digest=requirements_digest(list(revisions)),
         ),
-        sdk=dataclasses.replace(doc.sdk, commit=commit or f"{n:02d}" * 20),
+        sdk=dataclasses.replace(
+            doc.sdk, commit=commit or f"{n:02d}" * 20, **({"ref": ref} if ref else {})
+        ),
+        revisions={
+            rev: dataclasses.replace(
+                entry,
+                server=_disputed(rev, "server", entry.server, disputed or {}),
+                client=_disputed(rev, "client", entry.client, disputed or {}),
+            )
+            for rev, entry in doc.revisions.items()
+        },
     )
+
+
+#: The conformance issue every synthetic dispute names.
+DISPUTE_ISSUE = "https://github.com/modelcontextprotocol/conformance/issues/245"
+
+
+def dispute(state: Literal["open", "resolved"]) -> ScenarioDispute:
+    """A dispute in `state` on the night judged, confirmed by the snapshot."""
+    return ScenarioDispute(
+        state=state,
+        verified=True,
+        issue=DISPUTE_ISSUE,
+        reason="the check reads the spec more strictly than it says",
+        why="labelled disputed that day",
+    )
+
+
+def _disputed(
+    revision: str, leg: Leg, entry: LegEntry, disputed: Mapping[Where, Literal["open", "resolved"]]
+) -> LegEntry:
+    """`entry` with each scenario `disputed` names carrying its dispute."""
+    mine = {w[2]: state for w, state in disputed.items() if w[:2] == (revision, leg)}
+    if not mine:
+        return entry
+    details = tuple(
+        dataclasses.replace(d, dispute=dispute(mine[d.scenario])) if d.scenario in mine else d
+        for d in entry.details
+    )
+    return dataclasses.replace(entry, details=details)
 
 
 REGRESSED: Where = (R1, "server", "tools-call-image")

@@ -233,6 +233,8 @@ _KIND_TEXT = {
     "removed": "Removed",
     "newly_scored": "Newly scored",
     "no_longer_scored": "No longer scored",
+    "newly_disputed": "Newly disputed (left out of SEP-1730's reading)",
+    "dispute_resolved": "Dispute resolved (counted again)",
 }
 
 

@@ -2,10 +2,11 @@
 
 A *night* is a UTC date on which some line ran. For each line that ran on it, the night's
 state is the line's latest run that night, and it is compared with the line's latest run of
-the night before that on which the line ran (its *previous night*), by the one rule of
-`tiercheck.comparison.compare`: scenarios added, removed, newly failing, fixed, newly
-unmeasured, measured again, newly scored and no longer scored, and legs newly unmeasured or
-measured again. Under another harness version the pair is *incomparable*: no scenario is
+the night before that on which the line ran and measured something (its *previous night*: a
+night that measured nothing is never one), by the one rule of `tiercheck.comparison.compare`:
+scenarios added, removed, newly failing, fixed, newly unmeasured, measured again, newly scored,
+no longer scored, newly disputed and with their dispute resolved, legs newly unmeasured or
+measured again, and whether the line regressed by that rule. Under another harness version the pair is *incomparable*: no scenario is
 compared (the legs' states still are), and the entry says what changed in the basis.
 
 `api/v1/nights/<night>.json` (`NightDiff`) is one night; `api/v1/nights.json` (`NightList`)
@@ -21,7 +22,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import ClassVar
 
-from tiercheck.comparison import RunScenarios, ScenarioChange, comparable, compare
+from tiercheck.comparison import (
+    RunScenarios,
+    ScenarioChange,
+    comparable,
+    compare,
+    starts_comparisons,
+)
 from tiercheck.dashboard.model import API_VERSION
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord
@@ -53,6 +60,8 @@ KINDS = (
     "removed",
     "newly_scored",
     "no_longer_scored",
+    "newly_disputed",
+    "dispute_resolved",
 )
 
 
@@ -110,6 +119,20 @@ class LineNightDiff:
     no_longer_scored: tuple[DiffEntry, ...]
     legs_newly_unmeasured: tuple[LegDiff, ...]
     legs_measured_again: tuple[LegDiff, ...]
+    newly_disputed: tuple[DiffEntry, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="scored in both: its dispute opened (left out of SEP-1730's reading)",
+    )
+    dispute_resolved: tuple[DiffEntry, ...] = doc_field(
+        default=(), optional=True, doc="scored in both: its dispute closed (it counts again)"
+    )
+    regressed: bool = doc_field(
+        default=False,
+        optional=True,
+        doc="the one comparison rule's verdict: a scenario newly failing, the tier dropped or a "
+        "leg newly unmeasured",
+    )
 
     @property
     def changes(self) -> int:
@@ -191,9 +214,11 @@ def _line_diff(
     legs_unmeasured: list[LegDiff] = []
     legs_again: list[LegDiff] = []
     ok = True
+    regressed = False
     now, before = forms
     if previous is not None and before is not None:
         found = compare(before, now)
+        regressed = found.regressed
         ok = comparable(previous.harness_version, run.harness_version)
         for c in found.changes:
             kinds[c.kind.replace("-", "_")].append(_entry(c))
@@ -229,6 +254,9 @@ def _line_diff(
         no_longer_scored=ordered["no_longer_scored"],
         legs_newly_unmeasured=tuple(legs_unmeasured),
         legs_measured_again=tuple(legs_again),
+        newly_disputed=ordered["newly_disputed"],
+        dispute_resolved=ordered["dispute_resolved"],
+        regressed=regressed,
     )
 
 
@@ -275,7 +303,8 @@ def build_nights(
                 continue
             form = run_scenarios(found)
             lines.append(_line_diff(line, found, previous_of[line], (form, form_of[line])))
-            previous_of[line], form_of[line] = found, form
+            if starts_comparisons(form):  # a night that measured nothing is no baseline
+                previous_of[line], form_of[line] = found, form
         key = day.isoformat()
         diffs[key] = NightDiff(
             api_version=API_VERSION,

@@ -4,7 +4,13 @@ and the score series, from stored runs.
 How gaps count (decided here, documented in docs/history.md):
 
 * Only a measured leg gives a verdict. A night without a run, an unmeasured or skipped leg, or
-  a scenario the run did not report is a *gap*: it neither breaks a streak nor extends it.
+  a scenario the run did not report or could not measure is a *gap*: it neither breaks a
+  streak nor extends it.
+* A scenario disputed on a run's governance day (its dispute open, as the run recorded it) is
+  left out of that run's reading, as SEP-1730 leaves out disputed tests "until the dispute is
+  resolved": a dispute ends the scenario's streak (no streak, and so no relegation clock or
+  early warning, runs through it), the 20% share leaves it out, and it counts again from the
+  first run after its dispute is resolved, a new streak if it still fails.
 * A streak starts at the first measured failure after the last measured pass and lasts until
   its latest measured failure. Its length is counted in calendar days (UTC) from the first to
   the latest measured failure, so gaps *inside* a streak are bridged (no pass was seen), but
@@ -31,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from tiercheck.comparison import compare
+from tiercheck.comparison import compare, leg_measured
 from tiercheck.history.record import RunRecord, ScenarioRow, Series
 from tiercheck.history.regression import run_scenarios
 from tiercheck.scorecard.model import HistoryTrendPoint
@@ -111,11 +117,15 @@ class Flaky:
 
 
 def _verdicts(run: RunRecord, *, scored_only: bool) -> dict[ScenarioKey, ScenarioRow]:
-    measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+    """The scenarios of `run` with a verdict (measured legs, measured answers); with
+    `scored_only`, those SEP-1730 counts that day (scored, no open dispute)."""
+    measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
     return {
         (s.revision, s.leg, s.scenario): s
         for s in run.scenarios
-        if (s.revision, s.leg) in measured and (s.scored or not scored_only)
+        if (s.revision, s.leg) in measured
+        and not s.unmeasured
+        and (s.counts if scored_only else True)
     }
 
 
@@ -141,6 +151,10 @@ def current_streaks(
     open_streaks: dict[ScenarioKey, Streak] = {}
     ordered = _upto(runs, as_of)
     for run in ordered:
+        for row in run.scenarios:
+            if row.scored and row.disputed:
+                # Left out while its dispute is open: no streak runs through a dispute.
+                open_streaks.pop((row.revision, row.leg, row.scenario), None)
         for key, row in _verdicts(run, scored_only=True).items():
             if row.passed:
                 open_streaks.pop(key, None)
