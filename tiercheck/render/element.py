@@ -5,18 +5,37 @@ an event handler (`on…`) nor an element that runs or fetches (`script`, `ifram
 attribute value and every child that is a plain `str` goes through the markup class's own
 escaping; a link attribute (`href`, `src`, …) takes only an `Href`, which cannot hold anything
 but one of our own URLs.
+
+`github_page` is the one gate for a link to an issue, a pull request or a release on GitHub
+that a document names (a dispute's issue, a triage entry's issue, the release a commit
+carries): only an https URL of exactly that shape passes, so text that merely looks like one
+(from the SDK, or from a document read back) stays text in every format.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from markupsafe import Markup
 
-__all__ = ["Attr", "Child", "Href", "element", "fragment", "site", "web"]
+__all__ = [
+    "GITHUB_PAGE_KINDS",
+    "ISSUE_PAGES",
+    "RELEASE_PAGES",
+    "Attr",
+    "Child",
+    "GithubPage",
+    "GithubPageKind",
+    "Href",
+    "element",
+    "fragment",
+    "github_page",
+    "site",
+    "web",
+]
 
 M = TypeVar("M", bound=Markup)
 
@@ -73,6 +92,69 @@ def site(path: str) -> Href | None:
 def fragment(anchor: str) -> Href | None:
     """`#anchor` on the same page, or None when `anchor` is not a plain name."""
     return Href(f"#{anchor}") if _ANCHOR.fullmatch(anchor) else None
+
+
+GithubPageKind = Literal["issue", "pull request", "release"]
+#: Every kind of page `github_page` accepts; an issue or pull request; a release.
+GITHUB_PAGE_KINDS: tuple[GithubPageKind, ...] = ("issue", "pull request", "release")
+ISSUE_PAGES: tuple[GithubPageKind, ...] = ("issue", "pull request")
+RELEASE_PAGES: tuple[GithubPageKind, ...] = ("release",)
+
+#: An owner and a repository name as GitHub allows them (a name is never `.` or `..`).
+_GITHUB_REPO = r"[A-Za-z0-9][A-Za-z0-9-]{0,38}/(?!\.\.?/)[A-Za-z0-9._-]{1,100}"
+#: A release tag of plain segments (`v1.2.0`, `mcp/v1.2.0`, `@scope/pkg@1.2.0`): no segment
+#: starts with a dot, and nothing a URL would read as more than a path is allowed.
+_TAG_SEGMENT = r"[A-Za-z0-9@_+-][A-Za-z0-9@._+-]{0,199}"
+_GITHUB_PAGE = re.compile(
+    rf"https://github\.com/(?P<repo>{_GITHUB_REPO})/"
+    rf"(?:(?P<list>issues|pull)/(?P<number>[1-9][0-9]{{0,9}})"
+    rf"|releases/tag/(?P<tag>{_TAG_SEGMENT}(?:/{_TAG_SEGMENT}){{0,9}}))"
+)
+
+
+@dataclass(frozen=True)
+class GithubPage:
+    """An issue, pull request or release page on github.com that `github_page` accepted."""
+
+    url: str
+    #: OWNER/NAME, as the URL spells it.
+    repo: str
+    kind: GithubPageKind
+    #: The issue or pull request number, or the release's tag.
+    ref: str
+
+    @property
+    def label(self) -> str:
+        """How GitHub names it: `OWNER/NAME#N` for an issue or pull request, the tag for a
+        release."""
+        return self.ref if self.kind == "release" else f"{self.repo}#{self.ref}"
+
+
+def github_page(
+    url: object,
+    *,
+    repo: str | None = None,
+    kinds: Collection[GithubPageKind] = GITHUB_PAGE_KINDS,
+) -> GithubPage | None:
+    """`url` when it is exactly `https://github.com/OWNER/NAME/issues/N`, `…/pull/N` or
+    `…/releases/tag/TAG` (a page of one of `kinds`; of the repository `repo` when given), with
+    nothing before or after it: no query, fragment, credentials, port, other host or escape.
+    None for anything else, which every format then shows as plain text."""
+    if not isinstance(url, str):
+        return None
+    found = _GITHUB_PAGE.fullmatch(url)
+    if found is None:
+        return None
+    if repo is not None and found["repo"].lower() != repo.lower():
+        return None
+    kind: GithubPageKind
+    if found["tag"] is not None:
+        kind, ref = "release", found["tag"]
+    else:
+        kind, ref = ("issue" if found["list"] == "issues" else "pull request"), found["number"]
+    if kind not in kinds:
+        return None
+    return GithubPage(url=url, repo=found["repo"], kind=kind, ref=ref)
 
 
 def _attr_name(key: str) -> str:

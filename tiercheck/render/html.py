@@ -3,7 +3,9 @@
 `Html` is markup (a markupsafe `Markup`): joining, adding or formatting it escapes any plain
 `str` it meets, after dropping control characters (`tiercheck.plaintext.clean`), so text from
 the SDK under test can only ever be text. Elements come from `el` (with an end tag) and `void`
-(`br`, `input`); links from `a` and `link`, which take only our own URLs (`Href`); the shared
+(`br`, `input`); links from `a` and `link`, which take only our own URLs (`Href`), and from
+`github_link`, which links an issue, pull request or release only through the one check of its
+address (`element.github_page`); the shared
 pieces are the page shell (`page`: inline styles, no script, the Content-Security-Policy that
 lets nothing be fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
 """
@@ -11,14 +13,23 @@ lets nothing be fetched), the verdict chip (`chip`) and the table (`table`, `td`
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
 from markupsafe import Markup
 
 from tiercheck.plaintext import clean
-from tiercheck.render.element import Attr, Child, Href, element, web
+from tiercheck.render.element import (
+    GITHUB_PAGE_KINDS,
+    Attr,
+    Child,
+    GithubPageKind,
+    Href,
+    element,
+    github_page,
+    web,
+)
 
 __all__ = [
     "Cell",
@@ -28,6 +39,7 @@ __all__ = [
     "a",
     "chip",
     "el",
+    "github_link",
     "join",
     "link",
     "page",
@@ -100,6 +112,22 @@ def a(text: Child, href: Href | None) -> Html:
 def link(text: str, url: str | None) -> Html:
     """`text`, linked to `url` when it is an http(s) address."""
     return a(text, web(url))
+
+
+def github_link(
+    text: Child,
+    url: object,
+    *,
+    repo: str | None = None,
+    kinds: Collection[GithubPageKind] = GITHUB_PAGE_KINDS,
+) -> Html:
+    """`text` (None: the page's own name, `OWNER/NAME#N` or the tag) linked to `url` when
+    `element.github_page` accepts it (an issue, pull request or release page of one of `kinds`,
+    of `repo` when given); otherwise plain escaped text: `text`, or the URL as written."""
+    page = github_page(url, repo=repo, kinds=kinds)
+    if page is None:
+        return Html.escape(url if text is None else text)
+    return el("a", page.label if text is None else text, href=Href(page.url))
 
 
 _CHIP_CLASS = {

@@ -30,17 +30,20 @@ plain `str` again, neutralised in turn: compose with `fmt`, `join` and the build
   tiercheck builds from a repository and path parts percent-encodes each part, and one handed
   over whole is checked (https, a plain host name, no user or port, one of ours when `hosts` is
   given) and percent-encoded again, so a tag name or a file name can neither end the link nor
-  add text after it.
+  add text after it. An issue, pull request or release a document names is linked by
+  `github_link` only when `element.github_page` accepts its address; else it is plain text.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Literal, NewType, TypeAlias
 from urllib.parse import quote as percent_encode
 from urllib.parse import urlsplit
+
+from tiercheck.render.element import GITHUB_PAGE_KINDS, GithubPageKind, github_page
 
 __all__ = [
     "BLANK",
@@ -55,6 +58,7 @@ __all__ = [
     "details",
     "document",
     "fmt",
+    "github_link",
     "github_url",
     "heading",
     "https_url",
@@ -282,6 +286,22 @@ def link(label: Inline, url: Url | None) -> Md:
     """`label` linked to `url`; the label alone without one (or when it is empty)."""
     shown = inline(label)
     return _md(f"[{shown}]({url})") if url and shown else shown
+
+
+def github_link(
+    label: Inline | None,
+    url: object,
+    *,
+    repo: str | None = None,
+    kinds: Collection[GithubPageKind] = GITHUB_PAGE_KINDS,
+) -> Md:
+    """`label` (None: the page's own name, `OWNER/NAME#N` or the tag) linked to `url` when
+    `element.github_page` accepts it (an issue, pull request or release page of one of `kinds`,
+    of `repo` when given); otherwise plain text: `label`, or the URL as written, in code."""
+    page = github_page(url, repo=repo, kinds=kinds)
+    if page is None:
+        return code(url) if label is None else inline(label)
+    return link(page.label if label is None else label, Url(page.url))
 
 
 # -- lines and blocks ------------------------------------------------------------------------
