@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -280,10 +280,14 @@ def scorecard(
     durations: Mapping[str, float] | None = None,
     baselines: Mapping[str, tuple[str, Baseline]] | None = None,
     configs: Mapping[str, RevisionConfig] | None = None,
+    sdk_fields: Mapping[str, Any] | None = None,
+    release_days: Mapping[str, date] | None = None,
 ) -> Scorecard:
     """A whole scorecard from judged legs, signal values and the tier, remediation included.
 
-    Every leg took 12.5 s unless `durations` ("client 2026-07-28": 3.0) says otherwise."""
+    Every leg took 12.5 s unless `durations` ("client 2026-07-28": 3.0) says otherwise;
+    `sdk_fields` replace fields of the `sdk` block (`ref`, `tag`, `release`), and
+    `release_days` are the GitHub release days the judge step read (tag → day)."""
     server = merge_revisions([by_leg["server"] for by_leg in legs.values()])
     client = merge_revisions([by_leg["client"] for by_leg in legs.values()])
     verdict = None
@@ -314,12 +318,15 @@ def scorecard(
         branch="main",
         finished_at=FINISHED,
         revisions=list(legs),
-        sdk=SdkBlock(
-            name=name,
-            ref="main",
-            commit=COMMIT,
-            path=f"/home/ci/.cache/tiercheck/sdks/{name}",
-            origin="clone",
+        sdk=dataclasses.replace(
+            SdkBlock(
+                name=name,
+                ref="main",
+                commit=COMMIT,
+                path=f"/home/ci/.cache/tiercheck/sdks/{name}",
+                origin="clone",
+            ),
+            **(sdk_fields or {}),
         ),
         harness=HarnessBlock(
             package="@modelcontextprotocol/conformance",
@@ -354,6 +361,7 @@ def scorecard(
         ),
         interrupted=False,
         exit_code=exit_code,
+        release_days=release_days or {},
     )
     doc = build_scorecard(parts)
     return dataclasses.replace(doc, remediation=remediation(doc))

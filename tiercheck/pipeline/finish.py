@@ -91,6 +91,7 @@ def finish_scorecard(
             revision: from_json(ProbesBlock, report.to_dict(), f"revisions.{revision}.probes")
             for revision, report in measured.probes.items()
         },
+        release_days=judged.release_days,
     )
     doc = build_scorecard(parts)
     return dataclasses.replace(doc, remediation=remediation(doc))

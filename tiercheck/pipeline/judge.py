@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from tiercheck.baseline import BaselineOutcome, BaselineVerdict, apply_baseline
@@ -23,7 +23,8 @@ from tiercheck.errors import ConfigError
 from tiercheck.governance.disputes import disputes_on
 from tiercheck.governance.obtain import GovernanceOptions, dispute_entries, obtain_signals
 from tiercheck.governance.signals import GovernanceSignals
-from tiercheck.governance.snapshot import DisputeFacts, Unavailable
+from tiercheck.governance.signals.release_date import published_days
+from tiercheck.governance.snapshot import DisputeFacts, ReleaseFacts, Unavailable
 from tiercheck.model import format_time
 from tiercheck.pipeline.base import ProgressSink, Unmeasured
 from tiercheck.pipeline.plan import RevisionPlan
@@ -72,6 +73,9 @@ class Judgement:
     implied: ImpliedTier
     exit_code: int
     unmeasured: tuple[Unmeasured, ...] = ()
+    #: Tag → the day each of the SDK's GitHub releases came out, as of the governance day
+    #: (empty without a snapshot): the release-date rule reads the assessed release's.
+    release_days: Mapping[str, date] = field(default_factory=dict)
 
 
 def load_dispute_entries(options: GovernanceOptions) -> tuple[DisputeEntry, ...]:
@@ -90,7 +94,7 @@ def evaluate_governance(
     progress: ProgressSink,
 ) -> tuple[GovernanceSignals, GovernanceBlock]:
     """The six signals plus the scorecard's `governance` block; never raises for GitHub trouble."""
-    signals, block, _ = _governance(
+    signals, block, _, _ = _governance(
         repo, options, entry=entry, checkout=checkout, now=now, progress=progress
     )
     return signals, block
@@ -105,8 +109,9 @@ def _governance(
     now: datetime,
     progress: ProgressSink,
     tag_prefix: str | None = None,
-) -> tuple[GovernanceSignals, GovernanceBlock, DisputeFacts | Unavailable | None]:
-    """`evaluate_governance` and the snapshot's disputes (None when skipped or not recorded);
+) -> tuple[GovernanceSignals, GovernanceBlock, DisputeFacts | Unavailable | None, dict[str, date]]:
+    """`evaluate_governance`, the snapshot's disputes (None when skipped or not recorded) and
+    the day each SDK release came out (`published_days`: empty when skipped or unavailable);
     `tag_prefix` is the resolved one (None: the entry's)."""
     if not options.skip and options.snapshot is None:
         progress.step("governance", f"collecting {repo} from {options.api_url}")
@@ -128,7 +133,12 @@ def _governance(
         captured_at=None if snapshot is None else format_time(snapshot.captured_at),
         snapshot=None if snapshot is None else obtained.where,
     )
-    return obtained.signals, block, None if snapshot is None else snapshot.disputes
+    days = (
+        published_days(snapshot.releases.releases, obtained.signals.as_of)
+        if snapshot is not None and isinstance(snapshot.releases, ReleaseFacts)
+        else {}
+    )
+    return obtained.signals, block, None if snapshot is None else snapshot.disputes, days
 
 
 def find_baselines(
@@ -230,7 +240,7 @@ def judge(
     entries = load_dispute_entries(governance)
     if interrupted:
         governance = dataclasses.replace(governance, skip=True)
-    signals, meta, facts = _governance(
+    signals, meta, facts, release_days = _governance(
         repo,
         governance,
         entry=entry,
@@ -257,4 +267,5 @@ def judge(
         implied=compute_tier(leg_summary(server), leg_summary(client), signals),
         exit_code=exit_code_for(server, client, baseline, interrupted=interrupted),
         unmeasured=baselines.unmeasured,
+        release_days=release_days,
     )

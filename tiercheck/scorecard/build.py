@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from tiercheck.baseline import BaselineVerdict
@@ -18,6 +18,7 @@ from tiercheck.config.resolve import RevisionConfig
 from tiercheck.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOTHING_MEASURED, EXIT_OK
 from tiercheck.governance.disputes import DisputeMark
 from tiercheck.governance.signals import CHECK_NAMES, GovernanceSignals
+from tiercheck.governance.signals.release_date import CandidateRelease, judge_release_by_date
 from tiercheck.model import from_json
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.model import (
@@ -317,6 +318,9 @@ class ScorecardParts:
     exit_code: int
     #: Revision → the advisory probes' report.
     probes: Mapping[str, ProbesBlock] = field(default_factory=dict)
+    #: Tag → the day the SDK's GitHub release of that tag came out
+    #: (`governance.signals.release_date.published_days`; empty without governance).
+    release_days: Mapping[str, date] = field(default_factory=dict)
 
 
 def _baseline_by_scenario(baseline: BaselineVerdict | None) -> dict[tuple[str, str, str], str]:
@@ -401,12 +405,52 @@ def signal_entries(signals: GovernanceSignals) -> dict[str, SignalEntry]:
     }
 
 
-def _scored_only(spec: SignalEntry, revisions: Sequence[str]) -> SignalEntry:
-    """The spec-tracking entry with the release-date rule kept for the revisions scored."""
+def _assessed_release(parts: ScorecardParts) -> CandidateRelease | None:
+    """The release the commit assessed is, to offer to the release-date rule: `sdk.release`
+    when the ref assessed names that very tag (`@stable` resolved to it, or the tag itself
+    named) and it is stable with a known GitHub release day; None otherwise (the commit may be
+    past its release: only the checkout could tell, and the spec-tracking reading stands)."""
+    sdk = parts.sdk
+    release = sdk.release
+    if release is None or not release.stable or release.tag not in (sdk.tag, sdk.ref):
+        return None
+    published = parts.release_days.get(release.tag)
+    if published is None:
+        return None
+    return CandidateRelease(tag=release.tag, published=published, stable=True, commits_after=0)
+
+
+def _measured_at(parts: ScorecardParts, revision: str) -> bool:
+    """Whether a leg at `revision` was measured (a leg skipped or unmeasured says nothing of
+    what the release supports)."""
+    legs = parts.per_revision.get(revision, {})
+    return any(verdict.state == "measured" for verdict in legs.values())
+
+
+def _release_date_rule(parts: ScorecardParts) -> SignalEntry:
+    """The spec-tracking entry with the release-date rule kept for the revisions scored; at a
+    revision measured on a commit that is itself a stable release (`_assessed_release`)
+    published by the revision's release day, that release answers: by the release date."""
+    spec = parts.checks["spec_tracking"]
     rule = spec.facts.get("by_release_date")
     if not isinstance(rule, list):
         return spec
-    kept = [item for item in rule if item.get("revision") in revisions]
+    assessed = _assessed_release(parts)
+    kept = []
+    for item in rule:
+        revision = item.get("revision")
+        if revision not in parts.revisions:
+            continue
+        spec_day = item.get("spec_released")
+        judged = (
+            judge_release_by_date(
+                revision, date.fromisoformat(spec_day), str(item.get("spec_source")), assessed
+            )
+            if assessed is not None and isinstance(spec_day, str) and _measured_at(parts, revision)
+            else None
+        )
+        settled = judged is not None and judged.status == "by the release date"
+        kept.append(judged.to_dict() if judged is not None and settled else item)
     return replace(spec, facts={**spec.facts, "by_release_date": kept})
 
 
@@ -423,7 +467,7 @@ def build_scorecard(parts: ScorecardParts) -> Scorecard:
             conformance=merged_leg_entry(parts.server, outcomes),
             client_conformance=merged_leg_entry(parts.client, outcomes),
             **{name: parts.checks[name] for name in CHECK_NAMES if name != "spec_tracking"},
-            spec_tracking=_scored_only(parts.checks["spec_tracking"], parts.revisions),
+            spec_tracking=_release_date_rule(parts),
             unaddressed_issues=parts.checks.get(UNADDRESSED),
         ),
         implied_tier=implied_tier_block(parts.implied_tier),

@@ -8,18 +8,22 @@ the Ruby review). The official spec-tracking check measures something else, a 30
 rules never state, and its Tier 2 rule never reads it (conformance#402).
 
 `judge_release_by_date` judges one revision against the release offered as supporting it: the
-claim offers the release the assessed commit carries, the scorecard (which has no release of
-its own) the newest stable release out by the revision's release date. Days are whole UTC days.
-Pure.
+claim offers the release the assessed commit carries; the scorecard offers the newest stable
+release out by the revision's release date (the spec-tracking signal, which sees no checkout),
+and, when the commit assessed is itself a stable release (`sdk.release`, the very tag the ref
+named) published by that date and measured at the revision, that release instead
+(`scorecard.build`): only a release measured at the revision can settle the rule. A release's
+day is its GitHub release's (`published_days`). Days are whole UTC days. Pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
+from tiercheck.governance.snapshot import Release
 from tiercheck.revisions import release_date
 
 __all__ = [
@@ -28,6 +32,7 @@ __all__ = [
     "ReleaseByDate",
     "ReleaseDateStatus",
     "judge_release_by_date",
+    "published_days",
     "revision_released",
 ]
 
@@ -96,6 +101,17 @@ def revision_released(
         if (tag == revision or tag.endswith(revision)) and published is not None:
             return published.date(), "GitHub release"
     return release_date(revision), "the revision's data"
+
+
+def published_days(releases: Iterable[Release], as_of: datetime) -> dict[str, date]:
+    """Tag → the UTC day each non-draft release came out (published, else created, as the
+    spec-tracking check dates them), for the releases out by `as_of`."""
+    days: dict[str, date] = {}
+    for release in releases:
+        out = release.published_at or release.created_at
+        if not release.draft and out <= as_of:
+            days.setdefault(release.tag, out.astimezone(UTC).date())
+    return days
 
 
 def _plural(days: int) -> str:
