@@ -696,3 +696,39 @@ def sample_scorecard(
         exit_code=1 if any_failing else 0,
     )
     return dataclasses.replace(doc, repo="tiercheck/sample-sdk")
+
+
+def legs_scorecard(server: LegVerdict, client: LegVerdict, *, exit_code: int) -> Scorecard:
+    """A registered SDK's scorecard with one revision's two legs as given and every signal
+    passing: a leg not measured blocks Tier 1 and Tier 2 (kind: its state, with its reason), so
+    the tier is 3."""
+    blockers = [
+        Blocker(f"{verdict.leg}_conformance", tier, verdict.state, reason=verdict.reason)
+        for verdict in (server, client)
+        if verdict.state != "measured"
+        for tier in (1, 2)
+    ]
+    return scorecard(
+        legs={R1: {"server": server, "client": client}},
+        signals={
+            "labels": labels(),
+            "triage": triage(),
+            "p0_resolution": p0(),
+            "stable_release": release(),
+            "policy_signals": policy(),
+            "spec_tracking": spec_tracking(),
+        },
+        tier=implied(3, [b for b in blockers if b.tier == 1], [b for b in blockers if b.tier == 2]),
+        exit_code=exit_code,
+        sdk_fields={"registered": True},
+    )
+
+
+def nothing_measured_scorecard() -> Scorecard:
+    """A run that measured nothing (exit code 3): both legs of a registered SDK skipped for want
+    of a command."""
+    return legs_scorecard(
+        skipped(R1, "server", "no server command/url configured"),
+        skipped(R1, "client", "no client command"),
+        exit_code=3,
+    )

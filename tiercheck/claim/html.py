@@ -18,6 +18,7 @@ from tiercheck.claim.view import (
 )
 from tiercheck.render.badge import tier_badge
 from tiercheck.render.html import Css, Html, chip, el, join, link, page, table, void
+from tiercheck.scorecard.remediation import not_assessed
 
 __all__ = ["render_claim_html"]
 
@@ -214,7 +215,13 @@ def render_claim_html(claim: Claim) -> str:
     doc = claim.scorecard
     kind, text = _STATUS[claim.status]
     heading = join(
-        (tier_badge(doc.implied_tier.tier), el("span", claim.header.title), " ", chip(kind, text))
+        (
+            # A run that measured nothing has no tier to show (`not assessed`).
+            tier_badge(None if not_assessed(doc) else doc.implied_tier.tier),
+            el("span", claim.header.title),
+            " ",
+            chip(kind, text),
+        )
     )
     body = join(
         [

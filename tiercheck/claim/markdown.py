@@ -39,6 +39,7 @@ from tiercheck.render.markdown import (
     link,
     own,
 )
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import short_sha
 
 __all__ = [
@@ -388,9 +389,9 @@ def render_remediation(claim: Claim) -> str:
         md.heading(1, fmt("Remediation: {}", doc.repo)),
         BLANK,
         fmt(
-            "**Commit**: {} · **Implied tier**: Tier {} · **Target**: Tier {}",
+            "**Commit**: {} · **Implied tier**: {} · **Target**: Tier {}",
             code(short_sha(doc.sdk.commit)),
-            doc.implied_tier.tier,
+            NOT_ASSESSED if not_assessed(doc) else f"Tier {doc.implied_tier.tier}",
             claim.target_tier,
         ),
         BLANK,

@@ -15,6 +15,7 @@ from tiercheck.claim.model import BaselineItem, ClaimHeader, ConformanceSplit, S
 from tiercheck.claim.pack import Claim
 from tiercheck.plaintext import one_line
 from tiercheck.render.markdown import Md, fmt, github_url, own
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import leg_tiers_line, short_sha, signal_detail
 
 __all__ = [
@@ -115,6 +116,18 @@ def _version(header: ClaimHeader) -> tuple[Segment, ...]:
     return tuple(parts)
 
 
+def _implied(claim: Claim) -> str:
+    """Both readings' tier; no tier when the run measured nothing, but why
+    (`scorecard.remediation.not_assessed`)."""
+    implied = claim.scorecard.implied_tier
+    unassessed = not_assessed(claim.scorecard)
+    if unassessed is not None:
+        return f"{NOT_ASSESSED} ({unassessed.reason})"
+    return (
+        f"Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} (SEP-1730 as written)"
+    )
+
+
 def _requested(claim: Claim) -> tuple[Segment, ...]:
     header = claim.header
     parts = [Segment(f"Tier {header.requested_tier}")]
@@ -153,7 +166,6 @@ def header_fields(claim: Claim) -> list[Field]:
     governance = doc.governance.source + (
         f" as of {doc.governance.as_of}" if doc.governance.as_of else ""
     )
-    implied = doc.implied_tier
     fields = [
         Field("SDK", sdk),
         Field("Version", _version(header)),
@@ -168,15 +180,7 @@ def header_fields(claim: Claim) -> list[Field]:
             ),
         ),
         Field("Revisions scored", (Segment(", ".join(header.revisions) or "none"),)),
-        Field(
-            "Implied tier",
-            (
-                Segment(
-                    f"Tier {implied.tier} (official reading), Tier {implied.sep1730.tier} "
-                    "(SEP-1730 as written)"
-                ),
-            ),
-        ),
+        Field("Implied tier", (Segment(_implied(claim)),)),
         Field(
             f"Claim for Tier {claim.target_tier}",
             (Segment(STATUS_TEXT[claim.status]),),
@@ -184,7 +188,7 @@ def header_fields(claim: Claim) -> list[Field]:
     ]
     # Beside the implied tier, never instead of it (modelcontextprotocol#2306, #2144).
     alone = leg_tiers_line(claim.scorecard)
-    if alone:
+    if alone and not_assessed(claim.scorecard) is None:
         fields.insert(-1, Field("Each side alone", (Segment(alone),)))
     unaddressed = claim.scorecard.checks.unaddressed_issues
     if unaddressed is not None:

@@ -15,6 +15,7 @@ from tiercheck.render.html import void
 from tiercheck.render.svg import Svg, el, join, svg
 
 __all__ = [
+    "NOT_ASSESSED",
     "TIER_COLORS",
     "badge_json",
     "badge_snippets",
@@ -96,17 +97,24 @@ def badge_json(label: str, message: str, color: str) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def _tier_parts(tier: int) -> tuple[str, str]:
+#: The badge's message for a run that measured nothing (no tier to show).
+NOT_ASSESSED = "not assessed"
+
+
+def _tier_parts(tier: int | None) -> tuple[str, str]:
+    if tier is None:
+        return NOT_ASSESSED, _NEUTRAL
     return str(tier), TIER_COLORS.get(tier, _NEUTRAL)
 
 
-def tier_badge(tier: int) -> Svg:
-    """`MCP tier | N`, to inline or to save as `badge.svg`."""
+def tier_badge(tier: int | None) -> Svg:
+    """`MCP tier | N`, to inline or to save as `badge.svg`; `MCP tier | not assessed`, in
+    grey, for None (a run that measured nothing)."""
     message, color = _tier_parts(tier)
     return badge_svg(LABEL, message, color)
 
 
-def tier_badge_json(tier: int) -> str:
+def tier_badge_json(tier: int | None) -> str:
     """The shields.io endpoint JSON of the same badge."""
     message, color = _tier_parts(tier)
     return badge_json(LABEL, message, color)

@@ -15,6 +15,7 @@ from tiercheck.render.trend import trend_svg
 from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import (
     dispute_summary,
     failure_message,
@@ -111,7 +112,9 @@ def _blockers(doc: Scorecard) -> Html:
         if implied.disagrees_with_official
         else ""
     )
-    return join((el("h2", "Blockers"), body, differ, el("p", implied.note, class_="note")))
+    # The tier's note speaks of a tier: a run that measured nothing has none to speak of.
+    note = el("p", implied.note, class_="note") if not_assessed(doc) is None else ""
+    return join((el("h2", "Blockers"), body, differ, note))
 
 
 def _remediation(doc: Scorecard) -> Html:
@@ -191,21 +194,39 @@ def _probes(doc: Scorecard) -> Html:
     return join(parts, "\n")
 
 
-def render_html(doc: Scorecard) -> str:
-    """The scorecard page: the tier and its blockers, every leg, governance, remediation."""
-    heading = join(
-        (tier_badge(doc.implied_tier.tier), el("span", f"Tier {doc.implied_tier.tier}: {doc.repo}"))
+def _not_assessed(doc: Scorecard) -> Html:
+    """Why a run that measured nothing has no tier, and what to do first (nothing otherwise)."""
+    unassessed = not_assessed(doc)
+    if unassessed is None:
+        return Html()
+    first = el("p", "First: ", unassessed.hint, ".") if unassessed.hint else ""
+    return el(
+        "section",
+        el("h2", "Not assessed"),
+        el("p", unassessed.reason, "."),
+        first,
+        id="not-assessed",
     )
+
+
+def render_html(doc: Scorecard) -> str:
+    """The scorecard page: the tier and its blockers, every leg, governance, remediation; a run
+    that measured nothing shows no tier but why (`scorecard.remediation.not_assessed`)."""
+    unassessed = not_assessed(doc)
+    tier = doc.implied_tier.tier
+    title = f"Tier {tier}: {doc.repo}" if unassessed is None else f"{NOT_ASSESSED}: {doc.repo}"
+    heading = join((tier_badge(None if unassessed else tier), el("span", title)))
     meta = (
         f"{doc.sdk.name} at {short_sha(doc.sdk.commit)} · version {version_text(doc)} · revisions "
         f"{', '.join(doc.requirements_revisions) or 'none'} · harness {doc.harness.package} "
         f"{doc.harness.version or '?'} · {doc.timestamp}"
     )
     alone = leg_tiers_line(doc)
-    if alone:
+    if alone and unassessed is None:
         meta += f" · {alone}"
     # What decides the tier first; history and the advisory probes (which change nothing) last.
     sections = [
+        _not_assessed(doc),
         _blockers(doc),
         _conformance(doc),
         _governance(doc),
@@ -214,4 +235,4 @@ def render_html(doc: Scorecard) -> str:
         _probes(doc),
     ]
     body = join((section for section in sections if section), "\n")
-    return str(page(f"Tier {doc.implied_tier.tier}: {doc.repo}", heading, meta, body))
+    return str(page(title, heading, meta, body))

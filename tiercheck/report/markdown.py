@@ -14,6 +14,7 @@ from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import (
     LegView,
     dispute_state,
@@ -69,11 +70,18 @@ def _header(doc: Scorecard) -> list[Md]:
         ("Timestamp", doc.timestamp),
     ]
     alone = leg_tiers_line(doc)
-    if alone:
+    if alone and not_assessed(doc) is None:
         fields.append(("Each side alone", alone))
-    lines = [md.heading(1, f"Tier Assessment: Tier {tier}"), BLANK]
+    unassessed = not_assessed(doc)
+    shown = f"Tier {tier}" if unassessed is None else NOT_ASSESSED
+    lines = [md.heading(1, f"Tier Assessment: {shown}"), BLANK]
     # Two trailing spaces: a hard line break, so the fields stack as in the official report.
     lines += [fmt("**{}:** {}  ", name, value) for name, value in fields]
+    if unassessed is not None:
+        said = fmt("**Not assessed:** {}.", unassessed.reason)
+        if unassessed.hint:
+            said = fmt("{} First: {}.", said, unassessed.hint)
+        lines += [BLANK, md.quote(said)]
     if doc.interrupted:
         lines += [
             BLANK,
@@ -295,7 +303,9 @@ def render_markdown(doc: Scorecard) -> str:
     Requirements/Timestamp, `## Check Results` (conformance per revision × leg, failing scenarios
     with each failing check's message and spec link, not-scored results in a `<details>` block,
     repository health as `Check | Status | Detail`), `## Tier 1 Blockers` (and Tier 2's when the
-    tier is 3), `## Remediation`, `## Evidence` and the note as a blockquote.
+    tier is 3), `## Remediation`, `## Evidence` and the note as a blockquote. A run that
+    measured nothing has no tier: `# Tier Assessment: not assessed`, then why and what to do
+    first as a blockquote, and no note (`scorecard.remediation.not_assessed`).
     """
     sections = [
         _header(doc),
@@ -304,7 +314,8 @@ def render_markdown(doc: Scorecard) -> str:
         _remediation(doc),
         _history(doc),
         _evidence(doc),
-        [md.quote(doc.implied_tier.note)],
+        # The tier's note speaks of a tier: a run that measured nothing has none to speak of.
+        [md.quote(doc.implied_tier.note)] if not_assessed(doc) is None else [],
     ]
     blocks = probe_blocks(doc)
     if blocks:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
 from tiercheck.report.probes import probe_blocks, probes_text
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import (
     LegView,
     dispute_summary,
@@ -103,11 +104,21 @@ def _tier_panel(doc: Scorecard) -> RenderableType:
 
     tier = doc.implied_tier.tier
     harness = doc.harness
-    banner = Text(f"  TIER {tier}  ", style=_TIER_STYLES.get(tier, "bold"), justify="center")
+    unassessed = not_assessed(doc)
+    if unassessed is None:
+        banner = Text(f"  TIER {tier}  ", style=_TIER_STYLES.get(tier, "bold"), justify="center")
+        said = [Text("")]
+    else:
+        # No tier stands on no evidence: the state, why, and what to do first.
+        banner = Text(f"  {NOT_ASSESSED.upper()}  ", style="bold reverse", justify="center")
+        said = [Text(unassessed.reason, style="yellow", justify="center")]
+        if unassessed.hint:
+            said.append(Text(f"first: {unassessed.hint}", style="yellow", justify="center"))
+        said.append(Text(""))
     sep = doc.implied_tier.sep1730.tier
     lines = [
         banner,
-        Text(""),
+        *said,
         Text(_where(doc), justify="center"),
         Text(
             f"version {one_line(version_text(doc))} · requirements "
@@ -118,10 +129,10 @@ def _tier_panel(doc: Scorecard) -> RenderableType:
             justify="center",
         ),
     ]
-    if sep != tier:
+    if sep != tier and unassessed is None:
         lines.append(Text(f"SEP-1730 as written: Tier {sep}", style="yellow", justify="center"))
     alone = leg_tiers_line(doc)
-    if alone:
+    if alone and unassessed is None:
         lines.append(Text(alone, style="dim", justify="center"))
     if doc.interrupted:
         lines.append(Text("interrupted: partial results", style="bold red", justify="center"))
@@ -314,10 +325,12 @@ def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
 def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     """The scorecard for a person at a terminal, `width` columns wide.
 
-    The tier large and first, then the conformance table per revision × leg (passed/total,
-    status, why a leg was not measured), failing scenarios with their first failing check,
-    not-scored results, the repository-health table (with SEP-1730's differing verdicts),
-    blockers, what to do next and where the evidence lies. ANSI colour only when `color`.
+    The tier large and first (`NOT ASSESSED`, why and what to do first, when nothing was
+    measured: `scorecard.remediation.not_assessed`), then the conformance table per revision ×
+    leg (passed/total, status, why a leg was not measured), failing scenarios with their first
+    failing check, not-scored results, the repository-health table (with SEP-1730's differing
+    verdicts), blockers, what to do next and where the evidence lies. ANSI colour only when
+    `color`.
     """
     from rich.rule import Rule
     from rich.text import Text
@@ -333,7 +346,8 @@ def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
         *_history(doc),
         *_evidence(doc),
     ]
-    note = one_line(doc.implied_tier.note)
+    # The tier's note speaks of a tier: a run that measured nothing has none to speak of.
+    note = one_line(doc.implied_tier.note) if not_assessed(doc) is None else ""
     if note:
         parts.append(Text(note, style="dim italic"))
     blocks = probe_blocks(doc)

@@ -17,10 +17,22 @@ from tiercheck.scorecard.view import (
     LEG_CHECK_KEYS,
     failure_message,
     legs,
+    measured_nothing,
     pct,
 )
 
-__all__ = ["nothing_measured", "remediation"]
+__all__ = [
+    "NOTHING_MEASURED",
+    "NOT_ASSESSED",
+    "NotAssessed",
+    "not_assessed",
+    "nothing_measured",
+    "remediation",
+]
+
+#: What every format shows where the tier would be when nothing was measured, and why.
+NOT_ASSESSED = "not assessed"
+NOTHING_MEASURED = "nothing was measured"
 
 _LEG_OF = {f"{leg}_conformance": leg for leg in LEG_CHECK_KEYS}
 
@@ -224,6 +236,39 @@ def remediation(doc: Scorecard) -> tuple[RemediationStep, ...]:
     return tuple(_render(doc, a) for a in sorted(actions.values(), key=order))
 
 
+def _why_nothing(doc: Scorecard) -> tuple[str, tuple[str, ...]] | None:
+    """(why no leg was measured, what to do: lines) when the run measured nothing
+    (`view.measured_nothing`); None otherwise."""
+    if not measured_nothing(doc):
+        return None
+    states = [doc.checks.merged(leg).state for leg in LEG_CHECK_KEYS]
+    name = one_line(doc.sdk.name)
+    where = f"--sdk-path {one_line(doc.sdk.path)}" if doc.sdk.path else f"--sdk {name}"
+    preview = f"`tier-check show-config {where}` (with the same flags) shows what would run"
+    every_skipped = all(state == "skipped" for state in states)
+    if every_skipped and doc.sdk.registered is False:
+        return (
+            f"{name} is not in the registry, so no leg has a command",
+            (
+                "configure it with flags: --server-cmd CMD (with {port}) and --server-url URL "
+                "for the server legs, --client-cmd CMD for the client legs",
+                "or write its registry entry with `tier-check init DIR --write FILE` and pass "
+                "--registry FILE (added to the bundled registry)",
+                preview,
+            ),
+        )
+    if every_skipped:
+        return (
+            f"no leg of {name} has a command configured",
+            (
+                "set server.command, server.url and client.command in its registry entry, or "
+                "pass --server-cmd, --server-url and --client-cmd",
+                preview,
+            ),
+        )
+    return "every leg was unmeasured or skipped", ()
+
+
 def nothing_measured(doc: Scorecard) -> tuple[str, ...]:
     """Why a run measured no leg at all (its exit code 3), and what to do: lines for stderr.
 
@@ -232,30 +277,33 @@ def nothing_measured(doc: Scorecard) -> tuple[str, ...]:
     whose legs were all skipped is pointed at its configuration; otherwise the legs were
     unmeasured and the report says why.
     """
-    states = [doc.checks.merged(leg).state for leg in LEG_CHECK_KEYS]
-    if any(state not in ("skipped", "unmeasured") for state in states):
+    found = _why_nothing(doc)
+    if found is None:
         return ()
-    name = one_line(doc.sdk.name)
-    where = f"--sdk-path {one_line(doc.sdk.path)}" if doc.sdk.path else f"--sdk {name}"
-    preview = f"`tier-check show-config {where}` (with the same flags) shows what would run"
-    every_skipped = all(state == "skipped" for state in states)
-    if every_skipped and doc.sdk.registered is False:
-        return (
-            f"nothing was measured: {name} is not in the registry, so no leg has a command",
-            "configure it with flags: --server-cmd CMD (with {port}) and --server-url URL for "
-            "the server legs, --client-cmd CMD for the client legs",
-            "or write its registry entry with `tier-check init DIR --write FILE` and pass "
-            "--registry FILE (added to the bundled registry)",
-            preview,
-        )
-    if every_skipped:
-        return (
-            f"nothing was measured: no leg of {name} has a command configured",
-            "set server.command, server.url and client.command in its registry entry, or pass "
-            "--server-cmd, --server-url and --client-cmd",
-            preview,
-        )
-    return (
-        "nothing was measured: every leg was unmeasured or skipped; the report's "
-        "'What to do next' says why",
-    )
+    why, todo = found
+    if not todo:
+        return (f"{NOTHING_MEASURED}: {why}; the report's 'What to do next' says why",)
+    return (f"{NOTHING_MEASURED}: {why}", *todo)
+
+
+@dataclass(frozen=True)
+class NotAssessed:
+    """A run that measured nothing, as every format shows it: `NOT_ASSESSED` where the tier
+    would be (no tier stands on no evidence), then `reason` and `hint` beside it."""
+
+    #: `nothing was measured: …`, the first line of `nothing_measured`.
+    reason: str
+    #: What to do first: the first thing `nothing_measured` says to do, else the first
+    #: remediation step (an unmeasured leg's); None when there is neither.
+    hint: str | None
+
+
+def not_assessed(doc: Scorecard) -> NotAssessed | None:
+    """The run's not-assessed state when it measured nothing (`view.measured_nothing`), else
+    None: the one reading every scorecard format takes instead of the tier."""
+    found = _why_nothing(doc)
+    if found is None:
+        return None
+    why, todo = found
+    hint = todo[0] if todo else (doc.remediation[0].action if doc.remediation else None)
+    return NotAssessed(reason=f"{NOTHING_MEASURED}: {why}", hint=hint)

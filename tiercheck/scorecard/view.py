@@ -31,6 +31,7 @@ __all__ = [
     "failure_message",
     "leg_tiers_line",
     "legs",
+    "measured_nothing",
     "merged_legs",
     "pct",
     "revision_scenarios",
@@ -86,6 +87,14 @@ def leg_tiers_line(doc: Scorecard) -> str | None:
         f"{tier(legs.client, legs.sep1730_client)} (the other leg taken as 100%, governance as "
         f"is; the implied tier is Tier {doc.implied_tier.tier})"
     )
+
+
+def measured_nothing(doc: Scorecard) -> bool:
+    """Whether the run measured no leg at all: every merged leg skipped or unmeasured, the rule
+    of exit code 3 (`scorecard.build.exit_code_for`). Such a run has no tier to show (its
+    `implied_tier` stands on no evidence); every format reads this, through
+    `scorecard.remediation.not_assessed`, and never the exit code."""
+    return all(doc.checks.merged(leg).state in ("skipped", "unmeasured") for leg in LEG_CHECK_KEYS)
 
 
 def version_text(doc: Scorecard) -> str:
