@@ -4,9 +4,10 @@ documents that carry them.
 Each string lands, through the real builders, where an SDK or its repository writes: a
 scenario name, a check id, a failure message, a spec link, a not-scored reason, a missing label,
 a P0 issue title, an issue unaddressed for two months (its title, in the signal and in the
-history's relegation view), the SDK's name, repository branch and version, a matrix row's reason, a
-night's failing scenario and message. The tests (`tests/unit/report/test_hostile_table.py`)
-render every document in every format and read the output back with real parsers.
+history's relegation view), the SDK's name, repository branch, version and release tag (the
+claim's too), a matrix row's reason, a night's failing scenario and message. The tests
+(`tests/unit/report/test_hostile_table.py`) render every document in every format and read the
+output back with real parsers.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from tiercheck.tier import Blocker
 
 __all__ = [
     "HOSTILE",
+    "LOOKALIKES",
     "MARKERS",
     "PAYLOADS",
     "hostile_matrix",
@@ -66,6 +68,10 @@ HOSTILE: dict[str, str] = {
     "bare-url": "https://evil.example/bare",
     "www": "www.evil.example",
     "javascript": "javascript:alert(1)",
+    # Addresses of exactly the shape tiercheck links (a dispute's issue, a release page): from
+    # the SDK they are text all the same (`LOOKALIKES`).
+    "lookalike-issue": "https://github.com/modelcontextprotocol/conformance/issues/4242",
+    "lookalike-release": "https://github.com/example-org/example-sdk/releases/tag/v9.9.9",
     "line-marker": "<!-- tiercheck:line=x -->",
     "state-marker": "<!-- tiercheck:state=y -->",
     "pr-marker": "<!-- tiercheck:pr-comment -->",
@@ -83,6 +89,9 @@ HOSTILE["all-at-once"] = " ".join(v for k, v in HOSTILE.items() if k != "huge")
 #: What GitHub would turn into a mention, a reference or a link if it were live text (outside
 #: code and links) in a rendered Markdown document.
 PAYLOADS = ("@org", "@user", "#123", "repo#5", "https://evil", "www.evil")
+#: The look-alike addresses above: no link may ever point there (a link to the SDK's own page
+#: may carry one percent-encoded in its path, as a branch name).
+LOOKALIKES = (HOSTILE["lookalike-issue"], HOSTILE["lookalike-release"])
 #: tiercheck's own markers: an SDK's text must never carry one.
 MARKERS = ("<!-- tiercheck:", "<!--tiercheck:")
 
@@ -172,6 +181,7 @@ def hostile_scorecard(name: str) -> Scorecard:
         data["branch"] = text
         data["version"] = text
         data["sdk"]["ref"] = text
+        data["sdk"]["release"] = {"tag": text, "version": text, "stable": False}
         data["checks"]["unaddressed_issues"] = unaddressed_issues(text)
 
     doc = edited(doc, change)

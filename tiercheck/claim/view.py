@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ConformanceSplit, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
+from tiercheck.governance.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
+from tiercheck.render.element import ISSUE_PAGES, RELEASE_PAGES, github_page
 from tiercheck.render.markdown import Md, fmt, github_url, own
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import leg_tiers_line, short_sha, signal_detail
@@ -89,7 +91,8 @@ def _version(header: ClaimHeader) -> tuple[Segment, ...]:
                 Segment(")"),
             ]
     else:
-        parts.append(Segment(release.version, release.url))
+        page = github_page(release.url, repo=header.repo, kinds=RELEASE_PAGES)
+        parts.append(Segment(release.version, page.url if page else None))
         if release.registry_url and release.registry:
             parts += [Segment(" ("), Segment(release.registry, release.registry_url), Segment(")")]
         notes = []
@@ -284,6 +287,14 @@ def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
     return notes
 
 
+def _dispute_issue(url: str) -> Segment:
+    """A dispute's issue, `OWNER/NAME#N` linked to it when the address passes
+    `render.element.github_page` (an issue or pull request of the conformance repository);
+    else the URL as written, as plain code."""
+    page = github_page(url, repo=CONFORMANCE_REPO, kinds=ISSUE_PAGES)
+    return Segment(page.label, page.url, code=True) if page else Segment(url, code=True)
+
+
 def _disputed_note(split: ConformanceSplit) -> tuple[Segment, ...]:
     """Each scenario the disputes file names: its result, its dispute's state, reason and issue."""
     listed: list[Segment] = [
@@ -303,7 +314,7 @@ def _disputed_note(split: ConformanceSplit) -> tuple[Segment, ...]:
             Segment(f" @ {d.revision}: {d.result}, dispute {state}{checked} ("),
             Segment(one_line(d.reason, 200)),
             Segment(", "),
-            Segment(d.issue, code=True),
+            _dispute_issue(d.issue),
             Segment(")"),
         ]
     return (*listed, Segment("."))

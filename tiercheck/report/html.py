@@ -8,16 +8,19 @@ are untrusted), and control characters are dropped first.
 
 from __future__ import annotations
 
+from tiercheck.governance.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import tier_badge
-from tiercheck.render.html import Html, chip, el, join, page, table, void
+from tiercheck.render.element import ISSUE_PAGES
+from tiercheck.render.html import Html, chip, el, github_link, join, page, table, void
 from tiercheck.render.trend import trend_svg
 from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.view import (
-    dispute_summary,
+    dispute_lead,
+    dispute_title,
     failure_message,
     leg_tiers_line,
     legs,
@@ -50,7 +53,17 @@ def _scenario_row(entry: ScenarioEntry) -> list[Html | str]:
         if entry.scored
         else " " + el("span", f"(not scored: {entry.not_scored_reason})", class_="msg")
     )
-    dispute = el("div", dispute_summary(entry), class_="msg") if entry.dispute else ""
+    dispute = (
+        el(
+            "div",
+            dispute_lead(entry),
+            github_link(None, entry.dispute.issue, repo=CONFORMANCE_REPO, kinds=ISSUE_PAGES),
+            dispute_title(entry),
+            class_="msg",
+        )
+        if entry.dispute
+        else ""
+    )
     checks = f"{entry.checks_passed}/{entry.checks_passed + entry.checks_failed}"
     return [join((el("code", entry.scenario), scored, message, dispute)), verdict, checks]
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tiercheck.governance.disputes import CONFORMANCE_REPO
 from tiercheck.render import markdown as md
+from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
@@ -182,7 +184,7 @@ def _disputed_table(disputed: Sequence[tuple[LegView, ScenarioEntry]]) -> list[M
     for view, d in disputed:
         dispute = d.dispute
         assert dispute is not None
-        issue = code(dispute.issue)
+        issue = md.github_link(None, dispute.issue, repo=CONFORMANCE_REPO, kinds=ISSUE_PAGES)
         title = fmt(" {}", dispute.title) if dispute.title else ""
         rows.append(
             [

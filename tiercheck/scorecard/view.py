@@ -26,8 +26,10 @@ __all__ = [
     "LEG_CHECK_KEYS",
     "SIGNALS",
     "LegView",
+    "dispute_lead",
     "dispute_state",
     "dispute_summary",
+    "dispute_title",
     "failure_message",
     "leg_tiers_line",
     "legs",
@@ -234,16 +236,30 @@ def dispute_state(detail: ScenarioEntry) -> str:
     return f"dispute resolved{checked}: counted again"
 
 
-def dispute_summary(detail: ScenarioEntry) -> str:
-    """The dispute's state, reason, issue title (untrusted) and URL, on one line."""
+def dispute_lead(detail: ScenarioEntry) -> str:
+    """The dispute's state and reason, then `; ` before its issue ("" without a dispute)."""
     dispute = detail.dispute
     if dispute is None:
         return ""
-    title = f" \u201c{one_line(dispute.title, 120)}\u201d" if dispute.title else ""
-    return (
-        f"{dispute_state(detail)}; {one_line(dispute.reason, 300)}; "
-        f"{one_line(dispute.issue)}{title}"
-    )
+    return f"{dispute_state(detail)}; {one_line(dispute.reason, 300)}; "
+
+
+def dispute_title(detail: ScenarioEntry) -> str:
+    """The issue's title (untrusted), quoted, after a space; "" without one."""
+    dispute = detail.dispute
+    if dispute is None or not dispute.title:
+        return ""
+    return f" \u201c{one_line(dispute.title, 120)}\u201d"
+
+
+def dispute_summary(detail: ScenarioEntry) -> str:
+    """The dispute's state, reason, URL and issue title (untrusted), on one line: the plain
+    text formats' (the pages link the URL when it is an issue or pull request of the
+    conformance repository, as the disputes file requires)."""
+    dispute = detail.dispute
+    if dispute is None:
+        return ""
+    return f"{dispute_lead(detail)}{one_line(dispute.issue)}{dispute_title(detail)}"
 
 
 def sep1730_note(data: Any) -> str:

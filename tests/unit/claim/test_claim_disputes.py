@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from support.scorecards import (
     R1,
     check,
@@ -33,14 +35,15 @@ from tiercheck.scorecard.model import Scorecard
 from tiercheck.tier import Blocker
 
 ISSUE = "https://github.com/modelcontextprotocol/conformance/issues/7"
+LABEL = "modelcontextprotocol/conformance#7"
 REASON = "the check reads a field the spec makes optional"
 
 
-def _scorecard(state: str, *, disputed: bool = True) -> Scorecard:
+def _scorecard(state: str, *, disputed: bool = True, issue: str = ISSUE) -> Scorecard:
     mark = DisputeMark(
         state=state,  # type: ignore[arg-type]
         verified=state == "open",
-        issue=ISSUE,
+        issue=issue,
         reason=REASON,
         why="hand-made",
         title="tools-call-image asks for too much",
@@ -104,11 +107,32 @@ def test_an_open_dispute_is_left_out_of_sep1730_and_counted_officially() -> None
     assert "SEP-1730 without 1 disputed scenario: 100% (2/2)" in row
     text = render_assessment(claim)
     assert "`tools-call-image` @ 2025-11-25: failed, dispute open (" in text
-    assert f"`{ISSUE}`" in text  # shown, never a link
+    # The issue the reviewed file names is linked, named as GitHub names it.
+    assert f"(the check reads a field the spec makes optional, [`{LABEL}`]({ISSUE}))" in text
     page = render_claim_html(claim)
     assert "dispute open" in page
-    assert ISSUE in page
-    assert f'href="{ISSUE}"' not in page
+    assert f'<code><a href="{ISSUE}">{LABEL}</a></code>' in page
+
+
+#: Addresses the disputes file would refuse (a scorecard read back may hold anything): each is
+#: shown as written, never linked.
+NOT_LINKED = [
+    "https://github.com/someone/conformance/issues/7",
+    f"{ISSUE}?x=1",
+    "http://github.com/modelcontextprotocol/conformance/issues/7",
+    "https://github.com/modelcontextprotocol/conformance/releases/tag/v1",
+]
+
+
+@pytest.mark.parametrize("issue", NOT_LINKED)
+def test_an_issue_of_another_shape_is_shown_as_written_and_never_linked(issue: str) -> None:
+    claim = _claim(_scorecard("open", issue=issue))
+    text = render_assessment(claim)
+    assert f"(the check reads a field the spec makes optional, `{issue}`)" in text
+    assert f"]({issue}" not in text
+    page = render_claim_html(claim)
+    assert f"<code>{issue}</code>" in page.replace("&amp;", "&")
+    assert f'href="{issue}' not in page
 
 
 def test_a_resolved_dispute_counts_again() -> None:

@@ -26,6 +26,7 @@ from cmarkgfm.cmark import Options
 from support import browser
 from support.hostile_text import (
     HOSTILE,
+    LOOKALIKES,
     MARKERS,
     PAYLOADS,
     hostile_matrix,
@@ -34,6 +35,7 @@ from support.hostile_text import (
     hostile_state,
 )
 from support.scorecards import mixed_scorecard
+from tiercheck.claim.header import TagFact
 from tiercheck.claim.html import render_claim_html
 from tiercheck.claim.markdown import render_assessment, render_remediation
 from tiercheck.claim.pack import Claim, ClaimContext, build_claim
@@ -57,8 +59,12 @@ from tiercheck.report.junit import render_junit
 from tiercheck.report.markdown import render_markdown
 
 CASES = sorted(HOSTILE)
-#: Where tiercheck's own links may point.
-LINK_HOSTS = ("https://github.com/example-org/", "https://modelcontextprotocol.io/")
+#: Where tiercheck's own links may point (a dispute's issue: the conformance repository).
+LINK_HOSTS = (
+    "https://github.com/example-org/",
+    "https://github.com/modelcontextprotocol/conformance/",
+    "https://modelcontextprotocol.io/",
+)
 #: Characters that hide or reorder text, and characters no text file should hold.
 HIDDEN = re.compile("[\u200b\u2060\u202e\x00\ud800-\udfff]")
 NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -67,8 +73,11 @@ NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010fff
 # Each input is built once per hostile string; every renderer reads it and none changes it.
 @functools.cache
 def _claim(name: str) -> Claim:
+    # The release tag the commit carries is the SDK's to name: its page is linked only when the
+    # address built from it has the shape of a release page.
+    context = ClaimContext(release=TagFact(HOSTILE[name], "2026-08-01T00:00:00Z", 0))
     return build_claim(
-        hostile_scorecard(name), target_tier=1, snapshot=None, tree=None, context=ClaimContext()
+        hostile_scorecard(name), target_tier=1, snapshot=None, tree=None, context=context
     )
 
 
@@ -213,6 +222,8 @@ def _links_are_ours(dom: _Dom, where: str) -> None:
         ours = value.startswith("#") or relative or value.startswith(LINK_HOSTS)
         assert ours, f"{where}: <{tag} {key}={value!r}>"
         assert not re.search(r"[\s<>\"'`()\[\]]", value), f"{where}: {value!r}"
+        # An address of the very shape tiercheck links, written by the SDK, is never linked.
+        assert not value.startswith(LOOKALIKES), f"{where}: {value!r}"
 
 
 # -- the tests ----------------------------------------------------------------------------
