@@ -15,12 +15,9 @@ from tiercheck.cli.common import (
     known_sdks,
     print_json,
 )
-from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.requirements import load_requirement_set
-from tiercheck.config.resolve import resolve
-from tiercheck.errors import UsageError
 from tiercheck.process import withheld as withheld_env
-from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
+from tiercheck.revisions import LEGS
 from tiercheck.target import resolve_target
 
 __all__ = [
@@ -139,7 +136,7 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config`: resolved values per revision with their sources, and what
     would run."""
-    from tiercheck.pipeline.preview import nothing_would_run, preview_run
+    from tiercheck.pipeline.preview import preview_target
 
     registry = known_sdks(args)
     # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like
@@ -151,22 +148,13 @@ def show_config(args: argparse.Namespace) -> int:
         repo=None,
     )
     entry = target.entry
-    claimed = entry.revisions if entry else known_revisions()
-    revisions = list(claimed)
-    if args.revision:
-        if not is_known_revision(args.revision):
-            raise UsageError(f"--revision: {unknown_revision(args.revision)}")
-        if args.revision not in claimed:
-            msg = f"--revision: {target.name} claims only {', '.join(claimed)}"
-            raise UsageError(msg)
-        revisions = [args.revision]
-    flags = config_flags(args)
-    check_claimed(flags.get("--expected-failures") or (), target.name, tuple(claimed))
-    resolved = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
-    previews = [preview_run(config, checkout=target.path) for config in resolved]
+    plan = preview_target(
+        target, environ=os.environ, flags=config_flags(args), revision=args.revision
+    )
+    resolved, previews = plan.configs, plan.previews
     # Names only: a value is never printed, not even to say which shape gave it away.
     withheld = {c.revision: withheld_env(allow=c.pass_env) for c in resolved}
-    hint = _nothing_would_run(target.name, registered=entry is not None)
+    hint = f"nothing would run (exit 3): {plan.reason}"
     if args.json:
         payload = {
             "sdk": target.name,
@@ -178,7 +166,7 @@ def show_config(args: argparse.Namespace) -> int:
             "would_run": {p.revision: p.to_dict() for p in previews},
             "withheld_env": withheld,
         }
-        if nothing_would_run(previews):
+        if plan.nothing_would_run:
             payload["nothing_would_run"] = hint
         print_json(payload)
         return 0
@@ -204,21 +192,7 @@ def show_config(args: argparse.Namespace) -> int:
         lines.append(f"  {'':<{width}}   {why}")
         lines.append("  would run:")
         lines.extend(f"    {line}" for line in preview.lines())
-    if nothing_would_run(previews):
+    if plan.nothing_would_run:
         lines += ["", hint]
     emit("\n".join(lines))
     return 0
-
-
-def _nothing_would_run(name: str, *, registered: bool) -> str:
-    """The line said when no leg has a command: the assessment would measure nothing."""
-    if registered:
-        return (
-            f"nothing would run (exit 3): no leg of {name} has a command; set them in its "
-            "registry entry or pass --server-cmd and --server-url, --client-cmd"
-        )
-    return (
-        f"nothing would run (exit 3): {name} is not in the registry; pass --server-cmd and "
-        "--server-url, --client-cmd, or its entry in --registry FILE (`tier-check init` writes "
-        "one)"
-    )

@@ -1,6 +1,7 @@
 """`tier-check doctor [--sdk NAME | --sdk-path DIR] [--output json]`: which SDK lines this
-machine can run, and the harness tiercheck runs. With `--sdk-path DIR` (and the configuration
-flags), the one row of that checkout and what an assessment would run at each revision.
+machine can run (their tools are ready and a leg would run, as `show-config` previews it), and
+the harness tiercheck runs. With `--sdk-path DIR` (and the configuration flags), the one row of
+that checkout and what an assessment would run at each revision.
 
 `--output json` is one object: `rows` (one per SDK line, as the text's rows) and `harness` (the
 text's harness facts), and with `--sdk-path` `would_run` (revision → what would run).
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tiercheck.cli.common import (
     add_config_flags,
@@ -22,14 +23,9 @@ from tiercheck.cli.common import (
     known_sdks,
     print_json,
 )
-from tiercheck.config.resolve import resolve
-from tiercheck.pipeline.doctor import diagnose, harness_facts
-from tiercheck.pipeline.preview import RunPreview, nothing_would_run, preview_run
-from tiercheck.revisions import known_revisions
+from tiercheck.pipeline.doctor import diagnose, diagnose_target, harness_facts
+from tiercheck.pipeline.preview import RunPreview
 from tiercheck.target import resolve_target
-
-if TYPE_CHECKING:
-    from tiercheck.config.registry import Registry
 
 __all__ = ["doctor", "doctor_parser"]
 
@@ -41,7 +37,8 @@ def doctor_parser(prog: str) -> argparse.ArgumentParser:
         prog=prog,
         description=(
             "One row per known SDK: each required tool with the version found or 'missing', "
-            "whether tiercheck would provision it, and whether the line is runnable here. "
+            "whether tiercheck would provision it, and whether the line is runnable here (its "
+            "tools are ready and an assessment with the same flags would run a leg). "
             "Then the harness tiercheck runs: which revisions its bundle ships sets for that "
             "tiercheck has no data for, each revision's harness beside the pinned one (a revision "
             "defined by a newer harness is a warning), and whether the npm registry publishes a "
@@ -84,16 +81,19 @@ def doctor(args: argparse.Namespace) -> int:
     """`tier-check doctor`: the rows, as text or JSON; exit 1 when a row is not runnable."""
 
     registry = known_sdks(args)
-    previews: list[RunPreview] = []
-    if args.sdk_path:
-        rows, previews = _checkout_row(args, registry)
+    flags = config_flags(args)
+    previews: tuple[RunPreview, ...] = ()
+    if args.sdk or args.sdk_path:
+        # The forms `show-config` and the assessment accept.
+        sdk_path = Path(args.sdk_path) if args.sdk_path else None
+        target = resolve_target(registry, sdk=args.sdk, sdk_path=sdk_path, repo=None)
+        found = [diagnose_target(target, cache_dir(args), environ=os.environ, flags=flags)]
+        if args.sdk_path:
+            previews = found[0].would_run.previews
     else:
-        if args.sdk:
-            name = args.sdk.rsplit("/", 1)[-1] if "/" in args.sdk else args.sdk
-            entries = [registry.get(name)]
-        else:
-            entries = list(registry.entries.values())
-        rows = [row.to_dict() for row in diagnose(entries, cache_dir(args))]
+        entries = list(registry.entries.values())
+        found = diagnose(entries, cache_dir(args), environ=os.environ, flags=flags)
+    rows = [row.to_dict() for row in found]
     facts = harness_facts(cache_dir(args))
     if args.output == "json":
         document: dict[str, Any] = {"rows": rows, "harness": facts.to_dict()}
@@ -115,30 +115,3 @@ def doctor(args: argparse.Namespace) -> int:
         lines.extend(facts.lines())
         emit("\n".join(lines))
     return 0 if all(r["runnable"] for r in rows) else 1
-
-
-def _checkout_row(
-    args: argparse.Namespace, registry: Registry
-) -> tuple[list[dict[str, Any]], list[RunPreview]]:
-    """`--sdk-path DIR`: the one row of that checkout (its entry's tools, or none declared),
-    and what would run at each revision; not runnable when no leg has a command."""
-    target = resolve_target(registry, sdk=args.sdk, sdk_path=Path(args.sdk_path), repo=None)
-    entry = target.entry
-    revisions = entry.revisions if entry else known_revisions()
-    flags = config_flags(args)
-    configs = [resolve(entry, rev, environ=os.environ, flags=flags) for rev in revisions]
-    previews = [preview_run(config, checkout=target.path) for config in configs]
-    if entry is not None:
-        row = diagnose([entry], cache_dir(args))[0].to_dict()
-    else:
-        row = {"sdk": target.name, "runnable": True, "reason": None, "tools": []}
-    if nothing_would_run(previews):
-        why = (
-            "no leg has a command"
-            + ("" if entry else f" ({target.name} is not in the registry)")
-            + ": pass --server-cmd and --server-url, --client-cmd, or --registry FILE "
-            "(`tier-check init` writes an entry)"
-        )
-        row["runnable"] = False
-        row["reason"] = "; ".join(r for r in (row["reason"], why) if r)
-    return [row], previews

@@ -3,13 +3,14 @@ time (`tier-check setup --sdk NAME`).
 
 The doctor asks the same questions an assessment asks before its checkout (`check_toolchain`):
 each required tool with the version found or "missing", whether tiercheck would provision it,
-and so whether the line is runnable here. The matrix uses the same rows to decide, before
-starting, which lines to run.
+and what the assessment would run (`preview.preview_target`, the plan `show-config` prints).
+A line is runnable here when its tools are ready and at least one leg would run. The matrix
+uses the same rows to decide, before starting, which lines to run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -19,8 +20,10 @@ from tiercheck.config.requires import TOOLS
 from tiercheck.config.resolve import resolve
 from tiercheck.pipeline.base import AssessOptions, ProgressSink
 from tiercheck.pipeline.plan import plan_assessment
+from tiercheck.pipeline.preview import TargetPreview, preview_target
 from tiercheck.pipeline.provision import ToolsResult, provision_tools, sdk_probe_env
 from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
+from tiercheck.target import Target
 
 __all__ = [
     "PIN_REASON",
@@ -28,6 +31,7 @@ __all__ = [
     "HarnessFacts",
     "RevisionHarness",
     "diagnose",
+    "diagnose_target",
     "harness_facts",
     "prepare_sdk",
     "revision_harnesses",
@@ -36,22 +40,31 @@ __all__ = [
 
 @dataclass(frozen=True)
 class DoctorRow:
-    """One SDK line as this machine can run it."""
+    """One SDK line as this machine can run it: its tools, and what would run."""
 
     sdk: str
     statuses: tuple[ToolStatus, ...]
     #: tool → the version that would be provisioned, and whether the cache already has it.
     provision: dict[str, dict[str, Any]]
+    #: What an assessment with the same flags and environment would run (`show-config`'s plan).
+    would_run: TargetPreview
 
     @property
-    def runnable(self) -> bool:
+    def tools_ready(self) -> bool:
         """Every required tool is on PATH and new enough, or can be provisioned."""
         return all(status.ok for status in self.statuses)
 
     @property
+    def runnable(self) -> bool:
+        """The tools are ready and at least one leg at some revision would run."""
+        return self.tools_ready and not self.would_run.nothing_would_run
+
+    @property
     def reason(self) -> str:
-        """What is missing, one line ("" when runnable)."""
-        return "; ".join(status.reason for status in self.statuses if not status.ok)
+        """What is missing, one line ("" when runnable): the tools', then why nothing would
+        run."""
+        found = [status.reason for status in self.statuses if not status.ok]
+        return "; ".join(reason for reason in (*found, self.would_run.reason) if reason)
 
     def to_dict(self) -> dict[str, Any]:
         """The `--output json` form."""
@@ -68,26 +81,55 @@ class DoctorRow:
         }
 
 
-def diagnose(
-    entries: Sequence[SdkEntry], cache_dir: Path, *, timeout_s: float = PROBE_TIMEOUT_S
-) -> list[DoctorRow]:
-    """One row per entry, in order, looked up with each entry's own environment."""
+def diagnose_target(
+    target: Target,
+    cache_dir: Path,
+    *,
+    environ: Mapping[str, str],
+    flags: Mapping[str, Any],
+    timeout_s: float = PROBE_TIMEOUT_S,
+) -> DoctorRow:
+    """The row of one SDK: its entry's tools (none for an SDK not in the registry), looked up
+    with the entry's own environment, and what an assessment of it with `flags` under
+    `environ` would run at every revision it claims."""
     from tiercheck.sdk.tools import installed_tool
 
-    rows = []
-    for entry in entries:
-        config = resolve(entry, entry.revisions[0], environ={}, flags={})
-        env = sdk_probe_env(config)
-        statuses = tuple(check_tools(entry.requires, env, timeout_s=timeout_s))
-        provision: dict[str, dict[str, Any]] = {}
-        for status in statuses:
-            if status.state != "provision":
-                continue
-            version = TOOLS[status.tool].pinned or ""
-            cached = installed_tool(cache_dir, status.tool, version)
-            provision[status.tool] = {"version": version, "cached": cached is not None}
-        rows.append(DoctorRow(entry.name, statuses, provision))
-    return rows
+    would_run = preview_target(target, environ=environ, flags=flags)
+    entry = target.entry
+    if entry is None:
+        return DoctorRow(target.name, (), {}, would_run)
+    config = resolve(entry, entry.revisions[0], environ={}, flags={})
+    statuses = tuple(check_tools(entry.requires, sdk_probe_env(config), timeout_s=timeout_s))
+    provision: dict[str, dict[str, Any]] = {}
+    for status in statuses:
+        if status.state != "provision":
+            continue
+        version = TOOLS[status.tool].pinned or ""
+        cached = installed_tool(cache_dir, status.tool, version)
+        provision[status.tool] = {"version": version, "cached": cached is not None}
+    return DoctorRow(entry.name, statuses, provision, would_run)
+
+
+def diagnose(
+    entries: Sequence[SdkEntry],
+    cache_dir: Path,
+    *,
+    environ: Mapping[str, str] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    timeout_s: float = PROBE_TIMEOUT_S,
+) -> list[DoctorRow]:
+    """One row per entry, in order (`diagnose_target`); without `environ` and `flags`, what
+    each entry alone would run."""
+    return [
+        diagnose_target(
+            Target(name=entry.name, repo=entry.repo, ref=None, entry=entry, path=None),
+            cache_dir,
+            environ=environ or {},
+            flags=flags or {},
+            timeout_s=timeout_s,
+        )
+        for entry in entries
+    ]
 
 
 def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:

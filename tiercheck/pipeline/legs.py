@@ -39,6 +39,7 @@ from tiercheck.pipeline.base import (
 from tiercheck.pipeline.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.plan import RevisionPlan
 from tiercheck.pipeline.verdict import score_leg_run
+from tiercheck.pipeline.would_run import legs_to_run, nothing_would_run, unconfigured
 from tiercheck.revisions import LEGS, Leg, is_known_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 
@@ -53,7 +54,6 @@ __all__ = [
     "LegsResult",
     "nothing_to_run",
     "run_legs",
-    "unconfigured",
 ]
 
 #: Leg timeouts: the harness is killed (and the leg reported unmeasured) past these.
@@ -78,34 +78,23 @@ class LegsResult:
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
 
 
-def unconfigured(config: RevisionConfig, leg: Leg, *, server_url: str | None = None) -> str | None:
-    """Why `leg` has nothing to run at this revision (the reason it is skipped), or None.
-
-    `server_url`: a server already running (`--conformance-server-url`) serves the server leg.
-    """
-    if leg == "server":
-        if server_url is None and not (config.server_command and config.server_url):
-            return "no server command/url configured"
-        return None
-    if not config.client_command:
-        return "no client command configured"
-    return None
-
-
 def nothing_to_run(options: AssessOptions, revisions: Sequence[RevisionPlan]) -> LegsResult | None:
-    """Every leg skipped, when no leg at any revision has a command to run; else None.
+    """Every leg skipped, when no leg at any revision has a command to run (`would_run`, the
+    preview's own answer); else None.
 
     Then neither the harness nor the build is needed: the run measures nothing (exit 3) and
     says so at once, instead of after provisioning and building for no leg.
     """
-    skipped: dict[tuple[str, Leg], LegVerdict] = {}
-    for plan in revisions:
-        for leg in LEGS:
-            reason = unconfigured(plan.config, leg, server_url=options.server_url)
-            if reason is None:
-                return None
-            skipped[(plan.revision, leg)] = skipped_leg(leg, plan.revision, reason)
-    return LegsResult(verdicts=skipped)
+    planned = [legs_to_run(plan.config, server_url=options.server_url) for plan in revisions]
+    if not nothing_would_run(planned):
+        return None
+    return LegsResult(
+        verdicts={
+            (legs.revision, leg): skipped_leg(leg, legs.revision, reason)
+            for legs in planned
+            for leg, reason in legs.skipped
+        }
+    )
 
 
 @dataclass

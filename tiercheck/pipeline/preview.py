@@ -1,22 +1,28 @@
 """What an assessment would run, read from the resolved configuration alone (`show-config`,
-`doctor --sdk-path`): nothing is built, started or cloned.
+`doctor`): nothing is built, started or cloned.
 
-The words are the assessment's own: a leg with no command is skipped with the reason the
-assessment gives it (`legs.unconfigured`), so the preview and the run never disagree.
+`preview_target` is the one plan both commands read: per revision, which legs would run and
+why each other one would not, in the assessment's own words (`would_run`, which its early
+stop reads too), so the preview and the run never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from tiercheck.config.resolve import RevisionConfig
+from tiercheck.config.baseline_spec import check_claimed
+from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.conformance.warm import warm_plan
-from tiercheck.pipeline.legs import unconfigured
-from tiercheck.revisions import LEGS
+from tiercheck.errors import UsageError
+from tiercheck.pipeline.inputs import explicit_baselines
+from tiercheck.pipeline.would_run import LegsToRun, legs_to_run, nothing_would_run
+from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
+from tiercheck.target import Target
 
-__all__ = ["RunPreview", "nothing_would_run", "preview_run"]
+__all__ = ["RunPreview", "TargetPreview", "preview_run", "preview_target"]
 
 
 @dataclass(frozen=True)
@@ -29,8 +35,8 @@ class RunPreview:
     client: str
     #: Each leg's baseline, one line of text each.
     baselines: tuple[tuple[str, str], ...]
-    #: Which legs would run (the others are skipped for want of a command).
-    runs: tuple[str, ...]
+    #: Which legs would run, and why each other one would be skipped.
+    legs: LegsToRun
     #: How each scenario's client would start: "warm" (forked from one interpreter that has
     #: imported what the script imports, `conformance.warm`), "cold", or "" with no client leg.
     client_start: str = ""
@@ -45,6 +51,11 @@ class RunPreview:
             "legs": list(self.runs),
             "client_start": self.client_start or None,
         }
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The legs that would run (the others are skipped for want of a command)."""
+        return self.legs.runs
 
     def lines(self) -> list[str]:
         """The text form, one line per step."""
@@ -80,25 +91,86 @@ def preview_run(
 ) -> RunPreview:
     """What the assessment would run at `config`'s revision, from the checkout `checkout`
     (None: a clone made at run time) or against the running server `server_url`."""
-    runs = tuple(leg for leg in LEGS if unconfigured(config, leg, server_url=server_url) is None)
+    legs = legs_to_run(config, server_url=server_url)
     if server_url is not None:
         server = f"the server already running at {server_url}"
-    elif "server" in runs:
+    elif "server" in legs.runs:
         server = f"{config.server_command}  (MCP at {config.server_url})"
     else:
-        server = f"skipped: {unconfigured(config, 'server')}"
-    client = config.client_command if "client" in runs else None
+        server = f"skipped: {legs.why_not('server')}"
+    client = config.client_command if "client" in legs.runs else None
     return RunPreview(
         revision=config.revision,
         build=config.build or "none",
         server=server,
-        client=client or f"skipped: {unconfigured(config, 'client')}",
+        client=client or f"skipped: {legs.why_not('client')}",
         baselines=tuple((leg, _baseline(config.baseline(leg), checkout)) for leg in LEGS),
-        runs=runs,
+        legs=legs,
         client_start="" if client is None else ("warm" if warm_plan(client) else "cold"),
     )
 
 
-def nothing_would_run(previews: Sequence[RunPreview]) -> bool:
-    """No leg at any revision has a command: the assessment would measure nothing (exit 3)."""
-    return not any(p.runs for p in previews)
+@dataclass(frozen=True)
+class TargetPreview:
+    """What an assessment of one SDK with the same flags and environment would run: each
+    revision's resolved configuration and preview, and why nothing would run when no leg
+    at any revision has a command."""
+
+    name: str
+    #: Whether the SDK is an entry of the registry (if not, flags and variables configure it).
+    registered: bool
+    configs: tuple[RevisionConfig, ...]
+    previews: tuple[RunPreview, ...]
+
+    @property
+    def nothing_would_run(self) -> bool:
+        """No leg at any revision would run: the assessment would measure nothing (exit 3)."""
+        return nothing_would_run([preview.legs for preview in self.previews])
+
+    @property
+    def reason(self) -> str:
+        """Why nothing would run and what to do, one line ("" when a leg would run)."""
+        if not self.nothing_would_run:
+            return ""
+        if self.registered:
+            return (
+                f"no leg of {self.name} has a command: set them in its registry entry or pass "
+                "--server-cmd and --server-url, --client-cmd"
+            )
+        return (
+            f"no leg has a command ({self.name} is not in the registry): pass --server-cmd and "
+            "--server-url, --client-cmd, or its entry in --registry FILE (`tier-check init` "
+            "writes one)"
+        )
+
+
+def preview_target(
+    target: Target,
+    *,
+    environ: Mapping[str, str],
+    flags: Mapping[str, Any],
+    revision: str | None = None,
+) -> TargetPreview:
+    """What an assessment of `target` with `flags` under `environ` would run, at `revision` or
+    at every revision it claims (every known one for an SDK not in the registry).
+
+    A revision that is unknown or not claimed, or an `--expected-failures` SPEC for one, is a
+    UsageError, as in the assessment.
+    """
+    entry = target.entry
+    claimed = entry.revisions if entry else known_revisions()
+    revisions = list(claimed)
+    if revision is not None:
+        if not is_known_revision(revision):
+            raise UsageError(f"--revision: {unknown_revision(revision)}")
+        if revision not in claimed:
+            raise UsageError(f"--revision: {target.name} claims only {', '.join(claimed)}")
+        revisions = [revision]
+    check_claimed(explicit_baselines(flags), target.name, tuple(claimed))
+    configs = tuple(resolve(entry, rev, environ=environ, flags=flags) for rev in revisions)
+    return TargetPreview(
+        name=target.name,
+        registered=entry is not None,
+        configs=configs,
+        previews=tuple(preview_run(config, checkout=target.path) for config in configs),
+    )

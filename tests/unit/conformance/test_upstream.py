@@ -107,9 +107,10 @@ def test_precedence_is_semantic_versioning() -> None:
     assert not newer_than("garbage", "0.2.0-alpha.12")
 
 
-#: A registry file of one line that needs no tool, and the doctor asked about it alone (a
-#: registry file adds to the bundled registry, whose lines need tools this machine may lack).
-ONE_LINE = "only:\n  repo: o/only\n  revisions: ['2025-11-25']\n"
+#: A registry file of one line that needs no tool and has a client command (so it is runnable
+#: here), and the doctor asked about it alone (a registry file adds to the bundled registry,
+#: whose lines need tools this machine may lack).
+ONE_LINE = "only:\n  repo: o/only\n  revisions: ['2025-11-25']\n  client:\n    command: ./c\n"
 ONLY = ("doctor", "--sdk", "only")
 
 

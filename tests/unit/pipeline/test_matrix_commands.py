@@ -37,10 +37,14 @@ absent:
   revisions: ["2025-11-25"]
   requires: [dotnet>=99]
   claimed_tier: 2
+  client:
+    command: ./client
 alpha-sdk:
   repo: example/alpha-sdk
   revisions: ["2025-11-25", "2026-07-28"]
   claimed_tier: 1
+  client:
+    command: ./client
 """
 
 FOLDER = MatrixFolder(Path("unused"), "20260101T000000Z", datetime(2026, 1, 1, tzinfo=UTC))

@@ -138,19 +138,23 @@ def test_a_missing_registry_tool_is_marked_for_provisioning(tmp_path: Path) -> N
     assert (status.state, status.ok) == ("provision", True)
 
 
+#: Three lines with a client command each, so their tools alone decide whether they run here.
 _DOCTOR_REGISTRY = """
     go-line:
       repo: o/go-line
       revisions: ["2025-11-25"]
       requires: [go>=1.25]
+      client: {command: ./client}
     ruby-line:
       repo: o/ruby-line
       revisions: ["2025-11-25"]
       requires: [ruby>=3.2, bundle]
+      client: {command: ./client}
     py-line:
       repo: o/py-line
       revisions: ["2025-11-25"]
       requires: [uv]
+      client: {command: ./client}
 """
 
 

@@ -1,5 +1,6 @@
 """The rows of a matrix: which SDK line at which ref, with which options, and whether this
-machine can run it (the `tier-check doctor` check, asked once before anything starts)."""
+machine can run it (the `tier-check doctor` check, asked once before anything starts: the
+line's tools are ready and its registry entry gives a leg a command)."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ def plan_rows(
     """Each request as a row, in order, with this machine's verdict on running it.
 
     `assume_setup`: the rows will run on CI runners that install each row's toolchains with
-    the setup actions, so a tool a setup action provides counts as present. An unknown SDK
+    the setup actions, so a tool a setup action provides counts as present. Either way a line
+    whose entry gives no leg a command is not runnable (it would measure nothing). An unknown SDK
     name or the same row twice is a UsageError (exit 2) before anything runs.
     """
     from tiercheck.pipeline.doctor import diagnose
@@ -147,8 +149,9 @@ def plan_rows(
         runnable, reason = doctor.runnable, doctor.reason
         if assume_setup:
             missing = [str(r) for r in entry.requires if r.tool not in _SETUP_KEYS]
-            runnable = not missing
-            reason = f"no setup action installs {', '.join(missing)}"
+            reasons = [f"no setup action installs {', '.join(missing)}"] if missing else []
+            reasons += [doctor.would_run.reason] if doctor.would_run.reason else []
+            runnable, reason = not reasons, "; ".join(reasons)
         toolchains: dict[str, str] = {}
         for requirement in entry.requires:
             key = _SETUP_KEYS.get(requirement.tool)
