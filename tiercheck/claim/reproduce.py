@@ -6,9 +6,11 @@ REV` and one `client --command … --requirements REV` per revision). Both are r
 run recorded: the SDK line and commit, the revisions, the harness version, and each revision's
 resolved configuration (build, server and client commands, each leg's baseline, timeouts) with
 where each value came from, so a value set by a flag or an environment variable is given as a
-flag. What the scorecard does not record arrives as `Rerun`: the registry file the SDK's entry
-came from (carried as `--registry`, a copy in the claim folder), whether the SDK is an entry at
-all (flags alone configure it otherwise), and `--tag-prefix`. Pure.
+flag. A leg the run skipped (no command to run it with, as `show-config` and `doctor` say) is
+given no harness command, only a note with its reason. What the scorecard does not record
+arrives as `Rerun`: the registry file the SDK's entry came from (carried as `--registry`, a
+copy in the claim folder), whether the SDK is an entry at all (flags alone configure it
+otherwise), and `--tag-prefix`. Pure.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from tiercheck.claim.model import CommandStep, Reproduce
 from tiercheck.revisions import LEGS, harness_requirements
-from tiercheck.scorecard.model import ConfigEntry, Scorecard
+from tiercheck.scorecard.model import ConfigEntry, RevisionEntry, Scorecard
 
 __all__ = ["EXAMPLE_PORT", "REGISTRY_COPY", "Rerun", "baseline_specs", "reproduce"]
 
@@ -80,6 +82,14 @@ def _env_prefix(config: Mapping[str, ConfigEntry]) -> str:
     if not isinstance(env, Mapping) or not env:
         return ""
     return " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items()) + " "
+
+
+def _skipped(entry: RevisionEntry | None, leg: str) -> str | None:
+    """Why the run skipped `leg` at this revision (it had no command), or None when it ran."""
+    if entry is None:
+        return None
+    verdict = entry.server if leg == "server" else entry.client
+    return (verdict.reason or "skipped") if verdict.state == "skipped" else None
 
 
 def _baseline_of(config: Mapping[str, ConfigEntry], leg: str) -> ConfigEntry | None:
@@ -195,6 +205,13 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
         if not config:
             notes.append(f"{revision}: the scorecard records no configuration to run it with.")
             continue
+        skipped = {leg: reason for leg in LEGS if (reason := _skipped(entry, leg)) is not None}
+        notes.extend(
+            f"{revision}: the {leg} leg was skipped ({reason}), so it has no command here."
+            for leg, reason in skipped.items()
+        )
+        if len(skipped) == len(LEGS):
+            continue
         env = _env_prefix(config)
         build = _value(config, "build")
         if isinstance(build, str) and build and build not in built:
@@ -209,6 +226,8 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
             else ""
             for leg, found in baselines.items()
         }
+        if "server" in skipped:
+            server = url = None
         if isinstance(server, str) and server:
             steps.append(
                 CommandStep(
@@ -229,6 +248,8 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
             )
         client = _value(config, "client.command")
         commands = _value(config, "client.commands")
+        if "client" in skipped:
+            client = commands = None
         timeout = _value(config, "client.timeout")
         timeout_args = (
             f" --timeout {round(float(timeout) * 1000)}" if isinstance(timeout, int | float) else ""

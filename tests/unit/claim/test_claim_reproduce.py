@@ -270,3 +270,35 @@ def test_each_harness_leg_is_given_its_own_baseline() -> None:
     assert legs["server"].endswith(f"--requirements {R1} --expected-failures s.yml")
     # The client leg has no baseline: it is not handed the server's.
     assert legs["client"].endswith(f"--requirements {R1} --timeout 30000")
+
+
+def test_a_leg_the_run_skipped_is_given_no_harness_command() -> None:
+    """The server URL alone (no command) runs no server leg: the run skipped it, as
+    `show-config` and `doctor` say, so the claim gives no command that would reach nothing."""
+    doc = sample_scorecard()
+    revisions = dict(doc.revisions)
+    why = {"server": "no server command/url configured", "client": "no client command configured"}
+    first = revisions[R1]
+    config = dict(first.config)
+    config["server.command"] = ConfigEntry(value=None, source="default")
+    revisions[R1] = dataclasses.replace(
+        first,
+        server=dataclasses.replace(first.server, state="skipped", reason=why["server"]),
+        config=config,
+    )
+    second = revisions[R2]
+    revisions[R2] = dataclasses.replace(
+        second,
+        server=dataclasses.replace(second.server, state="skipped", reason=why["server"]),
+        client=dataclasses.replace(second.client, state="skipped", reason=why["client"]),
+    )
+    rep = reproduce(dataclasses.replace(doc, revisions=revisions), tier=1)
+    assert [(step.revision, step.what) for step in rep.harness] == [
+        (None, "build (in the checkout)"),
+        (R1, "the client leg (in the checkout)"),
+    ]
+    assert rep.notes[:3] == (
+        f"{R1}: the server leg was skipped ({why['server']}), so it has no command here.",
+        f"{R2}: the server leg was skipped ({why['server']}), so it has no command here.",
+        f"{R2}: the client leg was skipped ({why['client']}), so it has no command here.",
+    )
