@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Final
 
 from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
@@ -32,12 +33,17 @@ from tiercheck.paths import data_path
 from tiercheck.revisions import Leg, is_known_revision, unknown_revision
 
 __all__ = [
+    "CONFORMANCE_REPO",
     "DisputeEntry",
     "default_disputes_path",
     "issue_number",
     "load_disputes",
     "parse_disputes",
 ]
+
+
+#: Where SEP-1730's disputes live: every dispute's issue is one of this repository's.
+CONFORMANCE_REPO: Final = "modelcontextprotocol/conformance"
 
 
 @dataclass(frozen=True)

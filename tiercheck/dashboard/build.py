@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from tiercheck.comparison import compare
+from tiercheck.comparison import compare, leg_measured
 from tiercheck.dashboard.model import (
     API_VERSION,
     ClockEntry,
@@ -122,17 +122,19 @@ def _entry(r: Regression) -> RegressionEntry:
     )
 
 
-def _scored_verdicts(run: RunRecord) -> dict[str, bool]:
-    measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
+def _failing_keys(run: RunRecord) -> set[tuple[str, str, str]]:
+    """(revision, leg, scenario) of every failure the run recorded that SEP-1730 counts
+    (scored, no open dispute, in a measured leg)."""
+    measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
     return {
-        f"{s.revision}/{s.leg}/{s.scenario}": s.passed
+        (s.revision, s.leg, s.scenario)
         for s in run.scenarios
-        if s.scored and (s.revision, s.leg) in measured
+        if s.counts and s.outcome == "failed" and (s.revision, s.leg) in measured
     }
 
 
 def _failing(run: RunRecord) -> tuple[str, ...]:
-    return tuple(sorted(k for k, passed in _scored_verdicts(run).items() if not passed))
+    return tuple(sorted("/".join(key) for key in _failing_keys(run)))
 
 
 def _last_night(state: NightState) -> LastNight:
@@ -148,7 +150,7 @@ def _last_night(state: NightState) -> LastNight:
     return LastNight(
         previous_run=previous.run_id if previous else None,
         tier_before=previous.tier if previous else None,
-        tier_after=run.tier,
+        tier_after=run.assessed_tier,
         started=tuple(_entry(r) for r in state.started),
         ended=tuple(_entry(r) for r in state.ended),
         newly_failing=tuple(newly),
@@ -167,8 +169,10 @@ def _run_entry(state: NightState) -> RunEntry:
         ref=run.ref,
         harness_version=run.harness_version,
         requirements_digest=run.requirements_digest,
-        tier=run.tier,
-        tier_changed=state.previous is not None and state.previous.tier != run.tier,
+        tier=run.assessed_tier,
+        tier_changed=run.assessed
+        and state.previous is not None
+        and state.previous.tier != run.tier,
         status=state.status,
         basis_change=state.basis_change,
         legs=_legs(run),
@@ -216,7 +220,7 @@ def _line_history(
             after=s.run.tier,
         )
         for s in states
-        if s.previous is not None and s.previous.tier != s.run.tier
+        if s.run.assessed and s.previous is not None and s.previous.tier != s.run.tier
     )
     return LineHistory(
         api_version=API_VERSION,
@@ -255,7 +259,7 @@ def _summary(
         run_id=run.run_id,
         timestamp=stamp(run),
         night=state.night.isoformat(),
-        tier=run.tier,
+        tier=run.assessed_tier,
         status=state.status,
         harness_version=run.harness_version,
         requirements_digest=run.requirements_digest,
@@ -307,12 +311,8 @@ def _failure_periods(
         )
 
     for run in runs:
-        measured = {(x.revision, x.leg) for x in run.legs if x.state == "measured"}
-        failing = {
-            (s.revision, s.leg, s.scenario)
-            for s in run.scenarios
-            if s.scored and not s.passed and (s.revision, s.leg) in measured
-        }
+        measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
+        failing = _failing_keys(run)
         for key in failing:
             first, _, count = open_now.get(key, (run, run, 0))
             open_now[key] = (first, run, count + 1)
@@ -344,7 +344,11 @@ def _scenario_pages(
                 key = (revision, leg, s.scenario)
                 streak = streaks.get(key) if not s.passed else None
                 state: ScenarioState = (
-                    "unmeasured" if not measured_now else "passing" if s.passed else "failing"
+                    "unmeasured"
+                    if not measured_now or s.outcome == "unmeasured"
+                    else "passing"
+                    if s.passed
+                    else "failing"
                 )
                 rows.setdefault((leg, s.scenario), []).append(
                     ScenarioLine(
@@ -358,6 +362,7 @@ def _scenario_pages(
                         scored=s.scored,
                         check=s.check if not s.passed else None,
                         message=s.message if not s.passed else None,
+                        dispute=s.dispute.issue if s.dispute and s.disputed else None,
                     )
                 )
     periods: dict[tuple[str, str], list[FailurePeriod]] = {}
@@ -386,11 +391,12 @@ def _scenario_pages(
 
 
 def _failing_counts(rows: Iterable[ScenarioLine]) -> tuple[int, int, int]:
-    """The lines failing among `rows`: all of them, where scored, where an open regression."""
+    """The lines failing among `rows`: all of them, where SEP-1730 counts it (scored, no open
+    dispute), where an open regression."""
     failing = [r for r in rows if r.state == "failing"]
     return (
         len({r.line for r in failing}),
-        len({r.line for r in failing if r.scored}),
+        len({r.line for r in failing if r.scored and r.dispute is None}),
         len({r.line for r in failing if r.regression}),
     )
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from tiercheck.dashboard.model import LineHistory, RunEntry
 from tiercheck.plaintext import one_line
 from tiercheck.render.atom import AtomEntry, atom_feed
+from tiercheck.render.badge import tier_text
 from tiercheck.render.element import site
 
 __all__ = [
@@ -63,7 +64,7 @@ class FeedChange:
     #: What began (regression) or was undone (recovery): regression keys, in order.
     keys: tuple[str, ...]
     tier_before: int | None
-    tier_after: int
+    tier_after: int | None
 
 
 def _said(key: str) -> str:
@@ -100,7 +101,8 @@ def _line_changes(history: LineHistory) -> list[FeedChange]:
                 tier_before=old.tier_before if old else (before.tier if before else None),
                 tier_after=run.tier,
             )
-        before = run
+        if run.tier is not None:  # a night that measured nothing has no tier to go from
+            before = run
     return list(found.values())
 
 
@@ -114,9 +116,9 @@ def feed_changes(histories: Iterable[LineHistory]) -> list[FeedChange]:
 
 def _entry(change: FeedChange, link: str | None) -> AtomEntry:
     tier = (
-        f"Tier {change.tier_before} → Tier {change.tier_after}"
+        f"{tier_text(change.tier_before)} → {tier_text(change.tier_after)}"
         if change.tier_before is not None and change.tier_before != change.tier_after
-        else f"Tier {change.tier_after}"
+        else tier_text(change.tier_after)
     )
     verb = "regressed" if change.kind == "regression" else "recovered"
     line = one_line(change.line, 200)

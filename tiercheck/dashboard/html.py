@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.dashboard.build import scenario_slug, trend_points
 from tiercheck.dashboard.feed import FEED
 from tiercheck.dashboard.model import (
@@ -43,9 +44,30 @@ from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
 from tiercheck.dashboard.panel import badge_panel
 from tiercheck.dashboard.triage import Triage, TriageEntry, TriageStatus
 from tiercheck.plaintext import one_line
-from tiercheck.render.badge import LABEL, TIER_COLORS, badge_json, badge_svg
-from tiercheck.render.element import Child, site
-from tiercheck.render.html import Css, Html, a, chip, el, join, link, page, table, td, tr, void
+from tiercheck.render.badge import (
+    LABEL,
+    NOT_ASSESSED,
+    TIER_COLORS,
+    badge_json,
+    badge_svg,
+    tier_text,
+)
+from tiercheck.render.element import ISSUE_PAGES, Child, site
+from tiercheck.render.html import (
+    Css,
+    Html,
+    a,
+    chip,
+    el,
+    github_link,
+    join,
+    link,
+    page,
+    table,
+    td,
+    tr,
+    void,
+)
 from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
 from tiercheck.scorecard.history_text import NO_STABLE_RUN, TITLE_CHARS, no_stable_hint
@@ -102,8 +124,9 @@ def _day(stamp: str | None) -> str:
 
 
 def _badge_parts(summary: LineSummary) -> tuple[str, str]:
-    message = str(summary.tier) + (" · regressed" if summary.status == "regressed" else "")
-    return message, TIER_COLORS.get(summary.tier, "#9f9f9f")
+    shown = NOT_ASSESSED if summary.tier is None else str(summary.tier)
+    message = shown + (" · regressed" if summary.status == "regressed" else "")
+    return message, TIER_COLORS.get(summary.tier or 0, "#9f9f9f")
 
 
 def _line_badge(summary: LineSummary, *, inline: bool = True) -> Svg:
@@ -158,7 +181,7 @@ def _last_night_items(summary: LineSummary) -> list[Html]:
     # A drop that opened a lower-tier regression is said once, by the regression.
     dropped = any(r.kind == "lower-tier" for r in last.started)
     if last.tier_before is not None and last.tier_before != last.tier_after and not dropped:
-        items.append(Html.escape(f"Tier {last.tier_before} → Tier {last.tier_after}"))
+        items.append(Html.escape(f"{tier_text(last.tier_before)} → {tier_text(last.tier_after)}"))
     reported = {r.key.split(":", 1)[1] for r in (*last.started, *last.ended) if ":" in r.key}
     items += [
         join((chip("fail", "newly failing"), " ", el("code", k)))
@@ -498,7 +521,11 @@ def _recent(history: LineHistory) -> Html:
     for run, anchor in reversed(list(zip(shown, _run_anchors(shown), strict=True))):
         marks = [_status(run.status)]
         marks += [chip("review", f"not compared: {c}") for c in run.basis_change]
-        tier = f"Tier {run.tier}" + (" (changed)" if run.tier_changed else "")
+        tier = (
+            "not assessed: nothing was measured"
+            if run.tier is None
+            else f"Tier {run.tier}" + (" (changed)" if run.tier_changed else "")
+        )
         rows.append(
             tr(
                 td(_day(run.timestamp)),
@@ -514,7 +541,9 @@ def _recent(history: LineHistory) -> Html:
 
 def _tier_over_time(history: LineHistory) -> Html:
     first = history.runs[0] if history.runs else None
-    start = el("li", f"{_day(first.timestamp)}: Tier {first.tier} (first run)") if first else ""
+    start = (
+        el("li", f"{_day(first.timestamp)}: {tier_text(first.tier)} (first run)") if first else ""
+    )
     items = [
         el(
             "li",
@@ -825,7 +854,7 @@ def render_line(
     heading = join(
         (
             el("span", _line_badge(summary), class_="badge"),
-            el("span", f"{summary.line}: Tier {summary.tier}"),
+            el("span", f"{summary.line}: {tier_text(summary.tier)}"),
         )
     )
     meta = (
@@ -837,6 +866,24 @@ def render_line(
 
 
 # --- a scenario's page -----------------------------------------------------------------------
+
+
+def _dispute_mark(issue: str) -> Html:
+    """A scenario disputed as the run read it: left out of SEP-1730's counts, linked to its
+    issue in the conformance repository (anything else stays plain text)."""
+    return join(
+        (
+            chip("review", "disputed"),
+            " ",
+            el(
+                "span",
+                "(not counted: ",
+                github_link(None, issue, repo=CONFORMANCE_REPO, kinds=ISSUE_PAGES),
+                ")",
+                class_="msg",
+            ),
+        )
+    )
 
 
 def render_scenario(
@@ -855,6 +902,7 @@ def render_scenario(
                 chip(_STATE_CHIP[r.state], r.state),
                 join((" ", chip("fail", "regression"))) if r.regression else "",
                 "" if r.scored else join((" ", el("span", "(not scored)", class_="msg"))),
+                join((" ", _dispute_mark(r.dispute))) if r.dispute else "",
             ),
             td(_day(r.since)),
             td(r.runs or ""),

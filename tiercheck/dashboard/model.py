@@ -97,7 +97,7 @@ class LastNight:
 
     previous_run: str | None = doc_field(doc="the run before (null: the line's first run)")
     tier_before: int | None
-    tier_after: int
+    tier_after: int | None = doc_field(doc="null: the latest run measured nothing (no tier)")
     started: tuple[RegressionEntry, ...] = doc_field(doc="regressions that began")
     ended: tuple[RegressionEntry, ...] = doc_field(doc="regressions undone")
     newly_failing: tuple[str, ...] = doc_field(
@@ -141,7 +141,9 @@ class LineSummary:
     run_id: str = doc_field(doc="its latest run")
     timestamp: str
     night: str = doc_field(doc="the latest run's UTC date")
-    tier: int = doc_field(doc="the implied tier of the latest run (official reading)")
+    tier: int | None = doc_field(
+        doc="the implied tier of the latest run (official reading); null: it measured nothing"
+    )
     status: LineStatus = doc_field(
         doc="regressed: a regression is open; incomparable: none, but the latest run's harness "
         "or requirement sets differ from the run before; ok: none"
@@ -222,7 +224,7 @@ class RunEntry:
     ref: str | None
     harness_version: str | None
     requirements_digest: str | None
-    tier: int
+    tier: int | None = doc_field(doc="null: the run measured nothing (an unmeasured night)")
     tier_changed: bool = doc_field(doc="the tier differs from the line's run before")
     status: LineStatus
     basis_change: tuple[str, ...]
@@ -321,6 +323,12 @@ class ScenarioLine:
     scored: bool = doc_field(doc="counted by the requirement set")
     check: str | None
     message: str | None
+    dispute: str | None = doc_field(
+        default=None,
+        optional=True,
+        doc="the issue of its dispute when that was open as the run read it: left out of "
+        "SEP-1730's counts (scored_failing_lines, the clock) while it lasts",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,8 +6,9 @@ the night before that on which the line ran and measured something (its *previou
 night that measured nothing is never one), by the one rule of `tiercheck.comparison.compare`:
 scenarios added, removed, newly failing, fixed, newly unmeasured, measured again, newly scored,
 no longer scored, newly disputed and with their dispute resolved, legs newly unmeasured or
-measured again, and whether the line regressed by that rule. Under another harness version the pair is *incomparable*: no scenario is
-compared (the legs' states still are), and the entry says what changed in the basis.
+measured again, and whether the line regressed by that rule. Under another harness version
+the pair is *incomparable*: no scenario is compared (the legs' states still are), and the
+entry says what changed in the basis.
 
 `api/v1/nights/<night>.json` (`NightDiff`) is one night; `api/v1/nights.json` (`NightList`)
 lists every night with its counts, newest first. A night's document depends only on the runs

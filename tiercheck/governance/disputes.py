@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Literal
 
-from tiercheck.config.disputes import DisputeEntry, issue_number
+from tiercheck.config.disputes import CONFORMANCE_REPO, DisputeEntry, issue_number
 from tiercheck.governance.snapshot import DisputedIssue, DisputeFacts, IssueEvent, Unavailable
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
 ]
 
 #: Where SEP-1730's `disputed` label lives, and the label's name.
-CONFORMANCE_REPO: Final = "modelcontextprotocol/conformance"
 DISPUTED_LABEL: Final = "disputed"
 
 DisputeState = Literal["open", "resolved"]

@@ -312,11 +312,13 @@ def changes(previous: RunRecord, current: RunRecord) -> list[tuple[ScenarioKey, 
 
 
 def series(runs: Iterable[RunRecord]) -> list[HistoryTrendPoint]:
-    """The score series: per run, the tier (and whether it changed) and the scored pass rate
-    per revision and leg (None where the leg was not measured)."""
+    """The score series: per run, the tier (and whether it changed from the last run that had
+    one; None for a run that measured nothing) and the scored pass rate per revision and leg
+    (None where the leg was not measured)."""
     out: list[HistoryTrendPoint] = []
     previous_tier: int | None = None
     for run in _upto(runs, None):
+        tier = run.assessed_tier
         rates: dict[str, dict[str, float | None]] = {}
         for x in run.legs:
             rates.setdefault(x.revision, {})[x.leg] = x.pass_rate if x.state == "measured" else None
@@ -325,10 +327,10 @@ def series(runs: Iterable[RunRecord]) -> list[HistoryTrendPoint]:
                 run_id=run.run_id,
                 timestamp=run.timestamp.isoformat().replace("+00:00", "Z"),
                 commit=run.commit,
-                tier=run.tier,
-                tier_changed=previous_tier is not None and previous_tier != run.tier,
+                tier=tier,
+                tier_changed=None not in (previous_tier, tier) and previous_tier != tier,
                 pass_rate=rates,
             )
         )
-        previous_tier = run.tier
+        previous_tier = tier if tier is not None else previous_tier
     return out

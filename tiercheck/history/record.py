@@ -201,6 +201,12 @@ class RunRecord:
         return not self.nothing_measured
 
     @property
+    def assessed_tier(self) -> int | None:
+        """The run's implied tier; None when it measured nothing (that tier rests on nothing,
+        and no view shows it)."""
+        return self.tier if self.assessed else None
+
+    @property
     def all_measured(self) -> bool:
         """Whether every leg the run planned was measured (skipped legs excepted)."""
         return not self.interrupted and all(r.state in ("measured", "skipped") for r in self.legs)

@@ -229,7 +229,7 @@ def run_scenarios(run: RunRecord) -> RunScenarios:
         harness_version=run.harness_version,
         legs=tuple(LegOutcome(x.revision, x.leg, x.state, x.reason) for x in run.legs),
         scenarios=tuple(_outcome(s) for s in run.scenarios),
-        tier=run.tier if run.assessed else None,
+        tier=run.assessed_tier,
         requirements_digest=run.requirements_digest,
         interrupted=run.interrupted,
         governance_inconclusive="inconclusive" in run.signals.values(),

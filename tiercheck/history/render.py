@@ -44,7 +44,7 @@ def render_terminal(report: HistoryReport) -> str:
             [
                 point.timestamp,
                 short_commit(point.commit),
-                f"{point.tier}{mark}",
+                f"{'—' if point.tier is None else point.tier}{mark}",
                 *(_rate(rates.get(rev, {}).get(leg)) for rev, leg in cols),
             ]
         )
@@ -84,7 +84,8 @@ def render_markdown(report: HistoryReport) -> str:
     rows: list[list[Inline]] = []
     for point in report.series:
         rates = point.pass_rate
-        tier = f"**{point.tier}** (changed)" if point.tier_changed else str(point.tier)
+        shown = "not assessed" if point.tier is None else str(point.tier)
+        tier = f"**{shown}** (changed)" if point.tier_changed else shown
         rows.append(
             [
                 point.timestamp,

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, ScenarioChange
+from tiercheck.render.badge import tier_text
 from tiercheck.render.element import fragment
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
 from tiercheck.render.trend import trend_svg
@@ -200,10 +201,6 @@ def _change_item(change: ScenarioChange) -> Html:
     )
 
 
-def _tier_text(tier: int | None) -> str:
-    return f"Tier {tier if tier is not None else '—'}"
-
-
 def _changes(matrix: Matrix) -> Html:
     changes = matrix.changes
     if changes is None:
@@ -224,7 +221,7 @@ def _changes(matrix: Matrix) -> Html:
         el(
             "li",
             el("strong", c.row),
-            f": {_tier_text(c.before)} → {_tier_text(c.after)}",
+            f": {tier_text(c.before)} → {tier_text(c.after)}",
             " (dropped: a regression)" if c.dropped else "",
         )
         for c in changes.tier_changes

@@ -22,6 +22,7 @@ __all__ = [
     "badge_svg",
     "tier_badge",
     "tier_badge_json",
+    "tier_text",
 ]
 
 LABEL = "MCP tier"
@@ -99,6 +100,12 @@ def badge_json(label: str, message: str, color: str) -> str:
 
 #: The badge's message for a run that measured nothing (no tier to show).
 NOT_ASSESSED = "not assessed"
+
+
+def tier_text(tier: int | None) -> str:
+    """`Tier N`, or `not assessed` for None (a run that measured nothing): the words every
+    page, list and feed uses for a run's tier."""
+    return NOT_ASSESSED if tier is None else f"Tier {tier}"
 
 
 def _tier_parts(tier: int | None) -> tuple[str, str]:

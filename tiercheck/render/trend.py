@@ -28,7 +28,10 @@ class TrendPoint(Protocol):
     @property
     def timestamp(self) -> str: ...
     @property
-    def tier(self) -> int: ...
+    def tier(self) -> int | None:
+        """None: the run measured nothing."""
+        ...
+
     @property
     def tier_changed(self) -> bool: ...
     @property
@@ -75,7 +78,7 @@ def trend_svg(
             parts.append(
                 el(
                     "line",
-                    el("title", f"tier {point.tier} from {point.timestamp}"),
+                    el("title", f"tier {point.tier or '—'} from {point.timestamp}"),
                     x1=f"{x(i):.1f}",
                     y1=pad,
                     x2=f"{x(i):.1f}",

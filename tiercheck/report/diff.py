@@ -22,6 +22,7 @@ from typing import Any
 
 from tiercheck.comparison import LegChange, ScenarioChange, compare
 from tiercheck.plaintext import one_line
+from tiercheck.render.badge import tier_text
 from tiercheck.render.markdown import BLANK, Md, bullet, document, fmt, heading, own, text
 from tiercheck.scorecard.compared import run_scenarios
 from tiercheck.scorecard.model import Scorecard
@@ -199,16 +200,12 @@ def diff_to_dict(diff: Diff) -> dict[str, Any]:
     return out
 
 
-def _tier_text(tier: int | None) -> str:
-    return "not assessed (nothing was measured)" if tier is None else f"Tier {tier}"
-
-
 def _tier_line(diff: Diff) -> str:
     old, new = diff.old_tier, diff.new_tier
     if old == new:
-        return f"{_tier_text(new)} (unchanged)"
+        return f"{tier_text(new)} (unchanged)"
     if old is None or new is None:
-        return f"{_tier_text(old)} → {_tier_text(new)}"
+        return f"{tier_text(old)} → {tier_text(new)} (nothing was measured)"
     if new < old:
         verb = "rose"
     elif diff.tier_dropped:

@@ -731,7 +731,7 @@ class HistoryTrendPoint:
     run_id: str
     timestamp: str
     commit: str | None
-    tier: int
+    tier: int | None = doc_field(doc="null: the run measured nothing (it has no tier)")
     tier_changed: bool = doc_field(doc="whether the tier differs from the previous run's")
     pass_rate: Mapping[str, Mapping[str, float | None]] = doc_field(
         doc="revision → leg → scored pass rate (null where the leg was not measured)"

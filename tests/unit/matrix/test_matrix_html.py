@@ -115,8 +115,8 @@ def test_the_change_since_the_previous_matrix() -> None:
     )
     assert "none" in cells.by_id["fixes"]
     tiers = " ".join(cells.by_id["tier-changes"].split())
-    assert "mixed-sdk@main: Tier — → Tier 3" in tiers
-    assert "old-sdk@v1.x: Tier — → Tier 1" in tiers
+    assert "mixed-sdk@main: not assessed → Tier 3" in tiers
+    assert "old-sdk@v1.x: not assessed → Tier 1" in tiers
     assert "incomparable" not in cells.by_id  # every row ran the same harness as before
 
 
