@@ -37,7 +37,10 @@ newly failing, fixed, a tier drop or a regression. The rule:
   skipped ones aside, not interrupted, no governance signal inconclusive: a tier lowered by
   what could not be measured is a gap, not a drop), on the same basis (harness version and
   requirement sets; one unknown is taken as the same), and the newer tier is lower (a higher
-  number).
+  number). A tier is compared with the last run that judged one: the history, which holds a
+  line's every run, passes that run (a night that judged none is a gap, as a scenario's
+  unmeasured night is); a caller given two runs alone (`diff`, the matrix against its previous
+  night) has it only when the older judged its tier, and otherwise knows of no drop.
 * **Regressed**: a scenario newly failing, the tier dropped, or a leg newly unmeasured. A leg
   that could not be measured is no SDK failure and is never called failing (it has its own
   class), but it may hide one: whatever the leg would have said is unknown, so no gate may

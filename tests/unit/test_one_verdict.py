@@ -18,12 +18,15 @@ such), `check_history` holds every view to `compare(run_scenarios(a), run_scenar
   failures);
 * the history's `timeline` for night `b`: its `previous` is `a`; the newly failing regressions
   it starts, among the scenarios `a` measured, are the comparison's newly failing; a lower tier
-  starts only when the tier dropped, and a drop leaves one open; an unmeasured regression
-  starts only for a leg newly unmeasured, and each such leg leaves one open;
+  starts only when the tier dropped from the last run that judged its tier (the rule's
+  baseline for a tier, which the history alone holds: a diff or a matrix given `a` and `b`
+  knows of a drop only when `a` judged its tier), and a drop leaves one open; an unmeasured
+  regression starts only for a leg newly unmeasured, and each such leg leaves one open;
 * the dashboard's API documents built from the history up to that night (the line's run entry,
   its index summary and last night) mark the line regressed exactly when the timeline does;
-* the dashboard's night-against-night document of that night (`nightdiff`) compares with `a`
-  and marks the line regressed exactly when the rule does.
+* the dashboard's night-against-night document of that night (`nightdiff`) compares with `a`,
+  lists the comparison's newly failing, and marks the line regressed exactly when the timeline
+  (and so the line page and the index) does.
 
 Besides: a scenario disputed that night (its dispute open) is never newly failing anywhere, in a
 failing streak or an open newly failing regression; a run that measured nothing has no tier
@@ -34,11 +37,11 @@ regression.
 second rule in one caller (the matrix forgetting disputes, the timeline or the diff calling a
 bare `after > before` a drop) and sees it raise on a fixed history.
 
-Three disagreements between the views were found this way (`KNOWN_DISAGREEMENTS`: the timeline
-judges a lower tier against the last run that judged its tier; the matrix keeps no
-requirements digest; the timeline's unmeasured legs follow runs the rule never compares with).
-The property tolerates exactly those, each narrowly, and pins each on a short history that
-fails without its tolerance, so settling one in the product makes this module say so.
+Disagreements this found, now settled, stay as fixed histories (`SETTLED`) that every view
+must read alike: a lower tier after a night that judged no tier (the night page said otherwise
+than the line page), a lower tier on other requirement sets (the matrix kept no digest), and
+a leg unmeasured after a night that did not plan it or measured nothing (the timeline opened
+a regression the rule does not).
 """
 
 from __future__ import annotations
@@ -320,35 +323,6 @@ def _check_from_nothing(empty: Scorecard, card: Scorecard, series: str) -> None:
     assert not any(t.dropped for t in changes.tier_changes)
 
 
-#: Disagreements between views that this test found (the product's to settle, not this
-#: test's). `check_history` holds a view to the rule as written unless its disagreement is
-#: named in `tolerate`, and then to what the view is known to do instead, so everything else
-#: about it is still checked; `DISAGREEMENTS` below shows each on a short history, and
-#: `test_a_known_disagreement_is_still_there` starts failing once one is settled.
-#:
-#: * ``tier-baseline``: the timeline (and so the dashboard and notify) judges a lower tier
-#:   against the last run that *judged* its tier (`_Line.tier_run`), the diff and the matrix
-#:   against the previous run that *measured something*; when that run did not judge its tier
-#:   (a leg unmeasured, a signal inconclusive) the timeline opens a lower-tier regression that
-#:   the diff and the matrix of the same two nights do not call a drop.
-#: * ``matrix-digest``: a matrix row keeps no requirements digest (`MatrixRow` has none, so the
-#:   matrix's `run_scenarios` leaves it None and `comparable` takes it as the same basis): the
-#:   matrix calls a tier drop across a change of requirement sets, which the diff and the
-#:   timeline (on the same basis only) do not.
-#: * ``unplanned-leg``: the timeline keeps a leg's unmeasured regression by its own account of
-#:   every run, not of the run compared with: a leg once measured (`_Line.ever_measured`) that
-#:   is unmeasured now opens one, and any run that does not plan the leg ends it — a run that
-#:   measured nothing too. So a leg unmeasured now that the previous run did not plan (a
-#:   night run at one revision only), or that a run in between did not plan, regresses the
-#:   line on the dashboard (and opens a tracking issue) while the diff and the matrix of the
-#:   same two nights find no leg newly unmeasured.
-KNOWN_DISAGREEMENTS = frozenset({"tier-baseline", "matrix-digest", "unplanned-leg"})
-
-
-def _sans_digest(run: RunScenarios) -> RunScenarios:
-    return dataclasses.replace(run, requirements_digest=None)
-
-
 def _check_pair(
     series: str,
     before: tuple[Scorecard, RunRecord],
@@ -356,23 +330,16 @@ def _check_pair(
     state: NightState,
     *,
     tier_run: Scorecard | None,
-    between: Sequence[RunRecord],
-    tolerate: frozenset[str],
 ) -> Verdict:
     """Every view of the pair (`before` the latest run that measured something) says what the
     rule says; returns the rule's verdict. `tier_run` is the latest run before `after` that
-    judged its tier, `between` the runs between the two (none measured anything)."""
+    judged its tier."""
     (old, one), (new, two) = before, after
     rule = verdict(compare(card_scenarios(old), card_scenarios(new)))
     context = f"{series} {one.run_id} → {two.run_id}"
     first = matrix(row(_row_id(series), old))
     second = matrix(row(_row_id(series), new))
-    # What the matrix is held to: the rule, or (a known disagreement) the rule without digests.
     matrix_rule = rule
-    if "matrix-digest" in tolerate:
-        matrix_rule = verdict(
-            compare(_sans_digest(card_scenarios(old)), _sans_digest(card_scenarios(new)))
-        )
     # The three forms of the same two runs read alike.
     assert verdict(compare(history_scenarios(one), history_scenarios(two))) == rule, (
         f"{context}: the history's record compares otherwise"
@@ -404,20 +371,17 @@ def _check_pair(
     assert _started(state, "newly-failing") & _measured(one) == rule.newly_failing, (
         f"{context}: timeline newly failing"
     )
-    dropped = rule.tier_dropped
-    if "tier-baseline" in tolerate:
-        dropped = (
-            tier_run is not None
-            and compare(card_scenarios(tier_run), card_scenarios(new)).tier_dropped
-        )
+    # The history compares a tier with the last run that judged one.
+    dropped = (
+        tier_run is not None and compare(card_scenarios(tier_run), card_scenarios(new)).tier_dropped
+    )
+    assert not rule.tier_dropped or dropped, f"{context}: a drop from a run that judged no tier"
     lower = _started(state, "lower-tier")
     assert not lower or dropped, f"{context}: timeline starts a lower tier, no drop"
     assert not dropped or _open(state, "lower-tier"), (
         f"{context}: the tier dropped, the timeline has no lower tier open"
     )
     unmeasured = {k[:2] for k in _started(state, "unmeasured")}
-    if "unplanned-leg" in tolerate:
-        unmeasured -= {w for w in unmeasured if any(r.leg(*w) is None for r in (one, *between))}
     assert unmeasured <= rule.legs_newly_unmeasured, (
         f"{context}: timeline unmeasured {sorted(unmeasured - rule.legs_newly_unmeasured)} "
         "is no leg newly unmeasured"
@@ -476,16 +440,14 @@ def _check_nights(
             assert diff.previous_run == (state.previous.run_id if state.previous else None), (
                 f"{context} compares with another run"
             )
-            assert diff.regressed is (rule is not None and rule.regressed), (
-                f"{context} says regressed={diff.regressed}"
-            )
+            assert diff.regressed is state.regressed, f"{context} says regressed={diff.regressed}"
             if rule is not None:
                 assert _keys(diff.newly_failing) == rule.newly_failing, f"{context}: newly failing"
 
 
-def check_history(history: History, *, tolerate: frozenset[str] = KNOWN_DISAGREEMENTS) -> None:
+def check_history(history: History) -> None:
     """Every view of every night of `history` says what the one rule says (AssertionError if
-    not), but for the known disagreements named in `tolerate`."""
+    not)."""
     cards = {
         s: [night_card(s, n, spec) for n, spec in enumerate(nights, 1)]
         for s, nights in history.items()
@@ -519,8 +481,6 @@ def check_history(history: History, *, tolerate: frozenset[str] = KNOWN_DISAGREE
                     (card, run),
                     state,
                     tier_run=None if j is None else cards[series][j],
-                    between=runs[series][a + 1 : i],
-                    tolerate=tolerate,
                 )
                 assert not _disputed(run) & rule.newly_failing, "a disputed scenario newly fails"
             z = empty[series]
@@ -673,7 +633,7 @@ PLANTED: dict[str, Plant] = {
 
 def test_the_fixed_examples_hold_without_a_second_rule() -> None:
     for plant in PLANTED.values():
-        check_history(plant.history, tolerate=frozenset())
+        check_history(plant.history)
 
 
 @pytest.mark.parametrize("name", list(PLANTED))
@@ -684,74 +644,43 @@ def test_a_second_rule_in_one_caller_is_caught(name: str, monkeypatch: pytest.Mo
         check_history(plant.history)
 
 
-# --- the disagreements found -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """A known disagreement (a name in `KNOWN_DISAGREEMENTS`) on a short history that shows
-    it, and what `check_history` says of it with its tolerance taken away."""
-
-    name: str
-    history: History
-    said: str
-
+# --- the disagreements found, settled ------------------------------------------------------
 
 LOST_R2 = frozenset({SERVER_R2})
 
-DISAGREEMENTS: dict[str, Disagreement] = {
-    # Night 2 did not judge its tier (triage inconclusive); night 3 is Tier 2. The diff and
-    # the matrix of nights 2 and 3 find no drop; the timeline compares night 3 with night 1
-    # and opens a lower-tier regression: the dashboard says regressed.
-    "a lower tier after a night that did not judge its tier": Disagreement(
-        "tier-baseline",
-        {BRANCH: [Night(tier=1), Night(tier=1, inconclusive=True), Night(tier=2)]},
-        "timeline starts a lower tier, no drop",
-    ),
+#: Histories on which views once disagreed; every view now reads each alike.
+SETTLED: dict[str, History] = {
+    # Night 2 did not judge its tier (triage inconclusive); night 3 is Tier 2. The timeline
+    # compares night 3's tier with night 1's (the last that judged one) and opens a lower tier;
+    # the night's page once said "not regressed" beside a line page saying "regressed".
+    "a lower tier after a night that did not judge its tier": {
+        BRANCH: [Night(tier=1), Night(tier=1, inconclusive=True), Night(tier=2)]
+    },
     # Night 1 at both revisions, Tier 1; night 2 at 2025-11-25 alone (other requirement sets),
-    # Tier 2. The diff and the timeline: not the same basis, no drop; the matrix: dropped, and
-    # the row regressed.
-    "a lower tier on other requirement sets": Disagreement(
-        "matrix-digest",
-        {BRANCH: [Night(tier=1), Night(tier=2, revisions=(R1,))]},
-        "the matrix row compares otherwise",
-    ),
+    # Tier 2: not the same basis, no drop. The matrix kept no digest and called it one.
+    "a lower tier on other requirement sets": {
+        BRANCH: [Night(tier=1), Night(tier=2, revisions=(R1,))]
+    },
     # Night 1 measures 2026-07-28's server leg; night 2 runs 2025-11-25 alone; night 3 plans
-    # 2026-07-28 again and its server leg is unmeasured. The diff and the matrix of nights 2
-    # and 3: no leg newly unmeasured, no regression; the timeline: an unmeasured regression.
-    "a leg unmeasured after a night that did not plan it": Disagreement(
-        "unplanned-leg",
-        {BRANCH: [Night(), Night(revisions=(R1,)), Night(unmeasured=LOST_R2)]},
-        "is no leg newly unmeasured",
-    ),
-    # The leg is unmeasured on night 2 (a regression, rightly); night 3 measured nothing and
-    # did not plan 2026-07-28 (ending it); night 4 is compared with night 2, where the leg was
-    # unmeasured already: nothing newly unmeasured, but the timeline opens the regression
-    # again, because of a run that is never a baseline.
-    "a leg unmeasured again after a night that measured nothing": Disagreement(
-        "unplanned-leg",
-        {
-            BRANCH: [
-                Night(),
-                Night(unmeasured=LOST_R2),
-                Night(nothing="unmeasured", revisions=(R1,)),
-                Night(unmeasured=LOST_R2),
-            ]
-        },
-        "is no leg newly unmeasured",
-    ),
+    # 2026-07-28 again, its server leg unmeasured: against night 2, no leg is newly
+    # unmeasured. The timeline once opened a regression from its own memory of night 1.
+    "a leg unmeasured after a night that did not plan it": {
+        BRANCH: [Night(), Night(revisions=(R1,)), Night(unmeasured=LOST_R2)]
+    },
+    # The leg is unmeasured on night 2 (a regression); night 3 measured nothing and did not
+    # plan 2026-07-28 (it once ended the regression); night 4 is unmeasured again: the same
+    # regression, still open, never a new one.
+    "a leg unmeasured again after a night that measured nothing": {
+        BRANCH: [
+            Night(),
+            Night(unmeasured=LOST_R2),
+            Night(nothing="unmeasured", revisions=(R1,)),
+            Night(unmeasured=LOST_R2),
+        ]
+    },
 }
 
 
-@pytest.mark.parametrize("example", list(DISAGREEMENTS))
-def test_a_known_disagreement_is_narrow(example: str) -> None:
-    found = DISAGREEMENTS[example]
-    check_history(found.history, tolerate=frozenset({found.name}))
-
-
-@pytest.mark.parametrize("example", list(DISAGREEMENTS))
-def test_a_known_disagreement_is_still_there(example: str) -> None:
-    """Once the product settles one, this fails: take it out of `KNOWN_DISAGREEMENTS`."""
-    found = DISAGREEMENTS[example]
-    with pytest.raises(AssertionError, match=found.said):
-        check_history(found.history, tolerate=KNOWN_DISAGREEMENTS - {found.name})
+@pytest.mark.parametrize("example", list(SETTLED))
+def test_a_settled_disagreement_stays_settled(example: str) -> None:
+    check_history(SETTLED[example])

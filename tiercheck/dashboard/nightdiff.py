@@ -32,8 +32,8 @@ from tiercheck.comparison import (
 )
 from tiercheck.dashboard.model import API_VERSION
 from tiercheck.history.datafile import line_slug
-from tiercheck.history.record import RunRecord
-from tiercheck.history.regression import basis_change, run_scenarios
+from tiercheck.history.record import RunRecord, run_key
+from tiercheck.history.regression import basis_change, run_scenarios, timeline
 from tiercheck.history.section import stamp
 from tiercheck.model import doc_field
 
@@ -131,8 +131,8 @@ class LineNightDiff:
     regressed: bool = doc_field(
         default=False,
         optional=True,
-        doc="the one comparison rule's verdict: a scenario newly failing, the tier dropped or a "
-        "leg newly unmeasured",
+        doc="the line's state after the night, as its page and the index say: a regression open "
+        "(the history's reading of the one comparison rule)",
     )
 
     @property
@@ -208,18 +208,19 @@ def _line_diff(
     run: RunRecord,
     previous: RunRecord | None,
     forms: tuple[RunScenarios, RunScenarios | None],
+    *,
+    regressed: bool,
 ) -> LineNightDiff:
-    """`run` against `previous`; `forms` are the two in `compare`'s form (each run's made once)."""
+    """`run` against `previous`; `forms` are the two in `compare`'s form (each run's made once);
+    `regressed` is the line's state after `run` (`NightState.regressed`)."""
     slug = line_slug(line)
     kinds: dict[str, list[DiffEntry]] = {kind: [] for kind in KINDS}
     legs_unmeasured: list[LegDiff] = []
     legs_again: list[LegDiff] = []
     ok = True
-    regressed = False
     now, before = forms
     if previous is not None and before is not None:
         found = compare(before, now)
-        regressed = found.regressed
         ok = comparable(previous.harness_version, run.harness_version)
         for c in found.changes:
             kinds[c.kind.replace("-", "_")].append(_entry(c))
@@ -290,6 +291,10 @@ def build_nights(
         for run in runs:
             nightly.setdefault(line, {})[run.timestamp.date()] = run
     nights = sorted({day for per in nightly.values() for day in per})
+    # The line's state after each run, as its page and the index read it.
+    regressed = {
+        run_key(state.run): state.regressed for runs in by_line.values() for state in timeline(runs)
+    }
     diffs: dict[str, NightDiff] = {}
     previous_of: dict[str, RunRecord | None] = dict.fromkeys(nightly)
     form_of: dict[str, RunScenarios | None] = dict.fromkeys(nightly)
@@ -303,7 +308,15 @@ def build_nights(
                     absent.append(line)
                 continue
             form = run_scenarios(found)
-            lines.append(_line_diff(line, found, previous_of[line], (form, form_of[line])))
+            lines.append(
+                _line_diff(
+                    line,
+                    found,
+                    previous_of[line],
+                    (form, form_of[line]),
+                    regressed=regressed[run_key(found)],
+                )
+            )
             if starts_comparisons(form):  # a night that measured nothing is no baseline
                 previous_of[line], form_of[line] = found, form
         key = day.isoformat()

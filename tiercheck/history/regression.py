@@ -48,12 +48,15 @@ from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from tiercheck.comparison import (
+    Comparison,
     LegOutcome,
     RunScenarios,
     ScenarioOutcome,
     classify,
     comparable,
+    compare,
     leg_measured,
+    leg_unmeasured,
     starts_comparisons,
     tier_dropped,
 )
@@ -245,7 +248,6 @@ class _Line:
         #: harness version.
         self.last_seen: dict[tuple[str, str, str], tuple[ScenarioOutcome, str | None]] = {}
         self.active: dict[str, Regression] = {}
-        self.ever_measured: set[tuple[str, str]] = set()
         self.unmeasured: dict[tuple[str, str], tuple[RunRecord, int]] = {}
         self.tier_run: RunRecord | None = None
         self.previous: RunRecord | None = None
@@ -300,25 +302,30 @@ class _Line:
             if where not in rows or not rows[where].scored:
                 self._end(key)
 
-    def _legs(self, run: RunRecord) -> None:
-        planned = {(x.revision, x.leg) for x in run.legs}
+    def _legs(self, run: RunRecord, found: Comparison | None) -> None:
+        """A leg newly unmeasured by the one rule (against the last run that measured
+        something) begins a regression; it lasts while the leg stays unmeasured, and ends when
+        the leg is measured again or a run that measured something no longer plans it."""
+        newly = {(c.revision, c.leg): c for c in found.legs_newly_unmeasured} if found else {}
         for x in run.legs:
             where = (x.revision, x.leg)
-            key = f"unmeasured:{x.revision}/{x.leg}"
-            if x.state == "measured":
-                self.ever_measured.add(where)
+            if leg_measured(x.state):
                 self.unmeasured.pop(where, None)
-                self._end(key)
-            elif x.state == "unmeasured":
-                first, count = self.unmeasured.get(where, (run, 0))
+                self._end(f"unmeasured:{x.revision}/{x.leg}")
+            elif not leg_unmeasured(x.state):
+                continue
+            elif where in newly:
+                self.unmeasured[where] = (run, 1)
+                self._start(
+                    Regression("unmeasured", run, x.revision, x.leg, message=newly[where].reason)
+                )
+            elif where in self.unmeasured:
+                first, count = self.unmeasured[where]
                 self.unmeasured[where] = (first, count + 1)
-                if where in self.ever_measured:
-                    self._start(
-                        Regression("unmeasured", first, x.revision, x.leg, message=x.reason)
-                    )
-        for where in list(self.unmeasured):
-            if where not in planned:  # the line no longer plans the leg
-                self.unmeasured.pop(where)
+        if run.assessed:
+            planned = {(x.revision, x.leg) for x in run.legs}
+            for where in [w for w in self.unmeasured if w not in planned]:
+                self.unmeasured.pop(where)  # the line no longer plans the leg
                 self._end(f"unmeasured:{where[0]}/{where[1]}")
 
     def _tier(self, run: RunRecord) -> None:
@@ -347,15 +354,14 @@ class _Line:
         self.started, self.ended = [], []
         self.nights.add(run.timestamp.date())
         change = basis_change(self.previous, run) if self.previous else ()
+        found = compare(run_scenarios(self.previous), run_scenarios(run)) if self.previous else None
         self._scenarios(run)
-        self._legs(run)
+        self._legs(run, found)
         self._tier(run)
         unmeasured = tuple(
             (x.revision, x.leg, self.unmeasured[(x.revision, x.leg)][1])
             for x in run.legs
-            if x.state == "unmeasured"
-            and (x.revision, x.leg) in self.ever_measured
-            and (x.revision, x.leg) in self.unmeasured
+            if leg_unmeasured(x.state) and (x.revision, x.leg) in self.unmeasured
         )
         state = NightState(
             line=self.line,

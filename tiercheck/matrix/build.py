@@ -178,6 +178,7 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         duration_s=_duration(card),
         trend=card.history.trend if card.history else (),
         harness_version=card.harness.version,
+        requirements_digest=card.tiercheck.requirements_digest,
     )
 
 
@@ -310,6 +311,7 @@ def run_scenarios(row: MatrixRow) -> RunScenarios:
         legs=tuple(LegOutcome(c.revision, c.leg, c.state, c.reason) for c in row.legs),
         scenarios=tuple(_outcome(c, s) for c in row.legs for s in c.scenarios),
         tier=row.tier.official if row.tier else None,
+        requirements_digest=row.requirements_digest,
         interrupted=row.state == "interrupted",
         governance_inconclusive=row.tier.governance_inconclusive if row.tier else False,
     )

@@ -136,6 +136,12 @@ class MatrixRow:
         optional=True,
         doc="the conformance harness version its scorecard ran (rows are compared only under one)",
     )
+    requirements_digest: str | None = doc_field(
+        default=None,
+        optional=True,
+        doc="a digest of the requirement sets its scorecard was scored against (a tier is "
+        "compared only under the same ones)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
