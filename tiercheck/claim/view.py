@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tiercheck.claim.docs import Hit
 from tiercheck.claim.model import BaselineItem, ClaimHeader, ConformanceSplit, ScenarioChange, Tally
 from tiercheck.claim.pack import Claim
-from tiercheck.governance.disputes import CONFORMANCE_REPO
+from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.element import ISSUE_PAGES, RELEASE_PAGES, github_page
 from tiercheck.render.markdown import Md, fmt, github_url, own

@@ -26,8 +26,8 @@ from tiercheck.dashboard.nightdiff import (
 )
 from tiercheck.dashboard.triage import Triage
 from tiercheck.history.datafile import line_slug
-from tiercheck.render.element import fragment, site
-from tiercheck.render.html import Css, Html, a, el, join, link, page
+from tiercheck.render.element import ISSUE_PAGES, fragment, site
+from tiercheck.render.html import Css, Html, a, el, github_link, join, page
 
 __all__ = ["render_grid", "render_night", "render_nights"]
 
@@ -74,7 +74,9 @@ def _triaged(triage: Triage, table: GridTable, row: GridRow, cell: GridCell) -> 
     if cell.state != "fail":
         return Html()
     entry = triage.lookup(cell.line, table.revision, table.leg, row.scenario)
-    return join((" ", link(entry.issue_label, entry.issue))) if entry else Html()
+    if entry is None:
+        return Html()
+    return join((" ", github_link(entry.issue_label, entry.issue, kinds=ISSUE_PAGES)))
 
 
 def _cell(table: GridTable, row: GridRow, cell: GridCell, triage: Triage) -> Html:

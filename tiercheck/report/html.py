@@ -8,7 +8,7 @@ are untrusted), and control characters are dropped first.
 
 from __future__ import annotations
 
-from tiercheck.governance.disputes import CONFORMANCE_REPO
+from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import tier_badge
 from tiercheck.render.element import ISSUE_PAGES
@@ -153,7 +153,7 @@ def _history(doc: Scorecard) -> Html:
     block = doc.history
     if block is None:
         return Html()
-    items = [el("li", line) for line in history_lines(block)]
+    items = [el("li", line) for line in history_lines(block, sdk=doc.sdk.name)]
     chart = (
         el(
             "figure",

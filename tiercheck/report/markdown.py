@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiercheck.governance.disputes import CONFORMANCE_REPO
+from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.render import markdown as md
 from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
@@ -295,7 +295,11 @@ def _history(doc: Scorecard) -> list[Md]:
 
     if doc.history is None:
         return []
-    return [md.heading(2, "History"), BLANK, *(bullet(line) for line in history_lines(doc.history))]
+    return [
+        md.heading(2, "History"),
+        BLANK,
+        *(bullet(line) for line in history_lines(doc.history, sdk=doc.sdk.name)),
+    ]
 
 
 def render_markdown(doc: Scorecard) -> str:

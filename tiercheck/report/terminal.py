@@ -299,7 +299,9 @@ def _history(doc: Scorecard) -> list[RenderableType]:
 
     if doc.history is None:
         return []
-    rows: list[tuple[Any, Any]] = [(Text("-"), Text(line)) for line in history_lines(doc.history)]
+    rows: list[tuple[Any, Any]] = [
+        (Text("-"), Text(line)) for line in history_lines(doc.history, sdk=doc.sdk.name)
+    ]
     return [_list(Text("History", style="bold"), rows)]
 
 
