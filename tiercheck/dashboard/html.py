@@ -731,8 +731,10 @@ def _unmeasured(history: LineHistory) -> Html:
     items = []
     for run in reversed(history.runs):
         legs = [x for x in run.legs if x.state == "unmeasured"]
-        if legs:
-            what = "; ".join(f"{x.revision} {x.leg}: {x.reason or 'no reason'}" for x in legs)
+        what = "; ".join(f"{x.revision} {x.leg}: {x.reason or 'no reason'}" for x in legs)
+        if run.tier is None:  # the run measured nothing: a night with no tier at all
+            what = f"nothing was measured (not assessed){': ' + what if what else ''}"
+        if what:
             items.append(el("li", f"{_day(run.timestamp)} — {what}"))
     if not items:
         return join((el("h2", "Unmeasured nights"), el("p", "None.", id="unmeasured")))

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from support.browser import Text
 from support.nights import R1, R2, REGRESSED, night_scorecard
 from tiercheck.comparison import starts_comparisons
+from tiercheck.dashboard.build import build_dashboard
+from tiercheck.dashboard.html import render_line
 from tiercheck.history.analysis import series
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import run_scenarios, timeline
@@ -77,3 +80,19 @@ def test_the_timeline_reads_it_as_an_unmeasured_night() -> None:
     assert sorted(r.key for r in states[2].regressions) == sorted(
         ["lower-tier", f"newly-failing:{REGRESSED[0]}/{REGRESSED[1]}/{REGRESSED[2]}"]
     )
+
+
+def test_the_line_page_and_its_api_show_the_night_without_a_tier() -> None:
+    runs = _nights()[:2]  # the latest run measured nothing
+    dashboard = build_dashboard(runs)
+    (summary,) = dashboard.index.lines
+    history = dashboard.lines[summary.slug]
+    assert summary.tier is None
+    assert [r.tier for r in history.runs] == [1, None]
+    assert summary.last_night.tier_after is None
+    assert history.tier_changes == ()
+    page = Text()
+    page.feed(render_line(summary, history))
+    assert "x: not assessed" in "".join(page.text)
+    assert "not assessed: nothing was measured" in page.ids["recent-runs"]
+    assert "nothing was measured (not assessed): 2025-11-25 server:" in page.ids["unmeasured"]
