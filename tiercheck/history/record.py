@@ -270,6 +270,8 @@ def record_problem(record: RunRecord) -> str | None:
     The time is checked by `parse_time`, the text by the JSON loader (`config.safeload`)."""
     if not 0 <= record.tier <= MAX_COUNT:
         return f"tier: {_number(record.tier)} is out of range"
+    if record.sep_tier is not None and not 0 <= record.sep_tier <= MAX_COUNT:
+        return f"sep_tier: {_number(record.sep_tier)} is out of range"
     found = record.unaddressed
     if found is not None:
         counts = (found.days, found.total, found.oldest_number or 0, found.oldest_age_days or 0)

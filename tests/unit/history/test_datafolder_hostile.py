@@ -464,6 +464,10 @@ def _import_export(tmp: Path) -> tuple[int, str, str]:
 _HUGE = "9" * 300
 _RUN_FILE_CASES: dict[str, Callable[[str], str]] = {
     "tier": lambda t: t.replace('"tier": 1', f'"tier": {_HUGE}'),
+    "SEP-1730's tier": lambda t: t.replace('"sep_tier": 1', f'"sep_tier": {_HUGE}'),
+    "a dispute of no known state": lambda t: t.replace(
+        '"message": null}', '"message": null, "dispute": {"state": "maybe", "issue": "x"}}', 1
+    ),
     "passed": lambda t: t.replace('"passed": 4', f'"passed": {_HUGE}', 1),
     "pass rate of 400 digits": lambda t: t.replace(
         '"pass_rate": 1.0', f'"pass_rate": {"9" * 400}', 1
@@ -505,6 +509,7 @@ def test_a_run_file_holding_what_no_history_can_is_one_warning_and_skipped(
 
 _SCORECARD_CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "tier": lambda d: d["implied_tier"].__setitem__("tier", int(_HUGE)),
+    "SEP-1730's tier": lambda d: d["implied_tier"]["sep1730"].__setitem__("tier", int(_HUGE)),
     "pass rate": lambda d: d["revisions"][R1]["server"].__setitem__("pass_rate", int(_HUGE)),
     "late": lambda d: d.__setitem__("timestamp", "9999-12-31T23:59:59-05:00"),
     "early": lambda d: d.__setitem__("timestamp", "0001-01-01T00:00:00+05:00"),
