@@ -42,6 +42,7 @@ __all__ = [
     "records",
     "scorecard_folder",
     "thirty_nights",
+    "with_disputes",
 ]
 
 import dataclasses
@@ -156,7 +157,7 @@ def night_scorecard(
         harness_version=harness,
     )
     moment = night(n)
-    return dataclasses.replace(
+    doc = dataclasses.replace(
         doc,
         timestamp=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
         tiercheck=dataclasses.replace(
@@ -167,11 +168,22 @@ def night_scorecard(
         sdk=dataclasses.replace(
             doc.sdk, commit=commit or f"{n:02d}" * 20, **({"ref": ref} if ref else {})
         ),
+    )
+    return with_disputes(doc, disputed or {})
+
+
+def with_disputes(
+    doc: Scorecard, disputed: Mapping[Where, Literal["open", "resolved"]]
+) -> Scorecard:
+    """`doc` with each scenario `disputed` names carrying its dispute (open or resolved on the
+    night judged), as the judge step records it."""
+    return dataclasses.replace(
+        doc,
         revisions={
             rev: dataclasses.replace(
                 entry,
-                server=_disputed(rev, "server", entry.server, disputed or {}),
-                client=_disputed(rev, "client", entry.client, disputed or {}),
+                server=_disputed(rev, "server", entry.server, disputed),
+                client=_disputed(rev, "client", entry.client, disputed),
             )
             for rev, entry in doc.revisions.items()
         },

@@ -14,10 +14,10 @@ A cell is the line's latest run's word on the scenario:
 * ``not-run`` — no verdict at all: the leg was skipped or not planned at this revision, or the
   run did not list the scenario.
 
-``disputed`` is said beside the state, not instead of it: the scenario is listed in the reviewed
-disputes file (`requirements/disputes.yaml`) for the revision and leg, and its dispute was open
-on the line's latest night by the file's dates (SEP-1730 leaves it out of the score while it
-lasts; the official reading does not).
+``disputed`` is said beside the state, not instead of it: the line's latest run recorded the
+scenario's dispute open on its governance day (`ScenarioRow.dispute`, as its scorecard judged
+it: SEP-1730 leaves it out of the score while it lasts; the official reading does not). The
+grid reads what the run recorded, never the disputes file of the day it is published.
 
 `since` is the time of the first run of the line's current stretch in that state; for a verdict
 (pass, fail, not scored, not run), a night the leg was unmeasured bridges the stretch, as in
@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import ClassVar, Literal
 
 from tiercheck.comparison import leg_measured, leg_unmeasured
@@ -45,7 +44,6 @@ from tiercheck.model import doc_field
 __all__ = [
     "CATEGORIES",
     "CATEGORY_RULE",
-    "Dispute",
     "Grid",
     "GridCell",
     "GridColumn",
@@ -98,21 +96,6 @@ def category(scenario: str) -> str:
     return _FAMILY.get(first, "core")
 
 
-@dataclass(frozen=True)
-class Dispute:
-    """A reviewed dispute as the grid reads it: the scenario, and the days it is open."""
-
-    revision: str
-    leg: str
-    scenario: str
-    since: date
-    until: date | None = None
-
-    def open_on(self, day: date) -> bool:
-        """Open on `day`: from `since`, and before `until` when it was resolved."""
-        return self.since <= day and (self.until is None or day < self.until)
-
-
 @dataclass(frozen=True, kw_only=True)
 class GridCell:
     """One scenario in one line's latest run."""
@@ -124,8 +107,8 @@ class GridCell:
         "planned, or the run did not list the scenario)"
     )
     disputed: bool = doc_field(
-        doc="listed in the disputes file for this revision and leg, open on the line's latest "
-        "night (SEP-1730 leaves it out of the score while it lasts)"
+        doc="the line's latest run recorded its dispute open that day (SEP-1730 leaves it out of "
+        "the score while it lasts)"
     )
     since: str | None = doc_field(
         doc="time of the first run of the current stretch in this state (unmeasured nights "
@@ -214,6 +197,8 @@ def _state(
     row = rows.get(key)
     if row is None:
         return "not-run", None
+    if row.unmeasured:
+        return "unmeasured", None
     if not row.scored:
         return "not-scored", row
     return ("pass" if row.passed else "fail"), row
@@ -265,12 +250,11 @@ def build_grid(
     by_line: Mapping[str, Sequence[RunRecord]],
     sets: Mapping[str, Mapping[str, Sequence[str]]],
     *,
-    disputes: Sequence[Dispute] = (),
     scenario_pages: Mapping[tuple[str, str], str] | None = None,
 ) -> Grid:
     """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
     leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
-    its page in the site; `disputes` are the reviewed disputes."""
+    its page in the site."""
     pages = scenario_pages or {}
     lines = sorted(by_line)
     keys = [
@@ -291,21 +275,13 @@ def build_grid(
                 cells = []
                 for line in lines:
                     state, since, row = states[line][(revision, leg, name)]
-                    night = by_line[line][-1].timestamp.date() if by_line[line] else None
-                    disputed = night is not None and any(
-                        d.revision == revision
-                        and d.leg == leg
-                        and d.scenario == name
-                        and d.open_on(night)
-                        for d in disputes
-                    )
                     page = pages.get((leg, name))
                     failing = state == "fail"
                     cells.append(
                         GridCell(
                             line=line,
                             state=state,
-                            disputed=disputed,
+                            disputed=row is not None and row.disputed,
                             since=stamp(since) if since else None,
                             since_run=since.run_id if since else None,
                             check=row.check if failing and row else None,

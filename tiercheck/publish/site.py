@@ -48,13 +48,12 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck import __version__
-from tiercheck.config.disputes import default_disputes_path, load_disputes
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.safeload import load_json
 from tiercheck.config.triage import TriageEntry
 from tiercheck.dashboard.build import Dashboard, LinePages, build_dashboard
 from tiercheck.dashboard.feed import FEED, feed_latest, render_feed
-from tiercheck.dashboard.grid import Dispute, Grid, build_grid, runs_by_line
+from tiercheck.dashboard.grid import Grid, build_grid, runs_by_line
 from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
 from tiercheck.dashboard.html import (
     line_badge_json,
@@ -330,8 +329,8 @@ class _Views:
 
 def _views(runs: Sequence[RunRecord], dashboard: Dashboard, warnings: list[str]) -> _Views:
     """The grid over the frozen sets of the revisions the lines' latest runs scored (as this
-    tiercheck ships them), with the reviewed disputes, and every night against the night
-    before."""
+    tiercheck ships them), with the disputes each run recorded, and every night against the
+    night before."""
     by_line = runs_by_line(runs)
     sets: dict[str, dict[str, Sequence[str]]] = {}
     for revision in dashboard.index.revisions:
@@ -345,13 +344,8 @@ def _views(runs: Sequence[RunRecord], dashboard: Dashboard, warnings: list[str])
             for leg, names in (("server", found.server), ("client", found.client))
             if names
         }
-    disputes = [
-        Dispute(revision, e.leg, e.scenario, e.disputed_since, e.resolved_on)
-        for e in load_disputes(default_disputes_path())
-        for revision in e.revisions
-    ]
     pages = {(s.leg, s.scenario): s.page for s in dashboard.index.scenarios}
-    grid = build_grid(by_line, sets, disputes=disputes, scenario_pages=pages)
+    grid = build_grid(by_line, sets, scenario_pages=pages)
     listing, diffs = build_nights(by_line)
     return _Views(grid, listing, diffs)
 

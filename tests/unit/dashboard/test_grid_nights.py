@@ -24,10 +24,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from support.nights import records, thirty_nights
+from support.nights import records, thirty_nights, with_disputes
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.dashboard.grid import (
-    Dispute,
     Grid,
     GridCell,
     GridTable,
@@ -36,6 +35,7 @@ from tiercheck.dashboard.grid import (
     runs_by_line,
 )
 from tiercheck.dashboard.nightdiff import DiffEntry, LegDiff, LineNightDiff, build_nights
+from tiercheck.scorecard.model import Scorecard
 
 R1, R2 = "2025-11-25", "2026-07-28"
 LINES = ("alpha-sdk", "beta-sdk", "gamma-sdk")
@@ -50,10 +50,10 @@ def _sets() -> dict[str, dict[str, Sequence[str]]]:
     return out
 
 
-def _grid(nights: int, disputes: Sequence[Dispute] = ()) -> Grid:
-    by_line = runs_by_line(records(thirty_nights(nights)))
+def _grid(nights: int, docs: Sequence[Scorecard] | None = None) -> Grid:
+    by_line = runs_by_line(records(thirty_nights(nights) if docs is None else docs))
     pages = {("server", "tools-call-image"): IMAGE_PAGE}
-    return build_grid(by_line, _sets(), disputes=disputes, scenario_pages=pages)
+    return build_grid(by_line, _sets(), scenario_pages=pages)
 
 
 def _table(grid: Grid, revision: str, leg: str) -> GridTable:
@@ -175,11 +175,19 @@ def test_night_25_the_new_harness_failure_is_a_failing_cell() -> None:
 
 
 def test_a_dispute_open_on_the_latest_night_is_said_beside_the_state() -> None:
-    from datetime import date
-
-    open_one = Dispute(R1, "server", "tools-call-image", date(2026, 10, 10))
-    closed = Dispute(R1, "server", "ping", date(2026, 10, 1), date(2026, 10, 5))
-    table = _table(_grid(12, [open_one, closed]), R1, "server")
+    # Night 12's runs recorded tools-call-image's dispute open and ping's resolved; night 11's
+    # recorded ping's open (a night before the latest: nothing to say now).
+    docs = thirty_nights(12)
+    image, ping = (R1, "server", "tools-call-image"), (R1, "server", "ping")
+    docs = [
+        with_disputes(d, {image: "open", ping: "resolved"})
+        if d.timestamp.startswith("2026-10-12")
+        else with_disputes(d, {ping: "open"})
+        if d.timestamp.startswith("2026-10-11")
+        else d
+        for d in docs
+    ]
+    table = _table(_grid(12, docs), R1, "server")
     image = _cells(table, "tools-call-image")
     assert {line: (c.state, c.disputed) for line, c in image.items()} == {
         "alpha-sdk": ("fail", True),
