@@ -38,12 +38,14 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> Path:
+def write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync: bool = True) -> Path:
     """Replace `path` with `data` durably; return `path`.
 
     The target keeps its permissions if it exists, unless `mode` is given; a new file gets
     `mode` or 0o644. Missing parent directories are created. On any error, including
     KeyboardInterrupt, the temporary file is removed and an existing target is left untouched.
+    `sync=False` skips the fsyncs, for a file that means something only while the processes
+    reading it are alive (a reader still never sees half of it: the rename is still one step).
     """
     path = Path(path)
     directory = path.parent
@@ -59,17 +61,19 @@ def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    fsync_dir(directory)
+    if sync:
+        fsync_dir(directory)
     return path
 
 
-def write_text(path: Path, text: str, *, mode: int | None = None) -> Path:
+def write_text(path: Path, text: str, *, mode: int | None = None, sync: bool = True) -> Path:
     """Replace `path` with `text` (UTF-8, newlines as given) durably; see `write_bytes`."""
-    return write_bytes(path, text.encode("utf-8"), mode=mode)
+    return write_bytes(path, text.encode("utf-8"), mode=mode, sync=sync)

@@ -1,10 +1,13 @@
-"""The one file lock: an `flock` on the first free of some files, held while a block runs.
+"""The one file lock: an `flock` on the first free of some files, held while a block runs
+(`held`) or until released (`try_hold`).
 
-Three things are locked this way: a working tree two runs share (one file), a machine-wide
-budget of N build slots (N files), and the first statements of opening a history database (one
-file, only until a deadline). `flock` is released by the kernel when its holder exits, however
-it exits, so a crashed run never leaves a stale lock; the files themselves stay and are never
-read. Waiting polls, so Ctrl-C interrupts it.
+Four things are locked this way: a working tree two runs share (one file), a machine-wide
+budget of N build slots (N files), the first statements of opening a history database (one
+file, only until a deadline), and the control of a client slot folder's admission (one file,
+taken by whichever run gets it first and kept until that run's admission stops). `flock` is
+released by the kernel when its holder exits, however it exits, so a crashed run never leaves a
+stale lock; the files themselves stay and are never read. Waiting polls, so Ctrl-C interrupts
+it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["held"]
+__all__ = ["Held", "held", "try_hold"]
 
 
 def _try(paths: Sequence[Path]) -> int | None:
@@ -30,6 +33,26 @@ def _try(paths: Sequence[Path]) -> int | None:
             continue
         return fd
     return None
+
+
+class Held:
+    """A lock taken by `try_hold`, kept until `release` (or until the process exits)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Let the lock go (closing the descriptor releases it); a second call does nothing."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def try_hold(paths: Sequence[Path]) -> Held | None:
+    """The first of `paths` (created if missing) not held by another, held until released;
+    None when every one is held. Never waits."""
+    fd = _try(paths)
+    return None if fd is None else Held(fd)
 
 
 @contextmanager

@@ -51,3 +51,35 @@ def test_an_unopenable_path_raises_or_runs_unlocked_with_best_effort(tmp_path: P
         pass
     with locks.held([missing], poll=0.01, best_effort=True) as holding:
         assert holding is False
+
+
+def test_a_lock_tried_once_is_kept_until_released(tmp_path: Path) -> None:
+    lock = [tmp_path / "controller.lock"]
+    first = locks.try_hold(lock)
+    assert first is not None
+    # Another holder (flock is per open file description: a second open is another holder).
+    assert locks.try_hold(lock) is None
+    with locks.held(lock, poll=0.01, deadline=time.monotonic()) as waited:
+        assert waited is False
+    first.release()
+    first.release()  # a second release does nothing
+    again = locks.try_hold(lock)
+    assert again is not None
+    again.release()
+
+
+def test_admission_controls_a_slot_folder_through_the_one_lock(tmp_path: Path) -> None:
+    from tiercheck.conformance.admission import LIMIT_FILE, Admission, Policy
+
+    policy = Policy(cores=2.0, floor=1, cap=2)
+    one, two = Admission(tmp_path, policy), Admission(tmp_path, policy)
+    assert one._controlling()
+    assert not two._controlling()  # the lock is the first run's until its admission stops
+    with locks.held([tmp_path / "controller.lock"], poll=0.01, deadline=time.monotonic()) as h:
+        assert h is False
+    one.__exit__(None, None, None)
+    assert two._controlling()
+    two.__exit__(None, None, None)
+    one.tick()
+    assert (tmp_path / LIMIT_FILE).read_text("ascii").strip().isdigit()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

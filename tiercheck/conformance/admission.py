@@ -23,7 +23,6 @@ Nothing here changes what a client is asked or how long it may take: only when i
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import math
 import os
 import threading
@@ -31,6 +30,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from tiercheck import durable, locks
 
 __all__ = [
     "LIMIT_FILE",
@@ -252,12 +253,10 @@ def merge_groups(
 
 
 def write_limit(slot_dir: Path, limit: int) -> None:
-    """Replace the limit file in one rename (a wrapper never reads half a number). Not fsynced:
-    the file means something only while the runs sharing the directory are alive."""
-    path = slot_dir / LIMIT_FILE
-    temp = slot_dir / f".{LIMIT_FILE}.{os.getpid()}.{threading.get_ident()}"
-    temp.write_text(f"{limit}\n", encoding="ascii")
-    os.replace(temp, path)
+    """Replace the limit file in one rename (a wrapper never reads half a number), the one way
+    tiercheck replaces a file (`durable`). Not fsynced: the file means something only while the
+    runs sharing the directory are alive."""
+    durable.write_text(slot_dir / LIMIT_FILE, f"{limit}\n", sync=False)
 
 
 class Admission:
@@ -269,7 +268,7 @@ class Admission:
         self.interval_s = interval_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._lock_fd: int | None = None
+        self._lock: locks.Held | None = None
         self._live: dict[int, GroupSample] = {}
         self._done: deque[GroupSample] = deque(maxlen=MEMORY)
         self._limit: int | None = None
@@ -287,21 +286,16 @@ class Admission:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _controlling(self) -> bool:
-        if self._lock_fd is not None:
-            return True
-        fd = os.open(self.slot_dir / "controller.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return False
-        self._lock_fd = fd
-        return True
+        """Whether this run controls the slot folder's limit: the first to hold its lock does,
+        until its admission stops (the one file lock, `locks`)."""
+        if self._lock is None:
+            self._lock = locks.try_hold([self.slot_dir / "controller.lock"])
+        return self._lock is not None
 
     def _loop(self) -> None:
         while not self._stop.is_set():
