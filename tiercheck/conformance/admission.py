@@ -11,7 +11,8 @@ held back like one that burns a CPU-second starting an interpreter:
   stays true on a machine busy with other work (a starved client waits instead of running, and
   the wait counts). Clients are admitted while the running ones' demand plus the expected demand
   of each newcomer fits in the cores; never fewer than `floor` (one per core, the old fixed
-  rule, right for heavy clients) and never more than `cap` (`--concurrency N`, a hard cap).
+  rule, right for heavy clients) and never more than `cap` (`--concurrency N`, a hard cap,
+  which wins over `floor` when it is lower).
 - the edge, `Admission`: a thread that reads /proc every `interval_s` for the process groups
   the wrapper registers (`run/<pgid>`), and writes the limit to `limit` in the slot directory.
   Several runs may share the directory (a matrix's rows, `--budget`): whichever holds
@@ -107,10 +108,11 @@ def expected_demand(seen: Iterable[GroupSample]) -> float | None:
 def admit_limit(policy: Policy, running: Sequence[GroupSample], expected: float | None) -> int:
     """How many clients may run at once now.
 
-    Without evidence, `floor`. Otherwise the running clients' demand (each settled one's own,
-    the expected demand for the others) is subtracted from the cores, and as many newcomers of
-    the expected demand as fit in the rest are admitted beside the running ones; when nothing
-    fits, `floor`.
+    Without evidence, `floor` (at least 1). Otherwise the running clients' demand (each
+    settled one's own, the expected demand for the others) is subtracted from the cores, and as
+    many newcomers of the expected demand as fit in the rest are admitted beside the running
+    ones, never fewer than `floor`; when nothing fits, `floor`. Last, `cap` (at least 1) bounds
+    it, below `floor` too.
     """
     floor = max(1, policy.floor)
     if expected is None:

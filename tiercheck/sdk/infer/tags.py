@@ -20,7 +20,8 @@ def tag_prefix(tags: Iterable[str], name: str | None) -> tuple[str | None, str |
 
     One prefix among the versioned tags is the prefix. Among several (a monorepo tags each
     package: `tower-mcp-v0.21.0`, `tower-mcp-macros-v0.21.0`), the one that is the SDK's
-    `name` followed by separators and a `v` (`tower-mcp-v`, `tower-mcp@`), else the most used
+    `name` followed by separators (`-_/@.`) and a `v`, either or both (`tower-mcp-v`,
+    `tower-mcp@`, `tower-mcpv`), else the most used
     one when it is `v` or empty, else the one whose stem the others extend (`rmcp-v` beside
     `rmcp-macros-v`: the crate and its companions)."""
     counts = Counter(p for p in map(_prefix, tags) if p is not None)
