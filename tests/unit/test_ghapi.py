@@ -161,3 +161,22 @@ def test_an_unexpected_shape_is_one_line_with_the_error_type() -> None:
     assert ghapi.unexpected_shape(KeyError("login"), "no 'login'").endswith(
         "(KeyError: no 'login')"
     )
+
+
+def test_the_api_url_is_the_flag_else_the_environment_else_github() -> None:
+    from tiercheck.errors import UsageError
+
+    env = {"GITHUB_API_URL": "https://ghe.example/api/v3"}
+    assert ghapi.api_url("http://127.0.0.1:9/api", env) == "http://127.0.0.1:9/api"
+    assert ghapi.api_url(None, env) == "https://ghe.example/api/v3"
+    assert ghapi.api_url(None, {}) == "https://api.github.com"
+    assert ghapi.api_url(None, {"GITHUB_API_URL": ""}) == "https://api.github.com"
+    for flag, environ, where in (
+        ("ftp://x", {}, "--github-api-url"),
+        (None, {"GITHUB_API_URL": "https://"}, "GITHUB_API_URL"),
+        (None, {"GITHUB_API_URL": "https://h:0/"}, "GITHUB_API_URL"),
+    ):
+        with pytest.raises(UsageError) as raised:
+            ghapi.api_url(flag, environ)
+        assert raised.value.message.startswith(f"{where}: ")
+        assert "\n" not in raised.value.message

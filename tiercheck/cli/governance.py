@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tiercheck import ghapi
 from tiercheck.cli.common import (
     DEFAULT_GOVERNANCE_DEADLINE_S,
     GOVERNANCE_DEADLINE_ENV,
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from tiercheck.governance.signals import GovernanceSignals
 
 __all__ = [
-    "check_api_url",
     "evaluate",
     "governance",
     "governance_document",
@@ -98,7 +98,6 @@ def _warn(line: str) -> None:
 def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
     """The governance flags (shared by the assessment and these commands) as options."""
     from tiercheck.governance.obtain import (
-        DEFAULT_API_URL,
         GovernanceOptions,
         parse_as_of,
         signal_config,
@@ -108,19 +107,13 @@ def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
         msg = "--governance-snapshot replays a snapshot; drop --record-governance"
         raise UsageError(msg)
     signal_config(None, args.days)  # a bad --days is refused now, not after the legs
-    if args.github_api_url is not None:
-        api_url = check_api_url(args.github_api_url, "--github-api-url")
-    elif os.environ.get("GITHUB_API_URL"):
-        api_url = check_api_url(os.environ["GITHUB_API_URL"], "GITHUB_API_URL")
-    else:
-        api_url = DEFAULT_API_URL
     return GovernanceOptions(
         skip=bool(getattr(args, "skip_governance", False)),
         snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         record=Path(args.record_governance) if args.record_governance else None,
         as_of=parse_as_of(args.as_of),
         token=token_from_args(args),
-        api_url=api_url,
+        api_url=ghapi.api_url(args.github_api_url, os.environ),
         days=args.days,
         # The same place the assessment keeps its ETags, so either command warms the other.
         cache_dir=cache_dir(args) / "github",
@@ -143,21 +136,6 @@ def _deadline(flag: float | None) -> float:
         return parse_seconds(text)
     except ValueError as exc:
         raise UsageError(f"{GOVERNANCE_DEADLINE_ENV}: {exc}") from None
-
-
-def check_api_url(text: str, where: str) -> str:
-    """`text` if it is an http(s) URL with a host (and a valid port); UsageError otherwise."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(text.strip())
-        port_ok = parts.port is None or parts.port > 0
-    except ValueError:
-        parts, port_ok = None, False
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
-        msg = f"{where}: {text!r} is not an http(s) URL (e.g. https://github.example.com/api/v3)"
-        raise UsageError(msg)
-    return text.strip()
 
 
 def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:

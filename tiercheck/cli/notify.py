@@ -17,11 +17,10 @@ import re
 from datetime import date
 from pathlib import Path
 
+from tiercheck import ghapi
 from tiercheck.cli.common import emit, token_from_args, warn
-from tiercheck.cli.governance import check_api_url
 from tiercheck.errors import UsageError
 from tiercheck.governance.collector import resolve_token
-from tiercheck.governance.obtain import DEFAULT_API_URL
 from tiercheck.notify.github import GitHubTarget
 from tiercheck.pipeline.notify import NotifyOutcome, NotifyRequest
 from tiercheck.pipeline.notify import notify as run
@@ -166,12 +165,7 @@ def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
 def notify(args: argparse.Namespace) -> int:
     """`tier-check notify`: judge each line on the night and bring GitHub in line."""
 
-    if args.github_api_url is not None:
-        api_url = check_api_url(args.github_api_url, "--github-api-url")
-    elif os.environ.get("GITHUB_API_URL"):
-        api_url = check_api_url(os.environ["GITHUB_API_URL"], "GITHUB_API_URL")
-    else:
-        api_url = DEFAULT_API_URL
+    api_url = ghapi.api_url(args.github_api_url, os.environ)
     history = Path(args.history).expanduser()
     if not history.is_file():  # before the token is looked for: bad input first
         msg = f"--history {history}: no such file (the nightly's history database)"
