@@ -136,15 +136,20 @@ def test_night_15_the_fix_shows_everywhere(sites: dict[int, Path], tmp_path: Pat
     )
 
 
-def test_night_20_unmeasured_is_shown_and_not_a_regression(
+def test_night_20_unmeasured_is_shown_and_a_regression_of_its_own(
     sites: dict[int, Path], tmp_path: Path
 ) -> None:
     site = sites[20]
     index, _ = _page(tmp_path, site, "index.html")
     assert _id(index, "score-alpha-sdk-2025-11-25-server") == "unmeasured"
-    assert _id(index, "status-alpha-sdk") == "ok"
+    # The leg, measured the night before, is newly unmeasured: a regression (never a failure).
+    assert _id(index, "status-alpha-sdk") == "regressed"
     night = _id(index, "night-alpha-sdk")
-    assert "unmeasured 2025-11-25/server server never became ready within 30 s" in night
+    # Said once, by the regression it began.
+    assert (
+        "unmeasured 2025-11-25 server unmeasured since 2026-10-20: server never became ready "
+        "within 30 s"
+    ) in night
     line, _ = _page(tmp_path, site, "lines/alpha-sdk.html")
     assert "2026-10-20 — 2025-11-25 server: server never became ready within 30 s" in _id(
         line, "unmeasured"
