@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import psutil
 import pytest
 
 from support.junit_schema import junit_schema_errors
@@ -110,6 +111,14 @@ def tier_check(*args: str, env: Mapping[str, str], timeout_s: float = RUN_TIMEOU
     return Done(done.returncode, done.stdout, done.stderr)
 
 
+def _described(proc: Any) -> str:
+    """A lingering process as the failure names it: its pid and command line."""
+    try:
+        return f"{proc.pid} {' '.join(proc.cmdline())[:200]}"
+    except psutil.Error:  # gone while being described
+        return f"{proc.pid}"
+
+
 def _assert_nothing_left(mark: str) -> None:
     lingering: list[Any] = []
 
@@ -119,7 +128,7 @@ def _assert_nothing_left(mark: str) -> None:
         return not lingering
 
     if not wait_for(settled, timeout_s=20.0, interval_s=0.2):
-        described = "; ".join(f"{p.pid}" for p in lingering)
+        described = "; ".join(_described(p) for p in lingering)
         for proc in lingering:  # only processes carrying this run's mark
             proc.kill()
         pytest.fail(f"tier-check left processes behind: {described}")
@@ -276,6 +285,7 @@ def test_the_clean_row_is_tier_3_with_full_scores(one_machine: tuple[Done, Path]
         "sep1730": card["implied_tier"]["sep1730"]["tier"],
         "claimed": 3,
         "below_claim": False,
+        "governance_inconclusive": False,
     }
     assert [(c["revision"], c["leg"], c["state"]) for c in row["legs"]] == [
         (R1, "server", "measured"),

@@ -3,6 +3,8 @@ client's whole process group, whatever it traps (these wait out real timeouts)."
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shlex
 import signal
 import subprocess
@@ -79,3 +81,40 @@ def test_a_signalled_slot_wrapper_stops_its_client_group(tmp_path: Path) -> None
             proc.kill()
             proc.wait()
     assert wait_for(lambda: pid_gone(trapper), timeout_s=10)
+
+
+def test_a_slot_wrapper_killed_outright_leaves_no_watchdog(tmp_path: Path) -> None:
+    """SIGKILL runs no trap: the watchdog (in a session of its own) must notice by itself and
+    go, instead of waiting out the limit to signal a pid that may be another process's."""
+    import psutil
+
+    script = slots.prepare_slots(tmp_path / "slots")
+    client = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(60)'"
+    wrapped = slots.wrap_client_command(client, script=script, slots=1, timeout_s=600)
+    proc = subprocess.Popen(["sh", "-c", f"{wrapped} http://127.0.0.1:9/x"])
+    watchdogs: list[psutil.Process] = []
+    clients: list[int] = []
+    try:
+
+        def started() -> bool:
+            watchdogs[:] = [
+                p
+                for p in psutil.process_iter(["cmdline"])
+                if "watchdog" in (p.info["cmdline"] or []) and str(proc.pid) in p.info["cmdline"]
+            ]
+            clients[:] = [
+                int(p.name) for p in (script.parent / "run").iterdir() if p.name.isdigit()
+            ]
+            return bool(watchdogs) and bool(clients)
+
+        assert wait_for(started, timeout_s=30)
+        proc.kill()
+        proc.wait()
+        assert wait_for(lambda: all(pid_gone(w.pid) for w in watchdogs), timeout_s=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for group in clients:  # the client's own session: the kill reached only the wrapper
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)

@@ -105,8 +105,13 @@ setsid sh -c "$cmd \"\$@\"" client "$@" 9>&- &
 client=$!
 # Registered for the admission controller, which measures the group's CPU from /proc.
 : 2>/dev/null >"$dir/run/$client"
-# The limit: a watchdog in a group of its own signals this shell when the time is up.
-setsid sh -c 'sleep "$1"; kill -USR1 "$2"' watchdog "$limit" "$$" </dev/null >/dev/null 2>&1 9>&- &
+# The limit: a watchdog in a group of its own signals this shell when the time is up. It
+# counts the seconds while this shell lives, so a shell killed outright (SIGKILL, no trap)
+# leaves no watchdog behind to signal a pid that may be another process's by then.
+setsid sh -c 'n=0
+while [ "$n" -lt "$1" ] && kill -0 "$2" 2>/dev/null; do sleep 1; n=$((n + 1)); done
+kill -0 "$2" 2>/dev/null && kill -USR1 "$2"' \
+  watchdog "$limit" "$$" </dev/null >/dev/null 2>&1 9>&- &
 watchdog=$!
 wait "$client"
 status=$?

@@ -404,6 +404,10 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
     began = time.monotonic()
     progress.step(f"client leg {revision}", config.client_command)
     with _warm_clients(ctx, config, revision) as client, _watching(progress, plan, "client", raw):
+        if stop.is_set():
+            # Interrupted while the warm start came up (its zygote stopped with every other
+            # child): the harness must not start after the children were stopped.
+            return unmeasured_leg("client", revision, "interrupted")
         command, timeout_ms = _client_command(client, config, client_slots)
         run = run_client_leg(
             harness,
