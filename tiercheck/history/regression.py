@@ -251,6 +251,9 @@ class _Line:
         self.unmeasured: dict[tuple[str, str], tuple[RunRecord, int]] = {}
         self.tier_run: RunRecord | None = None
         self.previous: RunRecord | None = None
+        #: `tier_run` and `previous` in the form the comparison reads, each made once.
+        self.tier_form: RunScenarios | None = None
+        self.previous_form: RunScenarios | None = None
         self.started: list[Regression] = []
         self.ended: list[Regression] = []
         #: Every night with a run so far, for how many nights a regression has lasted.
@@ -328,8 +331,7 @@ class _Line:
                 self.unmeasured.pop(where)  # the line no longer plans the leg
                 self._end(f"unmeasured:{where[0]}/{where[1]}")
 
-    def _tier(self, run: RunRecord) -> None:
-        now = run_scenarios(run)
+    def _tier(self, run: RunRecord, now: RunScenarios) -> None:
         if not now.judges_tier:
             return  # a gap: neither starts nor ends a lower tier
         open_one = self.active.get("lower-tier")
@@ -339,11 +341,15 @@ class _Line:
             elif run.tier != open_one.tier_after:
                 # Still below the tier before the drop: the same regression, at today's tier.
                 self.active["lower-tier"] = dataclasses.replace(open_one, tier_after=run.tier)
-        elif self.tier_run is not None and tier_dropped(run_scenarios(self.tier_run), now):
+        elif (
+            self.tier_run is not None
+            and self.tier_form is not None
+            and tier_dropped(self.tier_form, now)
+        ):
             self._start(
                 Regression("lower-tier", run, tier_before=self.tier_run.tier, tier_after=run.tier)
             )
-        self.tier_run = run
+        self.tier_run, self.tier_form = run, now
 
     def _lasted(self, regression: Regression) -> Regression:
         began = regression.since.timestamp.date()
@@ -354,10 +360,11 @@ class _Line:
         self.started, self.ended = [], []
         self.nights.add(run.timestamp.date())
         change = basis_change(self.previous, run) if self.previous else ()
-        found = compare(run_scenarios(self.previous), run_scenarios(run)) if self.previous else None
+        now = run_scenarios(run)
+        found = compare(self.previous_form, now) if self.previous_form is not None else None
         self._scenarios(run)
         self._legs(run, found)
-        self._tier(run)
+        self._tier(run, now)
         unmeasured = tuple(
             (x.revision, x.leg, self.unmeasured[(x.revision, x.leg)][1])
             for x in run.legs
@@ -376,8 +383,8 @@ class _Line:
             ended=tuple(self.ended),
             unmeasured=unmeasured,
         )
-        if starts_comparisons(run_scenarios(run)):
-            self.previous = run
+        if starts_comparisons(now):
+            self.previous, self.previous_form = run, now
         return state
 
 
