@@ -245,7 +245,7 @@ class Target:
     name: str
     repo: str
     #: The ref named after `@`, if any. Which ref is checked out (the registry's default when
-    #: none is named) is decided once, by `pipeline.plan.decide_ref`.
+    #: none is named) is decided once, by `pipeline.assess.plan.decide_ref`.
     ref: str | None
     entry: SdkEntry | None
     #: An existing checkout (`--sdk-path`), or None to clone `repo` at `ref`.

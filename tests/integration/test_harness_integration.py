@@ -37,7 +37,7 @@ from tiercheck.conformance.legs import (
 )
 from tiercheck.errors import ProcessError, ToolMissingError
 from tiercheck.paths import data_path
-from tiercheck.pipeline.verdict import score_leg_run
+from tiercheck.pipeline.assess.verdict import score_leg_run
 from tiercheck.revisions import Leg, known_revisions
 from tiercheck.scoring import LegVerdict
 

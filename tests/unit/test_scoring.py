@@ -17,7 +17,7 @@ from support.checks_builder import (
 from tiercheck.conformance.legs import LegRun
 from tiercheck.conformance.results import parse_results
 from tiercheck.model import to_json
-from tiercheck.pipeline.verdict import score_leg_run
+from tiercheck.pipeline.assess.verdict import score_leg_run
 from tiercheck.scorecard.build import leg_entry, merged_leg_entry, scenario_entry
 from tiercheck.scoring import (
     LegVerdict,

@@ -30,7 +30,7 @@ from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
 from tiercheck.report.formats import SCORECARD_FORMATS
 
 if TYPE_CHECKING:
-    from tiercheck.pipeline.request import AssessRequest
+    from tiercheck.pipeline.assess.request import AssessRequest
     from tiercheck.pipeline.run import WrittenRun
 
 __all__ = ["assess", "assess_parser", "assess_request", "measure", "setup", "setup_parser"]
@@ -143,8 +143,8 @@ def assess(args: argparse.Namespace) -> int:
 
 def assess_request(args: argparse.Namespace) -> AssessRequest:
     """The assessment the flags in `args` ask for, as one typed request (nothing run yet)."""
-    from tiercheck.pipeline import RunSettings
-    from tiercheck.pipeline.request import AssessRequest, TargetRequest
+    from tiercheck.pipeline.assess.base import RunSettings
+    from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 
     concurrency = None if args.concurrency is None else max(0, args.concurrency)
     # In the order the flags are checked: the first bad one is the one reported.
@@ -239,7 +239,7 @@ def setup(args: argparse.Namespace) -> int:
 
 
 def _setup_sdk(args: argparse.Namespace) -> int:
-    from tiercheck.pipeline import AssessOptions, RunSettings
+    from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
     from tiercheck.pipeline.doctor import prepare_sdk
     from tiercheck.report.progress import make_progress
     from tiercheck.target import resolve_target

@@ -28,9 +28,9 @@ from tiercheck.cli.common import (
     say_nothing_measured,
     warn,
 )
+from tiercheck.pipeline.assess.request import TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest
 from tiercheck.pipeline.claim import claim as run_claim
-from tiercheck.pipeline.request import TargetRequest
 from tiercheck.pipeline.run import OutputError
 from tiercheck.report.progress import make_progress
 from tiercheck.scorecard.model import Scorecard

@@ -136,7 +136,7 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config`: resolved values per revision with their sources, and what
     would run."""
-    from tiercheck.pipeline.preview import preview_target
+    from tiercheck.pipeline.assess.preview import preview_target
 
     registry = known_sdks(args)
     # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like

@@ -23,8 +23,8 @@ from tiercheck.cli.common import (
     known_sdks,
     print_json,
 )
+from tiercheck.pipeline.assess.preview import RunPreview
 from tiercheck.pipeline.doctor import diagnose, diagnose_target, harness_facts
-from tiercheck.pipeline.preview import RunPreview
 from tiercheck.target import resolve_target
 
 __all__ = ["doctor", "doctor_parser"]

@@ -18,7 +18,7 @@ from tiercheck.report.formats import HISTORY_FORMATS
 # The pipeline loads on first use: this module is imported while `tier-check --help` is built
 # (the assessment's parser has its flags), and --help must stay fast.
 if TYPE_CHECKING:
-    from tiercheck.pipeline.request import HistoryRequest
+    from tiercheck.pipeline.assess.request import HistoryRequest
 
 __all__ = [
     "add_history_flags",
@@ -55,7 +55,7 @@ def _store_path(args: argparse.Namespace) -> Path:
 
 def history_request(args: argparse.Namespace) -> HistoryRequest | None:
     """The history the assessment keeps (`--history`, `--reuse`), or None with `--no-history`."""
-    from tiercheck.pipeline.request import HistoryRequest
+    from tiercheck.pipeline.assess.request import HistoryRequest
 
     if args.no_history:
         if args.history or args.reuse:

@@ -13,7 +13,7 @@ from tiercheck.cli.common import (
     stdout_color,
 )
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.assess import score_results
+from tiercheck.pipeline.assess.assessment import score_results
 from tiercheck.report.diff import diff_scorecards
 from tiercheck.report.formats import DIFF_FORMATS, SCORECARD_FORMATS
 from tiercheck.report.writer import load_scorecard

@@ -38,9 +38,9 @@ from tiercheck.claim.sources import (
 from tiercheck.config.registry import Registry, SdkEntry, default_registry_path
 from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
-from tiercheck.pipeline.base import ProgressSink
-from tiercheck.pipeline.facts import now_utc, run_id
-from tiercheck.pipeline.request import AssessRequest, TargetRequest
+from tiercheck.pipeline.assess.base import ProgressSink
+from tiercheck.pipeline.assess.facts import now_utc, run_id
+from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
 from tiercheck.report.writer import load_previous, load_scorecard, write_claim
 from tiercheck.scorecard.model import Scorecard

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from tiercheck.config.registry import SdkEntry
 from tiercheck.config.requires import TOOLS
 from tiercheck.config.resolve import resolve
-from tiercheck.pipeline.base import AssessOptions, ProgressSink
-from tiercheck.pipeline.plan import plan_assessment
-from tiercheck.pipeline.preview import TargetPreview, preview_target
-from tiercheck.pipeline.provision import ToolsResult, provision_tools, sdk_probe_env
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink
+from tiercheck.pipeline.assess.plan import plan_assessment
+from tiercheck.pipeline.assess.preview import TargetPreview, preview_target
+from tiercheck.pipeline.assess.provision import ToolsResult, provision_tools, sdk_probe_env
 from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
 from tiercheck.target import Target
 
@@ -135,8 +135,8 @@ def diagnose(
 def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:
     """What an assessment does before its build, without the build: check the required tools,
     check out the code (the pins live there), provision uv/pnpm, check the toolchain pin."""
-    from tiercheck.pipeline.checkout import check_out
-    from tiercheck.pipeline.provision import check_toolchain
+    from tiercheck.pipeline.assess.checkout import check_out
+    from tiercheck.pipeline.assess.provision import check_toolchain
 
     plan = plan_assessment(options)
     requires = plan.target.entry.requires if plan.target.entry else ()

@@ -16,7 +16,7 @@ from tiercheck.errors import UsageError
 from tiercheck.history.record import EARLIEST, LATEST, parse_time
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.history.view import history_report
-from tiercheck.pipeline.facts import now_utc
+from tiercheck.pipeline.assess.facts import now_utc
 from tiercheck.report.formats import HISTORY_FORMATS
 
 __all__ = ["HistoryShowRequest", "ShowOutcome", "moment", "show_history", "since"]

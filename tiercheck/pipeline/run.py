@@ -1,9 +1,11 @@
-"""One whole run, owned here: request → target → report folder → assessment → history → files.
+"""`tier-check --sdk …`, the assessment command: request → target → report folder → the
+assessment → history → files.
 
 `cli/` parses argv into an `AssessRequest` and hands it over; this module resolves the target,
-chooses and checks the report folder, runs the assessment's steps (`pipeline.assess`), adds the
-history section, writes every report and appends the run to the history, and returns what it
-wrote. Nothing it produces climbs back up to the command line to be finished there.
+chooses and checks the report folder, has the assessment run (`pipeline.assess.assessment`, which
+owns its steps), adds the history section, writes every report and appends the run to the
+history, and returns what it wrote. Nothing it produces climbs back up to the command line to be
+finished there.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from pathlib import Path
 
 from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.history.store import HistoryStore
-from tiercheck.pipeline.assess import assess
-from tiercheck.pipeline.base import AssessOptions, ProgressSink
-from tiercheck.pipeline.facts import now_utc
-from tiercheck.pipeline.history import HistoryHook
-from tiercheck.pipeline.inputs import check_inputs
-from tiercheck.pipeline.output import ReportFolder, report_folder
-from tiercheck.pipeline.request import AssessRequest
+from tiercheck.pipeline.assess.assessment import assess
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink
+from tiercheck.pipeline.assess.facts import now_utc
+from tiercheck.pipeline.assess.history import HistoryHook
+from tiercheck.pipeline.assess.inputs import check_inputs
+from tiercheck.pipeline.assess.output import ReportFolder, report_folder
+from tiercheck.pipeline.assess.request import AssessRequest
 from tiercheck.report.writer import write_reports
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.target import Target, resolve_target

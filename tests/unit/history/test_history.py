@@ -36,7 +36,7 @@ from tiercheck.cli.common import warn
 from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import record_of
 from tiercheck.history.store import SCHEMA_VERSION, HistoryError, HistoryStore
-from tiercheck.pipeline.history import HistoryHook
+from tiercheck.pipeline.assess.history import HistoryHook
 from tiercheck.report.writer import load_scorecard, write_reports
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.model import Scorecard

@@ -194,7 +194,7 @@ def test_a_failure_bridged_by_an_unmeasured_night_stays_one_regression() -> None
 
 def test_a_scorecard_records_the_requirement_sets_it_was_scored_against() -> None:
     from tiercheck.history.files import requirements_digest
-    from tiercheck.pipeline.facts import tiercheck_facts
+    from tiercheck.pipeline.assess.facts import tiercheck_facts
 
     both = tiercheck_facts("r", ["2025-11-25", "2026-07-28"]).requirements_digest
     assert both == requirements_digest(["2025-11-25", "2026-07-28"])

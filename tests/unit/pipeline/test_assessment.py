@@ -17,8 +17,8 @@ from tiercheck.conformance import slots
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.model import to_json
-from tiercheck.pipeline.judge import evaluate_governance
-from tiercheck.pipeline.plan import decide_ref
+from tiercheck.pipeline.assess.judge import evaluate_governance
+from tiercheck.pipeline.assess.plan import decide_ref
 from tiercheck.report.json_format import validate_scorecard
 from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard.build import (
@@ -390,8 +390,8 @@ class _Recorder(NullProgress):
 def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     from tiercheck.config.requirements import load_requirement_set
     from tiercheck.config.resolve import resolve
-    from tiercheck.pipeline.legs import _watching
-    from tiercheck.pipeline.plan import RevisionPlan
+    from tiercheck.pipeline.assess.legs import _watching
+    from tiercheck.pipeline.assess.plan import RevisionPlan
 
     plan = RevisionPlan(
         "2025-11-25",
@@ -412,7 +412,7 @@ def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
 
 
 def test_a_server_leg_gives_up_its_turn_once_and_the_next_one_starts() -> None:
-    from tiercheck.pipeline.legs import _Turn
+    from tiercheck.pipeline.assess.legs import _Turn
 
     lock = threading.Lock()
     order: list[str] = []

@@ -24,9 +24,9 @@ from tiercheck.config.registry import load_registry
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline import claim as claim_module
-from tiercheck.pipeline.base import ProgressSink, RunSettings
+from tiercheck.pipeline.assess.base import ProgressSink, RunSettings
+from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest, claim, claim_dir, issue_url, summary
-from tiercheck.pipeline.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import WrittenRun
 from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text

@@ -16,7 +16,7 @@ import pytest
 
 from support.checks_builder import failing, passing, requirement_set, write_scenario
 from tiercheck.conformance.results import parse_results
-from tiercheck.pipeline.liveness import Answer, Liveness, LivenessWatch, judge_liveness
+from tiercheck.pipeline.assess.liveness import Answer, Liveness, LivenessWatch, judge_liveness
 from tiercheck.scoring import LegVerdict, score_leg
 
 NAMES = ["s1", "s2", "s3", "s4", "s5", "s6"]

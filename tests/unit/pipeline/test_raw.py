@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiercheck.pipeline.legs import _fresh_raw
+from tiercheck.pipeline.assess.legs import _fresh_raw
 
 
 def test_an_earlier_raw_laid_out_as_ours_is_cleared(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ import pytest
 from tiercheck.cli.assess import assess_parser, assess_request
 from tiercheck.config.registry import load_registry
 from tiercheck.governance.obtain import GovernanceOptions
-from tiercheck.pipeline.base import AssessOptions, RunSettings
-from tiercheck.pipeline.output import ReportFolder
-from tiercheck.pipeline.request import AssessRequest, TargetRequest
+from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
+from tiercheck.pipeline.assess.output import ReportFolder
+from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import assess_options
 from tiercheck.target import Target
 

@@ -17,20 +17,20 @@ from tiercheck.config.requirements import load_requirement_set
 from tiercheck.config.resolve import resolve
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions
-from tiercheck.pipeline.base import AssessOptions, Origin, RunSettings, Unmeasured
-from tiercheck.pipeline.build import BuildResult, build_sdk
-from tiercheck.pipeline.checkout import CheckoutResult
-from tiercheck.pipeline.judge import (
+from tiercheck.pipeline.assess.base import AssessOptions, Origin, RunSettings, Unmeasured
+from tiercheck.pipeline.assess.build import BuildResult, build_sdk
+from tiercheck.pipeline.assess.checkout import CheckoutResult
+from tiercheck.pipeline.assess.judge import (
     Baselines,
     Judgement,
     find_baselines,
     judge,
     load_leg_baselines,
 )
-from tiercheck.pipeline.legs import LegsResult
-from tiercheck.pipeline.measure import Measurement, measure
-from tiercheck.pipeline.plan import RefChoice, RevisionPlan, decide_ref, plan_assessment
-from tiercheck.pipeline.provision import ProvisionResult
+from tiercheck.pipeline.assess.legs import LegsResult
+from tiercheck.pipeline.assess.measure import Measurement, measure
+from tiercheck.pipeline.assess.plan import RefChoice, RevisionPlan, decide_ref, plan_assessment
+from tiercheck.pipeline.assess.provision import ProvisionResult
 from tiercheck.report.progress import NullProgress
 from tiercheck.scoring import skipped_leg
 from tiercheck.target import Target
@@ -367,7 +367,7 @@ def test_a_baseline_given_to_the_leg_it_was_not_written_for_is_refused(tmp_path:
 
 def test_each_leg_is_judged_by_its_own_file_at_its_own_revision(tmp_path: Path) -> None:
     from support.scorecards import measured_leg, scenario
-    from tiercheck.pipeline.judge import apply_baselines
+    from tiercheck.pipeline.assess.judge import apply_baselines
 
     (tmp_path / "s.yml").write_text("server:\n  - tools-call\n")
     (tmp_path / "c.yml").write_text("client:\n  - initialize\n")
@@ -427,7 +427,7 @@ def test_judge_after_an_interrupt_skips_governance_and_exits_130() -> None:
 
 
 def test_legs_get_the_provisioned_tools_first_on_path_and_the_scorecard_keeps_the_config() -> None:
-    from tiercheck.pipeline.provision import with_tool_path
+    from tiercheck.pipeline.assess.provision import with_tool_path
 
     plans = (_revision(OLD), _revision(NEW))
     prefixed = with_tool_path(plans, [Path("/cache/tools/pnpm/10.26.1/node_modules/.bin")])

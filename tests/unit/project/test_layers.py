@@ -57,6 +57,13 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("scoring.py", "import tiercheck.process", "Formatters and signals are pure"),
         ("config/registry.py", "import tiercheck.pipeline", "Layers point down"),
         ("sdk/markers.py", "import tiercheck.sdk.build", "No import cycles"),
+        # The assessment's steps sit below every command that runs them.
+        (
+            "pipeline/assess/legs.py",
+            "import tiercheck.pipeline.run",
+            "The assessment's steps know no command",
+        ),
+        ("pipeline/assess/plan.py", "import tiercheck.pipeline.matrix.run", "The assessment's"),
         # Independent layers (`|`): siblings that must not import each other.
         ("history/record.py", "import tiercheck.matrix.model", "Layers point down"),
         ("probes/base.py", "import tiercheck.governance.snapshot", "Layers point down"),

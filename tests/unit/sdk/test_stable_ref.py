@@ -26,9 +26,9 @@ from tiercheck.governance.snapshot import (
     ReleaseFacts,
     Snapshot,
 )
-from tiercheck.pipeline.base import AssessOptions, RunSettings, Unmeasured
-from tiercheck.pipeline.checkout import check_out
-from tiercheck.pipeline.plan import decide_ref, plan_assessment
+from tiercheck.pipeline.assess.base import AssessOptions, RunSettings, Unmeasured
+from tiercheck.pipeline.assess.checkout import check_out
+from tiercheck.pipeline.assess.plan import decide_ref, plan_assessment
 from tiercheck.report.progress import NullProgress
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.checkout import checkout, worktree_path

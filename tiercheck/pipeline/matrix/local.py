@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from tiercheck.config.registry import Registry
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.base import default_concurrency
+from tiercheck.pipeline.assess.base import default_concurrency
 from tiercheck.pipeline.matrix.outcome import MatrixResult, finish, load_previous, matrix_folder
 from tiercheck.pipeline.matrix.request import MatrixRequest, RowOptions
 from tiercheck.pipeline.matrix.rows import select_rows
@@ -27,7 +27,7 @@ def child_args(registry: Registry, options: RowOptions) -> tuple[str, ...]:
     """What every row's `tier-check` is given besides its own row; the files it names are read
     here, so a bad one is refused once, before any row runs (UsageError or ConfigError)."""
     from tiercheck.governance.snapshot import load_snapshot
-    from tiercheck.pipeline.inputs import check_history
+    from tiercheck.pipeline.assess.inputs import check_history
 
     out = ["--registry", str(registry.path.resolve())]
     if options.skip_governance and options.governance_snapshot:

@@ -15,13 +15,13 @@ from pathlib import Path
 from tiercheck.conformance.results import ScenarioResult
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured
-from tiercheck.pipeline.facts import harness_facts, now_utc, tiercheck_facts
-from tiercheck.pipeline.finish import finish_scorecard
-from tiercheck.pipeline.judge import Baselines, find_baselines, judge, load_dispute_entries
-from tiercheck.pipeline.measure import Measurement, measure
-from tiercheck.pipeline.plan import Plan, RevisionPlan, decide_ref, plan_assessment
-from tiercheck.pipeline.reuse import ReuseLookup, reused_measurement
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured
+from tiercheck.pipeline.assess.facts import harness_facts, now_utc, tiercheck_facts
+from tiercheck.pipeline.assess.finish import finish_scorecard
+from tiercheck.pipeline.assess.judge import Baselines, find_baselines, judge, load_dispute_entries
+from tiercheck.pipeline.assess.measure import Measurement, measure
+from tiercheck.pipeline.assess.plan import Plan, RevisionPlan, decide_ref, plan_assessment
+from tiercheck.pipeline.assess.reuse import ReuseLookup, reused_measurement
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.model import Artifacts, HarnessBlock, HistoryBlock, Scorecard
 from tiercheck.scoring import LegVerdict
@@ -41,7 +41,7 @@ def assess(
     """Run a whole assessment and return its scorecard document (exit code inside).
 
     With `reuse`, a stored run of the same commit and configuration stands in for the
-    conformance half (see `pipeline.reuse`); the scorecard's `history.reused_from` names it.
+    conformance half (see `pipeline.assess.reuse`); the scorecard's `history.reused_from` names it.
     """
     plan = plan_assessment(options)
     check_snapshot(plan.target.repo, governance)

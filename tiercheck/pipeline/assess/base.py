@@ -55,9 +55,9 @@ class ProgressSink(Protocol):
 class RunSettings:
     """How the conformance half runs, as the command line set it: every setting declared once.
 
-    The request (`pipeline.request.AssessRequest`) holds it as parsed and `AssessOptions` holds
-    it as the steps read it, so a new setting is one field here and one value where the command
-    line builds it.
+    The request (`pipeline.assess.request.AssessRequest`) holds it as parsed and `AssessOptions`
+    holds it as the steps read it, so a new setting is one field here and one value where the
+    command line builds it.
     """
 
     cache_dir: Path
@@ -94,9 +94,9 @@ class AssessOptions:
 
     target: Target
     settings: RunSettings
-    #: The run's folder (`pipeline.output`): raw results and logs go under it.
+    #: The run's folder (`pipeline.assess.output`): raw results and logs go under it.
     out_dir: Path
-    #: The run's id (`pipeline.output`), recorded in the scorecard.
+    #: The run's id (`pipeline.assess.output`), recorded in the scorecard.
     run_id: str = ""
     #: URL mode: an already running server (no checkout, no build, no managed server).
     server_url: str | None = None

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import RunRecord, config_digest
 from tiercheck.history.store import ReuseKey, StoredLegResults
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, elapsed
-from tiercheck.pipeline.checkout import check_out
-from tiercheck.pipeline.measure import Measurement
-from tiercheck.pipeline.plan import Plan
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, elapsed
+from tiercheck.pipeline.assess.checkout import check_out
+from tiercheck.pipeline.assess.measure import Measurement
+from tiercheck.pipeline.assess.plan import Plan
 from tiercheck.report.writer import write_leg_results
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.model import BuildBlock

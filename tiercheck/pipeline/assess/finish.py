@@ -6,9 +6,9 @@ import dataclasses
 from datetime import datetime
 
 from tiercheck.model import from_json
-from tiercheck.pipeline.judge import Judgement
-from tiercheck.pipeline.measure import Measurement
-from tiercheck.pipeline.plan import Plan
+from tiercheck.pipeline.assess.judge import Judgement
+from tiercheck.pipeline.assess.measure import Measurement
+from tiercheck.pipeline.assess.plan import Plan
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.build import ScorecardParts, build_scorecard, signal_entries
 from tiercheck.scorecard.model import (

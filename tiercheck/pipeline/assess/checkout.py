@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiercheck.errors import TiercheckError
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
-from tiercheck.pipeline.plan import Plan
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.assess.plan import Plan
 from tiercheck.scorecard.model import SdkRelease
 from tiercheck.target import choose_release_tag, parse_release_version
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tiercheck.config.registry import Registry
 from tiercheck.governance.obtain import GovernanceOptions
-from tiercheck.pipeline.base import RunSettings
+from tiercheck.pipeline.assess.base import RunSettings
 
 __all__ = ["AssessRequest", "HistoryRequest", "TargetRequest"]
 
@@ -46,6 +46,6 @@ class AssessRequest:
     governance: GovernanceOptions
     #: How the conformance half runs (the same record `AssessOptions` holds).
     settings: RunSettings
-    #: `--out`; None: `reports/<sdk>/<run-id>/`, chosen by `pipeline.output`.
+    #: `--out`; None: `reports/<sdk>/<run-id>/`, chosen by `pipeline.assess.output`.
     out: Path | None = None
     history: HistoryRequest | None = None

@@ -15,8 +15,8 @@ from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.requirements import RequirementSet, load_requirement_set
 from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.base import AssessOptions, Origin
-from tiercheck.pipeline.inputs import explicit_baselines
+from tiercheck.pipeline.assess.base import AssessOptions, Origin
+from tiercheck.pipeline.assess.inputs import explicit_baselines
 from tiercheck.revisions import is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import STABLE_REF, Target
 

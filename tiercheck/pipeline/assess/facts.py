@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from tiercheck import __version__
 from tiercheck.conformance.harness import PACKAGE
 from tiercheck.history.files import requirements_digest
-from tiercheck.pipeline.measure import Measurement
+from tiercheck.pipeline.assess.measure import Measurement
 from tiercheck.scorecard.model import HarnessBlock, ToolBlock, ToolEntry
 
 __all__ = ["harness_facts", "now_utc", "run_id", "tiercheck_facts"]

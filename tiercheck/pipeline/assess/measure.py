@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, TypeVar
 
 from tiercheck import process
 from tiercheck.conformance.harness import Harness
-from tiercheck.pipeline.base import (
+from tiercheck.pipeline.assess.base import (
     AssessOptions,
     ProgressSink,
     StepResult,
     Unmeasured,
     elapsed,
 )
-from tiercheck.pipeline.build import BuildResult, build_sdk
-from tiercheck.pipeline.checkout import CheckoutResult, check_out, working_tree_lock
-from tiercheck.pipeline.inputs import check_checkout_inputs, explicit_baselines
-from tiercheck.pipeline.judge import find_baselines, load_leg_baselines
-from tiercheck.pipeline.legs import LegsResult, nothing_to_run, run_legs
-from tiercheck.pipeline.plan import Plan, RevisionPlan
-from tiercheck.pipeline.provision import (
+from tiercheck.pipeline.assess.build import BuildResult, build_sdk
+from tiercheck.pipeline.assess.checkout import CheckoutResult, check_out, working_tree_lock
+from tiercheck.pipeline.assess.inputs import check_checkout_inputs, explicit_baselines
+from tiercheck.pipeline.assess.judge import find_baselines, load_leg_baselines
+from tiercheck.pipeline.assess.legs import LegsResult, nothing_to_run, run_legs
+from tiercheck.pipeline.assess.plan import Plan, RevisionPlan
+from tiercheck.pipeline.assess.provision import (
     ProvisionResult,
     ToolchainResult,
     ToolsResult,

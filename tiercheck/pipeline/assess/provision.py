@@ -20,8 +20,8 @@ from tiercheck.config.requires import Requirement
 from tiercheck.config.resolve import Layer, RevisionConfig, Sourced
 from tiercheck.conformance.harness import PACKAGE, Harness, provision
 from tiercheck.errors import TiercheckError, ToolMissingError
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
-from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.sdk.toolchain import (
     PROBE_TIMEOUT_S,
     ToolStatus,

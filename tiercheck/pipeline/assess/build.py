@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tiercheck.pipeline.base import AssessOptions, ProgressSink, Unmeasured, elapsed
-from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured, elapsed
+from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.scorecard.model import BuildBlock
 
 __all__ = ["BuildResult", "build_sdk"]

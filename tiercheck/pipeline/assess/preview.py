@@ -17,8 +17,8 @@ from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.conformance.warm import warm_plan
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.inputs import explicit_baselines
-from tiercheck.pipeline.would_run import LegsToRun, legs_to_run, nothing_would_run
+from tiercheck.pipeline.assess.inputs import explicit_baselines
+from tiercheck.pipeline.assess.would_run import LegsToRun, legs_to_run, nothing_would_run
 from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import Target
 

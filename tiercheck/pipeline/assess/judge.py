@@ -26,8 +26,8 @@ from tiercheck.governance.signals import GovernanceSignals
 from tiercheck.governance.signals.release_date import published_days
 from tiercheck.governance.snapshot import DisputeFacts, ReleaseFacts, Unavailable
 from tiercheck.model import format_time
-from tiercheck.pipeline.base import ProgressSink, Unmeasured
-from tiercheck.pipeline.plan import RevisionPlan
+from tiercheck.pipeline.assess.base import ProgressSink, Unmeasured
+from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.build import exit_code_for, leg_summary
 from tiercheck.scorecard.model import GovernanceBlock

@@ -29,17 +29,17 @@ from tiercheck.conformance import admission, slots, warm
 from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import ServerStartError, TiercheckError
-from tiercheck.pipeline.base import (
+from tiercheck.pipeline.assess.base import (
     AssessOptions,
     ProgressSink,
     Unmeasured,
     default_concurrency,
     elapsed,
 )
-from tiercheck.pipeline.liveness import Liveness, LivenessWatch, judge_liveness
-from tiercheck.pipeline.plan import RevisionPlan
-from tiercheck.pipeline.verdict import score_leg_run
-from tiercheck.pipeline.would_run import legs_to_run, nothing_would_run, unconfigured
+from tiercheck.pipeline.assess.liveness import Liveness, LivenessWatch, judge_liveness
+from tiercheck.pipeline.assess.plan import RevisionPlan
+from tiercheck.pipeline.assess.verdict import score_leg_run
+from tiercheck.pipeline.assess.would_run import legs_to_run, nothing_would_run, unconfigured
 from tiercheck.revisions import LEGS, Leg, is_known_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 

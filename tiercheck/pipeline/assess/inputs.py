@@ -22,7 +22,7 @@ from tiercheck.config.baseline import load_baseline
 from tiercheck.config.baseline_spec import BaselineSpec, parse_baseline_spec
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.history.store import HistoryError, HistoryStore
-from tiercheck.pipeline.request import AssessRequest
+from tiercheck.pipeline.assess.request import AssessRequest
 
 __all__ = [
     "EXPECTED_FAILURES_FLAG",
