@@ -250,31 +250,47 @@ def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
 
 
 def _server_leg(ctx: _LegContext, plan: RevisionPlan, turn: _Turn) -> LegVerdict:
-    from tiercheck.sdk.server import managed_server
-
-    options, record, cwd, harness = ctx.options, ctx.record, ctx.cwd, ctx.harness
-    progress, stop = ctx.progress, ctx.stop
-    config, revision = plan.config, plan.revision
-    raw = options.out_dir / "raw" / revision / "server"
+    """The server leg of one revision: against `--server-url` as given, else against the SDK's
+    server started here (or skipped when nothing says how to start one)."""
+    options, config, revision = ctx.options, plan.config, plan.revision
     if options.server_url is not None:
-        record.server_urls[revision] = options.server_url
-        with _watching(progress, plan, "server", raw):
-            run = run_server_leg(
-                harness, url=options.server_url, revision=revision, results_dir=raw, cwd=cwd
-            )
-        return _scored(record, run, plan, stop, progress)
+        return _given_server_leg(ctx, plan, options.server_url)
     skip = unconfigured(config, "server", server_url=options.server_url)
     if skip is not None or not config.server_command or not config.server_url:
         return skipped_leg("server", revision, skip or "no server command/url configured")
-    log = options.out_dir / "logs" / f"server-{revision}.log"
+    return _started_server_leg(ctx, plan, turn, config.server_command, config.server_url)
+
+
+def _given_server_leg(ctx: _LegContext, plan: RevisionPlan, url: str) -> LegVerdict:
+    """The leg against a server someone else runs (`--server-url`): nothing started or watched."""
+    raw = ctx.options.out_dir / "raw" / plan.revision / "server"
+    ctx.record.server_urls[plan.revision] = url
+    with _watching(ctx.progress, plan, "server", raw):
+        run = run_server_leg(
+            ctx.harness, url=url, revision=plan.revision, results_dir=raw, cwd=ctx.cwd
+        )
+    return _scored(ctx.record, run, plan, ctx.stop, ctx.progress)
+
+
+def _started_server_leg(
+    ctx: _LegContext, plan: RevisionPlan, turn: _Turn, command: str, url: str
+) -> LegVerdict:
+    """Start the SDK's server, run the leg against it while watching that it answers, then the
+    advisory probes; a server that could not start or died is an unmeasured leg with its reason."""
+    from tiercheck.sdk.server import managed_server
+
+    record, progress, stop = ctx.record, ctx.progress, ctx.stop
+    config, revision = plan.config, plan.revision
+    raw = ctx.options.out_dir / "raw" / revision / "server"
+    log = ctx.options.out_dir / "logs" / f"server-{revision}.log"
     record.logs[f"server-{revision}"] = str(log)
     began = time.monotonic()
-    progress.step(f"server {revision}", config.server_command)
+    progress.step(f"server {revision}", command)
     try:
         with managed_server(
-            config.server_command,
-            config.server_url,
-            cwd=cwd,
+            command,
+            url,
+            cwd=ctx.cwd,
             env=config.env,
             log_path=log,
             ready_timeout_s=config.ready_timeout,
@@ -290,49 +306,67 @@ def _server_leg(ctx: _LegContext, plan: RevisionPlan, turn: _Turn) -> LegVerdict
             watch = LivenessWatch(raw, "server", lambda: _answers(server))
             with _watching(progress, plan, "server", raw), watch:
                 run = run_server_leg(
-                    harness,
+                    ctx.harness,
                     url=server.url,
                     revision=revision,
                     results_dir=raw,
-                    cwd=cwd,
+                    cwd=ctx.cwd,
                     env=config.env,
                     allow_env=config.pass_env,
                     timeout_s=SERVER_LEG_TIMEOUT_S,
                 )
+            lost = _server_lost(ctx, plan, server, raw)
+            if lost is not None:
+                return lost
             liveness = watch.liveness
-            if stop.is_set():
-                # Our own teardown stopped the server (Ctrl-C, SIGTERM): not the server's fate.
-                return unmeasured_leg("server", revision, "interrupted before the leg finished")
-            # A server that died during its leg answered none of the scenarios after its
-            # death: their failures are not the SDK's answers, so the leg is unmeasured.
-            fate = server.fate()
-            if fate is not None:
-                record.unmeasured.append(Unmeasured(f"server leg {revision}", fate))
-                progress.warn(f"{revision}: {fate.splitlines()[0]}")
-                progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
-                return unmeasured_leg("server", revision, fate, results_dir=raw)
-            end = liveness.end
-            if end is not None and not end.ok:
+            if liveness.end is not None and not liveness.end.ok:
                 # Every scenario passed (or failed while it still answered), but it is not
                 # answering now: the advisory probes would only measure that.
                 progress.warn(f"{revision}: the server stopped answering at the end of its leg")
-                progress.warn(f"{revision}: probes not run: {end.detail}")
+                progress.warn(f"{revision}: probes not run: {liveness.end.detail}")
             else:
                 turn.release()
                 _run_probes(ctx, plan, server.url)
     except TiercheckError as exc:
-        # Only a start-up failure is the server's; the harness refusing its folder is not.
-        ready = isinstance(exc, ServerStartError)
-        reason = f"the server did not become ready: {exc.message}" if ready else exc.message
-        if stop.is_set():
-            # Our own teardown stopped it (Ctrl-C while it started): not the server's failure.
-            reason = f"interrupted before the leg ran ({reason})"
-        record.unmeasured.append(Unmeasured(f"server leg {revision}", reason))
-        progress.warn(f"{revision}: {exc.message.splitlines()[0]}")
-        return unmeasured_leg("server", revision, reason, results_dir=raw)
+        return _server_not_run(ctx, plan, exc, raw)
     finally:
         record.timings[f"server {revision}"] = elapsed(began)
     return _scored(record, run, plan, stop, progress, liveness=liveness)
+
+
+def _server_lost(
+    ctx: _LegContext, plan: RevisionPlan, server: ManagedServer, raw: Path
+) -> LegVerdict | None:
+    """The unmeasured leg when the leg's verdicts are not the server's answers: our own teardown
+    stopped it, or it died during the leg. None when the leg stands."""
+    revision = plan.revision
+    if ctx.stop.is_set():
+        # Our own teardown stopped the server (Ctrl-C, SIGTERM): not the server's fate.
+        return unmeasured_leg("server", revision, "interrupted before the leg finished")
+    # A server that died during its leg answered none of the scenarios after its death: their
+    # failures are not the SDK's answers, so the leg is unmeasured.
+    fate = server.fate()
+    if fate is None:
+        return None
+    ctx.record.unmeasured.append(Unmeasured(f"server leg {revision}", fate))
+    ctx.progress.warn(f"{revision}: {fate.splitlines()[0]}")
+    ctx.progress.done(f"server leg {revision}", f"unmeasured: {fate.splitlines()[0]}")
+    return unmeasured_leg("server", revision, fate, results_dir=raw)
+
+
+def _server_not_run(
+    ctx: _LegContext, plan: RevisionPlan, exc: TiercheckError, raw: Path
+) -> LegVerdict:
+    """The unmeasured leg when the server did not start or the harness refused the leg."""
+    # Only a start-up failure is the server's; the harness refusing its folder is not.
+    ready = isinstance(exc, ServerStartError)
+    reason = f"the server did not become ready: {exc.message}" if ready else exc.message
+    if ctx.stop.is_set():
+        # Our own teardown stopped it (Ctrl-C while it started): not the server's failure.
+        reason = f"interrupted before the leg ran ({reason})"
+    ctx.record.unmeasured.append(Unmeasured(f"server leg {plan.revision}", reason))
+    ctx.progress.warn(f"{plan.revision}: {exc.message.splitlines()[0]}")
+    return unmeasured_leg("server", plan.revision, reason, results_dir=raw)
 
 
 def _answers(server: ManagedServer) -> tuple[bool, str]:
