@@ -37,31 +37,8 @@ def finish_scorecard(
 ) -> Scorecard:
     """The scorecard document, remediation included."""
     target, revisions = plan.target, plan.revisions
-    # The merged legs' parts: the measured verdicts with each scenario's dispute attached.
-    judged_parts = {
-        (part.revision, merged.leg): part
-        for merged in (judged.server, judged.client)
-        for part in merged.parts
-    }
-    per_revision: dict[str, dict[str, LegVerdict]] = {
-        p.revision: {
-            leg: judged_parts.get((p.revision, leg), measured.verdicts[(p.revision, leg)])
-            for leg in LEGS
-        }
-        for p in revisions
-    }
-    sdk = SdkBlock(
-        name=target.name,
-        # Nothing named and no registry default: the branch the clone resolved to.
-        ref=plan.ref.ref or measured.branch,
-        commit=measured.commit,
-        path=str(measured.checkout_path) if measured.checkout_path else None,
-        origin=plan.origin,
-        tag=measured.tag,
-        release=measured.release,
-        # Results scored elsewhere (`tier-check score`) were configured by no registry at all.
-        registered=None if plan.origin == "results" else target.entry is not None,
-    )
+    per_revision = _per_revision(plan, measured, judged)
+    sdk = _sdk_block(plan, measured)
     parts = ScorecardParts(
         repo=target.repo,
         branch=plan.ref.branch or measured.branch,
@@ -95,3 +72,39 @@ def finish_scorecard(
     )
     doc = build_scorecard(parts)
     return dataclasses.replace(doc, remediation=remediation(doc))
+
+
+def _per_revision(
+    plan: Plan, measured: Measurement, judged: Judgement
+) -> dict[str, dict[str, LegVerdict]]:
+    """Each revision's two legs: the judged part (with each scenario's dispute attached) where
+    the judge merged one, else the verdict as measured."""
+    judged_parts = {
+        (part.revision, merged.leg): part
+        for merged in (judged.server, judged.client)
+        for part in merged.parts
+    }
+    return {
+        p.revision: {
+            leg: judged_parts.get((p.revision, leg), measured.verdicts[(p.revision, leg)])
+            for leg in LEGS
+        }
+        for p in plan.revisions
+    }
+
+
+def _sdk_block(plan: Plan, measured: Measurement) -> SdkBlock:
+    """What the scorecard says of the SDK: its name, the ref and commit measured, and where the
+    code and its configuration came from."""
+    return SdkBlock(
+        name=plan.target.name,
+        # Nothing named and no registry default: the branch the clone resolved to.
+        ref=plan.ref.ref or measured.branch,
+        commit=measured.commit,
+        path=str(measured.checkout_path) if measured.checkout_path else None,
+        origin=plan.origin,
+        tag=measured.tag,
+        release=measured.release,
+        # Results scored elsewhere (`tier-check score`) were configured by no registry at all.
+        registered=None if plan.origin == "results" else plan.target.entry is not None,
+    )
