@@ -38,7 +38,7 @@ from tiercheck.comparison import ScenarioChange as Classified
 from tiercheck.comparison import compare as compare_runs
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.view import revision_scenarios
+from tiercheck.scorecard.readings import revision_scenarios
 
 __all__ = ["Previous", "compare", "leg_states", "run_scenarios", "scenario_states"]
 

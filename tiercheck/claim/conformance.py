@@ -23,7 +23,7 @@ from tiercheck.claim.model import (
     WarningTally,
 )
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import revision_scenarios
+from tiercheck.scorecard.readings import revision_scenarios
 
 __all__ = ["AUTH_PREFIX", "conformance_split", "split_text"]
 

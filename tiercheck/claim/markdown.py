@@ -39,8 +39,8 @@ from tiercheck.render.markdown import (
     link,
     own,
 )
+from tiercheck.scorecard.readings import short_sha
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
-from tiercheck.scorecard.view import short_sha
 
 __all__ = [
     "EFFORT",

@@ -17,8 +17,8 @@ from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.element import ISSUE_PAGES, RELEASE_PAGES, github_page
 from tiercheck.render.markdown import Md, fmt, github_url, own
+from tiercheck.scorecard.readings import leg_tiers_line, short_sha, signal_detail
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
-from tiercheck.scorecard.view import leg_tiers_line, short_sha, signal_detail
 
 __all__ = [
     "STATUS_TEXT",

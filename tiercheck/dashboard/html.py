@@ -71,7 +71,7 @@ from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
 from tiercheck.scorecard.history_text import NO_STABLE_RUN, TITLE_CHARS, no_stable_hint
 from tiercheck.scorecard.model import HistoryUnaddressed
-from tiercheck.scorecard.view import short_sha, trend_columns
+from tiercheck.scorecard.readings import short_sha, trend_columns
 
 __all__ = [
     "SPARK_RUNS",

@@ -18,7 +18,7 @@ from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.compared import GOVERNANCE_SIGNALS
 from tiercheck.scorecard.model import Scorecard, SignalEntry
-from tiercheck.scorecard.view import measured_nothing
+from tiercheck.scorecard.readings import measured_nothing
 from tiercheck.target import STABLE_REF
 
 __all__ = [

@@ -19,7 +19,7 @@ from tiercheck.scorecard.history_text import (
     streak_line,
     unaddressed_line,
 )
-from tiercheck.scorecard.view import trend_columns
+from tiercheck.scorecard.readings import trend_columns
 
 __all__ = ["render_markdown", "render_terminal", "trend_svg"]
 

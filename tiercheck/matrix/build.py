@@ -39,7 +39,7 @@ from tiercheck.matrix.model import (
 from tiercheck.revisions import LEGS, known_revisions
 from tiercheck.scorecard.compared import governance_inconclusive
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import measured_nothing
+from tiercheck.scorecard.readings import measured_nothing
 
 ServerOrClient = Literal["server", "client"]
 RowState = Literal["measured", "unmeasured", "interrupted"]

@@ -23,7 +23,7 @@ from tiercheck.render.badge import tier_text
 from tiercheck.render.element import fragment
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
 from tiercheck.render.trend import trend_svg
-from tiercheck.scorecard.view import short_sha, trend_columns
+from tiercheck.scorecard.readings import short_sha, trend_columns
 
 __all__ = ["render_matrix_html"]
 

@@ -19,7 +19,7 @@ from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
 from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bold, bullet, code, fmt, own
-from tiercheck.scorecard.view import short_sha
+from tiercheck.scorecard.readings import short_sha
 
 __all__ = [
     "changed_comment",

@@ -4,7 +4,7 @@
 for `tier-check history`, the scorecard's HTML page, the matrix page and the dashboard alike;
 `sparkline_svg` one small line. No script, nothing fetched. A point is anything with the
 fields of `TrendPoint` (the scorecard's `HistoryTrendPoint` is one); the columns come from
-the document (`scorecard.view.trend_columns`).
+the document (`scorecard.readings.trend_columns`).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from tiercheck.render.badge import tier_text
 from tiercheck.render.markdown import BLANK, Md, bullet, document, fmt, heading, own, text
 from tiercheck.scorecard.compared import run_scenarios
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.view import short_sha
+from tiercheck.scorecard.readings import short_sha
 
 __all__ = [
     "ContextChange",

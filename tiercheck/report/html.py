@@ -17,8 +17,7 @@ from tiercheck.render.trend import trend_svg
 from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
-from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
-from tiercheck.scorecard.view import (
+from tiercheck.scorecard.readings import (
     dispute_lead,
     dispute_title,
     failure_message,
@@ -33,6 +32,7 @@ from tiercheck.scorecard.view import (
     trend_columns,
     version_text,
 )
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 
 __all__ = ["render_html"]
 

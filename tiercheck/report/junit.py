@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from tiercheck.plaintext import one_line
 from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import (
+from tiercheck.scorecard.readings import (
     LegView,
     dispute_summary,
     failure_message,

@@ -16,8 +16,7 @@ from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
-from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
-from tiercheck.scorecard.view import (
+from tiercheck.scorecard.readings import (
     LegView,
     dispute_state,
     failure_message,
@@ -33,6 +32,7 @@ from tiercheck.scorecard.view import (
     signal_rows,
     version_text,
 )
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 
 __all__ = ["render_markdown"]
 

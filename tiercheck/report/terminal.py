@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
 from tiercheck.report.probes import probe_blocks, probes_text
-from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
-from tiercheck.scorecard.view import (
+from tiercheck.scorecard.readings import (
     LegView,
     dispute_summary,
     failure_message,
@@ -29,6 +28,7 @@ from tiercheck.scorecard.view import (
     signal_rows,
     version_text,
 )
+from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType

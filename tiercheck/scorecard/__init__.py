@@ -1,6 +1,6 @@
 """The scorecard: the typed document of one assessment (`model`), how it is built (`build`), the
-next steps out of its blockers (`remediation`) and the readings every formatter shares (`view`);
-its JSON Schema is generated from the model (`tiercheck.document_schemas`).
+next steps out of its blockers (`remediation`) and the readings every formatter shares
+(`readings`); its JSON Schema is generated from the model (`tiercheck.document_schemas`).
 
 Pure. The document is a superset of the official `tier-check --output json`: official fields
 keep their names and meanings, ours sit beside them. Formatters (`tiercheck.report`) read only

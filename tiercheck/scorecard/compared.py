@@ -1,16 +1,16 @@
 """A scorecard in the form the one comparison rule reads (`tiercheck.comparison`), pure.
 
 The diff of two scorecards, the claim's changes and the matrix's rows each start from here, so
-a scorecard is read one way wherever it is compared: every leg `view.legs` lists, each
+a scorecard is read one way wherever it is compared: every leg `readings.legs` lists, each
 scenario's outcome, scoring and dispute as the run recorded them, and the run's tier (None
-when it measured nothing, `view.measured_nothing`).
+when it measured nothing, `readings.measured_nothing`).
 """
 
 from __future__ import annotations
 
 from tiercheck.comparison import LegOutcome, RunScenarios, ScenarioOutcome
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import failure_message, legs, measured_nothing
+from tiercheck.scorecard.readings import failure_message, legs, measured_nothing
 
 __all__ = ["GOVERNANCE_SIGNALS", "governance_inconclusive", "run_scenarios", "scenario_outcome"]
 

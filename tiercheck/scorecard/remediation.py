@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from tiercheck.governance.signals import CHECKS
 from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
-from tiercheck.scorecard.view import (
+from tiercheck.scorecard.readings import (
     LEG_CHECK_KEYS,
     failure_message,
     legs,
@@ -238,7 +238,7 @@ def remediation(doc: Scorecard) -> tuple[RemediationStep, ...]:
 
 def _why_nothing(doc: Scorecard) -> tuple[str, tuple[str, ...]] | None:
     """(why no leg was measured, what to do: lines) when the run measured nothing
-    (`view.measured_nothing`); None otherwise."""
+    (`readings.measured_nothing`); None otherwise."""
     if not measured_nothing(doc):
         return None
     states = [doc.checks.merged(leg).state for leg in LEG_CHECK_KEYS]
@@ -299,7 +299,7 @@ class NotAssessed:
 
 
 def not_assessed(doc: Scorecard) -> NotAssessed | None:
-    """The run's not-assessed state when it measured nothing (`view.measured_nothing`), else
+    """The run's not-assessed state when it measured nothing (`readings.measured_nothing`), else
     None: the one reading every scorecard format takes instead of the tier."""
     found = _why_nothing(doc)
     if found is None:

@@ -20,7 +20,7 @@ from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import run_scenarios, timeline
 from tiercheck.history.section import history_block
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.view import measured_nothing
+from tiercheck.scorecard.readings import measured_nothing
 
 EVERY_LEG = [(r, leg) for r in (R1, R2) for leg in ("server", "client")]
 

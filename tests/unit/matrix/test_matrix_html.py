@@ -19,7 +19,7 @@ from support.scorecards import R1, R2, tier1_scorecard
 from tiercheck.matrix.html import render_matrix_html
 from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
-from tiercheck.scorecard.view import trend_columns
+from tiercheck.scorecard.readings import trend_columns
 
 
 class _Cells(HTMLParser):

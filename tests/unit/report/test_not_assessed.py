@@ -29,8 +29,8 @@ from tiercheck.report.html import render_html
 from tiercheck.report.json_format import render_json
 from tiercheck.report.markdown import render_markdown
 from tiercheck.report.terminal import render_terminal
+from tiercheck.scorecard.readings import measured_nothing
 from tiercheck.scorecard.remediation import NotAssessed, not_assessed
-from tiercheck.scorecard.view import measured_nothing
 from tiercheck.scoring import unmeasured_leg
 
 WHY = "nothing was measured: no leg of example-sdk has a command configured"

@@ -12,7 +12,7 @@ from tiercheck.report.html import render_html
 from tiercheck.report.markdown import render_markdown
 from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.view import version_text
+from tiercheck.scorecard.readings import version_text
 
 RELEASE = {"tag": "tower-mcp-v0.21.0", "version": "0.21.0", "stable": False}
 
