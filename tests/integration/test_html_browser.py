@@ -186,7 +186,7 @@ def _full_claim() -> Claim:
 
 
 def test_claim_html_shows_the_header_split_and_sections(tmp_path: Path) -> None:
-    from tiercheck.claim.view import header_fields, split_table
+    from tiercheck.claim.wording import header_fields, split_table
 
     claim = _full_claim()
     parsed, text = _show(tmp_path, "claim.html", render_claim_html(claim))

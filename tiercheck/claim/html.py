@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
-from tiercheck.claim.view import (
+from tiercheck.claim.wording import (
     Block,
     Segment,
     baseline_block,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from tiercheck.claim.fit import BODY_LIMIT, FULL_NAME, Part, fitted_lines
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
-from tiercheck.claim.view import (
+from tiercheck.claim.wording import (
     VERDICT_LABEL,
     Block,
     Segment,
