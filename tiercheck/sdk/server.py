@@ -377,6 +377,19 @@ def _log_since(log_path: Path, offset: int) -> str:
         return ""
 
 
+def _refuse_taken_ports(addresses: Collection[tuple[str, int]], *, allocated: bool) -> None:
+    """Refuse to start where something already listens: a stale server would be tested in our
+    server's place. _PortLostError for a port we allocated (another start may find a free one),
+    ServerStartError for one the URL or the caller fixed."""
+    for host, port in sorted(addresses):
+        if is_listening(host, port):
+            msg = (
+                f"port {port} on {host} is already in use by another program; "
+                "refusing to start the server (a stale server would be tested instead)"
+            )
+            raise (_PortLostError if allocated else ServerStartError)(msg)
+
+
 def _start_ready(
     command: str,
     url: str,
@@ -399,13 +412,7 @@ def _start_ready(
     if host is None or url_port is None:
         msg = f"server URL {real_url!r} names no host and port"
         raise ServerStartError(msg)
-    for check_host, check_port in {(host, url_port), ("127.0.0.1", chosen)}:
-        if is_listening(check_host, check_port):
-            msg = (
-                f"port {check_port} on {check_host} is already in use by another program; "
-                "refusing to start the server (a stale server would be tested instead)"
-            )
-            raise (_PortLostError if allocated else ServerStartError)(msg)
+    _refuse_taken_ports({(host, url_port), ("127.0.0.1", chosen)}, allocated=allocated)
     extra = {name: substitute_port(value, chosen) for name, value in env.items()}
     extra["PORT"] = str(chosen)
     log_path.parent.mkdir(parents=True, exist_ok=True)
