@@ -1,5 +1,5 @@
 """The embedded run history (SQLite): append runs, query streaks, relegation, flaky scenarios and
-reusable verdicts; `view` is `tier-check history`'s report as a typed document and `render`
+reusable verdicts; `report` is `tier-check history`'s report as a typed document and `render`
 draws it (terminal, Markdown, the trend SVG) over the render kit. It is never the reason a run
 fails: every error of the store is a `HistoryError` the command layer turns into a one-line
 warning."""

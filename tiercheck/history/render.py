@@ -1,4 +1,4 @@
-"""The renderings of `tier-check history`'s report (`history.view.HistoryReport`): terminal
+"""The renderings of `tier-check history`'s report (`history.report.HistoryReport`): terminal
 text, Markdown and the trend SVG.
 
 Pure: one SDK line's `HistoryReport` in, text out. `trend_svg` draws the scored pass rate per
@@ -8,7 +8,7 @@ script, nothing fetched).
 
 from __future__ import annotations
 
-from tiercheck.history.view import HistoryReport
+from tiercheck.history.report import HistoryReport
 from tiercheck.plaintext import one_line
 from tiercheck.render import markdown as md
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt

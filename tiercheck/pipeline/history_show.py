@@ -14,8 +14,8 @@ from pathlib import Path
 
 from tiercheck.errors import UsageError
 from tiercheck.history.record import EARLIEST, LATEST, parse_time
+from tiercheck.history.report import history_report
 from tiercheck.history.store import HistoryError, HistoryStore
-from tiercheck.history.view import history_report
 from tiercheck.pipeline.assess.facts import now_utc
 from tiercheck.report.formats import HISTORY_FORMATS
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from tiercheck.history.view import HistoryReport
+    from tiercheck.history.report import HistoryReport
     from tiercheck.matrix.model import Matrix
     from tiercheck.report.diff import Diff
     from tiercheck.scorecard.model import Scorecard

@@ -28,8 +28,8 @@ from tiercheck.history.record import RunRecord, line_of, record_of
 from tiercheck.history.regression import line_states
 from tiercheck.history.render import render_markdown as history_markdown
 from tiercheck.history.render import render_terminal as history_terminal
+from tiercheck.history.report import history_report
 from tiercheck.history.section import history_block
-from tiercheck.history.view import history_report
 from tiercheck.model import from_json, to_json
 from tiercheck.report.html import render_html
 from tiercheck.report.json_format import render_json

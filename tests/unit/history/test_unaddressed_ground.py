@@ -41,9 +41,9 @@ from tiercheck.history.datafile import record_of_file, run_file_text
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.render import render_markdown as history_markdown
 from tiercheck.history.render import render_terminal as history_terminal
+from tiercheck.history.report import HistoryReport, history_report
 from tiercheck.history.section import history_block
 from tiercheck.history.store import HistoryStore
-from tiercheck.history.view import HistoryReport, history_report
 from tiercheck.model import from_json, to_json
 from tiercheck.report.formats import HISTORY_FORMATS
 from tiercheck.report.html import render_html

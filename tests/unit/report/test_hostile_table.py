@@ -42,7 +42,7 @@ from tiercheck.claim.pack import Claim, ClaimContext, build_claim
 from tiercheck.dashboard.build import Dashboard, build_dashboard
 from tiercheck.dashboard.html import line_badge_svg, render_index, render_line
 from tiercheck.history.render import render_markdown as render_history_markdown
-from tiercheck.history.view import history_report
+from tiercheck.history.report import history_report
 from tiercheck.matrix.html import render_matrix_html
 from tiercheck.matrix.text import render_matrix_junit, render_matrix_markdown
 from tiercheck.notify.texts import (
