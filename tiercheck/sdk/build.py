@@ -166,11 +166,36 @@ def build(
 
     if marker is not None:
         marker.unlink(missing_ok=True)  # a rebuild that fails must not leave the old proof
+    outcome = _run_build(
+        checkout_path,
+        command,
+        process.sdk_environment(env, allow=allow_env),
+        tools,
+        log_path=log_path,
+        timeout_s=timeout_s,
+        key=key,
+    )
+    if outcome.state == "built" and marker is not None and commit_sha is not None:
+        _write_marker(marker, commit_sha, command, outcome.duration_s)
+    return outcome
+
+
+def _run_build(
+    checkout_path: Path,
+    command: str,
+    run_env: dict[str, str],
+    tools: Sequence[str],
+    *,
+    log_path: Path,
+    timeout_s: float | None,
+    key: str | None,
+) -> BuildOutcome:
+    """Run the build command once, its output appended to `log_path`: "built", or "failed"
+    with the reason the log gives."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("a", encoding="utf-8") as log:
         log.write(f"+ {command}\n")  # the log shows what ran, like `set -x`
     began = time.monotonic()
-    run_env = process.sdk_environment(env, allow=allow_env)
     if tools:
         run_env["PATH"] = os.pathsep.join([*tools, run_env.get("PATH", "")])
     try:
@@ -194,8 +219,6 @@ def build(
         )
         reason = _failure_reason(summary, log_path)
         return BuildOutcome("failed", log_path, reason=reason, duration_s=duration, key=key)
-    if marker is not None and commit_sha is not None:
-        _write_marker(marker, commit_sha, command, duration)
     return BuildOutcome("built", log_path, duration_s=duration, key=key)
 
 
