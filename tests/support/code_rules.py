@@ -44,7 +44,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.sdk.build": "the cache: build markers",
     "tiercheck.locks": "lock files: the cache, --budget, beside --history",
     "tiercheck.sdk.tools": "the cache: provisioned uv and pnpm",
-    "tiercheck.governance.etag_cache": "the cache: GitHub ETags",
+    "tiercheck.ghapi.etag_cache": "the cache: GitHub ETags",
     "tiercheck.governance.snapshot": "--record-governance: the snapshot file named",
     "tiercheck.history.store": "--history: the history database named",
     "tiercheck.history.datadir": "history export: the data folder named (one file per run)",

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
 from support.fake_github import Dataset, FakeEvent, FakeGitHub, FakeIssue, FakeRelease
+from tiercheck.ghapi import Transport
 from tiercheck.governance.collector import collect
 from tiercheck.governance.snapshot import Snapshot
 
@@ -239,15 +241,23 @@ def running(data: Dataset | None = None) -> Iterator[FakeGitHub]:
 
 
 def collect_from(fake: FakeGitHub, **overrides: Any) -> Snapshot:
-    """A collection of `REPO` from the fake: no cache, no waits, no throttle, unless overridden."""
+    """A collection of `REPO` from the fake: no cache, no waits, no throttle, unless overridden
+    (an override named after a `Transport` field, e.g. `deadline`, changes the transport)."""
+    travel = {f.name for f in fields(Transport)}
+    transport: dict[str, Any] = {
+        "max_wait": 1.0,
+        "backoff": 0,
+        "throttle": None,
+        "write_throttle": None,
+    }
+    transport.update({k: v for k, v in overrides.items() if k in travel})
     options: dict[str, Any] = {
         "api_url": fake.url,
         "token": TOKEN,
         "cache_dir": None,
         "checkout": None,
         "now": CAPTURED,
-        "max_rate_limit_wait": 1.0,
-        "backoff_factor": 0,
-        "throttle": None,
+        "transport": Transport(**transport),
     }
-    return collect(REPO, **{**options, **overrides})
+    options.update({k: v for k, v in overrides.items() if k not in travel})
+    return collect(REPO, **options)

@@ -25,13 +25,11 @@ def test_the_client_carries_the_token_base_timeout_and_page_size() -> None:
     client = ghapi.client(
         "https://ghe.example/api/v3/",
         "a-token",
-        timeout=7,
-        retry=None,
-        throttle=None,
-        write_throttle=None,
+        ghapi.Transport(timeout=7, throttle=None, write_throttle=None),
     )
     try:
         assert client.per_page == 100
+        assert client.requester._Requester__timeout == 7  # type: ignore[attr-defined]
         assert client.requester.base_url == "https://ghe.example/api/v3"
         assert client.requester.auth is not None
         assert client.requester.auth.token == "a-token"
@@ -40,9 +38,7 @@ def test_the_client_carries_the_token_base_timeout_and_page_size() -> None:
 
 
 def test_without_a_token_the_client_is_anonymous() -> None:
-    client = ghapi.client(
-        ghapi.DEFAULT_API_URL, None, timeout=7, retry=None, throttle=None, write_throttle=None
-    )
+    client = ghapi.client(ghapi.DEFAULT_API_URL, None, ghapi.Transport())
     try:
         assert client.requester.auth is None
     finally:

@@ -117,8 +117,11 @@ def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
         days=args.days,
         # The same place the assessment keeps its ETags, so either command warms the other.
         cache_dir=cache_dir(args) / "github",
-        throttle=THROTTLE_S,
-        deadline=_deadline(args.governance_deadline),
+        transport=ghapi.Transport(
+            throttle=THROTTLE_S,
+            write_throttle=THROTTLE_S,
+            deadline=_deadline(args.governance_deadline),
+        ),
         disputes=Path(args.disputes) if getattr(args, "disputes", None) else None,
     )
 

@@ -20,7 +20,6 @@ from pathlib import Path
 from tiercheck import ghapi
 from tiercheck.cli.common import emit, token_from_args, warn
 from tiercheck.errors import UsageError
-from tiercheck.governance.collector import resolve_token
 from tiercheck.notify.github import GitHubTarget
 from tiercheck.pipeline.notify import NotifyOutcome, NotifyRequest
 from tiercheck.pipeline.notify import notify as run
@@ -170,7 +169,7 @@ def notify(args: argparse.Namespace) -> int:
     if not history.is_file():  # before the token is looked for: bad input first
         msg = f"--history {history}: no such file (the nightly's history database)"
         raise UsageError(msg)
-    token, _ = resolve_token(token_from_args(args))
+    token = ghapi.resolve_token(token_from_args(args)).value
     dry_run = bool(args.dry_run)
     if token is None and not dry_run:
         warn(
@@ -182,12 +181,15 @@ def notify(args: argparse.Namespace) -> int:
         repo=args.repo,
         api_url=api_url,
         token=token,
-        throttle=THROTTLE_S,
-        write_throttle=WRITE_THROTTLE_S,
-        retries=RETRIES,
-        backoff=BACKOFF_S,
-        max_wait=MAX_RATE_LIMIT_WAIT_S,
-        timeout=TIMEOUT_S,
+        transport=ghapi.Transport(
+            throttle=THROTTLE_S,
+            write_throttle=WRITE_THROTTLE_S,
+            retries=RETRIES,
+            backoff=BACKOFF_S,
+            max_wait=MAX_RATE_LIMIT_WAIT_S,
+            timeout=TIMEOUT_S,
+            retried=frozenset({"GET", "PATCH"}),
+        ),
     )
     request = NotifyRequest(
         history=history,

@@ -1,8 +1,6 @@
 """Collect governance facts from GitHub into a `Snapshot`, frugally and without raising.
 
-Requests go through the PyGithub client `tiercheck.ghapi` builds (its `Requester`) and read
-raw JSON: PyGithub's list objects complete themselves lazily (one extra GET per issue,
-PyGithub#2423), which would make 1,000 issues cost 1,000 requests. Costs instead:
+GitHub is reached through one `tiercheck.ghapi.Session` (raw JSON, conditional GETs). Costs:
 
 - REST listings (repository, labels, issues, releases, spec releases, git tree) are paginated by
   `Link rel="next"` and sent with `If-None-Match` from an on-disk ETag cache, so a re-run is
@@ -22,18 +20,16 @@ sent as a header only: it is never written to the snapshot or the cache, nor log
 from __future__ import annotations
 
 import math
-import os
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from tiercheck import ghapi
-from tiercheck.ghapi import DEFAULT_API_URL
+from tiercheck.ghapi import DEFAULT_API_URL, GitHubError, Session, Transport
+from tiercheck.ghapi.etag_cache import EtagCache
 from tiercheck.governance.disputes import CONFORMANCE_REPO, DISPUTED_LABEL
-from tiercheck.governance.etag_cache import EtagCache
 from tiercheck.governance.snapshot import (
     Author,
     DisputedIssue,
@@ -53,9 +49,6 @@ from tiercheck.governance.snapshot import (
     parse_time,
 )
 
-if TYPE_CHECKING:
-    from github.Requester import Requester
-
 __all__ = [
     "ANONYMOUS_WARNING",
     "CONFORMANCE_REPO",
@@ -64,7 +57,6 @@ __all__ = [
     "SPEC_REPO",
     "CollectStats",
     "collect",
-    "resolve_token",
 ]
 
 SPEC_REPO = "modelcontextprotocol/modelcontextprotocol"
@@ -98,53 +90,12 @@ query($ids: [ID!]!) {
 """
 
 
-def resolve_token(
-    flag: str | None,
-    *,
-    env: dict[str, str] | None = None,
-    hostname: str | None = None,
-) -> tuple[str | None, str]:
-    """Find a GitHub token and say where it came from.
-
-    Order: ``--token``, ``GITHUB_TOKEN``, ``GH_TOKEN``, then ``gh auth token``. Returns
-    ``(token, source)``; with none, ``(None, "anonymous")`` and the CLI prints
-    `ANONYMOUS_WARNING`. The source is safe to print; the token never is.
-    """
-    if flag:
-        return flag, "--token"
-    environ = os.environ if env is None else env
-    for name in ("GITHUB_TOKEN", "GH_TOKEN"):
-        value = environ.get(name, "").strip()
-        if value:
-            return value, name
-    token = _gh_auth_token(hostname)
-    if token:
-        return token, "gh auth token"
-    return None, "anonymous"
-
-
-def _gh_auth_token(hostname: str | None) -> str | None:
-    from tiercheck.errors import ProcessError
-    from tiercheck.process import capture
-
-    argv = ["gh", "auth", "token"] + (["--hostname", hostname] if hostname else [])
-    # A read-only helper that prints a token and exits at once; the short timeout keeps a
-    # misconfigured `gh` from stalling start-up, and a missing `gh` just means no token.
-    try:
-        result = capture(argv, timeout_s=5)
-    except ProcessError:
-        return None
-    token = result.stdout.strip()
-    return token if result.returncode == 0 and token else None
-
-
 @dataclass
-class CollectStats:
-    """How many requests a collection sent and how many were answered 304 Not Modified."""
+class CollectStats(ghapi.Counts):
+    """How many requests a collection sent, how many were answered 304 Not Modified and how
+    many were GraphQL queries (the session counts them), and which fact groups were
+    unavailable."""
 
-    requests: int = 0
-    not_modified: int = 0
-    graphql: int = 0
     unavailable: list[str] = field(default_factory=list)
 
 
@@ -165,123 +116,53 @@ class _Unavailable(Exception):  # noqa: N818 - a fact group's state, not a progr
         self.reason = reason
 
 
-class _GitHub:
-    """Raw JSON over PyGithub's Requester, with conditional requests and error translation."""
+def _reason(failure: ghapi.Failure, transport: Transport) -> str:
+    """`failure` as a fact group's reason: the wait bound and the deadline said, the HTTP
+    status named."""
+    if failure.kind == "rate-limit-wait":
+        return f"{failure.reason}, beyond the {transport.max_wait:.0f}s wait bound"
+    if failure.kind == "http" and failure.status is not None:
+        return _http_reason(failure.status, failure.message)
+    if failure.kind == "unreachable":
+        return f"cannot connect to GitHub ({failure.where})"
+    if failure.kind == "network":
+        return f"network error: {failure.name}"
+    if failure.kind == "deadline":
+        return f"no answer within the governance deadline ({transport.deadline or 0:g}s)"
+    return failure.reason
 
-    def __init__(
-        self,
-        requester: Requester,
-        cache: EtagCache | None,
-        *,
-        authenticated: bool,
-        max_wait: float,
-        stats: CollectStats,
-        deadline_at: float | None = None,
-        deadline: float | None = None,
-    ) -> None:
-        self.requester = requester
-        self.cache = cache
-        self.authenticated = authenticated
-        self.max_wait = max_wait
-        self.stats = stats
-        #: `time.monotonic()` past which no request is sent (and `deadline`, its length).
-        self.deadline_at = deadline_at
-        self.deadline = deadline
-        #: Why GitHub could not be connected to at all, once a connection was refused or its
-        #: name did not resolve. Every later request fails the same way without being sent:
-        #: retrying each fact group against a host that is not there only adds back-off.
-        self.unreachable: str | None = None
 
-    def past_deadline(self) -> bool:
-        """Whether the collection's total deadline has passed."""
-        return self.deadline_at is not None and time.monotonic() >= self.deadline_at
+def _why(exc: Exception, gh: Session) -> str:
+    """Why a fact group (or a part of one) could not be collected, as `exc` says."""
+    if isinstance(exc, _Unavailable):
+        return exc.reason
+    if isinstance(exc, GitHubError):
+        return _reason(exc.failure, gh.transport)
+    return _malformed(exc)
 
-    def _deadline_reason(self) -> str:
-        return f"no answer within the governance deadline ({self.deadline or 0:g}s)"
 
-    def get(self, url: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
-        """GET `url` → (JSON body, Link header), revalidating a cached copy with its ETag."""
-        query = "&".join(f"{k}={v}" for k, v in sorted((params or {}).items()))
-        # ETags differ between anonymous and authenticated answers; the key records which,
-        # never the token itself.
-        key = f"{'auth' if self.authenticated else 'anon'} GET {url}{'?' if query else ''}{query}"
-        cached = self.cache.get(key) if self.cache else None
-        headers = {"If-None-Match": cached.etag} if cached else {}
-        self._check_reachable()
-        self.stats.requests += 1
-        response_headers, body = self._call(
-            lambda: self.requester.requestJsonAndCheck(
-                "GET", url, parameters=params, headers=headers
-            )
-        )
-        link = response_headers.get("link")
-        if body is None and cached is not None:
-            self.stats.not_modified += 1
-            return cached.body, cached.link
-        etag = response_headers.get("etag")
-        if self.cache is not None and etag:
-            self.cache.put(key, etag, link, body)
-        return body, link
+def _listing(
+    gh: Session, url: str, params: dict[str, Any], max_pages: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Every item of a paginated listing (up to `max_pages`); True if pages were left."""
+    items: list[dict[str, Any]] = []
+    truncated = False
+    for page in gh.pages(url, params, max_pages):
+        if not isinstance(page.body, list):
+            msg = f"GitHub answered {url} with something other than a list"
+            raise _Unavailable(msg)
+        items.extend(page.body)
+        truncated = page.more
+    return items, truncated
 
-    def pages(
-        self, url: str, params: dict[str, Any], max_pages: int
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Every item of a paginated listing (up to `max_pages`); True if pages were left."""
-        items: list[dict[str, Any]] = []
-        truncated = False
-        for page in ghapi.pages(self.get, url, params, max_pages):
-            if not isinstance(page.body, list):
-                msg = f"GitHub answered {url} with something other than a list"
-                raise _Unavailable(msg)
-            items.extend(page.body)
-            truncated = page.more
-        return items, truncated
 
-    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-        """One GraphQL query (never cached: GitHub's GraphQL has no conditional requests)."""
-        self._check_reachable()
-        self.stats.requests += 1
-        self.stats.graphql += 1
-        _, data = self._call(lambda: self.requester.graphql_query(query, variables))
-        result = data.get("data") if isinstance(data, dict) else None
-        if not isinstance(result, dict):
-            raise _Unavailable("GitHub answered GraphQL without a data object")
-        return result
-
-    def _check_reachable(self) -> None:
-        if self.unreachable is not None:
-            raise _Unavailable(self.unreachable)
-
-    def _call(self, call: Callable[[], _T]) -> _T:
-        if self.past_deadline():
-            raise _Unavailable(self._deadline_reason())
-        try:
-            return self._within_deadline(call)
-        except ghapi.errors() as exc:
-            raise _Unavailable(self._reason(ghapi.failure(exc))) from None
-
-    def _reason(self, failure: ghapi.Failure) -> str:
-        """`failure` as a fact group's reason: the wait bound said, the HTTP status named."""
-        if failure.kind == "rate-limit-wait":
-            return f"{failure.reason}, beyond the {self.max_wait:.0f}s wait bound"
-        if failure.kind == "http" and failure.status is not None:
-            return _http_reason(failure.status, failure.message)
-        if failure.kind == "unreachable":
-            self.unreachable = f"cannot connect to GitHub ({failure.where})"
-            return self.unreachable
-        if failure.kind == "network":
-            return f"network error: {failure.name}"
-        return failure.reason
-
-    def _within_deadline(self, call: Callable[[], _T]) -> _T:
-        try:
-            return call()
-        except Exception:
-            # Whatever the request's own error (a read timeout, retries cut short), past the
-            # deadline the reason is the deadline.
-            if self.past_deadline():
-                raise _Unavailable(self._deadline_reason()) from None
-            raise
+def _graphql(gh: Session, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """The `data` object of one GraphQL query's answer."""
+    data = gh.graphql(query, variables)
+    result = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(result, dict):
+        raise _Unavailable("GitHub answered GraphQL without a data object")
+    return result
 
 
 def _http_reason(status: int, message: object) -> str:
@@ -299,22 +180,31 @@ def _http_reason(status: int, message: object) -> str:
     return f"HTTP {status}{detail}"
 
 
-def _group(
-    name: str, stats: CollectStats, build: Callable[[], _T], log: Callable[[str], None]
-) -> _T | Unavailable:
-    """Run one fact group's collection; an `_Unavailable` becomes `Unavailable(reason)`."""
-    try:
-        return build()
-    except _Unavailable as exc:
-        reason = exc.reason
-    except _MALFORMED as exc:
-        reason = _malformed(exc)
-    stats.unavailable.append(name)
-    log(f"{name}: unavailable ({reason})")
-    return Unavailable(reason)
+#: What a fact group's collection raises when the group cannot be had.
+_FAILED = (_Unavailable, GitHubError, *_MALFORMED)
 
 
-def _repository(gh: _GitHub, repo: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Groups:
+    """Runs each fact group's collection over one session, counting and logging the groups
+    that could not be collected."""
+
+    gh: Session
+    stats: CollectStats
+    log: Callable[[str], None]
+
+    def run(self, name: str, build: Callable[[], _T]) -> _T | Unavailable:
+        """`build()`, or `Unavailable(reason)` when it failed."""
+        try:
+            return build()
+        except _FAILED as exc:
+            reason = _why(exc, self.gh)
+        self.stats.unavailable.append(name)
+        self.log(f"{name}: unavailable ({reason})")
+        return Unavailable(reason)
+
+
+def _repository(gh: Session, repo: str) -> dict[str, Any]:
     body, _ = gh.get(f"/repos/{repo}")
     if not isinstance(body, dict):
         msg = "GitHub answered the repository request with something other than an object"
@@ -325,8 +215,8 @@ def _repository(gh: _GitHub, repo: str) -> dict[str, Any]:
 # --- fact groups ---------------------------------------------------------------------------
 
 
-def _labels(gh: _GitHub, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
-    items, _ = gh.pages(f"/repos/{repo}/labels", {"per_page": 100}, max_pages=20)
+def _labels(gh: Session, repo: str, repo_json: dict[str, Any]) -> LabelFacts:
+    items, _ = _listing(gh, f"/repos/{repo}/labels", {"per_page": 100}, max_pages=20)
     # As the official check reads it: the repository object's `issue_types` field, with
     # JavaScript's truthiness (`!!value`: an empty list is true). The `/issue-types` endpoint is
     # not consulted, as the official code does not consult it.
@@ -360,8 +250,8 @@ def _release(item: dict[str, Any]) -> Release:
     )
 
 
-def _releases(gh: _GitHub, repo: str, max_pages: int) -> ReleaseFacts:
-    items, truncated = gh.pages(f"/repos/{repo}/releases", {"per_page": 100}, max_pages)
+def _releases(gh: Session, repo: str, max_pages: int) -> ReleaseFacts:
+    items, truncated = _listing(gh, f"/repos/{repo}/releases", {"per_page": 100}, max_pages)
     return ReleaseFacts(releases=tuple(_release(i) for i in items), truncated=truncated)
 
 
@@ -373,9 +263,10 @@ def _author(user: dict[str, Any] | None, association: str) -> Author:
     )
 
 
-def _issues(gh: _GitHub, repo: str, max_pages: int, log: Callable[[str], None]) -> IssueFacts:
+def _issues(gh: Session, repo: str, max_pages: int, log: Callable[[str], None]) -> IssueFacts:
     # Oldest first: new issues then only change the last pages, so the others stay 304.
-    items, truncated = gh.pages(
+    items, truncated = _listing(
+        gh,
         f"/repos/{repo}/issues",
         {"state": "all", "sort": "created", "direction": "asc", "per_page": 100},
         max_pages,
@@ -388,12 +279,10 @@ def _issues(gh: _GitHub, repo: str, max_pages: int, log: Callable[[str], None]) 
     else:
         try:
             timelines = _timelines(gh, repo, raw)
-        except _Unavailable as exc:
-            reason = f"issue timelines: {exc.reason}"
-            log(f"issue timelines unavailable ({exc.reason})")
-        except _MALFORMED as exc:
-            reason = f"issue timelines: {_malformed(exc)}"
-            log(f"issue timelines unavailable ({_malformed(exc)})")
+        except _FAILED as exc:
+            why = _why(exc, gh)
+            reason = f"issue timelines: {why}"
+            log(f"issue timelines unavailable ({why})")
     issues = tuple(
         Issue(
             number=int(item["number"]),
@@ -417,7 +306,7 @@ def _chunks(items: list[_T], size: int) -> Iterator[list[_T]]:
         yield items[start : start + size]
 
 
-def _timelines(gh: _GitHub, repo: str, raw: list[dict[str, Any]]) -> dict[int, Timeline]:
+def _timelines(gh: Session, repo: str, raw: list[dict[str, Any]]) -> dict[int, Timeline]:
     """Timelines of every issue: cached ones whose issue is unchanged, the rest via GraphQL."""
     document = f"timelines/{repo.replace('/', '__')}.json"
     cached = (gh.cache.get_document(document) if gh.cache else None) or {}
@@ -438,7 +327,7 @@ def _timelines(gh: _GitHub, repo: str, raw: list[dict[str, Any]]) -> dict[int, T
     # signals that need one are inconclusive for it.
     askable = [item for item in stale if isinstance(item.get("node_id"), str)]
     for batch in _chunks(askable, 100):
-        data = gh.graphql(_TIMELINE_QUERY, {"ids": [item["node_id"] for item in batch]})
+        data = _graphql(gh, _TIMELINE_QUERY, {"ids": [item["node_id"] for item in batch]})
         nodes = data.get("nodes") or []
         if not isinstance(nodes, list):
             raise _Unavailable("GitHub answered the timeline query without a list of nodes")
@@ -526,10 +415,10 @@ def _timeline_from_cache(data: dict[str, Any]) -> Timeline:
     )
 
 
-def _issue_events(gh: _GitHub, repo: str, number: int) -> tuple[tuple[IssueEvent, ...], bool]:
+def _issue_events(gh: Session, repo: str, number: int) -> tuple[tuple[IssueEvent, ...], bool]:
     """An issue's label and open/close events (REST: no token needed), oldest first."""
-    items, truncated = gh.pages(
-        f"/repos/{repo}/issues/{number}/events", {"per_page": 100}, max_pages=3
+    items, truncated = _listing(
+        gh, f"/repos/{repo}/issues/{number}/events", {"per_page": 100}, max_pages=3
     )
     events = []
     for item in items:
@@ -549,9 +438,10 @@ def _issue_events(gh: _GitHub, repo: str, number: int) -> tuple[tuple[IssueEvent
     return tuple(sorted(events, key=lambda e: e.at)), not truncated
 
 
-def _disputes(gh: _GitHub, repo: str, label: str, max_pages: int) -> DisputeFacts:
+def _disputes(gh: Session, repo: str, label: str, max_pages: int) -> DisputeFacts:
     """Every issue and pull request of `repo` labelled `label`, open or closed, with events."""
-    items, truncated = gh.pages(
+    items, truncated = _listing(
+        gh,
         f"/repos/{repo}/issues",
         {"state": "all", "labels": label, "sort": "created", "direction": "asc", "per_page": 100},
         max_pages,
@@ -595,7 +485,7 @@ def _policy_from_checkout(checkout: Path) -> PolicyFileFacts:
     return PolicyFileFacts(paths=tuple(sorted(paths)), source="checkout", truncated=False)
 
 
-def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
+def _policy_from_tree(gh: Session, repo: str, ref: str) -> PolicyFileFacts:
     body, _ = gh.get(f"/repos/{repo}/git/trees/{ref}", {"recursive": 1})
     if not isinstance(body, dict):
         msg = "GitHub answered the git tree request with something other than an object"
@@ -610,6 +500,38 @@ def _policy_from_tree(gh: _GitHub, repo: str, ref: str) -> PolicyFileFacts:
     )
 
 
+def _labels_and_branch(groups: _Groups, repo: str) -> tuple[LabelFacts | Unavailable, str]:
+    """The label facts (which need the repository object: it says whether issue types are in
+    use) and the default branch, whose git tree holds the policy files ("HEAD" when the
+    repository could not be read)."""
+    repo_json = groups.run("repository", lambda: _repository(groups.gh, repo))
+    if isinstance(repo_json, Unavailable):
+        return repo_json, "HEAD"
+    labels = groups.run("labels", lambda: _labels(groups.gh, repo, repo_json))
+    return labels, str(repo_json.get("default_branch") or "HEAD")
+
+
+def _policy(
+    groups: _Groups, repo: str, checkout: Path | None, branch: str
+) -> PolicyFileFacts | Unavailable:
+    """The policy files: from `checkout` when given, else from the git tree of `branch`."""
+    if checkout is None:
+        return groups.run("policy files", lambda: _policy_from_tree(groups.gh, repo, branch))
+    try:
+        return _policy_from_checkout(checkout)
+    except OSError as exc:
+        return Unavailable(f"cannot read checkout {checkout}: {exc.strerror or exc}")
+
+
+def _disputed(
+    groups: _Groups, where: str | None, max_pages: int
+) -> DisputeFacts | Unavailable | None:
+    """The issues of the conformance repository `where` labelled disputed (None: not asked)."""
+    if where is None:
+        return None
+    return groups.run("disputes", lambda: _disputes(groups.gh, where, DISPUTED_LABEL, max_pages))
+
+
 # --- the entry point -----------------------------------------------------------------------
 
 
@@ -621,16 +543,11 @@ def collect(
     cache_dir: Path | None,
     checkout: Path | None,
     now: datetime,
-    max_rate_limit_wait: float = 60.0,
-    retries: int = 3,
-    backoff_factor: float = 1.0,
-    throttle: float | None = 0.25,
-    timeout: int = 30,
+    transport: Transport | None = None,
     max_issue_pages: int = 100,
     max_release_pages: int = 3,
     stats: CollectStats | None = None,
     log: Callable[[str], None] | None = None,
-    deadline: float | None = None,
     disputes_repo: str | None = None,
 ) -> Snapshot:
     """Collect a governance snapshot of `repo` (``owner/name``) as of `now`.
@@ -642,79 +559,29 @@ def collect(
         cache_dir: where ETags, bodies and derived timelines are kept between runs.
         checkout: a local checkout to look for policy files in instead of the git tree.
         now: the capture time written to the snapshot (signals never read the clock).
-        max_rate_limit_wait: the longest we sleep for a rate limit; beyond it the group is
-            recorded as unavailable.
-        retries / backoff_factor: urllib3 retries for 5xx and rate limits.
-        throttle: seconds between requests (PyGithub's politeness delay); None for none.
-        timeout: seconds per request.
+        transport: how requests travel (default: `ghapi.for_reading()`). A rate limit beyond
+            its wait bound makes the group unavailable. With a deadline, no request starts
+            after it and each request's own timeout is shortened to fit, so the collection
+            ends within about the deadline plus one request timeout; every group not
+            collected by then is `Unavailable` with the deadline as the reason.
         max_issue_pages / max_release_pages: pagination bounds (100 items a page).
         stats: filled with request counts, if given.
         log: receives one line per notable event (never a header or token).
-        deadline: seconds the whole collection may take (None: no bound). No request starts
-            after it, and each request's own timeout is shortened to fit, so the collection
-            ends within about `deadline` plus one request timeout; every group not collected
-            by then is `Unavailable` with the deadline as the reason.
         disputes_repo: the conformance repository whose issues labelled ``disputed`` are
             recorded (with their events) in `Snapshot.disputes`; None records none.
 
     Never raises for API errors: a failing group becomes `Unavailable` with the reason.
     """
     stats = stats if stats is not None else CollectStats()
-    say = log or (lambda _line: None)
-    deadline_at = None if deadline is None else time.monotonic() + deadline
-    if deadline is not None:
-        # A request that hangs is cut at its own timeout: keep that within the deadline.
-        timeout = max(1, min(timeout, math.ceil(deadline)))
-    client = ghapi.client(
-        api_url,
-        token,
-        timeout=timeout,
-        retry=ghapi.make_retry(max_rate_limit_wait, retries, backoff_factor, deadline_at),
-        throttle=throttle,
-        write_throttle=throttle,
-    )
     cache = EtagCache(cache_dir) if cache_dir is not None else None
-    gh = _GitHub(
-        client.requester,
-        cache,
-        authenticated=token is not None,
-        max_wait=max_rate_limit_wait,
-        stats=stats,
-        deadline_at=deadline_at,
-        deadline=deadline,
-    )
-    try:
-        repo_json = _group("repository", stats, lambda: _repository(gh, repo), say)
-        if isinstance(repo_json, Unavailable):
-            labels: LabelFacts | Unavailable = repo_json
-            default_branch = "HEAD"
-        else:
-            labels = _group("labels", stats, lambda: _labels(gh, repo, repo_json), say)
-            default_branch = str(repo_json.get("default_branch") or "HEAD")
-        issues = _group("issues", stats, lambda: _issues(gh, repo, max_issue_pages, say), say)
-        releases = _group("releases", stats, lambda: _releases(gh, repo, max_release_pages), say)
-        spec_releases = _group("spec releases", stats, lambda: _releases(gh, SPEC_REPO, 1), say)
-        if checkout is not None:
-            policy: PolicyFileFacts | Unavailable
-            try:
-                policy = _policy_from_checkout(checkout)
-            except OSError as exc:
-                policy = Unavailable(f"cannot read checkout {checkout}: {exc.strerror or exc}")
-        else:
-            policy = _group(
-                "policy files", stats, lambda: _policy_from_tree(gh, repo, default_branch), say
-            )
-        disputes: DisputeFacts | Unavailable | None = None
-        if disputes_repo is not None:
-            where = disputes_repo
-            disputes = _group(
-                "disputes",
-                stats,
-                lambda: _disputes(gh, where, DISPUTED_LABEL, max_release_pages),
-                say,
-            )
-    finally:
-        client.close()
+    with Session(api_url, token, transport or ghapi.for_reading(), cache=cache, counts=stats) as gh:
+        groups = _Groups(gh, stats, log or (lambda _line: None))
+        labels, branch = _labels_and_branch(groups, repo)
+        issues = groups.run("issues", lambda: _issues(gh, repo, max_issue_pages, groups.log))
+        releases = groups.run("releases", lambda: _releases(gh, repo, max_release_pages))
+        spec_releases = groups.run("spec releases", lambda: _releases(gh, SPEC_REPO, 1))
+        policy = _policy(groups, repo, checkout, branch)
+        disputes = _disputed(groups, disputes_repo, max_release_pages)
     return Snapshot(
         repo=repo,
         captured_at=now,

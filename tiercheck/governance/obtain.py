@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tiercheck import ghapi
 from tiercheck.config.disputes import DisputeEntry, default_disputes_path, load_disputes
 from tiercheck.errors import ConfigError, UsageError
-from tiercheck.ghapi import DEFAULT_API_URL
+from tiercheck.ghapi import DEFAULT_API_URL, Transport
 from tiercheck.governance.disputes import CONFORMANCE_REPO, DisputeListing, recorded_disputes
 from tiercheck.governance.signals import (
     CHECK_NAMES,
@@ -55,14 +56,14 @@ class GovernanceOptions:
     snapshot: Path | None = None
     record: Path | None = None
     as_of: datetime | None = None
+    #: The token a flag gave (None: `ghapi.resolve_token` looks for one when collecting).
     token: str | None = None
     api_url: str = DEFAULT_API_URL
     days: int | None = None
     cache_dir: Path | None = None
-    #: Seconds between GitHub requests (PyGithub's politeness delay); None for none.
-    throttle: float | None = 0.25
-    #: Seconds the whole collection may take; what is missing then is unavailable (None: none).
-    deadline: float | None = None
+    #: How requests travel: its deadline is how long the whole collection may take (what is
+    #: missing then is unavailable).
+    transport: Transport = field(default_factory=ghapi.for_reading)
     #: The reviewed disputes file (None: the shipped `requirements/disputes.yaml`).
     disputes: Path | None = None
     #: Whose issues labelled ``disputed`` are collected into the snapshot (None: none).
@@ -238,24 +239,23 @@ def _collect(
     now: datetime,
     log: Callable[[str], None],
 ) -> Snapshot:
-    from tiercheck.governance.collector import ANONYMOUS_WARNING, collect, resolve_token
+    from tiercheck.governance.collector import ANONYMOUS_WARNING, collect
     from tiercheck.governance.snapshot import save_snapshot
 
     if "/" not in repo.strip("/"):
         msg = f"--repo: {repo!r} is not OWNER/REPO"
         raise UsageError(msg)
-    token, _ = resolve_token(options.token)
-    if token is None:
+    token = ghapi.resolve_token(options.token)
+    if token.value is None:
         log(ANONYMOUS_WARNING)
     snapshot = collect(
         repo.strip("/"),
         api_url=options.api_url,
-        token=token,
+        token=token.value,
         cache_dir=options.cache_dir,
         checkout=checkout,
         now=now,
-        throttle=options.throttle,
-        deadline=options.deadline,
+        transport=options.transport,
         log=log,
         disputes_repo=options.disputes_repo,
     )

@@ -1,38 +1,32 @@
-"""The GitHub edge of `tier-check notify`: who we are, list issues and comments, make the
-planned calls.
+"""`tier-check notify` on GitHub: who we are, list issues and comments, make the planned calls.
 
 Thin on purpose: what to call is decided by `notify.plan`; this module only reads GitHub's
 answers into `ExistingIssue`/`ExistingComment` (their author's `user.login` included) and turns
-calls into requests. Requests go through the client `tiercheck.ghapi` builds (PyGithub's
-`Requester`: its auth, retries, throttling and errors; the bounded retry and the one-line
-reasons are `ghapi`'s too) and read raw JSON, checked field by field: PyGithub's objects
-complete themselves lazily with one GET each when a field is missing or of the wrong type
-(PyGithub#2423), and a listing read wrongly must fail loudly, never look empty (an empty
-listing would open a duplicate issue). Every way GitHub can fail (an HTTP error, a rate limit
-beyond the wait bound, a network error, an answer of the wrong shape) is raised as one
-`NotifyError` with a one-line reason, which the caller reports as a warning: notifying is never
-the reason a nightly fails. The token travels only as a header.
+calls into requests. Requests go through one `tiercheck.ghapi.Session` (raw JSON; its retries,
+throttling and one-line failure reasons are `ghapi`'s) and answers are checked field by field:
+a listing read wrongly must fail loudly, never look empty (an empty listing would open a
+duplicate issue). Every way GitHub can fail (an HTTP error, a rate limit beyond the wait bound,
+a network error, an answer of the wrong shape) is raised as one `NotifyError` with a one-line
+reason, which the caller reports as a warning: notifying is never the reason a nightly fails.
+The token travels only as a header.
 
 `login` asks GET /user whose the token is; a GitHub App's or Actions' token cannot (HTTP 403,
 "Resource not accessible by integration"), which is a `NotifyError` like any other.
 
-Creating an issue or a comment is never retried by the transport (a POST that timed out may
-have been made; a second one would duplicate it): the next night finds it by its marker
-instead. Edits (PATCH) set a value and are safe to retry.
+Creating an issue or a comment is never retried by the transport (`ghapi.for_writing`: a
+POST that timed out may have been made; a second one would duplicate it): the next night finds
+it by its marker instead. Edits (PATCH) set a value and are safe to retry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from tiercheck import ghapi
 from tiercheck.notify.plan import Call, ExistingComment, ExistingIssue
-
-if TYPE_CHECKING:
-    from github.Requester import Requester
 
 __all__ = ["GitHubTarget", "NotifyError", "Written", "connect"]
 
@@ -62,25 +56,19 @@ class Written:
 
 @dataclass(frozen=True)
 class GitHubTarget:
-    """Where and how to reach GitHub. Timeouts, retries and pauses are injected by tests."""
+    """Which repository, on which GitHub, as which token (None: anonymous), and how requests
+    travel (a rate limit beyond `transport.max_wait` fails the call: a warning)."""
 
     repo: str
     api_url: str
     token: str | None
-    #: Seconds between requests and between writes (PyGithub's politeness delays).
-    throttle: float | None = 0.25
-    write_throttle: float | None = 1.0
-    retries: int = 3
-    backoff: float = 1.0
-    #: The longest a rate limit is waited out; beyond it the call fails (a warning).
-    max_wait: float = 60.0
-    timeout: int = 30
+    transport: ghapi.Transport = field(default_factory=ghapi.for_writing)
 
 
 def _reason(exc: BaseException) -> str:
     """One line saying why a call failed (GitHub's own message included, never a header)."""
-    if isinstance(exc, ghapi.errors()):
-        return ghapi.failure(exc).reason
+    if isinstance(exc, ghapi.GitHubError):
+        return exc.failure.reason
     return ghapi.unexpected_shape(exc)
 
 
@@ -91,7 +79,7 @@ _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, Asser
 def _guarded(what: str, call: Callable[[], _T]) -> _T:
     try:
         return call()
-    except ghapi.errors() + _MALFORMED as exc:
+    except (ghapi.GitHubError, *_MALFORMED) as exc:
         reason = _reason(exc)
         raise NotifyError(
             f"{what}: {reason}", rate_limited=reason.startswith("rate limited")
@@ -127,38 +115,17 @@ def _author(item: dict[str, Any]) -> str | None:
 
 
 class GitHub:
-    """One repository on one GitHub, through PyGithub's Requester."""
+    """One repository on one GitHub, through one `ghapi.Session`."""
 
-    def __init__(self, target: GitHubTarget) -> None:
+    def __init__(self, target: GitHubTarget, session: ghapi.Session) -> None:
         self.target = target
-        self.client = ghapi.client(
-            target.api_url,
-            target.token,
-            timeout=target.timeout,
-            retry=ghapi.make_retry(
-                target.max_wait,
-                target.retries,
-                target.backoff,
-                allowed_methods=frozenset({"GET", "PATCH"}),
-            ),
-            throttle=target.throttle,
-            write_throttle=target.write_throttle,
-        )
-        self.requester: Requester = self.client.requester
+        self.session = session
         self.base = f"/repos/{target.repo}/issues"
-
-    def close(self) -> None:
-        """Close the HTTP session."""
-        self.client.close()
 
     def _listing(self, url: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Every item of a paginated listing, up to `MAX_PAGES` pages."""
-
-        def fetch(page: str, query: dict[str, Any] | None) -> tuple[Any, object]:
-            headers, data = self.requester.requestJsonAndCheck("GET", page, parameters=query)
-            return data, headers.get("link")
-
-        for page in ghapi.pages(fetch, url, {**params, "per_page": ghapi.PER_PAGE}, MAX_PAGES):
+        query = {**params, "per_page": ghapi.PER_PAGE}
+        for page in self.session.pages(url, query, MAX_PAGES):
             data = page.body
             if not isinstance(data, list):
                 raise TypeError(f"a listing that is not a list ({type(data).__name__})")
@@ -204,7 +171,7 @@ class GitHub:
         """The login of the token's own account (GET /user)."""
 
         def whoami() -> str:
-            _, data = self.requester.requestJsonAndCheck("GET", "/user")
+            data, _ = self.session.get("/user")
             login = data["login"]
             if not isinstance(login, str) or not login:
                 raise TypeError(f"a login that is not text ({login!r:.40})")
@@ -217,7 +184,7 @@ class GitHub:
         method, url, payload = self._request(call)
 
         def make() -> Written | None:
-            _, data = self.requester.requestJsonAndCheck(method, url, input=payload)
+            data = self.session.send(method, url, payload)
             if call.verb != "create-issue":
                 return None
             return Written(_number(data["number"]), _author(data))
@@ -243,22 +210,13 @@ class GitHub:
 
 @contextmanager
 def connect(target: GitHubTarget) -> Iterator[GitHub]:
-    """A `GitHub` for `target`, closed on the way out.
+    """A `GitHub` for `target`, its session closed on the way out.
 
-    PyGithub logs each retry and rate-limit wait at INFO on a handler of its own (stderr);
-    the one warning this command prints says the same, so its logger is quieted meanwhile.
+    PyGithub's own log of each retry and rate-limit wait is quieted meanwhile: the one warning
+    this command prints says the same.
     """
-    import logging
-
-    import github as pygithub
-
-    # After the import: importing PyGithub sets its logger to INFO.
-    logger = logging.getLogger(pygithub.__name__)
-    level = logger.level
-    logger.setLevel(logging.WARNING)
-    github = GitHub(target)
-    try:
-        yield github
-    finally:
-        github.close()
-        logger.setLevel(level)
+    with (
+        ghapi.quiet_pygithub(),
+        ghapi.Session(target.api_url, target.token, target.transport) as session,
+    ):
+        yield GitHub(target, session)

@@ -19,8 +19,8 @@ from support.governance_fixtures import (
     collect_from,
     running,
 )
-from tiercheck.ghapi import make_retry
-from tiercheck.governance.collector import CollectStats, collect, resolve_token
+from tiercheck.ghapi import Transport, make_retry, resolve_token
+from tiercheck.governance.collector import CollectStats, collect
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Unavailable, dump_snapshot, save_snapshot
 from tiercheck.tier import LegSummary, compute_tier
@@ -228,11 +228,16 @@ def test_the_token_is_never_written(tmp_path: Path) -> None:
     assert not any(TOKEN in line for line in log)
 
 
+def _found(flag: str | None, env: dict[str, str]) -> tuple[str | None, str]:
+    token = resolve_token(flag, env=env)
+    return token.value, token.source
+
+
 def test_resolve_token_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = {"GITHUB_TOKEN": "from-github-token", "GH_TOKEN": "from-gh-token"}
-    assert resolve_token("from-flag", env=env) == ("from-flag", "--token")
-    assert resolve_token(None, env=env) == ("from-github-token", "GITHUB_TOKEN")
-    assert resolve_token(None, env={"GH_TOKEN": "from-gh-token"}) == ("from-gh-token", "GH_TOKEN")
+    assert _found("from-flag", env) == ("from-flag", "--token")
+    assert _found(None, env) == ("from-github-token", "GITHUB_TOKEN")
+    assert _found(None, {"GH_TOKEN": "from-gh-token"}) == ("from-gh-token", "GH_TOKEN")
     # A fake `gh` on PATH answers `gh auth token`; then none at all → anonymous.
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -240,9 +245,15 @@ def test_resolve_token_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     gh.write_text("#!/bin/sh\necho from-gh-cli\n", encoding="utf-8")
     gh.chmod(0o755)
     monkeypatch.setenv("PATH", str(bin_dir))
-    assert resolve_token(None, env={}) == ("from-gh-cli", "gh auth token")
+    assert _found(None, {}) == ("from-gh-cli", "gh auth token")
     gh.unlink()
-    assert resolve_token(None, env={}) == (None, "anonymous")
+    assert _found(None, {}) == (None, "anonymous")
+
+
+def test_the_token_never_shows_in_its_repr() -> None:
+    token = resolve_token("ghp_secret_value", env={})
+    assert "ghp_secret_value" not in repr(token)
+    assert token.source in repr(token)
 
 
 @contextmanager
@@ -270,7 +281,7 @@ def test_a_github_that_refuses_connections_is_given_up_on_the_first_one() -> Non
             cache_dir=None,
             checkout=None,
             now=CAPTURED,
-            throttle=None,
+            transport=Transport(throttle=None, write_throttle=None),
             stats=stats,
             log=log.append,
         )
@@ -292,7 +303,7 @@ def test_a_github_that_refuses_connections_is_given_up_on_the_first_one() -> Non
 def test_refused_connections_are_not_retried_but_timeouts_are() -> None:
     from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError
 
-    retry = make_retry(max_wait=1.0, retries=3, backoff=0.0)
+    retry = make_retry(Transport(max_wait=1.0, retries=3, backoff=0.0))
     refused = NewConnectionError(None, "Failed to establish a new connection: [Errno 111]")
     with pytest.raises(MaxRetryError):
         retry.increment(method="GET", url="/repos/o/r", error=refused)
@@ -313,8 +324,7 @@ def test_a_server_error_after_a_refusal_elsewhere_is_still_retried() -> None:
             cache_dir=None,
             checkout=None,
             now=CAPTURED,
-            backoff_factor=0,
-            throttle=None,
+            transport=Transport(throttle=None, write_throttle=None, backoff=0),
         )
     with running() as fake:
         fake.fail(r"/releases$", 502, "Bad Gateway", times=1)

@@ -23,6 +23,7 @@ from support.fake_github import Dataset, FakeEvent, FakeGitHub, FakeIssue
 from tiercheck.cli import main
 from tiercheck.config.disputes import DisputeEntry, load_disputes
 from tiercheck.errors import ConfigError
+from tiercheck.ghapi import Transport
 from tiercheck.governance.collector import collect
 from tiercheck.governance.disputes import CONFORMANCE_REPO, disputes_on, issue_open_on
 from tiercheck.governance.signals import compute_signals
@@ -85,8 +86,7 @@ def _record(fake: FakeGitHub, path: Path) -> Snapshot:
         cache_dir=None,
         checkout=None,
         now=datetime(2026, 11, 1, tzinfo=UTC),
-        throttle=None,
-        retries=0,
+        transport=Transport(throttle=None, write_throttle=None, retries=0),
         disputes_repo=CONFORMANCE_REPO,
     )
     save_snapshot(snapshot, path)

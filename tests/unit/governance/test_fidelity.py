@@ -17,6 +17,7 @@ import pytest
 
 from support.fake_github import FakeGitHub
 from support.governance_datasets import Case, edge_cases
+from tiercheck.ghapi import Transport
 from tiercheck.governance.collector import collect
 from tiercheck.governance.signals import GovernanceSignals, SignalConfig, compute_signals
 from tiercheck.tier import LegSummary, compute_tier
@@ -263,8 +264,7 @@ def _judge(fake: FakeGitHub, case: Case) -> GovernanceSignals:
         cache_dir=None,
         checkout=None,
         now=case.as_of,
-        throttle=None,
-        backoff_factor=0,
+        transport=Transport(throttle=None, write_throttle=None, backoff=0),
     )
     return compute_signals(snapshot, case.as_of, SignalConfig(days=case.days))
 

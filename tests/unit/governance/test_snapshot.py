@@ -9,6 +9,7 @@ import pytest
 
 from support.governance_fixtures import CAPTURED, REPO, TOKEN, running
 from tiercheck.errors import ConfigError
+from tiercheck.ghapi import Transport
 from tiercheck.governance.collector import collect
 from tiercheck.governance.snapshot import (
     Snapshot,
@@ -32,9 +33,7 @@ def snapshot() -> Snapshot:
             cache_dir=None,
             checkout=None,
             now=CAPTURED,
-            throttle=None,
-            backoff_factor=0,
-            retries=0,
+            transport=Transport(throttle=None, write_throttle=None, backoff=0, retries=0),
         )
 
 

@@ -22,7 +22,8 @@ from support.governance_fixtures import REPO, TOKEN, running
 from tiercheck.cli import governance as governance_cli
 from tiercheck.cli import main
 from tiercheck.config.registry import load_registry
-from tiercheck.governance import collector
+from tiercheck.ghapi import resolve_token
+from tiercheck.ghapi import token as ghapi_token
 from tiercheck.governance.collector import ANONYMOUS_WARNING
 from tiercheck.governance.signals import CHECK_NAMES, SignalConfig, compute_signals
 from tiercheck.governance.snapshot import dump_snapshot, load_snapshot
@@ -46,7 +47,7 @@ def _forbid_gh(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(hostname: str | None) -> str | None:
         raise AssertionError("gh auth token must not run here")
 
-    monkeypatch.setattr(collector, "_gh_auth_token", refuse)
+    monkeypatch.setattr(ghapi_token, "_gh_auth_token", refuse)
 
 
 @pytest.fixture
@@ -193,7 +194,7 @@ def test_api_url_comes_from_the_environment_when_no_flag(
 def test_anonymous_run_warns_on_stderr_and_keeps_stdout_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(collector, "_gh_auth_token", lambda hostname: None)
+    monkeypatch.setattr(ghapi_token, "_gh_auth_token", lambda hostname: None)
     with running() as fake:
         code, out, err = _run(
             capsys,
@@ -488,6 +489,8 @@ def test_gh_auth_token_runs_gh_through_process_capture(
     gh.write_text('#!/bin/sh\n[ "$1 $2" = "auth token" ] && echo gho_from_gh\n', encoding="utf-8")
     gh.chmod(gh.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert collector.resolve_token(None, env={}) == ("gho_from_gh", "gh auth token")
+    found = resolve_token(None, env={})
+    assert (found.value, found.source) == ("gho_from_gh", "gh auth token")
     gh.unlink()
-    assert collector.resolve_token(None, env={}) == (None, "anonymous")  # no gh: no token
+    found = resolve_token(None, env={})
+    assert (found.value, found.source) == (None, "anonymous")  # no gh: no token

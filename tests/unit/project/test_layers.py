@@ -70,7 +70,7 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("config/registry.py", "import tiercheck.process", "Layers point down"),
         ("baseline.py", "import tiercheck.tier", "Layers point down"),
         # The GitHub edge sits below governance and notify, and notify reaches no governance.
-        ("ghapi.py", "import tiercheck.governance.snapshot", "Layers point down"),
+        ("ghapi/session.py", "import tiercheck.governance.snapshot", "Layers point down"),
         ("notify/github.py", "import tiercheck.governance.collector", "Notify knows nothing"),
         # Only tiercheck.process starts processes; GitPython only in sdk.checkout.
         ("config/registry.py", "import subprocess", "Only tiercheck.process starts processes"),
