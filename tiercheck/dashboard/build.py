@@ -323,52 +323,82 @@ def _failure_periods(
     return done
 
 
+def _scenario_line(
+    line: str,
+    row: ScenarioRow,
+    *,
+    measured_now: bool,
+    streak: Streak | None,
+    regression: bool,
+) -> ScenarioLine:
+    """A line's row on a scenario's page: its state now (unmeasured when its latest run did
+    not measure it), since when a failure has lasted (`streak`, only when measured now), and
+    what failed."""
+    state: ScenarioState = (
+        "unmeasured"
+        if not measured_now or row.outcome == "unmeasured"
+        else "passing"
+        if row.passed
+        else "failing"
+    )
+    streak = streak if measured_now and not row.passed else None
+    return ScenarioLine(
+        line=line,
+        revision=row.revision,
+        state=state,
+        since=stamp(streak.first) if streak else None,
+        since_run=streak.first.run_id if streak else None,
+        runs=streak.runs if streak else 0,
+        regression=regression,
+        scored=row.scored,
+        check=row.check if not row.passed else None,
+        message=row.message if not row.passed else None,
+        dispute=row.dispute.issue if row.dispute and row.disputed else None,
+    )
+
+
+def _line_scenarios(
+    line: str, runs: Sequence[RunRecord], latest: NightState, streaks: Sequence[Streak]
+) -> list[tuple[tuple[str, str], ScenarioLine]]:
+    """Each scenario of a line, as (leg, scenario) and its row on the scenario's page: the
+    scenarios of each (revision, leg) of its latest run, by the run whose verdicts stand for
+    it now (`_latest_rows`), in order of revision and leg."""
+    by_key = {(s.revision, s.leg, s.scenario): s for s in streaks}
+    regressed = {
+        (r.revision, r.leg, r.scenario) for r in latest.regressions if r.kind == "newly-failing"
+    }
+    found: list[tuple[tuple[str, str], ScenarioLine]] = []
+    for (revision, leg), (run, measured_now) in sorted(_latest_rows(runs).items()):
+        for s in run.scenarios:
+            if s.revision != revision or s.leg != leg:
+                continue
+            key = (revision, leg, s.scenario)
+            row = _scenario_line(
+                line,
+                s,
+                measured_now=measured_now,
+                streak=by_key.get(key),
+                regression=key in regressed,
+            )
+            found.append(((leg, s.scenario), row))
+    return found
+
+
 def _scenario_pages(
     by_line: Mapping[str, Sequence[RunRecord]],
     latest: Mapping[str, NightState],
     line_streaks: Mapping[str, Sequence[Streak]],
 ) -> ScenarioIndex:
+    """A page for every scenario any line measured or failed: each line's row (lines in
+    order), and every stretch of scored failures, the latest first."""
     rows: dict[tuple[str, str], list[ScenarioLine]] = {}
-    for line, runs in sorted(by_line.items()):
-        streaks = {(s.revision, s.leg, s.scenario): s for s in line_streaks[line]}
-        regressed = {
-            (r.revision, r.leg, r.scenario)
-            for r in latest[line].regressions
-            if r.kind == "newly-failing"
-        }
-        for (revision, leg), (run, measured_now) in sorted(_latest_rows(runs).items()):
-            found: list[ScenarioRow] = [
-                s for s in run.scenarios if s.revision == revision and s.leg == leg
-            ]
-            for s in found:
-                key = (revision, leg, s.scenario)
-                streak = streaks.get(key) if not s.passed else None
-                state: ScenarioState = (
-                    "unmeasured"
-                    if not measured_now or s.outcome == "unmeasured"
-                    else "passing"
-                    if s.passed
-                    else "failing"
-                )
-                rows.setdefault((leg, s.scenario), []).append(
-                    ScenarioLine(
-                        line=line,
-                        revision=revision,
-                        state=state,
-                        since=stamp(streak.first) if streak and measured_now else None,
-                        since_run=streak.first.run_id if streak and measured_now else None,
-                        runs=streak.runs if streak and measured_now else 0,
-                        regression=key in regressed,
-                        scored=s.scored,
-                        check=s.check if not s.passed else None,
-                        message=s.message if not s.passed else None,
-                        dispute=s.dispute.issue if s.dispute and s.disputed else None,
-                    )
-                )
     periods: dict[tuple[str, str], list[FailurePeriod]] = {}
     for line, runs in sorted(by_line.items()):
-        for (leg, name), stretches in _failure_periods(line, runs).items():
-            periods.setdefault((leg, name), []).extend(stretches)
+        for key, row in _line_scenarios(line, runs, latest[line], line_streaks[line]):
+            rows.setdefault(key, []).append(row)
+    for line, runs in sorted(by_line.items()):
+        for key, stretches in _failure_periods(line, runs).items():
+            periods.setdefault(key, []).extend(stretches)
     return ScenarioIndex(
         api_version=API_VERSION,
         scenarios=tuple(
@@ -434,12 +464,14 @@ def build_dashboard(
     pages: Mapping[str, LinePages] | None = None,
     matrix: bool = False,
     aliases: Mapping[str, str] | None = None,
+    timelines: Mapping[str, Sequence[NightState]] | None = None,
 ) -> Dashboard:
     """Every API document of the site for `runs` (every line's).
 
     `pages` says which lines' latest scorecard and claim pages the site publishes, `matrix`
     whether it publishes the latest matrix, `aliases` the old badge names kept (old slug →
-    line name).
+    line name). `timelines` is each line's `timeline` of these runs when the caller has it
+    already (publish hands the same to the nights); without it, it is worked out here.
     """
     by_line: dict[str, list[RunRecord]] = {}
     by_sdk: dict[str, list[RunRecord]] = {}
@@ -453,7 +485,7 @@ def build_dashboard(
     line_streaks: dict[str, list[Streak]] = {}
     for line in sorted(by_line):
         line_runs = by_line[line]
-        states = timeline(line_runs)
+        states = timelines[line] if timelines is not None else timeline(line_runs)
         latest[line] = states[-1]
         # Flaky scenarios and streaks once per line: every view below reads the same ones.
         flaky = flaky_scenarios(line_runs)

@@ -33,7 +33,7 @@ from tiercheck.comparison import (
 from tiercheck.dashboard.model import API_VERSION
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord, run_key
-from tiercheck.history.regression import basis_change, run_scenarios, timeline
+from tiercheck.history.regression import NightState, basis_change, run_scenarios, timeline
 from tiercheck.history.section import stamp
 from tiercheck.model import doc_field
 
@@ -282,9 +282,12 @@ def _summary(diff: NightDiff) -> NightSummary:
 
 def build_nights(
     by_line: Mapping[str, Sequence[RunRecord]],
+    *,
+    timelines: Mapping[str, Sequence[NightState]] | None = None,
 ) -> tuple[NightList, dict[str, NightDiff]]:
     """Every night of every line's runs (`grid.runs_by_line`): the list and each night's
-    document, by night."""
+    document, by night. `timelines` is each line's `timeline` of those runs when the caller
+    has it already (publish, from the dashboard's build); without it, it is worked out here."""
     # line → night → the line's latest run that night (runs are oldest first).
     nightly: dict[str, dict[date, RunRecord]] = {}
     for line, runs in by_line.items():
@@ -292,8 +295,10 @@ def build_nights(
             nightly.setdefault(line, {})[run.timestamp.date()] = run
     nights = sorted({day for per in nightly.values() for day in per})
     # The line's state after each run, as its page and the index read it.
+    if timelines is None:
+        timelines = {line: timeline(runs) for line, runs in by_line.items()}
     regressed = {
-        run_key(state.run): state.regressed for runs in by_line.values() for state in timeline(runs)
+        run_key(state.run): state.regressed for line in by_line for state in timelines[line]
     }
     diffs: dict[str, NightDiff] = {}
     previous_of: dict[str, RunRecord | None] = dict.fromkeys(nightly)
