@@ -75,6 +75,7 @@ from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
 from tiercheck.history.record import RunRecord, line_of, series_of
+from tiercheck.history.regression import NightState, timeline
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
 from tiercheck.publish.names import CaseFold, badge_name, site_path
@@ -327,11 +328,15 @@ class _Views:
     diffs: Mapping[str, NightDiff]
 
 
-def _views(runs: Sequence[RunRecord], dashboard: Dashboard, warnings: list[str]) -> _Views:
+def _views(
+    by_line: Mapping[str, Sequence[RunRecord]],
+    timelines: Mapping[str, Sequence[NightState]],
+    dashboard: Dashboard,
+    warnings: list[str],
+) -> _Views:
     """The grid over the frozen sets of the revisions the lines' latest runs scored (as this
     tiercheck ships them), with the disputes each run recorded, and every night against the
-    night before."""
-    by_line = runs_by_line(runs)
+    night before (by `timelines`, the ones the dashboard was built from)."""
     sets: dict[str, dict[str, Sequence[str]]] = {}
     for revision in dashboard.index.revisions:
         try:
@@ -346,7 +351,7 @@ def _views(runs: Sequence[RunRecord], dashboard: Dashboard, warnings: list[str])
         }
     pages = {(s.leg, s.scenario): s.page for s in dashboard.index.scenarios}
     grid = build_grid(by_line, sets, scenario_pages=pages)
-    listing, diffs = build_nights(by_line)
+    listing, diffs = build_nights(by_line, timelines=timelines)
     return _Views(grid, listing, diffs)
 
 
@@ -402,41 +407,40 @@ class _Plan:
             )
 
 
-def _plan(
-    dashboard: Dashboard,
-    copied: Mapping[str, Mapping[str, Path]],
-    matrix: MatrixFolder | None,
-    aliases: Mapping[str, str],
-    published: set[str],
-    *,
-    views: _Views | None = None,
-    extras: _Extras | None = None,
-) -> _Plan:
-    """Every file of the site: the fixed ones first, then each line's, the aliases' badges and
-    the scenario pages (an earlier file wins a clash)."""
-    index = dashboard.index
-    extras = extras or _Extras()
-    plan = _Plan()
+def _add_data(plan: _Plan, dashboard: Dashboard, matrix: MatrixFolder | None) -> str:
+    """The site's fixed files: the API's index, scenarios, matrix and schemas (and
+    `.nojekyll`); the index's text, which the index page's key is made from."""
     plan.add(".nojekyll", _text(""))
-    index_text = api_text(to_json(index))
+    index_text = api_text(to_json(dashboard.index))
     plan.add("api/v1/index.json", _text(index_text))
-    histories_text = {slug: api_text(to_json(h)) for slug, h in dashboard.lines.items()}
-    scenarios_text = api_text(to_json(dashboard.scenarios))
-    plan.add("api/v1/scenarios.json", _text(scenarios_text))
+    plan.add("api/v1/scenarios.json", _text(api_text(to_json(dashboard.scenarios))))
     if matrix is not None:
         plan.add("api/v1/matrix.json", _text(api_text(to_json(matrix.matrix))))
     for name in DASHBOARD_SCHEMAS:
         plan.add(f"api/v1/schemas/{name}", _text(schema_text(name)))
+    return index_text
+
+
+def _add_front(
+    plan: _Plan,
+    dashboard: Dashboard,
+    texts: Mapping[str, str],
+    *,
+    index_text: str,
+    views: _Views | None,
+    extras: _Extras,
+) -> None:
+    """The files that read every line: the index page (linking the grid and the latest night
+    when the site has them) and the feed; `texts` is each line's history document's text."""
+    index = dashboard.index
     latest = views.nights.latest if views is not None else None
     night = (latest, night_page(latest)) if latest else None
     grid = "grid.html" if views is not None else None
-    everything = _digest(
-        index_text, *sorted(histories_text.values()), repr((grid, night)), extras.key
-    )
+    histories = sorted(texts.values())
     plan.add(
         "index.html",
         _File(
-            everything,
+            _digest(index_text, *histories, repr((grid, night)), extras.key),
             lambda: render_index(
                 index,
                 dashboard.lines,
@@ -451,14 +455,19 @@ def _plan(
     plan.add(
         FEED,
         _File(
-            _digest(*sorted(histories_text.values()), json.dumps(extras.base_url)),
+            _digest(*histories, json.dumps(extras.base_url)),
             lambda: render_feed(
                 dashboard.lines, latest=feed_night, base_url=extras.base_url
             ).encode("utf-8"),
         ),
     )
-    if views is not None:
-        _add_views(plan, views, extras)
+
+
+def _add_alias_record(
+    plan: _Plan, aliases: Mapping[str, str], published: set[str], index: DashboardIndex
+) -> None:
+    """`badges/aliases.json`: the aliases, and every badge name ever published (this build's
+    lines and aliases among them), for the next build."""
     record = {
         "format": "tiercheck-badge-aliases",
         "aliases": dict(sorted(aliases.items())),
@@ -466,42 +475,104 @@ def _plan(
         "published": sorted(published | {s.slug for s in index.lines} | set(aliases)),
     }
     plan.add(ALIASES, _text(json.dumps(record, indent=2, ensure_ascii=False) + "\n"))
+
+
+def _add_line(
+    plan: _Plan,
+    summary: LineSummary,
+    history: LineHistory,
+    text: str,
+    *,
+    names: Sequence[str],
+    badge: tuple[str, str],
+    copied: Mapping[str, Path],
+    extras: _Extras,
+) -> None:
+    """One line's files: its page (which lists its badge's old `names`), its runs document
+    (`text`), its `badge` (SVG and endpoint JSON), and the scorecard and claim pages `copied`
+    from the matrix."""
+    key = _digest(api_text(to_json(summary)), text, json.dumps(names), extras.key)
+    plan.add(summary.links.page, _File(key, partial(_line_page, summary, history, names, extras)))
+    plan.add(summary.links.runs, _text(text))
+    plan.add(summary.links.badge_svg, _text(badge[0]))
+    plan.add(summary.links.badge_json, _text(badge[1]))
+    for name, link in (
+        ("scorecard.html", summary.links.scorecard_html),
+        ("claim.html", summary.links.claim_html),
+    ):
+        source = copied.get(name)
+        if link is not None and source is not None:
+            plan.add(link, _raw(source))
+
+
+def _add_lines(
+    plan: _Plan,
+    dashboard: Dashboard,
+    texts: Mapping[str, str],
+    *,
+    copied: Mapping[str, Mapping[str, Path]],
+    aliases: Mapping[str, str],
+    extras: _Extras,
+) -> None:
+    """Every line's files, then each alias's badge (the badge of the line it serves), after
+    all the lines' so that a line's own file wins a clash."""
     aliases_of: dict[str, list[str]] = {}
     for old, line in aliases.items():
         aliases_of.setdefault(line, []).append(old)
-    badges: list[tuple[str, str, str]] = []
-    for summary in index.lines:
-        history = dashboard.lines[summary.slug]
+    badges: list[tuple[str, tuple[str, str]]] = []
+    for summary in dashboard.index.lines:
         names = sorted(aliases_of.get(summary.line, []))
-        key = _digest(
-            api_text(to_json(summary)), histories_text[summary.slug], json.dumps(names), extras.key
+        badge = (line_badge_svg(summary), line_badge_json(summary))
+        _add_line(
+            plan,
+            summary,
+            dashboard.lines[summary.slug],
+            texts[summary.slug],
+            names=names,
+            badge=badge,
+            copied=copied.get(summary.line, {}),
+            extras=extras,
         )
-        plan.add(
-            summary.links.page, _File(key, partial(_line_page, summary, history, names, extras))
-        )
-        plan.add(summary.links.runs, _text(histories_text[summary.slug]))
-        svg, endpoint = line_badge_svg(summary), line_badge_json(summary)
-        plan.add(summary.links.badge_svg, _text(svg))
-        plan.add(summary.links.badge_json, _text(endpoint))
-        badges += [(name, svg, endpoint) for name in names]
-        for name, link in (
-            ("scorecard.html", summary.links.scorecard_html),
-            ("claim.html", summary.links.claim_html),
-        ):
-            source = copied.get(summary.line, {}).get(name)
-            if link is not None and source is not None:
-                plan.add(link, _raw(source))
-    for name, svg, endpoint in badges:
+        badges += [(name, badge) for name in names]
+    for name, (svg, endpoint) in badges:
         plan.add(f"badges/{name}.svg", _text(svg))
         plan.add(f"badges/{name}.json", _text(endpoint))
+
+
+def _add_scenarios(plan: _Plan, dashboard: Dashboard, extras: _Extras) -> None:
+    """A page for each scenario (which links every line's page)."""
+    index = dashboard.index
+    lines = api_text([s.links.page for s in index.lines])
     for page in dashboard.scenarios.scenarios:
-        key = _digest(
-            api_text(to_json(page)), api_text([s.links.page for s in index.lines]), extras.key
-        )
+        key = _digest(api_text(to_json(page)), lines, extras.key)
         plan.add(
             f"scenarios/{page.slug}.html",
             _File(key, partial(_scenario_page, page, index, extras.triage)),
         )
+
+
+def _plan(
+    dashboard: Dashboard,
+    copied: Mapping[str, Mapping[str, Path]],
+    matrix: MatrixFolder | None,
+    aliases: Mapping[str, str],
+    published: set[str],
+    *,
+    views: _Views | None = None,
+    extras: _Extras | None = None,
+) -> _Plan:
+    """Every file of the site: the fixed ones first, then each line's, the aliases' badges and
+    the scenario pages (an earlier file wins a clash)."""
+    extras = extras or _Extras()
+    plan = _Plan()
+    index_text = _add_data(plan, dashboard, matrix)
+    texts = {slug: api_text(to_json(h)) for slug, h in dashboard.lines.items()}
+    _add_front(plan, dashboard, texts, index_text=index_text, views=views, extras=extras)
+    if views is not None:
+        _add_views(plan, views, extras)
+    _add_alias_record(plan, aliases, published, dashboard.index)
+    _add_lines(plan, dashboard, texts, copied=copied, aliases=aliases, extras=extras)
+    _add_scenarios(plan, dashboard, extras)
     return plan
 
 
@@ -524,6 +595,51 @@ def _live_aliases(merged: Mapping[str, str], live: set[str], warnings: list[str]
         folded[old.casefold()] = old
         kept[old] = line
     return kept
+
+
+def _merged_aliases(
+    given: Mapping[str, str],
+    previous: Mapping[str, str],
+    lines: set[str],
+    warnings: list[str],
+) -> dict[str, str]:
+    """The previous build's aliases with the `given` ones over them (by the old name's slug);
+    UsageError for a given alias to a line without runs, and a previous one to such a line is
+    dropped with a warning (its badge stays as it was)."""
+    merged = dict(previous)
+    for old, line in given.items():
+        if line not in lines:
+            msg = f"publish: --alias {old}={line}: the history has no line {line!r}"
+            raise UsageError(msg)
+        merged[line_slug(old)] = line
+    for old, line in sorted(merged.items()):
+        if line not in lines:
+            warnings.append(
+                f"badge alias {old} → {line}: {line} has no runs any more; its badge is kept "
+                "as it was"
+            )
+            del merged[old]
+    return merged
+
+
+def _matrix_pages(
+    runs: Iterable[RunRecord], matrices: Sequence[MatrixFolder], warnings: list[str]
+) -> tuple[dict[str, dict[str, Path]], dict[str, LinePages]]:
+    """The scorecard and claim pages of each line's latest assessment found in the matrices:
+    line → page name → the file to copy, and which pages each line publishes. A line whose
+    matrix row has no page is warned about."""
+    copied: dict[str, dict[str, Path]] = {}
+    pages: dict[str, LinePages] = {}
+    for line, run in sorted(_latest_runs(runs).items()):
+        folder, why = _row_for(line, run, matrices)
+        if folder is None:
+            if why is not None:
+                warnings.append(f"{line}: {why}; the line's scorecard page is not published")
+            continue
+        found = {name: _page_of(folder, name) for name in ("scorecard.html", "claim.html")}
+        copied[line] = {name: path for name, path in found.items() if path is not None}
+        pages[line] = LinePages(scorecard_html=True, claim_html="claim.html" in copied[line])
+    return copied, pages
 
 
 def build_site(
@@ -550,36 +666,18 @@ def build_site(
     warnings: list[str] = []
     lines = {line_of(run) for run in runs}
     previous_aliases, published = _previous_aliases(root, warnings)
-    merged = dict(previous_aliases)
-    for old, line in (aliases or {}).items():
-        if line not in lines:
-            msg = f"publish: --alias {old}={line}: the history has no line {line!r}"
-            raise UsageError(msg)
-        merged[line_slug(old)] = line
-    for old, line in sorted(merged.items()):
-        if line not in lines:
-            warnings.append(
-                f"badge alias {old} → {line}: {line} has no runs any more; its badge is kept "
-                "as it was"
-            )
-            del merged[old]
-    latest = _latest_runs(runs)
-    copied: dict[str, dict[str, Path]] = {}
-    pages: dict[str, LinePages] = {}
-    for line, run in sorted(latest.items()):
-        folder, why = _row_for(line, run, matrices)
-        if folder is None:
-            if why is not None:
-                warnings.append(f"{line}: {why}; the line's scorecard page is not published")
-            continue
-        found = {name: _page_of(folder, name) for name in ("scorecard.html", "claim.html")}
-        copied[line] = {name: path for name, path in found.items() if path is not None}
-        pages[line] = LinePages(scorecard_html=True, claim_html="claim.html" in copied[line])
+    merged = _merged_aliases(aliases or {}, previous_aliases, lines, warnings)
+    copied, pages = _matrix_pages(runs, matrices, warnings)
     newest = max(matrices, key=lambda m: (m.matrix.finished_at, m.matrix.run_id), default=None)
     live = {line_slug(line) for line in lines}
     merged = _live_aliases(merged, live, warnings)
-    dashboard = build_dashboard(runs, pages=pages, matrix=newest is not None, aliases=merged)
-    views = _views(runs, dashboard, warnings)
+    # Each line's states, worked out once: the dashboard's documents and the nights read them.
+    by_line = runs_by_line(runs)
+    timelines = {line: timeline(line_runs) for line, line_runs in by_line.items()}
+    dashboard = build_dashboard(
+        runs, pages=pages, matrix=newest is not None, aliases=merged, timelines=timelines
+    )
+    views = _views(by_line, timelines, dashboard, warnings)
     statuses = tuple(judge_triage(triage, dashboard.scenarios, lines))
     extras = _Extras(triage=Triage(triage), statuses=statuses, base_url=base_url)
     plan = _plan(dashboard, copied, newest, merged, published, views=views, extras=extras)
