@@ -160,25 +160,15 @@ def judge_scenario(
         return ScenarioVerdict(
             name, revision, passed=False, not_scored_reason=not_scored_reason, reason="no results"
         )
-    if result.parse_error is not None:
-        # The official parser counts this as a failed check; but the harness wrote the file,
-        # not the SDK, so nothing about the SDK was learnt from it.
+    unmeasured = _unmeasured_reason(result, harness_exit)
+    if unmeasured is not None:
         return ScenarioVerdict(
             name,
             revision,
             passed=False,
             not_scored_reason=not_scored_reason,
             results_path=result.path,
-            unmeasured=f"unreadable checks.json: {result.parse_error}",
-        )
-    if harness_exit != 0 and not result.has_checks_file:
-        return ScenarioVerdict(
-            name,
-            revision,
-            passed=False,
-            not_scored_reason=not_scored_reason,
-            results_path=result.path,
-            unmeasured=f"no checks.json: the harness exited {harness_exit} without writing it",
+            unmeasured=unmeasured,
         )
     raw = result.raw_checks
     succeeded = sum(c.status == "SUCCESS" for c in raw)
@@ -186,14 +176,6 @@ def judge_scenario(
     warned = sum(c.status == "WARNING" for c in raw)
     passed = passes(raw)
     collapsed = result.checks
-    reason = None
-    if not passed and failed == 0:
-        if not raw:
-            reason = "no checks (the scenario wrote none)"
-        elif warned:
-            reason = "only warnings: no check succeeded"
-        else:
-            reason = "no check succeeded"
     return ScenarioVerdict(
         scenario=name,
         revision=revision,
@@ -204,10 +186,30 @@ def judge_scenario(
         failures=tuple(CheckNote.of(c) for c in collapsed if c.status == "FAILURE"),
         warnings=tuple(CheckNote.of(c) for c in collapsed if c.status == "WARNING"),
         not_scored_reason=not_scored_reason,
-        reason=reason,
+        reason=None if passed or failed else _no_pass_reason(raw_count=len(raw), warned=warned),
         results_path=result.path,
         checks=collapsed,
     )
+
+
+def _unmeasured_reason(result: ScenarioResult, harness_exit: int) -> str | None:
+    """Why a scenario's results say nothing about the SDK, or None when they do."""
+    if result.parse_error is not None:
+        # The official parser counts this as a failed check; but the harness wrote the file,
+        # not the SDK, so nothing about the SDK was learnt from it.
+        return f"unreadable checks.json: {result.parse_error}"
+    if harness_exit != 0 and not result.has_checks_file:
+        return f"no checks.json: the harness exited {harness_exit} without writing it"
+    return None
+
+
+def _no_pass_reason(*, raw_count: int, warned: int) -> str:
+    """Why a scenario without a failed check did not pass."""
+    if raw_count == 0:
+        return "no checks (the scenario wrote none)"
+    if warned:
+        return "only warnings: no check succeeded"
+    return "no check succeeded"
 
 
 @dataclass(frozen=True, kw_only=True)
