@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import PurePath
@@ -216,27 +216,15 @@ def _describe(value: object) -> str:
     return "an object" if isinstance(value, dict) else type(value).__name__
 
 
-def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
+def _read(hint: Any, value: Any, path: str) -> Any:
+    """`value` read as the type `hint`; ModelError naming `path` where it is not one."""
     origin = get_origin(hint)
     if hint is Any:
         return value
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return from_json(hint, value, path)
     if origin in (Union, types.UnionType):
-        options = get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in (o for o in options if o is not type(None)):
-            try:
-                return _read(option, value, path)
-            except ModelError as exc:
-                errors.append(exc)
-        # The option whose tag matched explains best; with no tags, a lone option's error.
-        telling = [e for e in errors if not e.tag_mismatch]
-        if len(telling) == 1:
-            raise telling[0]
-        raise errors[0] if len(errors) == 1 else ModelError(path, f"unexpected {_describe(value)}")
+        return _read_union(get_args(hint), value, path)
     if origin is Literal:
         if value not in get_args(hint) or isinstance(value, bool) != any(
             isinstance(a, bool) for a in get_args(hint)
@@ -244,29 +232,8 @@ def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
             allowed = ", ".join(repr(a) for a in get_args(hint))
             raise ModelError(path, f"expected one of {allowed}, got {value!r:.60}")
         return value
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ModelError(path, f"expected a boolean, got {_describe(value)}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ModelError(path, f"expected an integer, got {_describe(value)}")
-        return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ModelError(path, f"expected a number, got {_describe(value)}")
-        return float(value) if isinstance(value, int) else value
-    if hint is str:
-        if not isinstance(value, str):
-            raise ModelError(path, f"expected a string, got {_describe(value)}")
-        return value
-    if hint is datetime:
-        if not isinstance(value, str):
-            raise ModelError(path, f"expected a timestamp, got {_describe(value)}")
-        try:
-            return parse_time(value)
-        except ValueError:
-            raise ModelError(path, f"not an ISO-8601 timestamp: {value!r:.60}") from None
+    if hint in _SCALARS:
+        return _SCALARS[hint](value, path)
     if origin is tuple:
         if not isinstance(value, list):
             raise ModelError(path, f"expected a list, got {_describe(value)}")
@@ -279,6 +246,66 @@ def _read(hint: Any, value: Any, path: str) -> Any:  # noqa: PLR0912
         return {k: _read(item, v, _join(path, k)) for k, v in value.items()}
     msg = f"no JSON reading for {hint!r}"
     raise TypeError(msg)
+
+
+def _read_union(options: tuple[Any, ...], value: Any, path: str) -> Any:
+    """`value` read as the first of `options` that takes it (None where None is one)."""
+    if value is None and type(None) in options:
+        return None
+    errors = []
+    for option in (o for o in options if o is not type(None)):
+        try:
+            return _read(option, value, path)
+        except ModelError as exc:
+            errors.append(exc)
+    # The option whose tag matched explains best; with no tags, a lone option's error.
+    telling = [e for e in errors if not e.tag_mismatch]
+    if len(telling) == 1:
+        raise telling[0]
+    raise errors[0] if len(errors) == 1 else ModelError(path, f"unexpected {_describe(value)}")
+
+
+def _read_bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise ModelError(path, f"expected a boolean, got {_describe(value)}")
+    return value
+
+
+def _read_int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelError(path, f"expected an integer, got {_describe(value)}")
+    return value
+
+
+def _read_float(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ModelError(path, f"expected a number, got {_describe(value)}")
+    return float(value) if isinstance(value, int) else value
+
+
+def _read_str(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise ModelError(path, f"expected a string, got {_describe(value)}")
+    return value
+
+
+def _read_datetime(value: Any, path: str) -> datetime:
+    if not isinstance(value, str):
+        raise ModelError(path, f"expected a timestamp, got {_describe(value)}")
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise ModelError(path, f"not an ISO-8601 timestamp: {value!r:.60}") from None
+
+
+#: The scalar types a JSON value is read as, each with its check (a bool is never a number).
+_SCALARS: dict[Any, Callable[[Any, str], Any]] = {
+    bool: _read_bool,
+    int: _read_int,
+    float: _read_float,
+    str: _read_str,
+    datetime: _read_datetime,
+}
 
 
 def from_json(cls: type[T], data: Any, path: str = "") -> T:
