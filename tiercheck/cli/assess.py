@@ -190,8 +190,8 @@ def measure(args: argparse.Namespace) -> WrittenRun:
 
     Shared by the assessment and `claim`, which builds its pack on the same run.
     """
+    from tiercheck.cli.progress import make_progress
     from tiercheck.pipeline.run import OutputError, run
-    from tiercheck.report.progress import make_progress
 
     request = assess_request(args)
     progress = make_progress()
@@ -239,9 +239,9 @@ def setup(args: argparse.Namespace) -> int:
 
 
 def _setup_sdk(args: argparse.Namespace) -> int:
+    from tiercheck.cli.progress import make_progress
     from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
     from tiercheck.pipeline.doctor import prepare_sdk
-    from tiercheck.report.progress import make_progress
     from tiercheck.target import resolve_target
 
     target = resolve_target(known_sdks(args), sdk=args.sdk, sdk_path=None, repo=None)

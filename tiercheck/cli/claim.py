@@ -28,11 +28,11 @@ from tiercheck.cli.common import (
     say_nothing_measured,
     warn,
 )
+from tiercheck.cli.progress import make_progress
 from tiercheck.pipeline.assess.request import TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest
 from tiercheck.pipeline.claim import claim as run_claim
 from tiercheck.pipeline.run import OutputError
-from tiercheck.report.progress import make_progress
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["claim", "claim_parser", "claim_request"]

@@ -19,8 +19,8 @@ from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.model import to_json
 from tiercheck.pipeline.assess.judge import evaluate_governance
 from tiercheck.pipeline.assess.plan import decide_ref
+from tiercheck.pipeline.assess.silent import NullProgress
 from tiercheck.report.json_format import validate_scorecard
-from tiercheck.report.progress import NullProgress
 from tiercheck.scorecard.build import (
     ScorecardParts,
     build_scorecard,

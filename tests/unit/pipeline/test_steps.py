@@ -31,7 +31,7 @@ from tiercheck.pipeline.assess.legs import LegsResult
 from tiercheck.pipeline.assess.measure import Measurement, measure
 from tiercheck.pipeline.assess.plan import RefChoice, RevisionPlan, decide_ref, plan_assessment
 from tiercheck.pipeline.assess.provision import ProvisionResult
-from tiercheck.report.progress import NullProgress
+from tiercheck.pipeline.assess.silent import NullProgress
 from tiercheck.scoring import skipped_leg
 from tiercheck.target import Target
 

@@ -29,7 +29,7 @@ from tiercheck.governance.snapshot import (
 from tiercheck.pipeline.assess.base import AssessOptions, RunSettings, Unmeasured
 from tiercheck.pipeline.assess.checkout import check_out
 from tiercheck.pipeline.assess.plan import decide_ref, plan_assessment
-from tiercheck.report.progress import NullProgress
+from tiercheck.pipeline.assess.silent import NullProgress
 from tiercheck.sdk import checkout as checkout_module
 from tiercheck.sdk.checkout import checkout, worktree_path
 from tiercheck.target import STABLE_REF, Target, latest_stable_tag, stable_version

@@ -9,6 +9,7 @@ measure becomes an unmeasured entry with its reason, so a scorecard is always pr
 
 Beside the steps: what they share (`base`), the request of an assessment (`request`), the files
 it names (`inputs`), its report folder (`output`), its history hook (`history`), `--reuse`
-(`reuse`), and what it would run, read without running it (`would_run`, `preview`). The commands
-that run an assessment (`pipeline.run`, `pipeline.claim`, `pipeline.doctor`) sit one floor up.
+(`reuse`), what it would run, read without running it (`would_run`, `preview`), and the
+progress that shows nothing (`silent`). The commands that run an assessment (`pipeline.run`,
+`pipeline.claim`, `pipeline.doctor`) sit one floor up.
 """

@@ -104,7 +104,7 @@ def score_results(
     is run and GitHub is not asked (governance is reported skipped).
     """
     from tiercheck.conformance.harness import PACKAGE
-    from tiercheck.report.progress import NullProgress
+    from tiercheck.pipeline.assess.silent import NullProgress
 
     target = Target(name=repo.rsplit("/", 1)[-1], repo=repo, ref=None, entry=None, path=None)
     revisions, measured = _read_results(inputs)

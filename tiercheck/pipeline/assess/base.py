@@ -36,7 +36,8 @@ Origin = Literal["clone", "path", "url", "results"]
 
 
 class ProgressSink(Protocol):
-    """What the pipeline tells the person watching (implemented by `report.progress`)."""
+    """What the pipeline tells the person watching (shown by `cli.progress`; `silent` shows
+    nothing)."""
 
     def step(self, name: str, detail: str = "") -> None:
         """A step started."""

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tiercheck.report.progress import LineProgress, LiveProgress, NullProgress, make_progress
+from tiercheck.cli.progress import LineProgress, LiveProgress, make_progress
+from tiercheck.pipeline.assess.silent import NullProgress
 
 
 class _Tty(io.StringIO):

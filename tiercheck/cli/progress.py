@@ -1,9 +1,11 @@
 """Progress for the person watching: stderr only, never part of a result.
 
-The pipeline calls `step`, `done`, `leg_progress` and `warn`; nothing here computes or decides.
-On a terminal a rich live display shows the running steps and a bar per leg; when stderr is not
-a TTY, or `CI` is set, plain timestamped lines are written instead (a CI log cannot redraw, and
-a spinner there is noise). stdout is left alone so `--output json` stays machine-readable.
+The pipeline calls `step`, `done`, `leg_progress` and `warn` (its `ProgressSink`); nothing here
+computes or decides. On a terminal a rich live display shows the running steps and a bar per leg;
+when stderr is not a TTY, or `CI` is set, plain timestamped lines are written instead (a CI log
+cannot redraw, and a spinner there is noise). stdout is left alone so `--output json` stays
+machine-readable. Both extend the pipeline's own sink that shows nothing
+(`pipeline.assess.silent.NullProgress`).
 """
 
 from __future__ import annotations
@@ -13,45 +15,15 @@ import sys
 import threading
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
+
+from tiercheck.pipeline.assess.silent import NullProgress
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
 __all__ = ["LineProgress", "LiveProgress", "NullProgress", "Progress", "make_progress"]
-
-
-class NullProgress:
-    """Progress that shows nothing (tests, `--quiet`, library use)."""
-
-    def step(self, name: str, detail: str = "") -> None:
-        """A step started (e.g. "build", "server leg 2025-11-25")."""
-
-    def done(self, name: str, detail: str = "", *, ok: bool = True) -> None:
-        """A step finished; `detail` says how (e.g. "cached (0.2 s)"); `ok` False: it ended in
-        a result that is not a pass (a leg that scored below every scenario), marked ✗."""
-
-    def leg_progress(self, revision: str, leg: str, done: int, total: int) -> None:
-        """`done` of `total` scenarios of one leg have finished."""
-
-    def warn(self, text: str) -> None:
-        """Something went wrong but the assessment goes on."""
-
-    def close(self) -> None:
-        """Stop any live display; further calls are ignored."""
-
-    def __enter__(self) -> NullProgress:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _clock() -> datetime:
@@ -186,7 +158,7 @@ class LiveProgress(NullProgress):
             self._progress.stop()
 
 
-#: What the pipeline is given: any of the three classes above.
+#: What the pipeline is given: `NullProgress` or either display above.
 Progress = NullProgress
 
 
