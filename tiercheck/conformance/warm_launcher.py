@@ -25,7 +25,7 @@ import signal
 import socket
 import struct
 import sys
-from typing import NoReturn
+from typing import BinaryIO, NoReturn
 
 _HEADER = struct.Struct("!I")
 _FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1)
@@ -40,6 +40,39 @@ def _exit_with(status: int) -> NoReturn:
         signal.signal(-status, signal.SIG_DFL)
         os.kill(os.getpid(), -status)
     os._exit(status & 0xFF)
+
+
+def _ask(conn: socket.socket, answers: BinaryIO, socket_path: str, argv: list[str]) -> bytes:
+    """Ask the zygote at `socket_path` to start `argv` on our standard streams, here, with our
+    environment; its first answer line (the client's pid), or b"" when no zygote answered."""
+    try:
+        conn.connect(socket_path)
+        body = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+        fds = array.array("i", [0, 1, 2])
+        conn.sendmsg(
+            [_HEADER.pack(len(body))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds.tobytes())]
+        )
+        conn.sendall(body)
+        return answers.readline()
+    except OSError:
+        return b""
+
+
+def _await_status(answers: BinaryIO, run_dir: str | None, pid: int) -> bytes:
+    """The zygote's last answer line (the client's exit status; b"" when the zygote went away),
+    with a mark in `run_dir` naming our group and the client while it runs."""
+    mark = None if run_dir is None else os.path.join(run_dir, f"{os.getpgrp()}.{pid}")
+    if mark is not None:
+        try:
+            os.close(os.open(mark, os.O_WRONLY | os.O_CREAT, 0o644))
+        except OSError:
+            mark = None
+    try:
+        return answers.readline()
+    finally:
+        if mark is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(mark)
 
 
 def main(argv: list[str]) -> int:
@@ -64,20 +97,8 @@ def main(argv: list[str]) -> int:
     for sig in _FORWARDED:
         signal.signal(sig, forward)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        conn.connect(socket_path)
-        body = json.dumps(
-            {"argv": [script, *args], "cwd": os.getcwd(), "env": dict(os.environ)}
-        ).encode()
-        fds = array.array("i", [0, 1, 2])
-        conn.sendmsg(
-            [_HEADER.pack(len(body))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds.tobytes())]
-        )
-        conn.sendall(body)
-        answers = conn.makefile("rb")
-        first = answers.readline()
-    except OSError:
-        first = b""
+    answers = conn.makefile("rb")
+    first = _ask(conn, answers, socket_path, [script, *args])
     if not first:
         conn.close()
         if held:
@@ -89,18 +110,7 @@ def main(argv: list[str]) -> int:
     client.append(pid)
     for early in held:
         forward(early, None)
-    mark = None if run_dir == "-" else os.path.join(run_dir, f"{os.getpgrp()}.{pid}")
-    if mark is not None:
-        try:
-            os.close(os.open(mark, os.O_WRONLY | os.O_CREAT, 0o644))
-        except OSError:
-            mark = None
-    try:
-        last = answers.readline()
-    finally:
-        if mark is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(mark)
+    last = _await_status(answers, None if run_dir == "-" else run_dir, pid)
     if not last:  # the zygote went away: its children went with it
         return 1
     _exit_with(int(json.loads(last)["status"]))
