@@ -7,37 +7,25 @@ Bad input (a missing history, a bad --repo, --night or --bot-login) is a usage e
 Whatever
 GitHub does (refuses, rate-limits, fails, answers nonsense) is a warning and exit 0: telling
 people is never the reason a nightly fails.
+
+This module parses the flags into a `NotifyRequest` and prints the outcome; the token, the API
+URL and how requests travel are resolved by `pipeline.notify`, through `tiercheck.ghapi`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from datetime import date
 from pathlib import Path
 
-from tiercheck import ghapi
 from tiercheck.cli.common import emit, token_from_args, warn
 from tiercheck.errors import UsageError
-from tiercheck.notify.github import GitHubTarget
 from tiercheck.pipeline.notify import NotifyOutcome, NotifyRequest
 from tiercheck.pipeline.notify import notify as run
 from tiercheck.target import check_repo
 
 __all__ = ["notify", "notify_parser"]
-
-#: Seconds between GitHub requests and between writes (PyGithub's politeness delays, GitHub's
-#: advice for content-creating requests); tests set them to None.
-THROTTLE_S: float | None = 0.25
-WRITE_THROTTLE_S: float | None = 1.0
-#: Retries of a failing GET or PATCH and their back-off factor; tests set the factor to 0.
-RETRIES = 3
-BACKOFF_S = 1.0
-#: The longest a rate limit is waited out before the nightly gives up on GitHub (a warning).
-MAX_RATE_LIMIT_WAIT_S = 60.0
-#: Seconds one request may take.
-TIMEOUT_S = 30
 
 
 def _repo(text: str) -> str:
@@ -130,15 +118,7 @@ def notify_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _run_url() -> str | None:
-    """This workflow run's page, when running in GitHub Actions."""
-    server, repo, run = (
-        os.environ.get(name) for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
-    )
-    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else None
-
-
-def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
+def _print(outcome: NotifyOutcome, repo: str) -> None:
     lines: list[str] = []
     for line, state in outcome.states.items():
         if state is None:
@@ -152,8 +132,8 @@ def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
             lines.append(f"{line}: not comparable ({state.row}: {change}); issue left as it is")
         else:
             lines.append(f"{line}: green")
-    calls = outcome.planned if dry_run else outcome.made
-    verb = "would" if dry_run else "did"
+    calls = outcome.planned if outcome.dry_run else outcome.made
+    verb = "would" if outcome.dry_run else "did"
     lines += [f"{verb} {call.describe(repo)}" for call in calls]
     if not calls and not outcome.warnings:
         lines.append("GitHub is up to date: no call needed")
@@ -163,48 +143,21 @@ def _print(outcome: NotifyOutcome, repo: str, dry_run: bool) -> None:
 
 def notify(args: argparse.Namespace) -> int:
     """`tier-check notify`: judge each line on the night and bring GitHub in line."""
-
-    api_url = ghapi.api_url(args.github_api_url, os.environ)
-    history = Path(args.history).expanduser()
-    if not history.is_file():  # before the token is looked for: bad input first
-        msg = f"--history {history}: no such file (the nightly's history database)"
-        raise UsageError(msg)
-    token = ghapi.resolve_token(token_from_args(args)).value
-    dry_run = bool(args.dry_run)
-    if token is None and not dry_run:
-        warn(
-            "notify: no GitHub token (--token-file, GITHUB_TOKEN, GH_TOKEN, gh auth token); "
-            "printing the calls it would make instead"
-        )
-        dry_run = True
-    target = GitHubTarget(
-        repo=args.repo,
-        api_url=api_url,
-        token=token,
-        transport=ghapi.Transport(
-            throttle=THROTTLE_S,
-            write_throttle=WRITE_THROTTLE_S,
-            retries=RETRIES,
-            backoff=BACKOFF_S,
-            max_wait=MAX_RATE_LIMIT_WAIT_S,
-            timeout=TIMEOUT_S,
-            retried=frozenset({"GET", "PATCH"}),
-        ),
-    )
     request = NotifyRequest(
-        history=history,
-        target=target,
-        dry_run=dry_run,
+        history=Path(args.history).expanduser(),
+        repo=args.repo,
+        token=token_from_args(args),
+        github_api_url=args.github_api_url,
+        dry_run=bool(args.dry_run),
         pr=args.pr,
         night=args.night,
         lines=tuple(dict.fromkeys(args.sdk or ())),
         dashboard=args.dashboard_url,
-        run_url=_run_url(),
         bot_logins=tuple(dict.fromkeys(args.bot_login or ())),
         triage=Path(args.triage).expanduser() if args.triage else None,
     )
-    outcome = run(request)
-    _print(outcome, args.repo, dry_run)
+    outcome = run(request, log=lambda line: warn(f"notify: {line}"))
+    _print(outcome, args.repo)
     for line in outcome.warnings:
         warn(f"notify: {line}")
     return 0

@@ -1,5 +1,11 @@
 """`tier-check notify`: from the history to the calls on GitHub, and what came of them.
 
+The request holds the flags as given; GitHub's side is resolved here, through `tiercheck.ghapi`:
+the API URL (a bad one is a usage error before anything else), then, once the history is known
+to exist, the token (`--token-file`, `GITHUB_TOKEN`, `GH_TOKEN`, `gh auth token`) and the
+transport (`ghapi.for_writing`). Without a token the calls are printed instead of made: a dry
+run, with a warning.
+
 history → each line's state on the night (`history.regression`, the same states the
 dashboard shows) → the texts (`notify.texts`) → whose issues are ours → the issues or the
 pull request's comments as GitHub has them → the plan (`notify.plan`) → the calls, line by line.
@@ -29,12 +35,14 @@ judged again on the next night, compared with this one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from tiercheck import ghapi
 from tiercheck.config.triage import load_triage
 from tiercheck.dashboard.triage import Triage
 from tiercheck.errors import UsageError
@@ -53,17 +61,36 @@ from tiercheck.notify.plan import (
     plan_pr_comment,
 )
 
-__all__ = ["NotifyOutcome", "NotifyRequest", "notices", "notify", "state_key"]
+__all__ = [
+    "ANONYMOUS_WARNING",
+    "NotifyOutcome",
+    "NotifyRequest",
+    "actions_run_url",
+    "notices",
+    "notify",
+    "state_key",
+]
 
 Connect = Callable[[GitHubTarget], AbstractContextManager[GitHub]]
+
+#: Said when no token is found and the calls are printed instead of made.
+ANONYMOUS_WARNING = (
+    "no GitHub token (--token-file, GITHUB_TOKEN, GH_TOKEN, gh auth token); printing the calls "
+    "it would make instead"
+)
 
 
 @dataclass(frozen=True)
 class NotifyRequest:
-    """What `tier-check notify` was asked to do."""
+    """What `tier-check notify` was asked to do, as the flags gave it."""
 
     history: Path
-    target: GitHubTarget
+    #: The repository holding the tracking issues (OWNER/REPO).
+    repo: str
+    #: The token a flag gave (`--token-file`); None: `ghapi.resolve_token` looks further.
+    token: str | None = None
+    #: `--github-api-url`; None: `GITHUB_API_URL`, else api.github.com (`ghapi.api_url`).
+    github_api_url: str | None = None
     #: Print the calls instead of making them (the listing GETs are still made).
     dry_run: bool = False
     #: Upsert the sticky comment on this pull request instead of the issues.
@@ -73,8 +100,6 @@ class NotifyRequest:
     #: The lines to judge (default: every line in the history).
     lines: tuple[str, ...] = ()
     dashboard: str | None = None
-    #: This workflow run's page, linked from the pull-request comment.
-    run_url: str | None = None
     #: Logins whose issues and comments are ours beside the token's own (`--bot-login`).
     bot_logins: tuple[str, ...] = ()
     #: `--triage FILE`: reviewed triage links shown beside the failures in the issues.
@@ -91,6 +116,43 @@ class NotifyOutcome:
     planned: list[Call] = field(default_factory=list)
     made: list[Call] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Whether the calls were only printed (asked for, or no token was found).
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The request with GitHub's side resolved: where the calls go, whether they are only
+    printed, and the workflow run's page (linked from the pull-request comment)."""
+
+    request: NotifyRequest
+    target: GitHubTarget
+    dry_run: bool
+    run_url: str | None
+
+
+def actions_run_url(environ: Mapping[str, str]) -> str | None:
+    """This workflow run's page, when running in GitHub Actions (`environ` says so)."""
+    server, repo, run = (
+        environ.get(name) for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    )
+    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else None
+
+
+def _resolve(request: NotifyRequest, log: Callable[[str], None]) -> _Run:
+    """GitHub's side of `request`, in the order bad input is refused: the API URL, the history
+    (before a token is looked for), then the token; without one, a dry run (said to `log`)."""
+    api_url = ghapi.api_url(request.github_api_url)
+    if not request.history.is_file():
+        msg = f"--history {request.history}: no such file (the nightly's history database)"
+        raise UsageError(msg)
+    token = ghapi.resolve_token(request.token)
+    dry_run = request.dry_run
+    if token.value is None and not dry_run:
+        log(ANONYMOUS_WARNING)
+        dry_run = True
+    target = GitHubTarget(request.repo, api_url, token.value, ghapi.for_writing())
+    return _Run(request, target, dry_run, actions_run_url(os.environ))
 
 
 def _runs(path: Path) -> list[RunRecord]:
@@ -138,11 +200,11 @@ def notices(
     ]
 
 
-def _authors(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> Authors:
+def _authors(run: _Run, github: GitHub, outcome: NotifyOutcome) -> Authors:
     """Whose issues and comments are ours; raises `NotifyError` when no login is known and
     calls would be made."""
-    named = authors_of(request.bot_logins)
-    if request.target.token is None:
+    named = authors_of(run.request.bot_logins)
+    if run.target.token is None:
         login_error = "no token to ask GitHub whose it is"
     else:
         try:
@@ -154,7 +216,7 @@ def _authors(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> 
     if named:
         return named
     advice = "pass --bot-login LOGIN (the workflow's token writes as 'github-actions[bot]')"
-    if request.dry_run:
+    if run.dry_run:
         outcome.warnings.append(
             f"no login to tell our issues from others' ({login_error}): this dry run takes "
             f"every issue carrying tiercheck's markers as ours; {advice}"
@@ -165,17 +227,18 @@ def _authors(request: NotifyRequest, github: GitHub, outcome: NotifyOutcome) -> 
 
 
 def _plan(
-    request: NotifyRequest,
+    run: _Run,
     github: GitHub,
     outcome: NotifyOutcome,
     authors: Authors,
     triage: Triage,
 ) -> list[Call]:
     assert outcome.night is not None
+    request = run.request
     if request.pr is not None:
-        text = texts.pr_comment(outcome.states, outcome.night, run_url=request.run_url)
+        text = texts.pr_comment(outcome.states, outcome.night, run_url=run.run_url)
         comments = github.pr_comments(request.pr)
-        return plan_pr_comment(request.pr, text, comments, authors, link=request.run_url)
+        return plan_pr_comment(request.pr, text, comments, authors, link=run.run_url)
     mine = notices(outcome.states, dashboard=request.dashboard, triage=triage)
     return plan_issues(mine, github.issues(), authors)
 
@@ -229,8 +292,16 @@ def _apply(github: GitHub, outcome: NotifyOutcome, authors: Authors) -> None:
                 return
 
 
-def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyOutcome:
-    """Judge every line on the night and bring GitHub in line; never raises for GitHub."""
+def notify(
+    request: NotifyRequest,
+    *,
+    log: Callable[[str], None] = lambda _line: None,
+    open_github: Connect = connect,
+) -> NotifyOutcome:
+    """Judge every line on the night and bring GitHub in line; never raises for GitHub (bad
+    input is a `UsageError`). `log` is told at once what is said before the work starts (no
+    token: a dry run); what happens later is in the outcome's warnings."""
+    run = _resolve(request, log)
     triage = Triage()
     if request.triage is not None:
         if not request.triage.is_file():
@@ -239,19 +310,19 @@ def notify(request: NotifyRequest, *, open_github: Connect = connect) -> NotifyO
         triage = Triage(load_triage(request.triage))
     runs = _runs(request.history)
     if not runs:
-        outcome = NotifyOutcome(None)
+        outcome = NotifyOutcome(None, dry_run=run.dry_run)
         outcome.warnings.append(f"{request.history} holds no runs: nothing to notify")
         return outcome
     night = request.night or max(r.timestamp.date() for r in runs)
     # A line's stable series is a line of its own (`NAME@stable`), with an issue of its own.
     lines = request.lines or tuple(sorted({line_of(r) for r in runs}))
     found = line_states(runs, as_of=night_end(night))
-    outcome = NotifyOutcome(night, {line: found.get(line) for line in lines})
+    outcome = NotifyOutcome(night, {line: found.get(line) for line in lines}, dry_run=run.dry_run)
     try:
-        with open_github(request.target) as github:
-            authors = _authors(request, github, outcome)
-            outcome.planned = _plan(request, github, outcome, authors, triage)
-            if not request.dry_run:
+        with open_github(run.target) as github:
+            authors = _authors(run, github, outcome)
+            outcome.planned = _plan(run, github, outcome, authors, triage)
+            if not run.dry_run:
                 _apply(github, outcome, authors)
     except NotifyError as exc:
         outcome.warnings.append(f"GitHub: {exc}")

@@ -10,7 +10,7 @@ import pytest
 
 from support.fake_github import Dataset, FakeGitHub, FakeIssue
 from support.notify_nights import LOGIN, PR, REPO, TOKEN
-from tiercheck.cli import notify as notify_cli
+from tiercheck.ghapi import transport
 from tiercheck.history.store import HistoryStore
 
 
@@ -18,10 +18,8 @@ from tiercheck.history.store import HistoryStore
 def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
     """No politeness pauses, no back-off, a 1 s rate-limit bound; the token from the
     environment, as in the workflow."""
-    monkeypatch.setattr(notify_cli, "THROTTLE_S", None)
-    monkeypatch.setattr(notify_cli, "WRITE_THROTTLE_S", None)
-    monkeypatch.setattr(notify_cli, "BACKOFF_S", 0.0)
-    monkeypatch.setattr(notify_cli, "MAX_RATE_LIMIT_WAIT_S", 1.0)
+    fast = transport.Transport(throttle=None, write_throttle=None, backoff=0.0, max_wait=1.0)
+    monkeypatch.setattr(transport, "DEFAULT", fast)
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     for name in ("GH_TOKEN", "GITHUB_API_URL", "GITHUB_RUN_ID"):
         monkeypatch.delenv(name, raising=False)

@@ -13,6 +13,7 @@ holds, and which writes it saw each night, is checked against the rules worked o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,8 @@ from support.notify_nights import (
     record,
     thirty_nights,
 )
-from tiercheck.cli import notify as notify_cli
 from tiercheck.cli.app import main
+from tiercheck.ghapi import transport
 from tiercheck.history.store import HistoryStore
 
 
@@ -494,8 +495,7 @@ def test_a_github_that_never_answers_costs_one_timeout_and_is_a_warning(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(notify_cli, "TIMEOUT_S", 1)
-    monkeypatch.setattr(notify_cli, "RETRIES", 0)
+    monkeypatch.setattr(transport, "DEFAULT", replace(transport.DEFAULT, timeout=1, retries=0))
     for n in range(1, 13):
         record(store, thirty_nights(n))
     github.hang(r"/issues$")
