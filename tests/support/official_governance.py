@@ -150,10 +150,10 @@ def run_all(
     harness: Harness, cases: Iterable[Case], cache: Path, workers: int = 2
 ) -> list[Outcome]:
     """Both tools over every case, on one fake GitHub; the bundle runs `workers` at a time."""
-    from tiercheck.cli import governance as command
+    from tiercheck.ghapi import Transport, transport
     from tiercheck.tier import LegSummary, compute_tier
 
-    command.THROTTLE_S = None  # no politeness delay against our own fake
+    transport.DEFAULT = Transport(throttle=None)  # no politeness delay against our own fake
     cases = list(cases)
     fake = FakeGitHub().start()
     try:

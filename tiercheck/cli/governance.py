@@ -6,8 +6,9 @@ Every verdict is judged at `--as-of`, by default the moment the snapshot was cap
 snapshot always prints the same bytes. Governance never decides the exit code: these commands
 return 0 whenever they could produce an answer, and bad input is a `UsageError`/`ConfigError`.
 
-The collecting and judging is `governance.obtain`'s; this module turns flags into its options
-and prints what it returns.
+This module parses the flags (the governance flags, shared with the assessment, into
+`GovernanceFlags`) and prints; resolving them, obtaining the snapshot and judging it is
+`pipeline.governance`'s, loaded only when a command runs.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tiercheck import ghapi
 from tiercheck.cli.common import (
     DEFAULT_GOVERNANCE_DEADLINE_S,
     GOVERNANCE_DEADLINE_ENV,
@@ -37,23 +37,19 @@ from tiercheck.report.formats import GOVERNANCE_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun
-    from tiercheck.governance.signals import GovernanceSignals
+    from tiercheck.pipeline.governance import GovernanceFlags
 
 __all__ = [
     "evaluate",
     "governance",
     "governance_document",
     "governance_parser",
-    "governance_tier",
     "labels",
     "labels_parser",
     "options_from_args",
     "triage",
     "triage_parser",
 ]
-
-#: Seconds between GitHub requests (PyGithub's politeness delay); tests set it to None.
-THROTTLE_S: float | None = 0.25
 
 
 def _parser(prog: str, description: str) -> argparse.ArgumentParser:
@@ -95,35 +91,30 @@ def _warn(line: str) -> None:
     sys.stderr.write(f"tier-check: governance: {line}\n")
 
 
-def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
-    """The governance flags (shared by the assessment and these commands) as options."""
-    from tiercheck.governance.obtain import (
-        GovernanceOptions,
-        parse_as_of,
-        signal_config,
-    )
+def _flags(args: argparse.Namespace) -> GovernanceFlags:
+    """The governance flags in `args`, as given."""
+    from tiercheck.pipeline.governance import GovernanceFlags
 
-    if args.governance_snapshot and args.record_governance:
-        msg = "--governance-snapshot replays a snapshot; drop --record-governance"
-        raise UsageError(msg)
-    signal_config(None, args.days)  # a bad --days is refused now, not after the legs
-    return GovernanceOptions(
+    return GovernanceFlags(
         skip=bool(getattr(args, "skip_governance", False)),
         snapshot=Path(args.governance_snapshot) if args.governance_snapshot else None,
         record=Path(args.record_governance) if args.record_governance else None,
-        as_of=parse_as_of(args.as_of),
+        as_of=args.as_of,
         token=token_from_args(args),
-        api_url=ghapi.api_url(args.github_api_url, os.environ),
+        github_api_url=args.github_api_url,
         days=args.days,
         # The same place the assessment keeps its ETags, so either command warms the other.
         cache_dir=cache_dir(args) / "github",
-        transport=ghapi.Transport(
-            throttle=THROTTLE_S,
-            write_throttle=THROTTLE_S,
-            deadline=_deadline(args.governance_deadline),
-        ),
+        deadline=_deadline(args.governance_deadline),
         disputes=Path(args.disputes) if getattr(args, "disputes", None) else None,
     )
+
+
+def options_from_args(args: argparse.Namespace) -> GovernanceOptions:
+    """The governance flags (shared by the assessment and these commands) as options."""
+    from tiercheck.pipeline.governance import governance_options
+
+    return governance_options(_flags(args))
 
 
 def _deadline(flag: float | None) -> float:
@@ -142,60 +133,22 @@ def _deadline(flag: float | None) -> float:
 
 
 def evaluate(args: argparse.Namespace, *, now: datetime | None = None) -> GovernanceRun:
-    """Obtain the snapshot (replay or collect) and judge it, as the flags in `args` say.
-
-    `now` is the capture time of a live collection (default: the clock, to the second). A
-    replay is judged at `--as-of`, else at its `captured_at`; a live one at `--as-of`, else now.
-    """
-    from tiercheck.governance.obtain import (
-        GovernanceRun,
-        dispute_entries,
-        dispute_listing,
-        obtain_signals,
-    )
+    """The snapshot the flags in `args` name, obtained and judged (`pipeline.governance`);
+    `now` fixes a live collection's capture time."""
+    from tiercheck.pipeline import governance as command
 
     options = options_from_args(args)
-    entries = dispute_entries(options)  # a bad disputes file stops before GitHub is asked
     # An unknown name is a UsageError with a "did you mean".
     entry = known_sdks(args).get(args.sdk) if getattr(args, "sdk", None) else None
-    moment = now or datetime.now(UTC).replace(microsecond=0)
-    obtained = obtain_signals(
-        str(args.repo), options, entry=entry, checkout=None, now=moment, log=_warn
-    )
-    assert obtained.snapshot is not None  # these commands never skip
-    disputes = dispute_listing(entries, obtained.snapshot, obtained.signals.as_of)
-    return GovernanceRun(obtained.signals, obtained.snapshot, obtained.source, disputes)
-
-
-def governance_tier(signals: GovernanceSignals) -> dict[str, Any]:
-    """The tier governance alone implies: the official tier rules with both legs at 100%.
-
-    Conformance is not measured by this command, so it is taken as passing; what remains are
-    exactly the governance blockers of Tier 1 and Tier 2 (the same `compute_tier` the
-    assessment uses), so another tool can compare them without importing tiercheck.
-    """
-    from tiercheck.tier import governance_tier as tier_of
-
-    implied = tier_of(signals)
-    return {
-        "tier": implied.tier,
-        "tier1_blockers": [str(b) for b in implied.tier1_blockers],
-        "tier2_met": implied.tier2_met,
-        "tier2_blockers": [str(b) for b in implied.tier2_blockers],
-        "assumes": "both conformance legs at 100% (governance alone)",
-        "sep1730": {
-            "tier": implied.sep1730.tier,
-            "tier1_blockers": [str(b) for b in implied.sep1730.blockers],
-            "tier2_met": implied.sep1730.tier2_met,
-            "tier2_blockers": [str(b) for b in implied.sep1730.tier2_blockers],
-        },
-    }
+    request = command.GovernanceRequest(str(args.repo), options, entry)
+    return command.evaluate(request, log=_warn, now=now)
 
 
 def governance_document(args: argparse.Namespace) -> dict[str, Any]:
     """What `tier-check governance` prints: the six checks and the implied governance tier."""
-    run = evaluate(args)
-    return {**run.to_dict(), "implied_tier": governance_tier(run.signals)}
+    from tiercheck.pipeline.governance import governance_document as document
+
+    return document(evaluate(args))
 
 
 def _tier_lines(implied: dict[str, Any]) -> str:

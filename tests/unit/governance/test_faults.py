@@ -19,8 +19,8 @@ import pytest
 
 from support.governance_fixtures import AS_OF, REPO, TOKEN, collect_from, running
 from support.procutil import own_listening_ports
-from tiercheck.cli import governance as governance_cli
 from tiercheck.cli import main
+from tiercheck.ghapi import Transport, transport
 from tiercheck.governance.signals import compute_signals
 from tiercheck.governance.snapshot import Snapshot, Unavailable
 
@@ -141,7 +141,8 @@ def test_17_graphql_of_the_wrong_shape_makes_timelines_unavailable(
 def test_17_the_governance_command_still_answers(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(governance_cli, "THROTTLE_S", None)  # no politeness delay to our fake
+    # No politeness delay to our fake.
+    monkeypatch.setattr(transport, "DEFAULT", Transport(throttle=None))
     with running() as fake:
         fake.reshape(rf"/repos/{REPO}/issues$", lambda _: {"message": "not a list"})
         fake.reshape(r"/labels$", _null("name"))

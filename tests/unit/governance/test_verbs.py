@@ -19,10 +19,9 @@ from typing import Any
 import pytest
 
 from support.governance_fixtures import REPO, TOKEN, running
-from tiercheck.cli import governance as governance_cli
 from tiercheck.cli import main
 from tiercheck.config.registry import load_registry
-from tiercheck.ghapi import resolve_token
+from tiercheck.ghapi import Transport, resolve_token, transport
 from tiercheck.ghapi import token as ghapi_token
 from tiercheck.governance.collector import ANONYMOUS_WARNING
 from tiercheck.governance.signals import CHECK_NAMES, SignalConfig, compute_signals
@@ -38,7 +37,7 @@ MEASURED = LegSummary("measured", 1.0)
 @pytest.fixture(autouse=True)
 def _quiet_and_fast(monkeypatch: pytest.MonkeyPatch) -> None:
     # No politeness delay against the local fake, and no token from the developer's machine.
-    monkeypatch.setattr(governance_cli, "THROTTLE_S", None)
+    monkeypatch.setattr(transport, "DEFAULT", Transport(throttle=None))
     for name in ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL"):
         monkeypatch.delenv(name, raising=False)
 
