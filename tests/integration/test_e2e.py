@@ -65,7 +65,7 @@ from support.junit_schema import junit_schema_errors
 from support.procutil import MARK_ENV, interruptible, wait_for
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.conformance.harness import Harness
-from tiercheck.report.json_format import validate_scorecard
+from tiercheck.scorecard.render.json_format import validate_scorecard
 
 pytestmark = pytest.mark.integration
 

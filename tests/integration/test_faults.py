@@ -39,7 +39,7 @@ from support.e2e import (
     tier_check,
 )
 from support.procutil import MARK_ENV, assert_port_free, wait_for
-from tiercheck.report.json_format import validate_scorecard
+from tiercheck.scorecard.render.json_format import validate_scorecard
 
 pytestmark = pytest.mark.integration
 

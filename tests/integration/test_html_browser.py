@@ -31,9 +31,9 @@ from tiercheck.claim.sources import read_tree
 from tiercheck.governance.snapshot import load_snapshot
 from tiercheck.matrix.html import render_matrix_html
 from tiercheck.model import to_json
-from tiercheck.report.badge import render_badge_svg
-from tiercheck.report.html import render_html
 from tiercheck.scorecard.model import HistoryBlock, HistoryTrendPoint
+from tiercheck.scorecard.render.badge import render_badge_svg
+from tiercheck.scorecard.render.html import render_html
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample-sdk"

@@ -6,7 +6,7 @@ scenario name, a check id, a failure message, a spec link, a not-scored reason, 
 a P0 issue title, an issue unaddressed for two months (its title, in the signal and in the
 history's relegation view), the SDK's name, repository branch, version and release tag (the
 claim's too), a matrix row's reason, a night's failing scenario and message. The tests
-(`tests/unit/report/test_hostile_table.py`) render every document in every format and read the
+(`tests/unit/render/test_hostile_table.py`) render every document in every format and read the
 output back with real parsers.
 """
 

@@ -122,7 +122,7 @@ def test_the_scan_finds_a_revision_planted_in_the_package(tmp_path: Path) -> Non
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "_data"))
     base = copy / "probes" / "base.py"
     base.write_text(base.read_text() + '\nNEWEST = "2026-07-28"\n')
-    junit = copy / "report" / "junit.py"
+    junit = copy / "scorecard" / "render" / "junit.py"
     junit.write_text(
         junit.read_text() + '\n\ndef _modern(rev: str) -> bool:\n    return rev >= "2026-12-15"\n'
     )
@@ -132,7 +132,7 @@ def test_the_scan_finds_a_revision_planted_in_the_package(tmp_path: Path) -> Non
     assert set(found.values()) == {"2026-07-28", "2026-12-15", "STATELESS_REVISION"}
     assert {key.split(":")[0] for key in found} == {
         "probes/base.py",
-        "report/junit.py",
+        "scorecard/render/junit.py",
         "revisions.py",
     }
 

@@ -89,8 +89,8 @@ def probe(args: argparse.Namespace) -> int:
     from tiercheck.model import from_json
     from tiercheck.probes import run_probes
     from tiercheck.probes.client import ProbeClient, ProbeTransportError, check_loopback
-    from tiercheck.report.probes import probes_markdown, probes_text
     from tiercheck.scorecard.model import ProbesBlock
+    from tiercheck.scorecard.render.probes import probes_markdown, probes_text
 
     refused = check_loopback(args.url)
     if refused:

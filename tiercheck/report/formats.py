@@ -96,43 +96,43 @@ def json_text(data: Any) -> str:
 
 
 def _scorecard_json(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.json_format import render_json
+    from tiercheck.scorecard.render.json_format import render_json
 
     return render_json(doc)
 
 
 def _scorecard_markdown(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.markdown import render_markdown
+    from tiercheck.scorecard.render.markdown import render_markdown
 
     return render_markdown(doc)
 
 
 def _scorecard_junit(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.junit import render_junit
+    from tiercheck.scorecard.render.junit import render_junit
 
     return render_junit(doc)
 
 
 def _scorecard_html(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.html import render_html
+    from tiercheck.scorecard.render.html import render_html
 
     return render_html(doc)
 
 
 def _badge_svg(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.badge import render_badge_svg
+    from tiercheck.scorecard.render.badge import render_badge_svg
 
     return render_badge_svg(doc)
 
 
 def _badge_json(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.badge import render_badge_json
+    from tiercheck.scorecard.render.badge import render_badge_json
 
     return render_badge_json(doc)
 
 
 def _scorecard_terminal(doc: Scorecard, color: bool) -> str:
-    from tiercheck.report.terminal import render_terminal
+    from tiercheck.scorecard.render.terminal import render_terminal
 
     return render_terminal(doc, color=color)
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 from tiercheck import durable
 from tiercheck.report.formats import MATRIX_FORMATS, SCORECARD_FORMATS
-from tiercheck.report.json_format import scorecard_from_data
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import scorecard_from_data
 
 if TYPE_CHECKING:
     from tiercheck.claim.model import ClaimDocument
@@ -189,7 +189,7 @@ def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
     from tiercheck.claim.html import render_claim_html
     from tiercheck.claim.markdown import render_assessment_files, render_remediation
     from tiercheck.claim.pack import claim_to_dict
-    from tiercheck.report.badge import render_badge_json, render_badge_svg
+    from tiercheck.scorecard.render.badge import render_badge_json, render_badge_svg
 
     assessment = render_assessment_files(claim)
     renderers = {

@@ -18,9 +18,9 @@ from tiercheck.claim.model import ClaimDocument
 from tiercheck.cli.app import main
 from tiercheck.model import from_json
 from tiercheck.render.markdown import code
-from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import render_json
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "examples" / "sample-sdk"

@@ -19,9 +19,9 @@ import pytest
 
 from support.scorecards import R1, R2, sample_scorecard
 from tiercheck.cli.app import main
-from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import render_json
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "examples" / "sample-sdk"

@@ -329,8 +329,9 @@ def test_help_loads_no_formatter_and_no_registry() -> None:
         "from tiercheck.cli.app import commands_help\n"
         "from tiercheck.cli.assess import assess_parser\n"
         "assess_parser('tier-check', epilog=commands_help()).format_help()\n"
-        "heavy = ('report.terminal', 'report.junit', 'report.markdown', 'report.json_format',\n"
-        "    'report.diff', 'config.registry', 'governance.obtain')\n"
+        "heavy = ('scorecard.render.terminal', 'scorecard.render.junit',\n"
+        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'report.diff',\n"
+        "    'config.registry', 'governance.obtain')\n"
         "loaded = [m for m in heavy if 'tiercheck.' + m in sys.modules]\n"
         "print(','.join(loaded))\n"
     )
@@ -369,8 +370,9 @@ def test_help_loads_the_assessments_command_modules_only() -> None:
         "    except SystemExit:\n"
         "        pass\n"
         "assert out.getvalue().startswith('usage: tier-check '), out.getvalue()\n"
-        "heavy = ('report.terminal', 'report.junit', 'report.markdown', 'report.json_format',\n"
-        "    'report.diff', 'config.registry', 'governance.obtain', 'pipeline')\n"
+        "heavy = ('scorecard.render.terminal', 'scorecard.render.junit',\n"
+        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'report.diff',\n"
+        "    'config.registry', 'governance.obtain', 'pipeline')\n"
         "assert not [m for m in heavy if 'tiercheck.' + m in sys.modules], sys.modules\n"
     )
     # The assessment's parser and the modules whose flags it adds; no other command's module.

@@ -31,12 +31,12 @@ from tiercheck.history.render import render_terminal as history_terminal
 from tiercheck.history.report import history_report
 from tiercheck.history.section import history_block
 from tiercheck.model import from_json, to_json
-from tiercheck.report.html import render_html
-from tiercheck.report.json_format import render_json
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.history_text import relegation_line
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.json_format import render_json
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 SCHEMAS = Path(__file__).resolve().parents[3] / "tiercheck" / "schemas"
 

@@ -46,11 +46,11 @@ from tiercheck.history.section import history_block
 from tiercheck.history.store import HistoryStore
 from tiercheck.model import from_json, to_json
 from tiercheck.report.formats import HISTORY_FORMATS
-from tiercheck.report.html import render_html
-from tiercheck.report.json_format import render_json
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard, SignalEntry
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.json_format import render_json
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 SCHEMAS = Path(__file__).resolve().parents[3] / "tiercheck" / "schemas"
 OPENED = datetime(2026, 8, 3, 3, 0, tzinfo=UTC)

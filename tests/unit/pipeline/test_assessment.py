@@ -20,7 +20,6 @@ from tiercheck.model import to_json
 from tiercheck.pipeline.assess.judge import evaluate_governance
 from tiercheck.pipeline.assess.plan import decide_ref
 from tiercheck.pipeline.assess.silent import NullProgress
-from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scorecard.build import (
     ScorecardParts,
     build_scorecard,
@@ -29,6 +28,7 @@ from tiercheck.scorecard.build import (
     signal_entries,
 )
 from tiercheck.scorecard.model import Artifacts, HarnessBlock, SdkBlock, ToolBlock
+from tiercheck.scorecard.render.json_format import validate_scorecard
 from tiercheck.scoring import (
     merge_revisions,
     score_leg,

@@ -28,9 +28,9 @@ from tiercheck.pipeline.assess.base import ProgressSink, RunSettings
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest, claim, claim_dir, issue_url, summary
 from tiercheck.pipeline.run import WrittenRun
-from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import render_json
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample-sdk"
 CLAIM_FILES = {

@@ -18,9 +18,9 @@ from tiercheck.history.store import HistoryStore
 from tiercheck.pipeline.history_export import HistoryExportRequest, export_history
 from tiercheck.pipeline.history_import import HistoryImportRequest, import_history, rebase
 from tiercheck.pipeline.history_show import HistoryShowRequest, moment, show_history, since
-from tiercheck.report.json_format import render_json
 from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import render_json
 
 AS_OF = datetime(2026, 10, 15, 12, 0, tzinfo=UTC)
 

@@ -52,7 +52,11 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("module", "forbidden_import", "contract"),
     [
-        ("report/terminal.py", "import tiercheck.sdk.server", "Formatters and signals are pure"),
+        (
+            "scorecard/render/terminal.py",
+            "import tiercheck.sdk.server",
+            "Formatters and signals are pure",
+        ),
         ("governance/obtain.py", "import tiercheck.cli.app", "Governance knows nothing"),
         ("scoring.py", "import tiercheck.process", "Formatters and signals are pure"),
         ("config/registry.py", "import tiercheck.pipeline", "Layers point down"),

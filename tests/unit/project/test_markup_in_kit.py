@@ -147,7 +147,7 @@ def test_every_markdown_allowance_is_still_used() -> None:
 
 def test_the_renderers_are_read() -> None:
     names = {name for name, _ in _modules()}
-    assert {"tiercheck.report.html", "tiercheck.dashboard.html"} <= names
+    assert {"tiercheck.scorecard.render.html", "tiercheck.dashboard.html"} <= names
     assert not any(name.startswith("tiercheck.render") for name in names)
 
 

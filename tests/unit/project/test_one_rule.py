@@ -91,6 +91,7 @@ VIEW_PACKAGES = (
     "tiercheck.publish.",
     "tiercheck.notify.",
     "tiercheck.report.",
+    "tiercheck.scorecard.render.",
 )
 VIEW_MODULES = ("tiercheck.matrix.html", "tiercheck.matrix.text")
 RULE_MODULES = (

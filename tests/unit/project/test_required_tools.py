@@ -21,7 +21,7 @@ from support import browser, tools
 
 REPO = Path(__file__).resolve().parents[3]
 BROWSER_TEST = (
-    "tests/unit/report/test_hostile_table.py::"
+    "tests/unit/render/test_hostile_table.py::"
     "test_chromium_finds_no_element_or_request_from_sdk_text"
 )
 

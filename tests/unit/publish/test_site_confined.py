@@ -21,8 +21,8 @@ from tiercheck.cli.app import main
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.store import HistoryStore
 from tiercheck.render.badge import badge_svg
-from tiercheck.report.html import render_html
 from tiercheck.report.writer import atomic_write_text, write_matrix_reports
+from tiercheck.scorecard.render.html import render_html
 
 SVG = "{http://www.w3.org/2000/svg}"
 

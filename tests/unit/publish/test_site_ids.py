@@ -27,8 +27,8 @@ from tiercheck.dashboard.html import _run_anchors
 from tiercheck.dashboard.model import RunEntry
 from tiercheck.governance.snapshot import load_snapshot
 from tiercheck.history.store import HistoryStore
-from tiercheck.report.html import render_html
 from tiercheck.report.writer import atomic_write_text, write_matrix_reports
+from tiercheck.scorecard.render.html import render_html
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample-sdk"
 

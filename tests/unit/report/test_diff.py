@@ -18,8 +18,8 @@ from tiercheck.report.diff import (
     render_diff_markdown,
     render_diff_terminal,
 )
-from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.json_format import validate_scorecard
 from tiercheck.scoring import unmeasured_leg
 
 

@@ -16,8 +16,8 @@ from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
 from tiercheck.report import writer as writer_module
 from tiercheck.report.formats import SCORECARD_FORMATS
-from tiercheck.report.terminal import render_terminal
 from tiercheck.report.writer import atomic_write_text, load_scorecard, write_reports
+from tiercheck.scorecard.render.terminal import render_terminal
 
 
 def _names(directory: Path) -> list[str]:

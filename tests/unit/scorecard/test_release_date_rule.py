@@ -43,10 +43,10 @@ from tiercheck.governance.snapshot import (
     Snapshot,
     Unavailable,
 )
-from tiercheck.report.html import render_html
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard, SdkRelease
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 from tiercheck.tier import Blocker
 
 AS_OF = datetime(2026, 1, 15, 12, tzinfo=UTC)

@@ -8,10 +8,10 @@ from typing import Any
 
 from support.scorecards import R2, edited, implied, mixed_scorecard, skipped, tier1_scorecard
 from tiercheck.model import to_json
-from tiercheck.report.json_format import validate_scorecard
 from tiercheck.scorecard.build import implied_tier_block
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.remediation import nothing_measured, remediation
+from tiercheck.scorecard.render.json_format import validate_scorecard
 from tiercheck.tier import Blocker
 
 

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from support.scorecards import edited, tier1_scorecard
-from tiercheck.report.html import render_html
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.readings import version_text
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 RELEASE = {"tag": "tower-mcp-v0.21.0", "version": "0.21.0", "stable": False}
 

@@ -11,7 +11,6 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
-from tiercheck.report.probes import probe_blocks, probes_text
 from tiercheck.scorecard.readings import (
     LegView,
     dispute_summary,
@@ -29,6 +28,7 @@ from tiercheck.scorecard.readings import (
     version_text,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
+from tiercheck.scorecard.render.probes import probe_blocks, probes_text
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType

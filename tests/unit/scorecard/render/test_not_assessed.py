@@ -24,13 +24,13 @@ from support.scorecards import (
     skipped,
 )
 from tiercheck.errors import EXIT_INTERRUPTED, EXIT_NOTHING_MEASURED
-from tiercheck.report.badge import render_badge_json, render_badge_svg
-from tiercheck.report.html import render_html
-from tiercheck.report.json_format import render_json
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.readings import measured_nothing
 from tiercheck.scorecard.remediation import NotAssessed, not_assessed
+from tiercheck.scorecard.render.badge import render_badge_json, render_badge_svg
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.json_format import render_json
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 from tiercheck.scoring import unmeasured_leg
 
 WHY = "nothing was measured: no leg of example-sdk has a command configured"

@@ -12,12 +12,12 @@ from support.golden import golden
 from support.scorecards import probe_entry, probed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report.html import render_html
-from tiercheck.report.json_format import parse_scorecard, render_json, validate_scorecard
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import ProbeRounds
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.json_format import parse_scorecard, render_json, validate_scorecard
+from tiercheck.scorecard.render.junit import render_junit
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 R2 = "2026-07-28"
 

@@ -52,11 +52,11 @@ from tiercheck.notify.texts import (
     pr_comment,
     reopened_comment,
 )
-from tiercheck.report.badge import render_badge_svg
 from tiercheck.report.diff import diff_scorecards, render_diff_markdown
-from tiercheck.report.html import render_html
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
+from tiercheck.scorecard.render.badge import render_badge_svg
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.junit import render_junit
+from tiercheck.scorecard.render.markdown import render_markdown
 
 CASES = sorted(HOSTILE)
 #: Where tiercheck's own links may point (a dispute's issue: the conformance repository).
@@ -349,12 +349,12 @@ def test_chromium_finds_no_element_or_request_from_sdk_text(tmp_path: Path) -> N
 
 #: The Markdown renderers: each makes Markdown only through `tiercheck.render.markdown`.
 _MARKDOWN_MODULES = (
-    "report/markdown",
+    "scorecard/render/markdown",
     "claim/markdown",
     "matrix/text",
     "history/render",
     "report/diff",
-    "report/probes",
+    "scorecard/render/probes",
     "notify/texts",
 )
 

@@ -28,11 +28,11 @@ from support.scorecards import (
     triage,
 )
 from tiercheck.governance.disputes import DisputeMark
-from tiercheck.report.html import render_html
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.junit import render_junit
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 from tiercheck.tier import Blocker
 
 ISSUE = "https://github.com/modelcontextprotocol/conformance/issues/7"

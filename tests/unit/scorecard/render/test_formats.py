@@ -1,7 +1,7 @@
 """The formatters: golden files per format, plus the properties each format promises.
 
 Golden files live in tests/golden/. They are compared byte for byte; after a deliberate change
-regenerate them with `TIERCHECK_UPDATE_GOLDEN=1 pytest tests/unit/report/test_formats.py` and read
+regenerate them with `TIERCHECK_UPDATE_GOLDEN=1 pytest tests/unit/scorecard/render/test_formats.py` and read
 the diff before committing it.
 """
 
@@ -30,11 +30,11 @@ from support.scorecards import (
 )
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report.json_format import parse_scorecard, render_json, validate_scorecard
-from tiercheck.report.junit import render_junit
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.build import leg_entry
+from tiercheck.scorecard.render.json_format import parse_scorecard, render_json, validate_scorecard
+from tiercheck.scorecard.render.junit import render_junit
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 ANSI = re.compile(r"\x1b\[")
 
@@ -213,7 +213,7 @@ def test_markdown_failing_scenarios_carry_messages_and_spec_links() -> None:
 # -- JUnit ---------------------------------------------------------------------------------
 
 # The elements and attributes the JUnit readers share (a tighter reading than
-# tests/support/schemas/junit-10.xsd, which tests/unit/report/test_junit_xsd.py validates
+# tests/support/schemas/junit-10.xsd, which tests/unit/scorecard/render/test_junit_xsd.py validates
 # against): the elements allowed, their attributes, required ones marked.
 _JUNIT: dict[str, tuple[set[str], set[str], set[str]]] = {
     # element: (required attributes, optional attributes, allowed children)

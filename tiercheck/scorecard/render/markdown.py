@@ -14,7 +14,6 @@ from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.render import markdown as md
 from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
-from tiercheck.report.probes import probe_blocks, probes_markdown_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
     LegView,
@@ -33,6 +32,7 @@ from tiercheck.scorecard.readings import (
     version_text,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
+from tiercheck.scorecard.render.probes import probe_blocks, probes_markdown_lines
 
 __all__ = ["render_markdown"]
 

@@ -14,7 +14,6 @@ from tiercheck.render.badge import tier_badge
 from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.html import Html, chip, el, github_link, join, page, table, void
 from tiercheck.render.trend import trend_svg
-from tiercheck.report.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
@@ -33,6 +32,7 @@ from tiercheck.scorecard.readings import (
     version_text,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
+from tiercheck.scorecard.render.probes import ADVISORY_NOTE, probe_blocks, probe_counts
 
 __all__ = ["render_html"]
 

@@ -16,7 +16,7 @@ from support.junit_schema import junit_schema_errors
 from support.matrices import report_matrix
 from support.scorecards import mixed_scorecard, probed_scorecard, tier1_scorecard
 from tiercheck.matrix.text import render_matrix_junit
-from tiercheck.report.junit import render_junit
+from tiercheck.scorecard.render.junit import render_junit
 
 REPORTS: dict[str, Callable[[], str]] = {
     "run mixed": lambda: render_junit(mixed_scorecard()),

@@ -8,11 +8,11 @@ import json
 from typing import Any
 
 from support.scorecards import edited, mixed_scorecard
-from tiercheck.report.html import render_html
-from tiercheck.report.json_format import render_json
-from tiercheck.report.markdown import render_markdown
-from tiercheck.report.terminal import render_terminal
 from tiercheck.scorecard.model import Scorecard
+from tiercheck.scorecard.render.html import render_html
+from tiercheck.scorecard.render.json_format import render_json
+from tiercheck.scorecard.render.markdown import render_markdown
+from tiercheck.scorecard.render.terminal import render_terminal
 
 ALONE = "server side alone: Tier 1 · client side alone: Tier 3 (SEP-1730: Tier 2)"
 UNADDRESSED = "2 of 9 open issues unaddressed for 60+ days"

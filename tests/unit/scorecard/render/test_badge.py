@@ -9,7 +9,7 @@ import pytest
 
 from support.scorecards import mixed_scorecard, tier1_scorecard
 from tiercheck.render.badge import badge_svg
-from tiercheck.report.badge import render_badge_json, render_badge_svg
+from tiercheck.scorecard.render.badge import render_badge_json, render_badge_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
