@@ -202,6 +202,39 @@ def _by_release_date(
     return tuple(result)
 
 
+def _inconclusive(reason: str) -> SpecTrackingSignal:
+    """Both readings inconclusive: the releases could not be read (`reason`)."""
+    return SpecTrackingSignal(
+        status="inconclusive",
+        reason=reason,
+        latest_spec_release=None,
+        latest_sdk_release=None,
+        sdk_release_within_30d=None,
+        days_gap=None,
+        sep1730=SepSpecTracking("inconclusive", None, None, False, False),
+    )
+
+
+def _latest_spec(specs: ReleaseFacts, as_of: datetime) -> Release | None:
+    """The spec release the official check judges: the first non-draft, non-prerelease of the
+    5 newest released by `as_of` (a release dated later did not exist yet: a snapshot may be
+    judged at an earlier moment than it was captured)."""
+    return next(
+        (
+            r
+            for r in specs.releases[:5]
+            if not r.draft and not r.prerelease and _released(r) <= as_of
+        ),
+        None,
+    )
+
+
+def _stable(release: Release, config: SignalConfig) -> bool:
+    """Whether `release` is stable: published (not a draft), no prerelease, a plain version."""
+    version = parse_release_version(release.tag, config.tag_prefix)
+    return not release.draft and not release.prerelease and bool(version and version.is_plain)
+
+
 def spec_tracking_signal(
     snapshot: Snapshot, as_of: datetime, config: SignalConfig
 ) -> SpecTrackingSignal:
@@ -214,44 +247,20 @@ def spec_tracking_signal(
     decide. No spec release, or no non-draft SDK release at all: `skipped`. Both dates are
     `published_at` timestamps. Ours (SEP-1730): see `_sep`.
     """
-    unavailable = next(
-        (g for g in (snapshot.spec_releases, snapshot.releases) if isinstance(g, Unavailable)),
-        None,
-    )
+    specs, releases = snapshot.spec_releases, snapshot.releases
+    unavailable = next((g for g in (specs, releases) if isinstance(g, Unavailable)), None)
     if unavailable is not None:
-        return SpecTrackingSignal(
-            status="inconclusive",
-            reason=unavailable.reason,
-            latest_spec_release=None,
-            latest_sdk_release=None,
-            sdk_release_within_30d=None,
-            days_gap=None,
-            sep1730=SepSpecTracking("inconclusive", None, None, False, False),
-        )
-    assert isinstance(snapshot.spec_releases, ReleaseFacts)
-    assert isinstance(snapshot.releases, ReleaseFacts)
-    # Releases dated after as_of did not exist yet (a snapshot may be judged at an earlier
-    # moment than it was captured).
-    spec = next(
-        (
-            r
-            for r in snapshot.spec_releases.releases[:5]
-            if not r.draft and not r.prerelease and _released(r) <= as_of
-        ),
-        None,
-    )
-    sdk = [r for r in snapshot.releases.releases[:50] if not r.draft and _released(r) <= as_of]
+        return _inconclusive(unavailable.reason)
+    assert isinstance(specs, ReleaseFacts)
+    assert isinstance(releases, ReleaseFacts)
+    spec = _latest_spec(specs, as_of)
+    sdk = [r for r in releases.releases[:50] if not r.draft and _released(r) <= as_of]
     status, latest_sdk, within, gap = _official(spec, sdk, as_of)
-
-    def stable(release: Release) -> bool:
-        version = parse_release_version(release.tag, config.tag_prefix)
-        return not release.draft and not release.prerelease and bool(version and version.is_plain)
-
-    stable_releases = list(filter(stable, snapshot.releases.releases))
+    stable = [r for r in releases.releases if _stable(r, config)]
     if spec is None:
         sep = SepSpecTracking("skipped", None, None, False, False)
     else:
-        sep = _sep(spec, stable_releases, as_of)
+        sep = _sep(spec, stable, as_of)
     return SpecTrackingSignal(
         status=status,
         reason="no published spec release" if spec is None else None,
@@ -261,8 +270,8 @@ def spec_tracking_signal(
         days_gap=gap,
         sep1730=sep,
         by_release_date=_by_release_date(
-            [r for r in snapshot.spec_releases.releases if not r.draft and not r.prerelease],
-            [r for r in stable_releases if _major(r, config) >= 1],
+            [r for r in specs.releases if not r.draft and not r.prerelease],
+            [r for r in stable if _major(r, config) >= 1],
             as_of,
         ),
     )

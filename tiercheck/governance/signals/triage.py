@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -165,74 +165,103 @@ def _triage_label_time(issue: Issue) -> tuple[datetime | None, int]:
     return None, ignored
 
 
+@dataclass
+class _TriageTally:
+    """What SEP-1730's triage reading counts over the issues opened in its window."""
+
+    considered: int = 0
+    bots: int = 0
+    labelled: int = 0
+    ignored: int = 0
+    within_bd: int = 0
+    breached_bd: int = 0
+    pending_bd: int = 0
+    within_month: int = 0
+    breached_month: int = 0
+    label_hours: list[float] = field(default_factory=list)
+    response_hours: list[float] = field(default_factory=list)
+
+    def count(self, issue: Issue, as_of: datetime) -> None:
+        """Count one issue a human opened (its timeline known) as it stood at `as_of`."""
+        self.considered += 1
+        labelled_at, ignored = _triage_label_time(issue)
+        self.ignored += ignored
+        if labelled_at is not None and labelled_at > as_of:
+            labelled_at = None  # labelled after as_of: as of then, it was not labelled yet
+        if labelled_at is not None:
+            self.labelled += 1
+            self.label_hours.append(business_seconds(issue.created_at, labelled_at) / HOUR)
+        self._count_slas(issue.created_at, labelled_at, as_of)
+        _first_response(issue, as_of, self.response_hours)
+
+    def _count_slas(self, created: datetime, labelled_at: datetime | None, as_of: datetime) -> None:
+        """Count an issue within, beyond or (business days only) not yet past each SLA.
+
+        SEP-1730: "an issue is considered triaged when it receives its first label". Closing
+        an issue without ever labelling it is not triage: it stays untriaged, and breaches the
+        SLA once the SLA has passed (until then it is pending).
+        """
+        end = labelled_at or as_of
+        business = business_seconds(created, end)
+        calendar = (end - created).total_seconds()
+        if business > SEP_TIER1_TRIAGE_BUSINESS_DAYS * DAY:
+            self.breached_bd += 1
+        elif labelled_at is not None:
+            self.within_bd += 1
+        else:
+            self.pending_bd += 1
+        if calendar > SEP_TIER2_TRIAGE_DAYS * DAY:
+            self.breached_month += 1
+        elif labelled_at is not None:
+            self.within_month += 1
+
+    def reading(self, window: int) -> SepTriage:
+        """The SEP-1730 triage reading these counts make (a rate with nothing decided is 1)."""
+        decided_bd = self.within_bd + self.breached_bd
+        decided_month = self.within_month + self.breached_month
+        rate_bd = self.within_bd / decided_bd if decided_bd else 1.0
+        rate_month = self.within_month / decided_month if decided_month else 1.0
+        responses = self.response_hours
+        return SepTriage(
+            status=_status_from_rate(rate_bd),
+            reason=None,
+            window_days=window,
+            issues_considered=self.considered,
+            bot_issues_excluded=self.bots,
+            labelled=self.labelled,
+            self_or_bot_labels_ignored=self.ignored,
+            within_2_business_days=self.within_bd,
+            breached_2_business_days=self.breached_bd,
+            pending_2_business_days=self.pending_bd,
+            rate_2_business_days=round_to(rate_bd, 4),
+            within_1_month=self.within_month,
+            breached_1_month=self.breached_month,
+            rate_1_month=round_to(rate_month, 4),
+            median_business_hours=round_to(median(self.label_hours)),
+            p95_business_hours=round_to(percentile(self.label_hours, 0.95)),
+            first_response_median_hours=round_to(median(responses)) if responses else None,
+            first_response_count=len(responses),
+        )
+
+
 def _sep_triage(facts: IssueFacts, as_of: datetime, config: SignalConfig) -> SepTriage:
+    """SEP-1730's triage reading of the issues opened in its window up to `as_of`: bot-opened
+    ones left out; inconclusive when a timeline is missing."""
     window = config.sep_window_days
     if facts.timeline_reason is not None:
         return _inconclusive_sep_triage(facts.timeline_reason, window)
     since = as_of - timedelta(days=window)
-    sla = SEP_TIER1_TRIAGE_BUSINESS_DAYS * DAY
-    month = SEP_TIER2_TRIAGE_DAYS * DAY
-    considered = bots = labelled = ignored_total = 0
-    within_bd = breached_bd = pending_bd = within_month = breached_month = 0
-    label_hours: list[float] = []
-    response_hours: list[float] = []
+    tally = _TriageTally()
     for issue in facts.issues:
         if not since <= issue.created_at <= as_of:
             continue
         if issue.author.is_bot:
-            bots += 1
+            tally.bots += 1
             continue
         if issue.timeline is None:
             return _inconclusive_sep_triage(f"issue #{issue.number} has no timeline", window)
-        considered += 1
-        labelled_at, ignored = _triage_label_time(issue)
-        ignored_total += ignored
-        if labelled_at is not None and labelled_at > as_of:
-            labelled_at = None  # labelled after as_of: as of then, it was not labelled yet
-        if labelled_at is not None:
-            labelled += 1
-            label_hours.append(business_seconds(issue.created_at, labelled_at) / HOUR)
-        # SEP-1730: "an issue is considered triaged when it receives its first label". Closing
-        # an issue without ever labelling it is not triage: it stays untriaged, and breaches the
-        # SLA once the SLA has passed (until then it is pending).
-        end = labelled_at
-        business = business_seconds(issue.created_at, end or as_of)
-        calendar = ((end or as_of) - issue.created_at).total_seconds()
-        if business > sla:
-            breached_bd += 1
-        elif end is not None:
-            within_bd += 1
-        else:
-            pending_bd += 1
-        if calendar > month:
-            breached_month += 1
-        elif end is not None:
-            within_month += 1
-        _first_response(issue, as_of, response_hours)
-    decided_bd = within_bd + breached_bd
-    decided_month = within_month + breached_month
-    rate_bd = within_bd / decided_bd if decided_bd else 1.0
-    rate_month = within_month / decided_month if decided_month else 1.0
-    return SepTriage(
-        status=_status_from_rate(rate_bd),
-        reason=None,
-        window_days=window,
-        issues_considered=considered,
-        bot_issues_excluded=bots,
-        labelled=labelled,
-        self_or_bot_labels_ignored=ignored_total,
-        within_2_business_days=within_bd,
-        breached_2_business_days=breached_bd,
-        pending_2_business_days=pending_bd,
-        rate_2_business_days=round_to(rate_bd, 4),
-        within_1_month=within_month,
-        breached_1_month=breached_month,
-        rate_1_month=round_to(rate_month, 4),
-        median_business_hours=round_to(median(label_hours)),
-        p95_business_hours=round_to(percentile(label_hours, 0.95)),
-        first_response_median_hours=(round_to(median(response_hours)) if response_hours else None),
-        first_response_count=len(response_hours),
-    )
+        tally.count(issue, as_of)
+    return tally.reading(window)
 
 
 def _first_response(issue: Issue, as_of: datetime, sink: list[float]) -> None:
