@@ -1,7 +1,8 @@
 """Governance: collect GitHub facts into a snapshot, then judge it with pure signal functions.
 
-`snapshot` is the model and its JSON form, `collector` fills it from GitHub (PyGithub, imported
-lazily), `signals` turns (snapshot, as_of) into the six scorecard checks.
+`snapshot` is the model and its JSON form, `collector` fills it from GitHub (through one
+`tiercheck.ghapi` session), `obtain` skips, replays or collects a snapshot and judges it,
+`signals` turns (snapshot, as_of) into the six scorecard checks.
 """
 
 from __future__ import annotations
