@@ -72,7 +72,7 @@ def _reason(exc: BaseException) -> str:
     return ghapi.unexpected_shape(exc)
 
 
-#: What reading an answer of the wrong shape raises, beside PyGithub's own errors.
+#: What reading an answer of the wrong shape raises, beside the session's `GitHubError`.
 _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError)
 
 
