@@ -246,6 +246,113 @@ def _leg_order(leg: str) -> tuple[bool, str]:
     return (leg != "server", leg)
 
 
+_Cells = Mapping[str, Mapping[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]]
+
+
+def _in_set_order(names: Sequence[str]) -> list[str]:
+    """A frozen set's scenarios once each, by category (`CATEGORIES`), in the set's order
+    within a category."""
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    return sorted(dict.fromkeys(names), key=lambda n: order[category(n)])
+
+
+def _cell(
+    line: str,
+    revision: str,
+    found: tuple[GridState, RunRecord | None, ScenarioRow | None],
+    page: str | None,
+) -> GridCell:
+    """A line's cell in a scenario's row; a failure names its check and message and links the
+    line's row on the scenario's `page`."""
+    state, since, row = found
+    failing = state == "fail"
+    return GridCell(
+        line=line,
+        state=state,
+        disputed=row is not None and row.disputed,
+        since=stamp(since) if since else None,
+        since_run=since.run_id if since else None,
+        check=row.check if failing and row else None,
+        message=row.message if failing and row else None,
+        page=f"{page}#now-{line}-{revision}" if failing and page else None,
+    )
+
+
+def _row(key: _Key, lines: Sequence[str], cells: _Cells, page: str | None) -> GridRow:
+    """A scenario's row: every line's cell, and how many lines pass and fail it."""
+    revision, _, name = key
+    row = tuple(_cell(line, revision, cells[line][key], page) for line in lines)
+    return GridRow(
+        scenario=name,
+        category=category(name),
+        page=page,
+        passes=sum(c.state == "pass" for c in row),
+        fails=sum(c.state == "fail" for c in row),
+        cells=row,
+    )
+
+
+def _column(line: str, runs: Sequence[RunRecord], states: Sequence[GridState]) -> GridColumn:
+    """A line's column of a table: its page, its latest night and the count of each of its
+    cells' `states` (a scenario not scored counts as not run)."""
+    return GridColumn(
+        line=line,
+        slug=line_slug(line),
+        page=f"lines/{line_slug(line)}.html",
+        night=runs[-1].timestamp.date().isoformat() if runs else None,
+        passes=states.count("pass"),
+        fails=states.count("fail"),
+        unmeasured=states.count("unmeasured"),
+        not_run=states.count("not-run") + states.count("not-scored"),
+    )
+
+
+def _outside(
+    by_line: Mapping[str, Sequence[RunRecord]], revision: str, leg: str, in_set: set[str]
+) -> tuple[str, ...]:
+    """The scenarios a line's latest run scored at `revision` and `leg` that the frozen set
+    does not hold, sorted, once each."""
+    return tuple(
+        sorted(
+            {
+                s.scenario
+                for runs in by_line.values()
+                if runs
+                for s in runs[-1].scenarios
+                if s.revision == revision and s.leg == leg and s.scored and s.scenario not in in_set
+            }
+        )
+    )
+
+
+def _grid_table(
+    revision: str,
+    leg: str,
+    names: Sequence[str],
+    *,
+    by_line: Mapping[str, Sequence[RunRecord]],
+    cells: _Cells,
+    pages: Mapping[tuple[str, str], str],
+) -> GridTable:
+    """One revision × leg: a row for each scenario of its frozen set (`names`, by category), a
+    column for each line, and the scored scenarios outside the set."""
+    names = _in_set_order(names)
+    lines = sorted(by_line)
+    rows = [_row((revision, leg, name), lines, cells, pages.get((leg, name))) for name in names]
+    columns = tuple(
+        _column(line, by_line[line], [r.cells[j].state for r in rows])
+        for j, line in enumerate(lines)
+    )
+    return GridTable(
+        revision=revision,
+        leg=leg,
+        scored=len(names),
+        columns=columns,
+        rows=tuple(rows),
+        outside=_outside(by_line, revision, leg, set(names)),
+    )
+
+
 def build_grid(
     by_line: Mapping[str, Sequence[RunRecord]],
     sets: Mapping[str, Mapping[str, Sequence[str]]],
@@ -255,7 +362,6 @@ def build_grid(
     """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
     leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
     its page in the site."""
-    pages = scenario_pages or {}
     lines = sorted(by_line)
     keys = [
         (revision, leg, name)
@@ -263,81 +369,19 @@ def build_grid(
         for leg in sorted(sets[revision])
         for name in sets[revision][leg]
     ]
-    states = {line: _cells(line, by_line[line], keys) for line in lines}
-    tables = []
-    for revision in sorted(sets):
-        for leg in sorted(sets[revision], key=_leg_order):
-            names = list(dict.fromkeys(sets[revision][leg]))
-            order = {c: i for i, c in enumerate(CATEGORIES)}
-            names.sort(key=lambda n: order[category(n)])  # stable: the set's order within
-            rows = []
-            for name in names:
-                cells = []
-                for line in lines:
-                    state, since, row = states[line][(revision, leg, name)]
-                    page = pages.get((leg, name))
-                    failing = state == "fail"
-                    cells.append(
-                        GridCell(
-                            line=line,
-                            state=state,
-                            disputed=row is not None and row.disputed,
-                            since=stamp(since) if since else None,
-                            since_run=since.run_id if since else None,
-                            check=row.check if failing and row else None,
-                            message=row.message if failing and row else None,
-                            page=f"{page}#now-{line}-{revision}" if failing and page else None,
-                        )
-                    )
-                rows.append(
-                    GridRow(
-                        scenario=name,
-                        category=category(name),
-                        page=pages.get((leg, name)),
-                        passes=sum(c.state == "pass" for c in cells),
-                        fails=sum(c.state == "fail" for c in cells),
-                        cells=tuple(cells),
-                    )
-                )
-            columns = []
-            for j, line in enumerate(lines):
-                column = [r.cells[j].state for r in rows]
-                runs = by_line[line]
-                columns.append(
-                    GridColumn(
-                        line=line,
-                        slug=line_slug(line),
-                        page=f"lines/{line_slug(line)}.html",
-                        night=runs[-1].timestamp.date().isoformat() if runs else None,
-                        passes=column.count("pass"),
-                        fails=column.count("fail"),
-                        unmeasured=column.count("unmeasured"),
-                        not_run=column.count("not-run") + column.count("not-scored"),
-                    )
-                )
-            in_set = set(names)
-            outside = sorted(
-                {
-                    s.scenario
-                    for line in lines
-                    if by_line[line]
-                    for s in by_line[line][-1].scenarios
-                    if s.revision == revision
-                    and s.leg == leg
-                    and s.scored
-                    and s.scenario not in in_set
-                }
-            )
-            tables.append(
-                GridTable(
-                    revision=revision,
-                    leg=leg,
-                    scored=len(names),
-                    columns=tuple(columns),
-                    rows=tuple(rows),
-                    outside=tuple(outside),
-                )
-            )
+    cells = {line: _cells(line, by_line[line], keys) for line in lines}
+    tables = [
+        _grid_table(
+            revision,
+            leg,
+            sets[revision][leg],
+            by_line=by_line,
+            cells=cells,
+            pages=scenario_pages or {},
+        )
+        for revision in sorted(sets)
+        for leg in sorted(sets[revision], key=_leg_order)
+    ]
     return Grid(
         api_version=API_VERSION,
         categories=CATEGORIES,

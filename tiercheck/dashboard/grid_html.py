@@ -94,44 +94,54 @@ def _cell(table: GridTable, row: GridRow, cell: GridCell, triage: Triage) -> Htm
     return el("td", words, disputed, when, issue, class_=f"s-{cell.state}", id=ident)
 
 
-def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
-    lines = len(table.columns)
-    key = f"{table.revision}-{table.leg}"
-    head = el(
+def _head(table: GridTable) -> Html:
+    """The header row: a column per line, linked to its page."""
+    return el(
         "tr",
         el("th", "Scenario", scope="col"),
         *(el("th", _a(c.page, c.line), scope="col") for c in table.columns),
         el("th", "Passes in", scope="col"),
     )
+
+
+def _row(table: GridTable, row: GridRow, triage: Triage) -> Html:
+    """A scenario's row: its name (linked to its page), a cell per line and how many pass."""
+    ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}"
+    label = _a(row.page, row.scenario) if row.page else Html.escape(row.scenario)
+    return el(
+        "tr",
+        el("th", el("code", label), scope="row"),
+        *(_cell(table, row, c, triage) for c in row.cells),
+        el(
+            "td",
+            f"passes in {row.passes} of {len(table.columns)} line(s)",
+            class_="count",
+            id=f"{ident}-count",
+        ),
+        id=ident,
+    )
+
+
+def _groups(grid: Grid, table: GridTable, triage: Triage) -> list[Html]:
+    """A `tbody` per category that has rows, in the grid's order of categories, under a row
+    header naming it and its count."""
     groups = []
     for name in grid.categories:
         rows = [r for r in table.rows if r.category == name]
         if not rows:
             continue
-        body = [
-            el(
-                "tr",
-                el("th", f"{name} ({len(rows)})", scope="rowgroup", colspan=lines + 2),
-            )
-        ]
-        for row in rows:
-            label = _a(row.page, row.scenario) if row.page else Html.escape(row.scenario)
-            body.append(
-                el(
-                    "tr",
-                    el("th", el("code", label), scope="row"),
-                    *(_cell(table, row, c, triage) for c in row.cells),
-                    el(
-                        "td",
-                        f"passes in {row.passes} of {lines} line(s)",
-                        class_="count",
-                        id=f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}-count",
-                    ),
-                    id=f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}",
-                )
-            )
-        groups.append(el("tbody", *body))
-    foot = el(
+        title = el(
+            "tr",
+            el("th", f"{name} ({len(rows)})", scope="rowgroup", colspan=len(table.columns) + 2),
+        )
+        groups.append(el("tbody", title, *(_row(table, row, triage) for row in rows)))
+    return groups
+
+
+def _foot(table: GridTable) -> Html:
+    """The footer row: each line's passes of the scored scenarios, and its other counts."""
+    key = f"{table.revision}-{table.leg}"
+    return el(
         "tr",
         el("th", "Passes", scope="row"),
         *(
@@ -149,20 +159,27 @@ def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
         ),
         el("td", ""),
     )
+
+
+def _outside(table: GridTable) -> Html | str:
+    """The note naming what the lines scored outside the frozen set, when there is any."""
+    if not table.outside:
+        return ""
+    return el(
+        "p",
+        "Also scored by a line's latest run, outside this frozen set (not counted): ",
+        join((el("code", s) for s in table.outside), ", "),
+        class_="msg",
+    )
+
+
+def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
+    """A revision × leg's heading, table and note of scenarios outside its set."""
+    key = f"{table.revision}-{table.leg}"
     caption = el(
         "caption",
         f"{table.revision} {table.leg}: the {table.scored} scored scenarios of the frozen set "
-        f"× {lines} SDK line(s), each line's latest run",
-    )
-    outside = (
-        el(
-            "p",
-            "Also scored by a line's latest run, outside this frozen set (not counted): ",
-            join((el("code", s) for s in table.outside), ", "),
-            class_="msg",
-        )
-        if table.outside
-        else ""
+        f"× {len(table.columns)} SDK line(s), each line's latest run",
     )
     return join(
         (
@@ -170,13 +187,13 @@ def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
             el(
                 "table",
                 caption,
-                el("thead", head),
-                *groups,
-                el("tfoot", foot),
+                el("thead", _head(table)),
+                *_groups(grid, table, triage),
+                el("tfoot", _foot(table)),
                 class_="grid",
                 id=f"grid-{key}",
             ),
-            outside,
+            _outside(table),
         )
     )
 
