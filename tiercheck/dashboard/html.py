@@ -779,20 +779,9 @@ def _flaky(history: LineHistory) -> Html:
     return join((el("h2", "Flaky scenarios"), el("ul", *items, id="flaky")))
 
 
-def render_line(
-    summary: LineSummary,
-    history: LineHistory,
-    *,
-    aliases: Sequence[str] = (),
-    base_url: str | None = None,
-    triage: Triage | None = None,
-    statuses: Sequence[TriageStatus] = (),
-) -> str:
-    """`lines/<line>.html`: everything the history says of one line; `triage` links beside its
-    failures and its entries judged (`statuses`); the badge panel (URLs under `base_url`, else
-    relative)."""
-    triage = triage or Triage()
-    root = "../"
+def _line_links(summary: LineSummary, aliases: Sequence[str], root: str) -> Html:
+    """The line's links (the index, its latest scorecard and claim when the site has them, its
+    runs and badge), and the old badge names it is also served at."""
     links = [_a(f"{root}index.html", "← all lines")]
     if summary.links.scorecard_html:
         links.append(_a(f"{root}{summary.links.scorecard_html}", "latest scorecard"))
@@ -808,17 +797,26 @@ def render_line(
         if aliases
         else ""
     )
+    return join((el("nav", join(links, " · "), class_="crumbs", id="links"), also))
+
+
+def _open_regressions(summary: LineSummary) -> Html:
+    """The line's open regressions, under a heading with its status ("None." when none is)."""
     regressions = [_regression_item(r) for r in summary.regressions]
     open_now = (
         el("ul", *regressions, id="regressions")
         if regressions
         else el("p", "None.", id="regressions")
     )
-    revisions = history.revisions
+    return join((el("h2", "Open regressions ", _status(summary.status)), open_now))
+
+
+def _trend(summary: LineSummary, history: LineHistory) -> Html:
+    """The trend chart of every run, with gaps where a leg was not measured, and its caption."""
     chart = trend_svg(
         summary.line,
         trend_points(history),
-        trend_columns(revisions),
+        trend_columns(history.revisions),
         width=900,
         height=220,
         gaps=True,
@@ -829,13 +827,47 @@ def render_line(
         "amber tick below) is a night a leg was not measured, a dashed line a tier change.",
         class_="msg",
     )
+    return join((el("h2", "Trend"), el("figure", chart, caption, class_="trend")))
+
+
+def _line_heading(summary: LineSummary) -> tuple[Html, str]:
+    """The page's heading (the line's badge, name and tier) and the line under it (where and
+    when the latest run measured, and how many runs there are)."""
+    heading = join(
+        (
+            el("span", _line_badge(summary), class_="badge"),
+            el("span", f"{summary.line}: {tier_text(summary.tier)}"),
+        )
+    )
+    meta = (
+        f"{summary.repo} · {summary.ref or 'default ref'} at {short_sha(summary.commit)} · "
+        f"latest night {summary.night} · {summary.runs} run(s) · harness "
+        f"{summary.harness_version or 'unknown'}"
+    )
+    return heading, meta
+
+
+def render_line(
+    summary: LineSummary,
+    history: LineHistory,
+    *,
+    aliases: Sequence[str] = (),
+    base_url: str | None = None,
+    triage: Triage | None = None,
+    statuses: Sequence[TriageStatus] = (),
+) -> str:
+    """`lines/<line>.html`: everything the history says of one line; `triage` links beside its
+    failures and its entries judged (`statuses`); the badge panel (URLs under `base_url`, else
+    relative)."""
+    triage = triage or Triage()
+    root = "../"
     body = join(
         (
             part
             for part in (
-                join((el("nav", join(links, " · "), class_="crumbs", id="links"), also)),
-                join((el("h2", "Open regressions ", _status(summary.status)), open_now)),
-                join((el("h2", "Trend"), el("figure", chart, caption, class_="trend"))),
+                _line_links(summary, aliases, root),
+                _open_regressions(summary),
+                _trend(summary, history),
                 _tier_over_time(history),
                 _clock(history),
                 _unaddressed(history),
@@ -852,17 +884,7 @@ def render_line(
         ),
         "\n",
     )
-    heading = join(
-        (
-            el("span", _line_badge(summary), class_="badge"),
-            el("span", f"{summary.line}: {tier_text(summary.tier)}"),
-        )
-    )
-    meta = (
-        f"{summary.repo} · {summary.ref or 'default ref'} at {short_sha(summary.commit)} · "
-        f"latest night {summary.night} · {summary.runs} run(s) · harness "
-        f"{summary.harness_version or 'unknown'}"
-    )
+    heading, meta = _line_heading(summary)
     return str(page(f"{summary.line}: tiercheck dashboard", heading, meta, body, css=_CSS))
 
 
