@@ -31,8 +31,8 @@ from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import run_scenarios as history_scenarios
 from tiercheck.history.regression import timeline
 from tiercheck.matrix.build import run_scenarios as matrix_scenarios
-from tiercheck.report.diff import diff_scorecards
-from tiercheck.report.diff import run_scenarios as diff_scenarios
+from tiercheck.scorecard.diff import diff_scorecards
+from tiercheck.scorecard.diff import run_scenarios as diff_scenarios
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import unmeasured_leg
 

@@ -88,9 +88,9 @@ from tiercheck.history.regression import NightState, timeline
 from tiercheck.history.regression import run_scenarios as history_scenarios
 from tiercheck.matrix.build import changes_since
 from tiercheck.matrix.build import run_scenarios as matrix_scenarios
-from tiercheck.report.diff import diff_scorecards
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.compared import run_scenarios as card_scenarios
+from tiercheck.scorecard.diff import diff_scorecards
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import LegVerdict, unmeasured_leg
 from tiercheck.tier import Blocker
@@ -623,7 +623,7 @@ PLANTED: dict[str, Plant] = {
     ),
     # Tier 1, then Tier 2 on a night a governance signal could not be read: a gap, not a drop.
     "the diff's tier drop is a bare comparison": Plant(
-        "tiercheck.report.diff.compare",
+        "tiercheck.scorecard.diff.compare",
         _bare_drop(compare),
         {BRANCH: [Night(tier=1), Night(tier=2, inconclusive=True)]},
         "diff has_regression",

@@ -14,9 +14,9 @@ from tiercheck.cli.common import (
 )
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.assess.assessment import score_results
-from tiercheck.report.diff import diff_scorecards
 from tiercheck.report.formats import DIFF_FORMATS, SCORECARD_FORMATS
 from tiercheck.report.writer import load_scorecard
+from tiercheck.scorecard.diff import diff_scorecards
 from tiercheck.target import check_repo
 
 __all__ = ["diff", "diff_parser", "score", "score_parser"]

@@ -3,10 +3,10 @@
 Each reads only the `Matrix` document. Cell text is shared: a measured leg is `passed/total`,
 and every other state says its name, so an unmeasured leg never reads as a score of zero.
 
-JUnit mapping, as for one scorecard (`scorecard.render.junit`): a suite per row × revision × leg, a test
-case per scenario; a failure the baseline expects and a not-scored scenario are `<skipped>`; an
-unmeasured leg is one `<error>` case with the reason (the SDK did not fail a test); a skipped or
-not-claimed leg is one skipped case.
+JUnit mapping, as for one scorecard (`scorecard.render.junit`): a suite per row × revision ×
+leg, a test case per scenario; a failure the baseline expects and a not-scored scenario are
+`<skipped>`; an unmeasured leg is one `<error>` case with the reason (the SDK did not fail a
+test); a skipped or not-claimed leg is one skipped case.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:
     from tiercheck.history.report import HistoryReport
     from tiercheck.matrix.model import Matrix
-    from tiercheck.report.diff import Diff
+    from tiercheck.scorecard.diff import Diff
     from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
@@ -157,19 +157,19 @@ SCORECARD_FORMATS: FormatRegistry[Scorecard] = FormatRegistry(
 
 
 def _diff_terminal(diff: Diff, color: bool) -> str:
-    from tiercheck.report.diff import render_diff_terminal
+    from tiercheck.scorecard.diff import render_diff_terminal
 
     return render_diff_terminal(diff, color=color)
 
 
 def _diff_markdown(diff: Diff, color: bool) -> str:
-    from tiercheck.report.diff import render_diff_markdown
+    from tiercheck.scorecard.diff import render_diff_markdown
 
     return render_diff_markdown(diff)
 
 
 def _diff_json(diff: Diff, color: bool) -> str:
-    from tiercheck.report.diff import diff_to_dict
+    from tiercheck.scorecard.diff import diff_to_dict
 
     return json_text(diff_to_dict(diff))
 

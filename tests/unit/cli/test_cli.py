@@ -330,7 +330,7 @@ def test_help_loads_no_formatter_and_no_registry() -> None:
         "from tiercheck.cli.assess import assess_parser\n"
         "assess_parser('tier-check', epilog=commands_help()).format_help()\n"
         "heavy = ('scorecard.render.terminal', 'scorecard.render.junit',\n"
-        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'report.diff',\n"
+        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'scorecard.diff',\n"
         "    'config.registry', 'governance.obtain')\n"
         "loaded = [m for m in heavy if 'tiercheck.' + m in sys.modules]\n"
         "print(','.join(loaded))\n"
@@ -371,7 +371,7 @@ def test_help_loads_the_assessments_command_modules_only() -> None:
         "        pass\n"
         "assert out.getvalue().startswith('usage: tier-check '), out.getvalue()\n"
         "heavy = ('scorecard.render.terminal', 'scorecard.render.junit',\n"
-        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'report.diff',\n"
+        "    'scorecard.render.markdown', 'scorecard.render.json_format', 'scorecard.diff',\n"
         "    'config.registry', 'governance.obtain', 'pipeline')\n"
         "assert not [m for m in heavy if 'tiercheck.' + m in sys.modules], sys.modules\n"
     )

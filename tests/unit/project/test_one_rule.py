@@ -63,7 +63,7 @@ TIER_ORDERINGS: dict[tuple[str, str], str] = {
     ): "when an open lower-tier regression ends (the tier is back at the tier before the drop, "
     "on a run that judged its tier); the drop itself is `comparison.tier_dropped`",
     (
-        "tiercheck.report.diff",
+        "tiercheck.scorecard.diff",
         "new < old",
     ): "the diff's tier line says the tier *rose*; that it dropped is `Diff.tier_dropped`, from "
     "`compare` (a lower tier otherwise reads 'lower, not a drop')",
@@ -93,7 +93,7 @@ VIEW_PACKAGES = (
     "tiercheck.report.",
     "tiercheck.scorecard.render.",
 )
-VIEW_MODULES = ("tiercheck.matrix.html", "tiercheck.matrix.text")
+VIEW_MODULES = ("tiercheck.matrix.html", "tiercheck.matrix.text", "tiercheck.scorecard.diff")
 RULE_MODULES = (
     "tiercheck.scoring",
     "tiercheck.tier",

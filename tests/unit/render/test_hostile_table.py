@@ -52,7 +52,7 @@ from tiercheck.notify.texts import (
     pr_comment,
     reopened_comment,
 )
-from tiercheck.report.diff import diff_scorecards, render_diff_markdown
+from tiercheck.scorecard.diff import diff_scorecards, render_diff_markdown
 from tiercheck.scorecard.render.badge import render_badge_svg
 from tiercheck.scorecard.render.html import render_html
 from tiercheck.scorecard.render.junit import render_junit
@@ -353,7 +353,7 @@ _MARKDOWN_MODULES = (
     "claim/markdown",
     "matrix/text",
     "history/render",
-    "report/diff",
+    "scorecard/diff",
     "scorecard/render/probes",
     "notify/texts",
 )

@@ -1,8 +1,8 @@
 """The formatters: golden files per format, plus the properties each format promises.
 
 Golden files live in tests/golden/. They are compared byte for byte; after a deliberate change
-regenerate them with `TIERCHECK_UPDATE_GOLDEN=1 pytest tests/unit/scorecard/render/test_formats.py` and read
-the diff before committing it.
+regenerate them with `TIERCHECK_UPDATE_GOLDEN=1 pytest tests/unit/scorecard/render/test_formats.py`
+and read the diff before committing it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 from support.scorecards import R1, R2, edited, tier1_scorecard, with_regression
 from tiercheck.model import to_json
-from tiercheck.report.diff import (
+from tiercheck.scorecard.diff import (
     ContextChange,
     LegChange,
     ScenarioChange,
