@@ -10,6 +10,7 @@ the document (`scorecard.readings.trend_columns`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from tiercheck.render.svg import Svg, el, join, svg
@@ -40,6 +41,120 @@ class TrendPoint(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class _Plot:
+    """Where a trend chart draws: run `i` of `runs` at `x(i)` and a pass rate at `y(rate)` in
+    the area inside `pad`, and legend entry `k` at `legend_at(k)`, `per_line` entries to a
+    line on `legend_lines` lines along the bottom of a chart `height` high."""
+
+    pad: int
+    inner_w: int
+    inner_h: int
+    runs: int
+    height: int
+    per_line: int
+    legend_lines: int
+
+    @classmethod
+    def of(cls, width: int, height: int, runs: int, columns: int) -> _Plot:
+        """The layout of a chart of `runs` runs and `columns` lines: the legend wraps onto
+        more lines when the chart is narrow, and the plotting area gives it the room."""
+        pad = 24
+        per_line = max(1, (width - 8) // _LEGEND_STEP)
+        legend_lines = max(1, -(-columns // per_line))
+        bottom = pad + _LEGEND_LINE * (legend_lines - 1)
+        return cls(
+            pad, width - 2 * pad, height - pad - bottom, runs, height, per_line, legend_lines
+        )
+
+    def x(self, i: int) -> float:
+        return self.pad + self.inner_w * i / max(self.runs - 1, 1)
+
+    def y(self, rate: float) -> float:
+        return self.pad + self.inner_h * (1 - rate)
+
+    def legend_at(self, k: int) -> tuple[int, int]:
+        line, place = divmod(k, self.per_line)
+        x = self.pad + 4 + _LEGEND_STEP * place
+        return x, self.height - 6 - _LEGEND_LINE * (self.legend_lines - 1 - line)
+
+
+def _frame(plot: _Plot) -> list[Svg]:
+    """The plotting area's border and its 100% and 0% marks."""
+    pad, inner_w, inner_h = plot.pad, plot.inner_w, plot.inner_h
+    return [
+        el("rect", x=pad, y=pad, width=inner_w, height=inner_h, fill="none", stroke="#ccc"),
+        el("text", "100%", x="2", y=pad + 4, font_size="9"),
+        el("text", "0%", x="2", y=pad + inner_h, font_size="9"),
+    ]
+
+
+def _tier_changes(points: Sequence[TrendPoint], plot: _Plot) -> list[Svg]:
+    """A dashed vertical line at each run whose tier changed, titled with the new tier."""
+    return [
+        el(
+            "line",
+            el("title", f"tier {point.tier or '—'} from {point.timestamp}"),
+            x1=f"{plot.x(i):.1f}",
+            y1=plot.pad,
+            x2=f"{plot.x(i):.1f}",
+            y2=plot.pad + plot.inner_h,
+            stroke="#999",
+            stroke_dasharray="3,3",
+        )
+        for i, point in enumerate(points)
+        if point.tier_changed
+    ]
+
+
+def _unmeasured_ticks(
+    points: Sequence[TrendPoint], columns: Sequence[tuple[str, str]], plot: _Plot
+) -> list[Svg]:
+    """An amber tick under each run where a leg of `columns` was not measured, titled with the
+    legs."""
+    ticks: list[Svg] = []
+    for i, point in enumerate(points):
+        missing = [
+            f"{rev} {leg}"
+            for rev, leg in columns
+            if rev in point.pass_rate and point.pass_rate[rev].get(leg, 0.0) is None
+        ]
+        if missing:
+            ticks.append(
+                el(
+                    "rect",
+                    el("title", f"{point.timestamp[:10]}: {', '.join(missing)} not measured"),
+                    x=f"{plot.x(i) - 1.5:.1f}",
+                    y=plot.pad + plot.inner_h + 1,
+                    width="3",
+                    height="5",
+                    fill="#bf8700",
+                )
+            )
+    return ticks
+
+
+def _column(
+    points: Sequence[TrendPoint], column: tuple[str, str], k: int, plot: _Plot
+) -> list[Svg]:
+    """Column `k`'s line in its colour, broken where its leg was not measured, and its legend
+    entry."""
+    rev, leg = column
+    colour = _PALETTE[k % len(_PALETTE)]
+    segments: list[list[str]] = [[]]
+    for i, point in enumerate(points):
+        rate = point.pass_rate.get(rev, {}).get(leg)
+        if rate is None:
+            segments.append([])  # a gap: the line stops and starts again after it
+            continue
+        segments[-1].append(f"{plot.x(i):.1f},{plot.y(rate):.1f}")
+    x, y = plot.legend_at(k)
+    return [
+        *(_segment(seg, colour, "2", "1.5") for seg in filter(None, segments)),
+        el("text", f"{rev} {leg}", x=x, y=y, font_size="9", fill=colour),
+    ]
+
+
 def trend_svg(
     label: str,
     points: Sequence[TrendPoint],
@@ -54,79 +169,12 @@ def trend_svg(
     the lines along the bottom. With `gaps`,
     an amber tick under the chart marks each run where a leg was not measured (a gap in one
     line is hidden when another line runs over it)."""
-    pad = 24
-    # The legend runs along the bottom, wrapping onto more lines when the chart is narrow.
-    per_line = max(1, (width - 8) // _LEGEND_STEP)
-    legend_lines = max(1, -(-len(columns) // per_line))
-    bottom = pad + _LEGEND_LINE * (legend_lines - 1)
-    inner_w, inner_h = width - 2 * pad, height - pad - bottom
-    n = max(len(points) - 1, 1)
-
-    def x(i: int) -> float:
-        return pad + inner_w * i / n
-
-    def y(rate: float) -> float:
-        return pad + inner_h * (1 - rate)
-
-    parts: list[Svg] = [
-        el("rect", x=pad, y=pad, width=inner_w, height=inner_h, fill="none", stroke="#ccc"),
-        el("text", "100%", x="2", y=pad + 4, font_size="9"),
-        el("text", "0%", x="2", y=pad + inner_h, font_size="9"),
-    ]
-    for i, point in enumerate(points):
-        if point.tier_changed:
-            parts.append(
-                el(
-                    "line",
-                    el("title", f"tier {point.tier or '—'} from {point.timestamp}"),
-                    x1=f"{x(i):.1f}",
-                    y1=pad,
-                    x2=f"{x(i):.1f}",
-                    y2=pad + inner_h,
-                    stroke="#999",
-                    stroke_dasharray="3,3",
-                )
-            )
-    for i, point in enumerate(points):
-        missing = [
-            f"{rev} {leg}"
-            for rev, leg in columns
-            if rev in point.pass_rate and point.pass_rate[rev].get(leg, 0.0) is None
-        ]
-        if gaps and missing:
-            parts.append(
-                el(
-                    "rect",
-                    el("title", f"{point.timestamp[:10]}: {', '.join(missing)} not measured"),
-                    x=f"{x(i) - 1.5:.1f}",
-                    y=pad + inner_h + 1,
-                    width="3",
-                    height="5",
-                    fill="#bf8700",
-                )
-            )
-    for k, (rev, leg) in enumerate(columns):
-        colour = _PALETTE[k % len(_PALETTE)]
-        segments: list[list[str]] = [[]]
-        for i, point in enumerate(points):
-            rate = point.pass_rate.get(rev, {}).get(leg)
-            if rate is None:
-                segments.append([])  # a gap: the line stops and starts again after it
-                continue
-            segments[-1].append(f"{x(i):.1f},{y(rate):.1f}")
-        parts += [_segment(seg, colour, "2", "1.5") for seg in filter(None, segments)]
-        line, place = divmod(k, per_line)
-        y_text = height - 6 - _LEGEND_LINE * (legend_lines - 1 - line)
-        parts.append(
-            el(
-                "text",
-                f"{rev} {leg}",
-                x=pad + 4 + _LEGEND_STEP * place,
-                y=y_text,
-                font_size="9",
-                fill=colour,
-            )
-        )
+    plot = _Plot.of(width, height, len(points), len(columns))
+    parts = [*_frame(plot), *_tier_changes(points, plot)]
+    if gaps:
+        parts += _unmeasured_ticks(points, columns, plot)
+    for k, column in enumerate(columns):
+        parts += _column(points, column, k, plot)
     return svg(
         join(parts),
         width=width,
