@@ -188,7 +188,7 @@ DIFF_FORMATS: FormatRegistry[Diff] = FormatRegistry(
 
 
 def _governance_terminal(document: Mapping[str, Any], color: bool) -> str:
-    from tiercheck.report.governance import render_governance
+    from tiercheck.governance.table import render_governance
 
     return render_governance(document)
 

@@ -370,7 +370,7 @@ def test_no_dispute_recorded_and_none_reviewed_prints_nothing(
 def test_the_governance_listing_prints_every_recorded_text_as_one_plain_line() -> None:
     # A recorded snapshot is a file anyone can hand in: its repository, label, titles and the
     # data file's scenario names reach the terminal only as plain single lines.
-    from tiercheck.report.governance import _disputes
+    from tiercheck.governance.table import _disputes
 
     hostile = "a\x1b[31mb\nc\x00d"
     listing = {

@@ -93,7 +93,12 @@ VIEW_PACKAGES = (
     "tiercheck.report.",
     "tiercheck.scorecard.render.",
 )
-VIEW_MODULES = ("tiercheck.matrix.html", "tiercheck.matrix.text", "tiercheck.scorecard.diff")
+VIEW_MODULES = (
+    "tiercheck.matrix.html",
+    "tiercheck.matrix.text",
+    "tiercheck.scorecard.diff",
+    "tiercheck.governance.table",
+)
 RULE_MODULES = (
     "tiercheck.scoring",
     "tiercheck.tier",

@@ -8,7 +8,7 @@ title is GitHub's text: one plain line here (`tiercheck.plaintext`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tiercheck.plaintext import one_line
@@ -20,68 +20,88 @@ def _percent(rate: float) -> str:
     return f"{rate * 100:.0f}%"
 
 
-def _details(checks: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
-    """One (official, SEP-1730) detail line per check, from the JSON form."""
-    labels = checks["labels"]
-    triage = checks["triage"]
-    sep_triage = triage["sep1730"]
-    p0 = checks["p0_resolution"]
-    sep_p0 = p0["sep1730"]
-    release = checks["stable_release"]
-    sep_release = release["sep1730"]
-    policy = checks["policy_signals"]
-    spec = checks["spec_tracking"]
-    sep_spec = spec["sep1730"]
-    missing = ", ".join(labels["missing"]) or "none"
-    sep_missing = ", ".join(labels["sep1730"]["missing"]) or "none"
-    present = [path for path, found in policy["files"].items() if found]
-    absent = [name for name, paths in policy["sep1730"]["categories"].items() if not paths]
-    details = {
-        "labels": (
-            f"{labels['present']}/{labels['required']} labels, missing: {missing}",
-            f"missing with aliases: {sep_missing}",
-        ),
-        "triage": (
-            f"{_percent(triage['compliance_rate'])} of {triage['total_issues']} open issues "
-            f"labelled, {triage['exceeding_sla']} unlabelled > 48 h",
-            f"{_percent(sep_triage['rate_2_business_days'])} labelled within 2 business days "
-            f"({sep_triage['issues_considered']} issues, median "
-            f"{sep_triage['median_business_hours']} business h), "
-            f"{_percent(sep_triage['rate_1_month'])} within a month",
-        ),
-        "p0_resolution": (
-            f"{p0['open_p0s']} open, {p0['closed_within_7d']}/{p0['closed_total']} closed "
-            "within 7 d (from creation)",
-            f"{sep_p0['open_p0s']} open, {sep_p0['resolved_within_7d']}/"
-            f"{sep_p0['resolved_total']} resolved within 7 d, "
-            f"{sep_p0['resolved_within_14d']} within 14 d (from the label)",
-        ),
-        "stable_release": (
-            f"newest {release['version'] or 'none'}"
-            + (" (prerelease)" if release["is_prerelease"] else ""),
-            f"stable {sep_release['tag'] or 'none'}",
-        ),
-        "policy_signals": (
-            f"{len(present)} of the {len(policy['files'])} official paths",
-            f"missing: {', '.join(absent) or 'nothing'}",
-        ),
-        "spec_tracking": (
-            f"spec {spec['latest_spec_release'] or '-'} → {spec['latest_sdk_release'] or '-'}, "
-            f"{spec['days_gap'] if spec['days_gap'] is not None else '-'} d",
-            f"stable {sep_spec['latest_sdk_release'] or '-'}, "
-            f"{sep_spec['days_gap'] if sep_spec['days_gap'] is not None else '-'} d",
-        ),
-    }
-    unaddressed = checks.get("unaddressed_issues")
-    if unaddressed is not None:
-        sep = unaddressed["sep1730"]
-        details["unaddressed_issues"] = (
-            "no official check",
-            f"{sep['unaddressed_total']} of {sep['open_issues']} open issues unaddressed for "
-            f"{sep['days']} days or more"
-            + (f" (oldest {sep['oldest_age_days']} d)" if sep["oldest_age_days"] else ""),
-        )
-    return details
+def _labels(check: Mapping[str, Any]) -> tuple[str, str]:
+    missing = ", ".join(check["missing"]) or "none"
+    sep_missing = ", ".join(check["sep1730"]["missing"]) or "none"
+    return (
+        f"{check['present']}/{check['required']} labels, missing: {missing}",
+        f"missing with aliases: {sep_missing}",
+    )
+
+
+def _triage(check: Mapping[str, Any]) -> tuple[str, str]:
+    sep = check["sep1730"]
+    return (
+        f"{_percent(check['compliance_rate'])} of {check['total_issues']} open issues "
+        f"labelled, {check['exceeding_sla']} unlabelled > 48 h",
+        f"{_percent(sep['rate_2_business_days'])} labelled within 2 business days "
+        f"({sep['issues_considered']} issues, median "
+        f"{sep['median_business_hours']} business h), "
+        f"{_percent(sep['rate_1_month'])} within a month",
+    )
+
+
+def _p0_resolution(check: Mapping[str, Any]) -> tuple[str, str]:
+    sep = check["sep1730"]
+    return (
+        f"{check['open_p0s']} open, {check['closed_within_7d']}/{check['closed_total']} closed "
+        "within 7 d (from creation)",
+        f"{sep['open_p0s']} open, {sep['resolved_within_7d']}/"
+        f"{sep['resolved_total']} resolved within 7 d, "
+        f"{sep['resolved_within_14d']} within 14 d (from the label)",
+    )
+
+
+def _stable_release(check: Mapping[str, Any]) -> tuple[str, str]:
+    return (
+        f"newest {check['version'] or 'none'}"
+        + (" (prerelease)" if check["is_prerelease"] else ""),
+        f"stable {check['sep1730']['tag'] or 'none'}",
+    )
+
+
+def _policy_signals(check: Mapping[str, Any]) -> tuple[str, str]:
+    present = [path for path, found in check["files"].items() if found]
+    absent = [name for name, paths in check["sep1730"]["categories"].items() if not paths]
+    return (
+        f"{len(present)} of the {len(check['files'])} official paths",
+        f"missing: {', '.join(absent) or 'nothing'}",
+    )
+
+
+def _days(gap: int | None) -> str:
+    return f"{gap if gap is not None else '-'} d"
+
+
+def _spec_tracking(check: Mapping[str, Any]) -> tuple[str, str]:
+    sep = check["sep1730"]
+    return (
+        f"spec {check['latest_spec_release'] or '-'} → {check['latest_sdk_release'] or '-'}, "
+        + _days(check["days_gap"]),
+        f"stable {sep['latest_sdk_release'] or '-'}, " + _days(sep["days_gap"]),
+    )
+
+
+def _unaddressed_issues(check: Mapping[str, Any]) -> tuple[str, str]:
+    sep = check["sep1730"]
+    return (
+        "no official check",
+        f"{sep['unaddressed_total']} of {sep['open_issues']} open issues unaddressed for "
+        f"{sep['days']} days or more"
+        + (f" (oldest {sep['oldest_age_days']} d)" if sep["oldest_age_days"] else ""),
+    )
+
+
+#: Each check's two detail lines, official and SEP-1730, from its JSON form.
+_DETAILS: dict[str, Callable[[Mapping[str, Any]], tuple[str, str]]] = {
+    "labels": _labels,
+    "triage": _triage,
+    "p0_resolution": _p0_resolution,
+    "stable_release": _stable_release,
+    "policy_signals": _policy_signals,
+    "spec_tracking": _spec_tracking,
+    "unaddressed_issues": _unaddressed_issues,
+}
 
 
 def render_governance(document: Mapping[str, Any]) -> str:
@@ -94,7 +114,6 @@ def render_governance(document: Mapping[str, Any]) -> str:
         "",
         f"  {'check':<16} {'official':<13} {'SEP-1730':<13} detail",
     ]
-    details = _details(checks)
     # The document lists the checks in their official order.
     for name, check in checks.items():
         # A check with no official reading (`official: null`) shows a dash there.
@@ -105,7 +124,7 @@ def render_governance(document: Mapping[str, Any]) -> str:
         if check["reason"]:
             lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {check['reason']}")
             continue
-        first, second = details[name]
+        first, second = _DETAILS[name](check)
         lines.append(f"  {name:<16} {official:<13} {sep:<12}{mark} {first}")
         lines.append(f"  {'':<16} {'':<13} {'':<12}  SEP-1730: {second}")
     lines.append("")
