@@ -43,6 +43,7 @@ __all__ = [
     "requirements_dir",
     "revision",
     "revisions_on",
+    "shipped_revisions",
     "unknown_revision",
     "wire_of",
 ]
@@ -153,6 +154,13 @@ def _all() -> tuple[Revision, ...]:
 def known_revisions() -> tuple[str, ...]:
     """The revisions with a frozen requirement set, oldest first."""
     return tuple(r.name for r in _all())
+
+
+def shipped_revisions() -> tuple[str, ...]:
+    """The revisions of the requirements folder tiercheck ships, oldest first, whichever folder
+    `TIERCHECK_REQUIREMENTS` names: a revision of these that the folder in use lacks is one
+    tiercheck knows but cannot assess here (the registry leaves it out, with a warning)."""
+    return tuple(r.name for r in _load(data_path("requirements") / _FILE))
 
 
 def is_known_revision(value: object) -> bool:

@@ -205,11 +205,15 @@ def add_output_flag(
 
 def known_sdks(args: argparse.Namespace) -> Registry:
     """The SDK registry: the bundled one, with the entries of `--registry FILE` (else
-    $TIERCHECK_REGISTRY) added to it; an added entry wins over a bundled one of its name."""
+    $TIERCHECK_REGISTRY) added to it; an added entry wins over a bundled one of its name.
+    An entry that claims a revision the requirements folder lacks loses it, with one warning."""
     from tiercheck.config.registry import REGISTRY_ENV, load_with_bundled
 
     path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
-    return load_with_bundled(Path(path) if path else None)
+    registry = load_with_bundled(Path(path) if path else None)
+    for line in registry.warnings:
+        warn(line)
+    return registry
 
 
 def cache_dir(args: argparse.Namespace) -> Path:

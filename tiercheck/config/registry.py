@@ -14,6 +14,7 @@ from tiercheck.config.validate import validate
 from tiercheck.config.yamlio import load_yaml
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.paths import data_path
+from tiercheck.revisions import is_known_revision, requirements_dir, shipped_revisions
 
 __all__ = [
     "REGISTRY_ENV",
@@ -65,6 +66,14 @@ class Registry:
     entries: Mapping[str, SdkEntry]
     #: Every file read, the bundled registry first (one file unless one was added to it).
     files: tuple[Path, ...] = ()
+    #: Entry name → why a revision it claims was left out of it (the requirements folder has no
+    #: such revision): one warning per entry, for the command line to print.
+    left_out: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """One line per entry that lost a revision it claims (see `left_out`)."""
+        return tuple(self.left_out.values())
 
     def names(self) -> list[str]:
         """The SDK names in file order."""
@@ -105,6 +114,7 @@ def load_registry(path: Path | None = None) -> Registry:
     raw = load_yaml(source)
     if raw is None:
         raw = {}
+    raw, left_out = _without_unknown_revisions(raw, source)
     validate(raw, "known_sdks", str(source))
     assert isinstance(raw, dict)  # the schema says so
     entries: dict[str, SdkEntry] = {}
@@ -132,7 +142,7 @@ def load_registry(path: Path | None = None) -> Registry:
             claimed_tier=body.get("claimed_tier"),
             language=body.get("language"),
         )
-    return Registry(path=source, entries=entries, files=(source,))
+    return Registry(path=source, entries=entries, files=(source,), left_out=left_out)
 
 
 def load_with_bundled(path: Path | None = None) -> Registry:
@@ -147,7 +157,58 @@ def load_with_bundled(path: Path | None = None) -> Registry:
         return bundled
     added = load_registry(path)
     entries = {**bundled.entries, **added.entries}
-    return Registry(path=added.path, entries=entries, files=(bundled.path, added.path))
+    # A bundled entry the added file replaces is not used: what it lost is not said.
+    left_out = {n: w for n, w in bundled.left_out.items() if n not in added.entries}
+    return Registry(
+        path=added.path,
+        entries=entries,
+        files=(bundled.path, added.path),
+        left_out={**left_out, **added.left_out},
+    )
+
+
+def _unknown(claimed: object) -> list[str]:
+    """The revisions of `claimed` (an entry's `revisions`) that tiercheck ships but the
+    requirements folder in use lacks."""
+    if not isinstance(claimed, list):
+        return []
+    shipped = shipped_revisions()
+    return [r for r in claimed if r in shipped and not is_known_revision(r)]
+
+
+def _without_unknown_revisions(raw: object, source: Path) -> tuple[object, dict[str, str]]:
+    """`raw` with each entry's revisions that the requirements folder lacks left out (from
+    `revisions` and `spec_overrides`), and one warning per entry that lost any.
+
+    A registry may name a revision tiercheck knows that the folder in use has no requirement set
+    for (`TIERCHECK_REQUIREMENTS` naming a folder without it): the rest of each entry still
+    runs, and every command goes on. An entry left with no revision at all is left out of the
+    registry. A revision tiercheck does not know at all (a typo) is still the schema's error.
+    """
+    if not isinstance(raw, dict):
+        return raw, {}
+    kept: dict[object, object] = {}
+    left_out: dict[str, str] = {}
+    for name, body in raw.items():
+        missing = _unknown(body.get("revisions")) if isinstance(body, dict) else []
+        if not missing:
+            kept[name] = body
+            continue
+        assert isinstance(body, dict)  # _unknown found revisions in it
+        revisions = [r for r in body["revisions"] if r not in missing]
+        which = ", ".join(missing)
+        where = f"{source}: {name}"
+        lacks = f"{requirements_dir()} has no requirement set for {which} (revisions.yaml)"
+        if not revisions:
+            left_out[str(name)] = f"{where}: left out: it claims only {which}, and {lacks}"
+            continue
+        trimmed = {**body, "revisions": revisions}
+        overrides = body.get("spec_overrides")
+        if isinstance(overrides, dict):
+            trimmed["spec_overrides"] = {k: v for k, v in overrides.items() if k not in missing}
+        kept[name] = trimmed
+        left_out[str(name)] = f"{where}: {which} left out of its revisions: {lacks}"
+    return kept, left_out
 
 
 _TIMEOUTS = (("server", "ready_timeout"), ("client", "timeout"))
