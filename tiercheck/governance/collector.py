@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tiercheck import ghapi
-from tiercheck.ghapi import DEFAULT_API_URL, GitHubError, Session, Transport
+from tiercheck.ghapi import GitHubError, Session, Transport
 from tiercheck.ghapi.etag_cache import EtagCache
 from tiercheck.governance.disputes import CONFORMANCE_REPO, DISPUTED_LABEL
 from tiercheck.governance.snapshot import (
@@ -52,7 +52,6 @@ from tiercheck.governance.snapshot import (
 __all__ = [
     "ANONYMOUS_WARNING",
     "CONFORMANCE_REPO",
-    "DEFAULT_API_URL",
     "DISPUTED_LABEL",
     "SPEC_REPO",
     "CollectStats",
@@ -538,7 +537,7 @@ def _disputed(
 def collect(
     repo: str,
     *,
-    api_url: str = DEFAULT_API_URL,
+    api_url: str,
     token: str | None,
     cache_dir: Path | None,
     checkout: Path | None,

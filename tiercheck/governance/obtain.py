@@ -29,7 +29,6 @@ from tiercheck.governance.snapshot import Snapshot, Unavailable, format_time
 
 __all__ = [
     "CHECK_NAMES",
-    "DEFAULT_API_URL",
     "GovernanceOptions",
     "GovernanceRun",
     "Obtained",
@@ -58,6 +57,7 @@ class GovernanceOptions:
     as_of: datetime | None = None
     #: The token a flag gave (None: `ghapi.resolve_token` looks for one when collecting).
     token: str | None = None
+    #: The GitHub REST base (`ghapi.api_url` resolves the flag and the environment).
     api_url: str = DEFAULT_API_URL
     days: int | None = None
     cache_dir: Path | None = None
