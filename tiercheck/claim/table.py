@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from tiercheck.claim.conformance import conformance_split, split_text
@@ -519,28 +520,28 @@ def _links_out_line(links_out: Sequence[str]) -> EvidenceLine:
     )
 
 
-def _docs_row(
-    doc: Scorecard,
-    coverage: DocsCoverage | None,
-    tiers: tuple[int, int],
-    links_out: Sequence[str] = (),
+def _not_read(
+    row_id: str, requirement: str, key: str, tiers: tuple[int, int], *, gap: str, review: str
 ) -> Row:
-    if coverage is None:
-        return Row(
-            id="5",
-            requirement="Documentation",
-            kind="judgment",
-            standards=_standard("docs", tiers),
-            current="not read: the assessed checkout is not available",
-            verdicts=("needs review", "needs review" if tiers[1] < 3 else "n/a"),
-            sep1730=None,
-            gap="documentation not read",
-            review="read the SDK's documentation against the 48 features",
-        )
-    scored = coverage.scored
-    covered = coverage.covered
-    missing = coverage.missing
-    current = f"{len(covered)}/{len(scored)} features named in docs or examples"
+    """A judgment row whose files could not be read (no checkout): needs review, whatever the
+    tier below is, and n/a at Tier 3."""
+    return Row(
+        id=row_id,
+        requirement=requirement,
+        kind="judgment",
+        standards=_standard(key, tiers),
+        current="not read: the assessed checkout is not available",
+        verdicts=("needs review", "needs review" if tiers[1] < 3 else "n/a"),
+        sep1730=None,
+        gap=gap,
+        review=review,
+    )
+
+
+def _docs_current(coverage: DocsCoverage, links_out: Sequence[str]) -> str:
+    """Row 5's finding: the features named in the documentation or examples, those the
+    targeted revision deprecated or removed, and the links out of the checkout not read."""
+    current = f"{len(coverage.covered)}/{len(coverage.scored)} features named in docs or examples"
     if coverage.non_blocking:
         current += (
             f"; {len(coverage.non_blocking)} more deprecated or removed by "
@@ -549,17 +550,31 @@ def _docs_row(
     if links_out:
         plural = "s" if len(links_out) != 1 else ""
         current += f"; {len(links_out)} symbolic link{plural} out of the checkout not read"
+    return current
+
+
+def _docs_verdicts(
+    coverage: DocsCoverage, tiers: tuple[int, int]
+) -> tuple[tuple[Verdict, Verdict], str]:
+    """Row 5's verdicts and gap: a fail when there is no documentation or example at all, else
+    needs review (a hit is not proof that it documents the feature)."""
+    below = tiers[1] < 3
     if not coverage.has_docs:
-        verdicts: tuple[Verdict, Verdict] = ("fail", "fail" if tiers[1] < 3 else "n/a")
         gap = "no documentation or example file found"
-    else:
-        verdicts = ("needs review", "needs review" if tiers[1] < 3 else "n/a")
-        gap = (
-            f"{len(missing)} features with no hit"
-            + (f" ({len(coverage.core_missing)} core)" if coverage.core_missing else "")
-            if missing
-            else "every feature has a hit; check that each hit documents it"
-        )
+        return ("fail", "fail" if below else "n/a"), gap
+    missing = coverage.missing
+    gap = (
+        f"{len(missing)} features with no hit"
+        + (f" ({len(coverage.core_missing)} core)" if coverage.core_missing else "")
+        if missing
+        else "every feature has a hit; check that each hit documents it"
+    )
+    return ("needs review", "needs review" if below else "n/a"), gap
+
+
+def _docs_evidence(coverage: DocsCoverage, links_out: Sequence[str]) -> tuple[EvidenceLine, ...]:
+    """Row 5's evidence: the files read, the links not followed, the features with no hit,
+    and those with none that the targeted revision no longer requires."""
     evidence = [
         EvidenceLine(
             f"{len(coverage.doc_files)} documentation files and {len(coverage.example_files)} "
@@ -568,8 +583,8 @@ def _docs_row(
     ]
     if links_out:
         evidence.append(_links_out_line(links_out))
-    if missing:
-        names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in missing)
+    if coverage.missing:
+        names = ", ".join(f"{f.feature.number} {f.feature.name}" for f in coverage.missing)
         evidence.append(EvidenceLine(f"no hit: {names}"))
     if coverage.non_blocking:
         names = ", ".join(
@@ -583,16 +598,37 @@ def _docs_row(
                 f"them; conformance#441): {names}"
             )
         )
+    return tuple(evidence)
+
+
+def _docs_row(
+    doc: Scorecard,
+    coverage: DocsCoverage | None,
+    tiers: tuple[int, int],
+    links_out: Sequence[str] = (),
+) -> Row:
+    """Row 5, documentation: the features the documentation and examples name, judged by a
+    reviewer (a fail only when there is neither)."""
+    if coverage is None:
+        return _not_read(
+            "5",
+            "Documentation",
+            "docs",
+            tiers,
+            gap="documentation not read",
+            review="read the SDK's documentation against the 48 features",
+        )
+    verdicts, gap = _docs_verdicts(coverage, tiers)
     return Row(
         id="5",
         requirement="Documentation",
         kind="judgment",
         standards=_standard("docs", tiers),
-        current=current,
+        current=_docs_current(coverage, links_out),
         verdicts=verdicts,
         sep1730=None,
         gap=gap,
-        evidence=tuple(evidence),
+        evidence=_docs_evidence(coverage, links_out),
         review=(
             "for each feature, the best documentation hit explains it in prose and the best "
             "example hit shows it (Tier 1: every feature still active at the targeted revision; "
@@ -611,14 +647,11 @@ def _policy_row(
     tiers: tuple[int, int],
 ) -> Row:
     if finding is None:
-        return Row(
-            id=row_id,
-            requirement=requirement,
-            kind="judgment",
-            standards=_standard(key, tiers),
-            current="not read: the assessed checkout is not available",
-            verdicts=("needs review", "needs review" if tiers[1] < 3 else "n/a"),
-            sep1730=None,
+        return _not_read(
+            row_id,
+            requirement,
+            key,
+            tiers,
             gap="policy files not read",
             review=f"find and read the {requirement.lower()}",
         )
@@ -658,6 +691,84 @@ def _policy_row(
     )
 
 
+def _measured_rows(
+    doc: Scorecard,
+    tiers: tuple[int, int],
+    evidence: Evidence | None,
+    by_date: SpecByDate | None,
+) -> tuple[Row, ...]:
+    """Rows 1a–4b, read from the scorecard's verdicts (row 4b with the by-date question)."""
+    checks = doc.checks
+    split = conformance_split(doc)
+    signal = partial(_signal_row, doc, tiers=tiers)
+    return (
+        _conformance_row(doc, "1a", checks.conformance, tiers, split),
+        _conformance_row(doc, "1b", checks.client_conformance, tiers, split),
+        signal(
+            row_id="2",
+            requirement="Issue triage",
+            check="triage",
+            standard="triage",
+            current=_triage_current(checks.triage),
+            evidence=_triage_evidence(checks.triage, evidence),
+        ),
+        signal(
+            row_id="2b",
+            requirement="Labels",
+            check="labels",
+            standard="labels",
+            current=_labels_current(checks.labels),
+            evidence=(),
+        ),
+        signal(
+            row_id="3",
+            requirement="Critical bug resolution",
+            check="p0_resolution",
+            standard="p0",
+            current=_p0_current(checks.p0_resolution),
+            evidence=_p0_evidence(checks.p0_resolution, evidence),
+        ),
+        signal(
+            row_id="4",
+            requirement="Stable release",
+            check="stable_release",
+            standard="release",
+            current=str(checks.stable_release.get("version") or "no stable release"),
+            evidence=_release_evidence(checks.stable_release, evidence),
+        ),
+        _by_date(
+            signal(
+                row_id="4b",
+                requirement="Spec tracking",
+                check="spec_tracking",
+                standard="spec",
+                current=_spec_current(checks.spec_tracking),
+                evidence=_spec_evidence(checks.spec_tracking, evidence),
+            ),
+            by_date,
+        ),
+    )
+
+
+def _judgment_rows(
+    doc: Scorecard,
+    tiers: tuple[int, int],
+    coverage: DocsCoverage | None,
+    policies: tuple[PolicyFinding, PolicyFinding, PolicyFinding] | None,
+    links_out: Sequence[str],
+) -> tuple[Row, ...]:
+    """Rows 5–8, judged from the SDK's files: the documentation and the three policies (each
+    needs review when the checkout was not read)."""
+    dependency, roadmap, versioning = policies if policies else (None, None, None)
+    policy = partial(_policy_row, doc, tiers=tiers)
+    return (
+        _docs_row(doc, coverage, tiers, links_out),
+        policy(row_id="6", key="dependency", finding=dependency, requirement="Dependency policy"),
+        policy(row_id="7", key="roadmap", finding=roadmap, requirement="Roadmap"),
+        policy(row_id="8", key="versioning", finding=versioning, requirement="Versioning policy"),
+    )
+
+
 def build_rows(
     doc: Scorecard,
     *,
@@ -672,90 +783,9 @@ def build_rows(
 
     `links_out` names the symbolic links of the checkout that lead out of it: not read, and
     said so in row 5's finding (their number) and evidence (their paths in the checkout)."""
-    checks = doc.checks
-    triage = checks.triage
-    release = checks.stable_release
-    spec = checks.spec_tracking
-    dependency, roadmap, versioning = policies if policies else (None, None, None)
-    p0 = checks.p0_resolution
-    version = str(release.get("version") or "no stable release")
-    split = conformance_split(doc)
     rows = (
-        _conformance_row(doc, "1a", checks.conformance, tiers, split),
-        _conformance_row(doc, "1b", checks.client_conformance, tiers, split),
-        _signal_row(
-            doc,
-            row_id="2",
-            requirement="Issue triage",
-            check="triage",
-            standard="triage",
-            current=_triage_current(triage),
-            evidence=_triage_evidence(triage, evidence),
-            tiers=tiers,
-        ),
-        _signal_row(
-            doc,
-            row_id="2b",
-            requirement="Labels",
-            check="labels",
-            standard="labels",
-            current=_labels_current(checks.labels),
-            evidence=(),
-            tiers=tiers,
-        ),
-        _signal_row(
-            doc,
-            row_id="3",
-            requirement="Critical bug resolution",
-            check="p0_resolution",
-            standard="p0",
-            current=_p0_current(p0),
-            evidence=_p0_evidence(p0, evidence),
-            tiers=tiers,
-        ),
-        _signal_row(
-            doc,
-            row_id="4",
-            requirement="Stable release",
-            check="stable_release",
-            standard="release",
-            current=version,
-            evidence=_release_evidence(release, evidence),
-            tiers=tiers,
-        ),
-        _by_date(
-            _signal_row(
-                doc,
-                row_id="4b",
-                requirement="Spec tracking",
-                check="spec_tracking",
-                standard="spec",
-                current=_spec_current(spec),
-                evidence=_spec_evidence(spec, evidence),
-                tiers=tiers,
-            ),
-            by_date,
-        ),
-        _docs_row(doc, coverage, tiers, links_out),
-        _policy_row(
-            doc,
-            row_id="6",
-            key="dependency",
-            finding=dependency,
-            requirement="Dependency policy",
-            tiers=tiers,
-        ),
-        _policy_row(
-            doc, row_id="7", key="roadmap", finding=roadmap, requirement="Roadmap", tiers=tiers
-        ),
-        _policy_row(
-            doc,
-            row_id="8",
-            key="versioning",
-            finding=versioning,
-            requirement="Versioning policy",
-            tiers=tiers,
-        ),
+        *_measured_rows(doc, tiers, evidence, by_date),
+        *_judgment_rows(doc, tiers, coverage, policies, links_out),
     )
     assert tuple(r.id for r in rows) == ROW_IDS
     return rows
