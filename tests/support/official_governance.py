@@ -30,7 +30,7 @@ from support.fake_github import FakeGitHub
 from support.governance_datasets import Case, all_cases, iso
 from tiercheck import process
 from tiercheck.conformance.harness import Harness
-from tiercheck.report.formats import GOVERNANCE_FORMATS
+from tiercheck.document_formats import GOVERNANCE_FORMATS
 
 OFFICIAL = Path(__file__).resolve().parent / "official"
 TOKEN = "ghp_differential_fake_token_0123456789"

@@ -27,7 +27,7 @@ from tiercheck.cli.common import (
 from tiercheck.cli.governance import options_from_args
 from tiercheck.cli.history import add_history_flags, history_request
 from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
-from tiercheck.report.formats import SCORECARD_FORMATS
+from tiercheck.document_formats import SCORECARD_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.pipeline.assess.request import AssessRequest

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from tiercheck.config.resolve import Field, flag_fields
 from tiercheck.config.seconds import parse_seconds
+from tiercheck.document_formats import SCORECARD_FORMATS, FormatRegistry, json_text
 from tiercheck.errors import UsageError
 from tiercheck.paths import writable_dir
 from tiercheck.plaintext import clean, one_line
-from tiercheck.report.formats import SCORECARD_FORMATS, FormatRegistry, json_text
 
 if TYPE_CHECKING:
     from tiercheck.config.registry import Registry

@@ -32,8 +32,8 @@ from tiercheck.cli.common import (
     stdout_color,
     token_from_args,
 )
+from tiercheck.document_formats import GOVERNANCE_FORMATS
 from tiercheck.errors import UsageError
-from tiercheck.report.formats import GOVERNANCE_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.governance.obtain import GovernanceOptions, GovernanceRun

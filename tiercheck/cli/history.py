@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import cache_dir, emit, warn
+from tiercheck.document_formats import HISTORY_FORMATS
 from tiercheck.errors import UsageError
-from tiercheck.report.formats import HISTORY_FORMATS
 
 # The pipeline loads on first use: this module is imported while `tier-check --help` is built
 # (the assessment's parser has its flags), and --help must stay fast.

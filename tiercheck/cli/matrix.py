@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import PROG, cache_dir, emit, known_sdks, print_json
+from tiercheck.document_formats import MATRIX_FORMATS
 from tiercheck.pipeline.matrix.distributed import merge_matrix, plan_matrix
 from tiercheck.pipeline.matrix.local import run_matrix
 from tiercheck.pipeline.matrix.request import (
@@ -21,7 +22,6 @@ from tiercheck.pipeline.matrix.request import (
     RowOptions,
     RowSelection,
 )
-from tiercheck.report.formats import MATRIX_FORMATS
 
 if TYPE_CHECKING:
     from tiercheck.pipeline.matrix.outcome import MatrixResult

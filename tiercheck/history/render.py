@@ -1,5 +1,5 @@
 """The renderings of `tier-check history`'s report (`history.report.HistoryReport`): terminal
-text, Markdown and the trend SVG.
+text, Markdown, the trend SVG and the JSON data with the chart in it.
 
 Pure: one SDK line's `HistoryReport` in, text out. `trend_svg` draws the scored pass rate per
 revision and leg over time, with tier changes marked, as a self-contained inline SVG (no
@@ -7,6 +7,8 @@ script, nothing fetched).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tiercheck.history.report import HistoryReport
 from tiercheck.plaintext import one_line
@@ -21,7 +23,7 @@ from tiercheck.scorecard.history_text import (
 )
 from tiercheck.scorecard.readings import trend_columns
 
-__all__ = ["render_markdown", "render_terminal", "trend_svg"]
+__all__ = ["json_data", "render_markdown", "render_terminal", "trend_svg"]
 
 
 def _rate(value: object) -> str:
@@ -123,3 +125,8 @@ def render_markdown(report: HistoryReport) -> str:
 def trend_svg(report: HistoryReport) -> str:
     """The report's series as the trend chart (see `render.trend`)."""
     return render_trend(report.sdk, report.series, trend_columns(report.revisions))
+
+
+def json_data(report: HistoryReport) -> dict[str, Any]:
+    """The report as `--output json` prints it: its JSON form and, beside it, the trend chart."""
+    return {**report.to_json(), "trend_svg": trend_svg(report)}

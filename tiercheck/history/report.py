@@ -2,7 +2,7 @@
 format (pure).
 
 `history_report` gathers the runs into one typed document; its formats (terminal, Markdown,
-JSON, the trend SVG) are rendered by `history.render` through `report.formats`.
+JSON, the trend SVG) are rendered by `history.render` through `document_formats`.
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from tiercheck.document_formats import HISTORY_FORMATS
 from tiercheck.errors import UsageError
 from tiercheck.history.record import EARLIEST, LATEST, parse_time
 from tiercheck.history.report import history_report
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.pipeline.assess.facts import now_utc
-from tiercheck.report.formats import HISTORY_FORMATS
 
 __all__ = ["HistoryShowRequest", "ShowOutcome", "moment", "show_history", "since"]
 

@@ -6,6 +6,6 @@ in their own packages, over the same render kit (`tiercheck.render`).
 
 Every formatter is a function of the scorecard document (the JSON form validated by
 `schemas/scorecard.schema.json`), so a saved scorecard can be rendered again or compared with
-another. `formats` is the one table of output formats. Only `writer` opens files; only
-`progress` writes to a stream (stderr).
+another. The one table of output formats is `tiercheck.document_formats`. Only `writer` opens
+files.
 """

@@ -8,7 +8,7 @@ Order: `scorecard.json` is written **first**. It is the canonical record — eve
 is a pure function of it and can be re-rendered from it, while nothing can rebuild the JSON from
 the others. So the measurement is on disk before any derived format gets a chance to fail or be
 interrupted; a bug in one renderer costs that one file, not the run. The formats, their order
-and their file names come from `formats.SCORECARD_FORMATS`.
+and their file names come from `document_formats.SCORECARD_FORMATS`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiercheck import durable
-from tiercheck.report.formats import MATRIX_FORMATS, SCORECARD_FORMATS
+from tiercheck.document_formats import MATRIX_FORMATS, SCORECARD_FORMATS
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.render.json_format import scorecard_from_data
 
@@ -143,7 +143,8 @@ def write_reports(
 ) -> dict[str, Path]:
     """Render and write each format of `doc` into `out_dir`; return format → path written.
 
-    `formats` defaults to every format of `formats.SCORECARD_FORMATS` that has a file, seven in
+    `formats` defaults to every format of `document_formats.SCORECARD_FORMATS` that has a file,
+    seven in
     all: `scorecard.json`, `scorecard.md`, `junit.xml`, `scorecard.txt` (plain text, no colour),
     `scorecard.html`, `badge.svg` and `badge.json`. JSON is written first whatever the order
     asked; each file is rendered completely in memory before its atomic write, so a renderer

@@ -25,6 +25,7 @@ from support.hostile_text import HOSTILE, hostile_runs, hostile_scorecard
 from support.nights import night, night_scorecard
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.html import render_line
+from tiercheck.document_formats import HISTORY_FORMATS
 from tiercheck.governance.signals.unaddressed import unaddressed_signal
 from tiercheck.governance.snapshot import (
     Author,
@@ -45,7 +46,6 @@ from tiercheck.history.report import HistoryReport, history_report
 from tiercheck.history.section import history_block
 from tiercheck.history.store import HistoryStore
 from tiercheck.model import from_json, to_json
-from tiercheck.report.formats import HISTORY_FORMATS
 from tiercheck.scorecard.model import Scorecard, SignalEntry
 from tiercheck.scorecard.render.html import render_html
 from tiercheck.scorecard.render.json_format import render_json

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tiercheck.report.formats import SCORECARD_FORMATS
+from tiercheck.document_formats import SCORECARD_FORMATS
 from tiercheck.report.writer import write_reports
 
 PACKAGE = Path(__file__).resolve().parents[3] / "tiercheck"

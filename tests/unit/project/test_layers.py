@@ -62,6 +62,8 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("governance/table.py", "import github", "Formatters and signals are pure"),
         ("scoring.py", "import tiercheck.process", "Formatters and signals are pure"),
         ("config/registry.py", "import tiercheck.pipeline", "Layers point down"),
+        ("document_formats.py", "import tiercheck.pipeline.run", "Layers point down"),
+        ("scorecard/render/html.py", "import tiercheck.claim.pack", "Layers point down"),
         ("sdk/markers.py", "import tiercheck.sdk.build", "No import cycles"),
         # The assessment's steps sit below every command that runs them.
         (

@@ -14,9 +14,8 @@ import pytest
 from support.scorecards import R1, edited, mixed_scorecard, tier1_scorecard
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report import writer as writer_module
-from tiercheck.report.formats import SCORECARD_FORMATS
 from tiercheck.report.writer import atomic_write_text, load_scorecard, write_reports
+from tiercheck.scorecard.render import markdown as markdown_module
 from tiercheck.scorecard.render.terminal import render_terminal
 
 
@@ -111,15 +110,11 @@ def test_unserialisable_document_writes_nothing_and_keeps_old_reports(tmp_path: 
 def test_json_is_written_before_a_renderer_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(doc: object, color: bool) -> str:
+    def broken(doc: object) -> str:
         raise RuntimeError("renderer bug")
 
-    formats = tuple(
-        dataclasses.replace(f, render=broken) if f.name == "markdown" else f
-        for f in SCORECARD_FORMATS.formats
-    )
-    patched = dataclasses.replace(SCORECARD_FORMATS, formats=formats)
-    monkeypatch.setattr(writer_module, "SCORECARD_FORMATS", patched)
+    # The table names the renderer, which is looked up when its format renders.
+    monkeypatch.setattr(markdown_module, "render_markdown", broken)
     with pytest.raises(RuntimeError, match="renderer bug"):
         write_reports(tier1_scorecard(), tmp_path)
     assert _names(tmp_path) == ["scorecard.json"]
