@@ -193,83 +193,122 @@ def _tiercheck(
     return tuple(steps), notes
 
 
+def _baseline_arg(config: Mapping[str, ConfigEntry], leg: str) -> str:
+    """` --expected-failures SPEC` for the leg's baseline, or nothing when it has none."""
+    found = _baseline_of(config, leg)
+    if found is None or not found.value:
+        return ""
+    return f" --expected-failures {shlex.quote(str(found.value))}"
+
+
+def _server_steps(
+    revision: str,
+    config: Mapping[str, ConfigEntry],
+    entry: RevisionEntry,
+    *,
+    env: str,
+    npx: str,
+) -> list[CommandStep]:
+    """The server leg: start the SDK's server when the run started one, and run the harness
+    against its URL (the one configured, else the one the run recorded)."""
+    steps: list[CommandStep] = []
+    server = _value(config, "server.command")
+    url = _value(config, "server.url") or entry.server_url
+    if isinstance(server, str) and server:
+        steps.append(
+            CommandStep(
+                revision=revision,
+                what="start the server (in the checkout; PORT is exported too)",
+                command=f"PORT={EXAMPLE_PORT} {env}{_port(server)}",
+            )
+        )
+    if isinstance(url, str) and url:
+        steps.append(
+            CommandStep(
+                revision=revision,
+                what="the server leg",
+                command=f"{npx} server --url {shlex.quote(_port(url))} "
+                f"--requirements {harness_requirements(revision)}"
+                f"{_baseline_arg(config, 'server')}",
+            )
+        )
+    return steps
+
+
+def _client_steps(
+    revision: str, config: Mapping[str, ConfigEntry], *, env: str, npx: str
+) -> tuple[list[CommandStep], list[str]]:
+    """The client leg: the harness runs the SDK's client command (with the run's timeout, in
+    milliseconds); a note when the command differs per scenario."""
+    steps: list[CommandStep] = []
+    notes: list[str] = []
+    client = _value(config, "client.command")
+    commands = _value(config, "client.commands")
+    timeout = _value(config, "client.timeout")
+    timeout_args = (
+        f" --timeout {round(float(timeout) * 1000)}" if isinstance(timeout, int | float) else ""
+    )
+    if isinstance(client, str) and client:
+        steps.append(
+            CommandStep(
+                revision=revision,
+                what="the client leg (in the checkout)",
+                command=f"{env}{npx} client --command {shlex.quote(client)} "
+                f"--requirements {harness_requirements(revision)}{timeout_args}"
+                f"{_baseline_arg(config, 'client')}",
+            )
+        )
+    if isinstance(commands, Mapping) and commands:
+        listed = ", ".join(f"{pattern}: {cmd}" for pattern, cmd in commands.items())
+        notes.append(
+            f"{revision}: the client command differs per scenario ({listed}); run "
+            "`client --scenario NAME` with each for those scenarios."
+        )
+    return steps, notes
+
+
+def _revision_steps(
+    revision: str, entry: RevisionEntry | None, *, npx: str, built: set[str]
+) -> tuple[list[CommandStep], list[str]]:
+    """One revision's harness commands: its build, unless an earlier revision's is the same
+    (`built`, which this adds to), and each leg the run did not skip; a note for what has no
+    command (no configuration recorded, a leg skipped)."""
+    config = entry.config if entry else {}
+    if entry is None or not config:
+        return [], [f"{revision}: the scorecard records no configuration to run it with."]
+    skipped = {leg: reason for leg in LEGS if (reason := _skipped(entry, leg)) is not None}
+    notes = [
+        f"{revision}: the {leg} leg was skipped ({reason}), so it has no command here."
+        for leg, reason in skipped.items()
+    ]
+    if len(skipped) == len(LEGS):
+        return [], notes
+    env = _env_prefix(config)
+    steps: list[CommandStep] = []
+    build = _value(config, "build")
+    if isinstance(build, str) and build and build not in built:
+        built.add(build)
+        steps.append(CommandStep(what="build (in the checkout)", command=f"{env}{build}"))
+    if "server" not in skipped:
+        steps += _server_steps(revision, config, entry, env=env, npx=npx)
+    if "client" not in skipped:
+        client, more = _client_steps(revision, config, env=env, npx=npx)
+        steps += client
+        notes += more
+    return steps, notes
+
+
 def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
-    version = doc.harness.version or "latest"
-    npx = f"npx {_NPM_PACKAGE}@{version}"
+    """The official harness's own commands for each revision, and the notes that go with
+    them."""
+    npx = f"npx {_NPM_PACKAGE}@{doc.harness.version or 'latest'}"
     steps: list[CommandStep] = []
     notes: list[str] = []
     built: set[str] = set()
     for revision in doc.requirements_revisions:
-        entry = doc.revisions.get(revision)
-        config = entry.config if entry else {}
-        if not config:
-            notes.append(f"{revision}: the scorecard records no configuration to run it with.")
-            continue
-        skipped = {leg: reason for leg in LEGS if (reason := _skipped(entry, leg)) is not None}
-        notes.extend(
-            f"{revision}: the {leg} leg was skipped ({reason}), so it has no command here."
-            for leg, reason in skipped.items()
-        )
-        if len(skipped) == len(LEGS):
-            continue
-        env = _env_prefix(config)
-        build = _value(config, "build")
-        if isinstance(build, str) and build and build not in built:
-            built.add(build)
-            steps.append(CommandStep(what="build (in the checkout)", command=f"{env}{build}"))
-        server = _value(config, "server.command")
-        url = _value(config, "server.url") or (entry.server_url if entry else None)
-        baselines = {leg: _baseline_of(config, leg) for leg in LEGS}
-        baseline_args = {
-            leg: f" --expected-failures {shlex.quote(str(found.value))}"
-            if found is not None and found.value
-            else ""
-            for leg, found in baselines.items()
-        }
-        if "server" in skipped:
-            server = url = None
-        if isinstance(server, str) and server:
-            steps.append(
-                CommandStep(
-                    revision=revision,
-                    what="start the server (in the checkout; PORT is exported too)",
-                    command=f"PORT={EXAMPLE_PORT} {env}{_port(server)}",
-                )
-            )
-        if isinstance(url, str) and url:
-            steps.append(
-                CommandStep(
-                    revision=revision,
-                    what="the server leg",
-                    command=f"{npx} server --url {shlex.quote(_port(url))} "
-                    f"--requirements {harness_requirements(revision)}"
-                    f"{baseline_args['server']}",
-                )
-            )
-        client = _value(config, "client.command")
-        commands = _value(config, "client.commands")
-        if "client" in skipped:
-            client = commands = None
-        timeout = _value(config, "client.timeout")
-        timeout_args = (
-            f" --timeout {round(float(timeout) * 1000)}" if isinstance(timeout, int | float) else ""
-        )
-        if isinstance(client, str) and client:
-            steps.append(
-                CommandStep(
-                    revision=revision,
-                    what="the client leg (in the checkout)",
-                    command=f"{env}{npx} client --command {shlex.quote(client)} "
-                    f"--requirements {harness_requirements(revision)}{timeout_args}"
-                    f"{baseline_args['client']}",
-                )
-            )
-        if isinstance(commands, Mapping) and commands:
-            listed = ", ".join(f"{pattern}: {cmd}" for pattern, cmd in commands.items())
-            notes.append(
-                f"{revision}: the client command differs per scenario ({listed}); run "
-                "`client --scenario NAME` with each for those scenarios."
-            )
+        found, more = _revision_steps(revision, doc.revisions.get(revision), npx=npx, built=built)
+        steps += found
+        notes += more
     if steps:
         notes.append(
             "The harness commands score the same frozen requirement sets; --expected-failures "
