@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tiercheck.claim.model import BaselineFile, BaselineItem, BaselineSection
@@ -98,41 +98,52 @@ def _blob(doc: Scorecard, path: str | None, line: int | None) -> str | None:
     return f"https://github.com/{doc.repo}/blob/{commit}/{path}{anchor}"
 
 
-def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> BaselineSection:
-    """Every entry the run's baseline judged, merged over the revisions with the same outcome,
-    with the file's comment for it; `sources` maps each file (as the scorecard names it) to
-    its text and its path in the repository."""
-    block = doc.baseline
-    if block is None:
-        return BaselineSection(
-            files=(), items=(), expected_failures=0, unexpected_failures=0, stale=0
-        )
-    applied = block.by_leg()
-    by_file: dict[str, list[str]] = {}
-    legs_of: dict[str, list[str]] = {}
+_Comments = Mapping[str, Mapping[tuple[str, int], tuple[int, str | None]]]
+
+
+def _applied_files(
+    applied: Mapping[tuple[str, str], str],
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Each baseline file the run applied (in the order first applied) → the revisions and
+    the legs it applied to, each once, in the order met."""
+    files: dict[str, tuple[list[str], list[str]]] = {}
     for (revision, leg), path in applied.items():
-        if revision not in by_file.setdefault(path, []):
-            by_file[path].append(revision)
-        if leg not in legs_of.setdefault(path, []):
-            legs_of[path].append(leg)
-    comments = {
-        path: entry_comments(source.text)
-        for path, source in sources.items()
-        if source.text is not None
-    }
+        revisions, legs = files.setdefault(path, ([], []))
+        if revision not in revisions:
+            revisions.append(revision)
+        if leg not in legs:
+            legs.append(leg)
+    return files
+
+
+def _entry_comment(
+    entry: BaselineEntry, path: str | None, comments: _Comments
+) -> tuple[int | None, str | None]:
+    """The line of `entry` in its file (`path`) and the comment that explains it, when the
+    file was read and the scorecard says where in it the entry is."""
+    where = _WHERE.match(entry.where or "")
+    if path is None or path not in comments or not where:
+        return None, None
+    found = comments[path].get((where.group(1), int(where.group(2))))
+    return found if found is not None else (None, None)
+
+
+def _items(
+    doc: Scorecard,
+    entries: Sequence[BaselineEntry],
+    applied: Mapping[tuple[str, str], str],
+    sources: Mapping[str, BaselineSource],
+    comments: _Comments,
+) -> tuple[BaselineItem, ...]:
+    """An item per entry the baseline judged, with its reason and its line's link; the same
+    finding at another revision (its detail the same but for the revision named) merges into
+    one item of both revisions."""
     merged: dict[tuple[object, ...], BaselineItem] = {}
-    for entry in block.entries:
+    for entry in entries:
         file_path = applied.get((entry.revision, entry.leg))
         source = sources.get(file_path) if file_path else None
-        line: int | None = None
-        reason: str | None = None
-        where = _WHERE.match(entry.where or "")
-        if file_path is not None and file_path in comments and where:
-            found = comments[file_path].get((where.group(1), int(where.group(2))))
-            if found is not None:
-                line, reason = found
+        line, reason = _entry_comment(entry, file_path, comments)
         scored = _scored(doc, entry)
-        # The same finding at another revision merges: its detail, less the revision named.
         general = _AT_REVISION.sub("", entry.detail)
         key = (entry.entry, entry.leg, entry.scenario, entry.outcome, scored, file_path, general)
         known = merged.get(key)
@@ -152,24 +163,50 @@ def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> B
             detail=entry.detail,
             url=_blob(doc, source.repo_path if source else None, line),
         )
-    files = []
-    for path, revisions in by_file.items():
-        source = sources.get(path)
-        count = 0
-        if source is not None and source.text is not None:
-            count = len(entry_comments(source.text))
-        files.append(
-            BaselineFile(
-                path=source.repo_path if source and source.repo_path else path,
-                revisions=tuple(revisions),
-                legs=tuple(leg for leg in LEGS if leg in legs_of[path]),
-                url=_blob(doc, source.repo_path if source else None, None),
-                entries=count,
-            )
+    return tuple(merged.values())
+
+
+def _baseline_file(
+    doc: Scorecard,
+    path: str,
+    applied: tuple[Sequence[str], Sequence[str]],
+    source: BaselineSource | None,
+    comments: _Comments,
+) -> BaselineFile:
+    """A baseline file as the claim names it: its path in the repository (else as the
+    scorecard names it), the revisions and legs it `applied` to, and its number of entries."""
+    revisions, legs = applied
+    return BaselineFile(
+        path=source.repo_path if source and source.repo_path else path,
+        revisions=tuple(revisions),
+        legs=tuple(leg for leg in LEGS if leg in legs),
+        url=_blob(doc, source.repo_path if source else None, None),
+        entries=len(comments.get(path, {})),
+    )
+
+
+def baseline_section(doc: Scorecard, sources: Mapping[str, BaselineSource]) -> BaselineSection:
+    """Every entry the run's baseline judged, merged over the revisions with the same outcome,
+    with the file's comment for it; `sources` maps each file (as the scorecard names it) to
+    its text and its path in the repository."""
+    block = doc.baseline
+    if block is None:
+        return BaselineSection(
+            files=(), items=(), expected_failures=0, unexpected_failures=0, stale=0
         )
+    applied = block.by_leg()
+    comments = {
+        path: entry_comments(source.text)
+        for path, source in sources.items()
+        if source.text is not None
+    }
+    files = tuple(
+        _baseline_file(doc, path, found, sources.get(path), comments)
+        for path, found in _applied_files(applied).items()
+    )
     return BaselineSection(
-        files=tuple(files),
-        items=tuple(merged.values()),
+        files=files,
+        items=_items(doc, block.entries, applied, sources, comments),
         expected_failures=block.expected_failures,
         unexpected_failures=block.unexpected_failures,
         stale=block.stale,
