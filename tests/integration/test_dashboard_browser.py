@@ -24,7 +24,7 @@ from support import browser
 from support.browser import Text, id_text, site_page
 from support.nights import LINES, NEW_HARNESS, OLD_HARNESS
 from tiercheck.cli.app import main
-from tiercheck.report.writer import write_reports
+from tiercheck.document_files import write_reports
 
 
 @pytest.fixture(autouse=True, scope="module")

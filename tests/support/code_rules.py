@@ -5,7 +5,7 @@ Two rules:
   `os.exec*`, `os.spawn*`, `os.posix_spawn*` or `os.popen` (`PROGRAMS` are not tiercheck's
   process: they are programs other interpreters run);
 - every module that writes files is on `WRITERS` with the place it writes, and the reports
-  under `--out` are written by `tiercheck.report.writer` alone (the harness's results and the
+  under `--out` are written by `tiercheck.document_files` alone (the harness's results and the
   children's output logs are written by those processes, through `tiercheck.process`).
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "tiercheck"
 
 #: The one place reports under `--out` come from.
-OUT_WRITER = "tiercheck.report.writer"
+OUT_WRITER = "tiercheck.document_files"
 
 #: Files of the package that are programs run in other processes (never imported by tiercheck),
 #: and the processes they start: they may start processes, and write only where named.
@@ -35,6 +35,7 @@ PROGRAMS: dict[str, str] = {
 WRITERS: dict[str, str] = {
     "tiercheck.durable": "the primitive every writer calls (temp file, fsync, replace)",
     OUT_WRITER: "--out: every report and claim file, and reused raw results",
+    "tiercheck.publish.files": "publish --out: the site's folder (staged, then put in place)",
     "tiercheck.process": "--out/logs: the children's output logs",
     "tiercheck.sdk.server": "--out/logs: the server's output log (start and stop lines)",
     "tiercheck.conformance.harness": "the cache: the harness install",
@@ -61,7 +62,7 @@ _SHUTIL = {"copy", "copy2", "copyfile", "copytree", "move"}
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
-    """`tiercheck/report/writer.py` → `tiercheck.report.writer`."""
+    """`tiercheck/document_files.py` → `tiercheck.document_files`."""
     parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

@@ -12,10 +12,10 @@ from tiercheck.cli.common import (
     say_nothing_measured,
     stdout_color,
 )
+from tiercheck.document_files import load_scorecard
 from tiercheck.document_formats import DIFF_FORMATS, SCORECARD_FORMATS
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.assess.assessment import score_results
-from tiercheck.report.writer import load_scorecard
 from tiercheck.scorecard.diff import diff_scorecards
 from tiercheck.target import check_repo
 

@@ -5,7 +5,7 @@ assessment (`--previous`, `--previous-issue`, `--previous-tier`), refused before
 when bad → the scorecard: a new assessment (`pipeline.run`, its reports in `scorecard/` of the
 claim folder, its governance snapshot recorded there) or the saved one `--from` names → the
 governance snapshot, the checkout and what is read from it (policies, documentation, release,
-baselines, manifest) → the claim (`claim.pack.build_claim`) → its files (`report.writer`).
+baselines, manifest) → the claim (`claim.pack.build_claim`) → its files (`document_files`).
 
 Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows are reviewed),
 1 when a row blocks it; bad input is a `UsageError` (2).
@@ -36,13 +36,13 @@ from tiercheck.claim.sources import (
     read_tree_at,
 )
 from tiercheck.config.registry import Registry, SdkEntry, default_registry_path
+from tiercheck.document_files import load_previous, load_scorecard, write_claim
 from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.assess.base import ProgressSink
 from tiercheck.pipeline.assess.facts import now_utc, run_id
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
-from tiercheck.report.writer import load_previous, load_scorecard, write_claim
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.remediation import nothing_measured
 

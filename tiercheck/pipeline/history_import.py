@@ -15,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tiercheck.document_files import load_scorecard
 from tiercheck.errors import UsageError
 from tiercheck.history.confine import inside
 from tiercheck.history.datadir import is_data_folder, read_runs
 from tiercheck.history.files import leg_results_of, results_outside
 from tiercheck.history.record import RunRecord, record_of, record_problem, run_key
 from tiercheck.history.store import HistoryError, HistoryStore, StoredLegResults
-from tiercheck.report.writer import load_scorecard
 from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["HistoryImportRequest", "ImportOutcome", "import_history", "rebase"]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tiercheck.document_files import write_reports
 from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.history.store import HistoryStore
 from tiercheck.pipeline.assess.assessment import assess
@@ -24,7 +25,6 @@ from tiercheck.pipeline.assess.history import HistoryHook
 from tiercheck.pipeline.assess.inputs import check_inputs
 from tiercheck.pipeline.assess.output import ReportFolder, report_folder
 from tiercheck.pipeline.assess.request import AssessRequest
-from tiercheck.report.writer import write_reports
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.target import Target, resolve_target
 

@@ -78,8 +78,8 @@ from tiercheck.history.record import RunRecord, line_of, series_of
 from tiercheck.history.regression import NightState, timeline
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
+from tiercheck.publish.files import SiteStage, remove_site_file, site_bytes, site_link
 from tiercheck.publish.names import CaseFold, badge_name, site_path
-from tiercheck.report.writer import SiteStage, remove_site_file, site_bytes, site_link
 
 __all__ = [
     "MANIFEST",
@@ -761,7 +761,7 @@ def _write(out: Path, root: Path, files: Mapping[str, _File], warnings: list[str
 
 def load_matrix_folder(folder: Path) -> MatrixFolder:
     """A matrix folder given to `publish --matrix`; ConfigError (one line) when it is not one."""
-    from tiercheck.report.writer import load_matrix
+    from tiercheck.document_files import load_matrix
 
     path = folder / "matrix.json"
     if not path.is_file():

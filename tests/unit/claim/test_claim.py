@@ -224,7 +224,7 @@ def test_some_terms_count_only_on_a_page_about_the_feature() -> None:
 
 def test_claim_from_a_saved_scorecard_writes_the_folder(tmp_path: Path, capsys) -> None:
     from tiercheck.cli.app import main
-    from tiercheck.report.writer import atomic_write_text
+    from tiercheck.document_files import atomic_write_text
     from tiercheck.scorecard.render.json_format import render_json
 
     saved = atomic_write_text(tmp_path / "scorecard.json", render_json(tier1_scorecard()))
@@ -248,7 +248,7 @@ def test_claim_from_a_saved_scorecard_writes_the_folder(tmp_path: Path, capsys) 
 
 def test_claim_for_tier_2_judges_tier_2_and_3(tmp_path: Path) -> None:
     from tiercheck.cli.app import main
-    from tiercheck.report.writer import atomic_write_text
+    from tiercheck.document_files import atomic_write_text
     from tiercheck.scorecard.render.json_format import render_json
 
     saved = atomic_write_text(tmp_path / "scorecard.json", render_json(tier1_scorecard()))

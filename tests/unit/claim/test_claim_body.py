@@ -16,9 +16,9 @@ from support.scorecards import sample_scorecard
 from tiercheck.claim.fit import BODY_LIMIT, Part, body_length, fit
 from tiercheck.claim.model import ClaimDocument
 from tiercheck.cli.app import main
+from tiercheck.document_files import atomic_write_text
 from tiercheck.model import from_json
 from tiercheck.render.markdown import code
-from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.render.json_format import render_json
 

@@ -22,7 +22,7 @@ from tiercheck.claim.pack import build_claim
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_tree
 from tiercheck.claim.tree import SourceTree
-from tiercheck.report.writer import atomic_write_text
+from tiercheck.document_files import atomic_write_text
 from tiercheck.scorecard.render.json_format import render_json
 
 REPO = Path(__file__).resolve().parents[3]

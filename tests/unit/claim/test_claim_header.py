@@ -23,8 +23,8 @@ from support.scorecards import sample_scorecard
 from tiercheck.claim.header import Manifest, language_of, registry_link
 from tiercheck.claim.model import ClaimDocument
 from tiercheck.claim.sources import read_manifest, read_release
+from tiercheck.document_files import atomic_write_text
 from tiercheck.model import from_json
-from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.render.json_format import render_json
 
 REPO = Path(__file__).resolve().parents[3]

@@ -22,7 +22,7 @@ from support.gitutil import GitOrigin, isolated_git
 from support.scorecards import edited, mixed_scorecard
 from tiercheck.claim.policies import POLICY_PATHS
 from tiercheck.claim.sources import read_baselines, read_manifest, read_tree
-from tiercheck.report.writer import atomic_write_text
+from tiercheck.document_files import atomic_write_text
 from tiercheck.scorecard.render.json_format import render_json
 
 __all__ = ["isolated_git"]

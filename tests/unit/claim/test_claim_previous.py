@@ -19,7 +19,7 @@ import pytest
 
 from support.scorecards import R1, R2, sample_scorecard
 from tiercheck.cli.app import main
-from tiercheck.report.writer import atomic_write_text
+from tiercheck.document_files import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.render.json_format import render_json
 

@@ -224,7 +224,7 @@ def _entry_text(language: str) -> str:
 
 def test_a_claim_from_a_registry_file_keeps_a_copy_and_names_it(tmp_path: Path) -> None:
     from tiercheck.cli.app import main
-    from tiercheck.report.writer import atomic_write_text
+    from tiercheck.document_files import atomic_write_text
     from tiercheck.scorecard.render.json_format import render_json
 
     registry = tmp_path / "elsewhere" / "mine.yaml"

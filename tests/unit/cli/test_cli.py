@@ -21,8 +21,8 @@ from tiercheck.cli.assess import assess_parser
 from tiercheck.cli.common import config_flags
 from tiercheck.cli.config_verbs import show_config_parser
 from tiercheck.config.resolve import FIELDS, flag_fields
+from tiercheck.document_files import write_reports
 from tiercheck.document_formats import DIFF_FORMATS, GOVERNANCE_FORMATS, SCORECARD_FORMATS
-from tiercheck.report.writer import write_reports
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SAMPLE_SNAPSHOT = (

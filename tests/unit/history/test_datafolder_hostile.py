@@ -27,10 +27,10 @@ import pytest
 
 from support.nights import R1, REGRESSED, night_scorecard, records, thirty_nights
 from tiercheck.cli.app import main
+from tiercheck.document_files import write_reports
 from tiercheck.history.datafile import DATA_MARKER, line_slug, run_file_name
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.store import HistoryStore
-from tiercheck.report.writer import write_reports
 
 ROOT = Path(__file__).resolve().parents[3]
 

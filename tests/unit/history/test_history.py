@@ -33,11 +33,11 @@ from support.scorecards import (
 )
 from tiercheck.cli.app import main
 from tiercheck.cli.common import warn
+from tiercheck.document_files import load_scorecard, write_reports
 from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import record_of
 from tiercheck.history.store import SCHEMA_VERSION, HistoryError, HistoryStore
 from tiercheck.pipeline.assess.history import HistoryHook
-from tiercheck.report.writer import load_scorecard, write_reports
 from tiercheck.revisions import Leg
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scoring import LegVerdict, unmeasured_leg

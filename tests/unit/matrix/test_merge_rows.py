@@ -15,7 +15,7 @@ import pytest
 
 from support.nights import night_scorecard
 from tiercheck.cli.app import main
-from tiercheck.report.writer import write_reports
+from tiercheck.document_files import write_reports
 
 JOBS = ("alpha-sdk@main", "beta-sdk@main")
 

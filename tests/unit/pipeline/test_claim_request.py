@@ -21,6 +21,7 @@ import pytest
 from support.scorecards import tier1_scorecard
 from tiercheck.claim.pack import Claim
 from tiercheck.config.registry import load_registry
+from tiercheck.document_files import atomic_write_text
 from tiercheck.errors import UsageError
 from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline import claim as claim_module
@@ -28,7 +29,6 @@ from tiercheck.pipeline.assess.base import ProgressSink, RunSettings
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest, claim, claim_dir, issue_url, summary
 from tiercheck.pipeline.run import WrittenRun
-from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.render.json_format import render_json
 

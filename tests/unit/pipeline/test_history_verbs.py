@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from support.scorecards import tier1_scorecard
+from tiercheck.document_files import atomic_write_text
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.history.store import HistoryStore
 from tiercheck.pipeline.history_export import HistoryExportRequest, export_history
 from tiercheck.pipeline.history_import import HistoryImportRequest, import_history, rebase
 from tiercheck.pipeline.history_show import HistoryShowRequest, moment, show_history, since
-from tiercheck.report.writer import atomic_write_text
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.scorecard.render.json_format import render_json
 

@@ -15,6 +15,7 @@ import pytest
 
 from support.nights import night_scorecard
 from tiercheck.config.registry import Registry, load_registry
+from tiercheck.document_files import write_reports
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, build_matrix
 from tiercheck.pipeline.matrix.distributed import merge_matrix, plan_matrix
@@ -29,7 +30,6 @@ from tiercheck.pipeline.matrix.request import (
     RowOptions,
     RowSelection,
 )
-from tiercheck.report.writer import write_reports
 
 REGISTRY_TEXT = """\
 absent:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tiercheck.document_files import write_reports
 from tiercheck.document_formats import SCORECARD_FORMATS
-from tiercheck.report.writer import write_reports
 
 PACKAGE = Path(__file__).resolve().parents[3] / "tiercheck"
 _NAMED_MODULE = re.compile(r"\(`([a-z_]+)`\)")

@@ -63,6 +63,7 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("scoring.py", "import tiercheck.process", "Formatters and signals are pure"),
         ("config/registry.py", "import tiercheck.pipeline", "Layers point down"),
         ("document_formats.py", "import tiercheck.pipeline.run", "Layers point down"),
+        ("document_files.py", "import tiercheck.publish.site", "Layers point down"),
         ("scorecard/render/html.py", "import tiercheck.claim.pack", "Layers point down"),
         ("sdk/markers.py", "import tiercheck.sdk.build", "No import cycles"),
         # The assessment's steps sit below every command that runs them.
@@ -72,6 +73,7 @@ def test_the_package_keeps_every_contract(tmp_path: Path) -> None:
             "The assessment's steps know no command",
         ),
         ("pipeline/assess/plan.py", "import tiercheck.pipeline.matrix.run", "The assessment's"),
+        ("pipeline/assess/silent.py", "import tiercheck.pipeline.claim", "The assessment's"),
         # Independent layers (`|`): siblings that must not import each other.
         ("history/record.py", "import tiercheck.matrix.model", "Layers point down"),
         ("probes/base.py", "import tiercheck.governance.snapshot", "Layers point down"),

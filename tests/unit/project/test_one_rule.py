@@ -90,7 +90,6 @@ VIEW_PACKAGES = (
     "tiercheck.dashboard.",
     "tiercheck.publish.",
     "tiercheck.notify.",
-    "tiercheck.report.",
     "tiercheck.scorecard.render.",
 )
 VIEW_MODULES = (
@@ -392,10 +391,14 @@ def test_a_planted_verdict_function_fails_the_package_check() -> None:
 
 PLANTED_IMPORTS = {
     "import": ("tiercheck.dashboard.x", "import tiercheck.scoring\n", 1),
-    "from a module": ("tiercheck.report.x", "from tiercheck.tier import ImpliedTier\n", 1),
+    "from a module": (
+        "tiercheck.scorecard.render.x",
+        "from tiercheck.tier import ImpliedTier\n",
+        1,
+    ),
     "from the package": ("tiercheck.notify.x", "from tiercheck import baseline\n", 1),
     "a signal": ("tiercheck.publish.x", "from tiercheck.governance.signals.triage import f\n", 1),
-    "relative": ("tiercheck.report.x", "from ..governance.signals import labels\n", 1),
+    "relative": ("tiercheck.notify.x", "from ..governance.signals import labels\n", 1),
     "relative, the package": ("tiercheck.matrix.text", "from .. import tier\n", 1),
     "under TYPE_CHECKING": (
         "tiercheck.dashboard.x",
@@ -403,16 +406,16 @@ PLANTED_IMPORTS = {
         1,
     ),
     "the comparison is no rule": (
-        "tiercheck.report.x",
+        "tiercheck.scorecard.render.x",
         "from tiercheck.comparison import compare\n",
         0,
     ),
     "governance's model is no signal": (
-        "tiercheck.report.x",
+        "tiercheck.scorecard.render.x",
         "from tiercheck.governance.disputes import DisputeMark\n",
         0,
     ),
-    "a name like a rule": ("tiercheck.report.x", "import tiercheck.tiers_text\n", 0),
+    "a name like a rule": ("tiercheck.scorecard.render.x", "import tiercheck.tiers_text\n", 0),
 }
 
 

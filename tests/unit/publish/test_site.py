@@ -29,11 +29,11 @@ from support.nights import (
 )
 from tiercheck.cli.app import main
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, ScenarioIndex
+from tiercheck.document_files import atomic_write_text, write_matrix_reports
 from tiercheck.document_schemas import schema_text
 from tiercheck.history.record import record_of
 from tiercheck.history.store import HistoryStore
 from tiercheck.model import from_json
-from tiercheck.report.writer import atomic_write_text, write_matrix_reports
 from tiercheck.scorecard.render.html import render_html
 
 pytestmark = pytest.mark.filterwarnings("error")

@@ -18,10 +18,10 @@ import pytest
 from support.matrices import matrix, row
 from support.nights import alpha, gamma, night_scorecard, records
 from tiercheck.cli.app import main
+from tiercheck.document_files import atomic_write_text, write_matrix_reports
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.store import HistoryStore
 from tiercheck.render.badge import badge_svg
-from tiercheck.report.writer import atomic_write_text, write_matrix_reports
 from tiercheck.scorecard.render.html import render_html
 
 SVG = "{http://www.w3.org/2000/svg}"

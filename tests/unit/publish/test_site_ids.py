@@ -25,9 +25,9 @@ from tiercheck.claim.sources import read_tree
 from tiercheck.cli.app import main
 from tiercheck.dashboard.html import _run_anchors
 from tiercheck.dashboard.model import RunEntry
+from tiercheck.document_files import atomic_write_text, write_matrix_reports
 from tiercheck.governance.snapshot import load_snapshot
 from tiercheck.history.store import HistoryStore
-from tiercheck.report.writer import atomic_write_text, write_matrix_reports
 from tiercheck.scorecard.render.html import render_html
 
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "sample-sdk"

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from support.nights import night_scorecard
-from tiercheck.report.writer import write_reports
+from tiercheck.document_files import write_reports
 
 REPO = Path(__file__).resolve().parents[3]
 NIGHTLY = REPO / ".github" / "workflows" / "nightly-matrix.yml"

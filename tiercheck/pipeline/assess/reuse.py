@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from tiercheck.document_files import write_leg_results
 from tiercheck.history.files import requirements_digest
 from tiercheck.history.record import RunRecord, config_digest
 from tiercheck.history.store import ReuseKey, StoredLegResults
@@ -20,7 +21,6 @@ from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, elapsed
 from tiercheck.pipeline.assess.checkout import check_out
 from tiercheck.pipeline.assess.measure import Measurement
 from tiercheck.pipeline.assess.plan import Plan
-from tiercheck.report.writer import write_leg_results
 from tiercheck.revisions import LEGS, Leg
 from tiercheck.scorecard.model import BuildBlock
 from tiercheck.scoring import LegVerdict, score_leg, skipped_leg

@@ -206,7 +206,7 @@ def collect_jobs(
 def copy_rows(collected: Collected, out_dir: Path) -> None:
     """Copy each recorded row's job folder into the matrix folder `out_dir` (OSError as any
     write); symbolic links in a job's folder are not followed."""
-    from tiercheck.report.writer import copy_report_folder
+    from tiercheck.document_files import copy_report_folder
 
     for where, folder in collected.folders.items():
         copy_report_folder(folder, out_dir / where)

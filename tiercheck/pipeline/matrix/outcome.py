@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from tiercheck.document_files import load_matrix, write_matrix_reports
 from tiercheck.document_formats import MATRIX_FORMATS
 from tiercheck.matrix.build import RowInput, build_matrix
 from tiercheck.matrix.model import Matrix
@@ -20,7 +21,6 @@ from tiercheck.model import format_time
 from tiercheck.paths import writable_dir
 from tiercheck.pipeline.assess.facts import now_utc, run_id
 from tiercheck.pipeline.matrix.request import MatrixReports
-from tiercheck.report.writer import load_matrix, write_matrix_reports
 
 __all__ = ["MatrixFolder", "MatrixResult", "finish", "load_previous", "matrix_folder"]
 

@@ -92,8 +92,8 @@ def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
 
 def read_row(row: PlannedRow, folder: Path, shown: str, why_missing: str) -> RowInput:
     """The row's input from its folder: its scorecard, or an unmeasured row with the reason."""
+    from tiercheck.document_files import load_scorecard
     from tiercheck.errors import TiercheckError
-    from tiercheck.report.writer import load_scorecard
 
     path = folder / "scorecard.json"
     if not path.is_file():

@@ -3,7 +3,7 @@
 Written from the typed model (`tiercheck.model.to_json`), in the model's field order: the
 official `tier-check` fields first, ours after. Read back through the shipped schema (for a
 one-line error at the first wrong path) and then into the model. Reading a saved scorecard from
-disk is `writer.load_scorecard`: only `writer` opens files.
+disk is `document_files.load_scorecard`: no renderer opens a file.
 """
 
 from __future__ import annotations

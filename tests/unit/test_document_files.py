@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from support.scorecards import R1, edited, mixed_scorecard, tier1_scorecard
+from tiercheck.document_files import atomic_write_text, load_scorecard, write_reports
 from tiercheck.errors import ConfigError
 from tiercheck.model import to_json
-from tiercheck.report.writer import atomic_write_text, load_scorecard, write_reports
 from tiercheck.scorecard.render import markdown as markdown_module
 from tiercheck.scorecard.render.terminal import render_terminal
 

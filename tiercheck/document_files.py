@@ -1,4 +1,13 @@
-"""Reading and writing report files, atomically: the one module of `report/` that opens files.
+"""The files of tiercheck's documents under `--out`, read back and written atomically: the one
+module that writes there.
+
+A saved scorecard, claim or matrix is read back and checked against its schema and its model
+(`load_scorecard`, `load_previous`, `load_matrix`); a run's report folder, a claim folder and a
+matrix folder are written, every format of each, as the table of formats names them
+(`tiercheck.document_formats`); a stored leg's raw results are put back (`--reuse`) and a matrix
+row's folder is copied whole. It writes the files of the scorecard, the claim and the matrix, so
+it sits above all three documents; `tier-check publish` reads a matrix folder through it, so it
+sits below the site and the commands.
 
 Each file is replaced durably through `tiercheck.durable` (a temporary file in the same
 directory, fsynced, renamed over the target): a crash or Ctrl-C at any point leaves either the
@@ -13,10 +22,7 @@ and their file names come from `document_formats.SCORECARD_FORMATS`.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
-import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,16 +39,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLAIM_FILES",
-    "SiteStage",
     "atomic_write_text",
     "copy_report_folder",
     "load_matrix",
     "load_previous",
     "load_scorecard",
     "read_text",
-    "remove_site_file",
-    "site_bytes",
-    "site_link",
     "write_claim",
     "write_leg_results",
     "write_matrix_reports",
@@ -257,106 +259,3 @@ def copy_report_folder(source: Path, target: Path) -> Path:
         if not files and here != source:
             (target / here.relative_to(source)).mkdir(parents=True, exist_ok=True)
     return target
-
-
-# --- the published site: every write and removal stays inside the site's folder ------------
-
-
-def site_link(root: Path, relative: str) -> str | None:
-    """The first part of `root/relative` below `root` that is a symbolic link (as a path
-    relative to `root`), or None. Nothing is followed: each part is looked at itself."""
-    parts = relative.split("/")
-    current = Path(root)
-    for i, part in enumerate(parts):
-        current = current / part
-        try:
-            info = os.lstat(current)
-        except OSError:
-            return None  # missing (nothing below it either), or not a folder: the write says
-        if stat.S_ISLNK(info.st_mode):
-            return "/".join(parts[: i + 1])
-    return None
-
-
-def site_bytes(path: Path) -> bytes | None:
-    """The bytes of the regular file `path`, or None (missing, a link, not a file, unreadable).
-
-    A link at `path` is not followed (`O_NOFOLLOW`); `site_link` has checked the folders."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
-        try:
-            return handle.read()
-        except OSError:
-            return None
-
-
-class SiteStage:
-    """New contents of a site's files, staged beside their targets, put in place together.
-
-    `add` writes each file durably under a hidden staged name in its target's folder (the
-    target is untouched); `commit` renames every staged file over its target; `discard`
-    removes the staged files and the folders `add` created. So a write that fails while
-    staging (a full disk) leaves the site exactly as it was.
-    """
-
-    def __init__(self, root: Path) -> None:
-        self.root = Path(root)
-        self._staged: list[tuple[Path, Path]] = []
-        self._made: list[Path] = []
-
-    def add(self, relative: str, data: bytes) -> None:
-        """Stage `data` for `root/relative`; an OSError as from any write."""
-        target = self.root / relative
-        missing: list[Path] = []
-        folder = target.parent
-        while not os.path.lexists(folder) and folder.parent != folder:
-            missing.append(folder)
-            folder = folder.parent
-        self._made.extend(reversed(missing))
-        try:
-            info = os.lstat(target)
-            mode = stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
-        except OSError:
-            mode = None
-        staged = target.with_name(f".{target.name}.{secrets.token_hex(6)}.staged")
-        self._staged.append((staged, target))
-        durable.write_bytes(staged, data, mode=mode)
-
-    def commit(self) -> None:
-        """Rename every staged file over its target, then make the renames durable."""
-        folders = dict.fromkeys(target.parent for _, target in self._staged)
-        for staged, target in self._staged:
-            os.replace(staged, target)
-        self._staged.clear()
-        self._made.clear()
-        for folder in folders:
-            durable.fsync_dir(folder)
-
-    def discard(self) -> None:
-        """Remove every staged file and each folder `add` created (when it is empty)."""
-        for staged, _ in self._staged:
-            with contextlib.suppress(OSError):
-                staged.unlink()
-        for folder in reversed(self._made):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        self._staged.clear()
-        self._made.clear()
-
-
-def remove_site_file(path: Path) -> bool:
-    """Remove a file a previous build of a site wrote and this one does not; whether it was
-    there. Only a regular file is removed: a link (or a folder) at `path` is left alone."""
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return False
-        Path(path).unlink()
-    except FileNotFoundError:
-        return False
-    return True
