@@ -190,6 +190,40 @@ def _links_out(*trees: SourceTree | None) -> tuple[str, ...]:
     return tuple(sorted({link for tree in trees if tree is not None for link in tree.links_out}))
 
 
+def _evidence(doc: Scorecard, snapshot: Snapshot | None) -> Evidence | None:
+    """The GitHub facts behind the governance rows, from the snapshot the scorecard was judged
+    from, over the triage window the scorecard names (SEP-1730's when the official reading
+    has none; `DEFAULT_WINDOW_DAYS` when neither does). None without a snapshot or a date."""
+    as_of = _as_of(doc)
+    if snapshot is None or as_of is None:
+        return None
+    # SEP-1730's reading has a window even when the official one reads every open issue.
+    sep = doc.checks.triage.get("sep1730")
+    days = doc.checks.triage.get("days_analyzed") or (
+        sep.get("window_days") if isinstance(sep, dict) else None
+    )
+    days = days or DEFAULT_WINDOW_DAYS
+    return gather_evidence(snapshot, as_of, int(days))
+
+
+def _header(
+    doc: Scorecard, target_tier: int, context: ClaimContext, evidence: Evidence | None
+) -> ClaimHeader:
+    """The claim's header: what was assessed, the release and language, and the previous
+    assessment."""
+    return build_header(
+        doc,
+        requested_tier=target_tier,
+        release=context.release,
+        tag_prefix=context.tag_prefix,
+        manifest=context.manifest,
+        published=_published(evidence),
+        previous=_previous_assessment(context),
+        language=context.language,
+        root_files=context.root_files,
+    )
+
+
 def build_claim(
     doc: Scorecard,
     *,
@@ -202,31 +236,12 @@ def build_claim(
     """The claim for `target_tier`, judged for the tiers `judged_tiers` names."""
     context = context or ClaimContext()
     tiers = judged_tiers(target_tier)
-    as_of = _as_of(doc)
-    evidence = None
-    if snapshot is not None and as_of is not None:
-        # SEP-1730's reading has a window even when the official one reads every open issue.
-        sep = doc.checks.triage.get("sep1730")
-        days = doc.checks.triage.get("days_analyzed") or (
-            sep.get("window_days") if isinstance(sep, dict) else None
-        )
-        days = days or DEFAULT_WINDOW_DAYS
-        evidence = gather_evidence(snapshot, as_of, int(days))
+    evidence = _evidence(doc, snapshot)
     docs_tree = context.docs_tree if context.docs_tree is not None else tree
     target = max(doc.requirements_revisions) if doc.requirements_revisions else None
     coverage = docs_coverage(docs_tree, target) if docs_tree is not None else None
     policies = find_policies(tree) if tree is not None else None
-    header = build_header(
-        doc,
-        requested_tier=target_tier,
-        release=context.release,
-        tag_prefix=context.tag_prefix,
-        manifest=context.manifest,
-        published=_published(evidence),
-        previous=_previous_assessment(context),
-        language=context.language,
-        root_files=context.root_files,
-    )
+    header = _header(doc, target_tier, context, evidence)
     by_date = spec_by_date(header, evidence)
     rows = build_rows(
         doc,
