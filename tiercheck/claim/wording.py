@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tiercheck.claim.docs import Hit
-from tiercheck.claim.model import BaselineItem, ClaimHeader, ConformanceSplit, ScenarioChange, Tally
+from tiercheck.claim.docs import DocsCoverage, FeatureCoverage, Hit
+from tiercheck.claim.model import (
+    BaselineItem,
+    BaselineSection,
+    ClaimHeader,
+    ConformanceSplit,
+    ScenarioChange,
+    Tally,
+)
 from tiercheck.claim.pack import Claim
 from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
@@ -360,6 +367,48 @@ def _groups(items: Sequence[BaselineItem]) -> list[list[BaselineItem]]:
     return groups
 
 
+_Cells = tuple[tuple[Segment, ...], ...]
+
+
+def _baseline_files(section: BaselineSection) -> tuple[Segment, ...]:
+    """The files line: each file (linked), the revisions it applied to, the leg when only one,
+    and its number of entries."""
+    files: list[Segment] = [Segment("Files: ")]
+    for i, f in enumerate(section.files):
+        if i:
+            files.append(Segment("; "))
+        # A file applied to one leg only says which (tower-mcp keeps one per leg).
+        leg = f"{f.legs[0]} leg at " if len(f.legs) == 1 else ""
+        files += [
+            Segment(f.path, f.url, code=True),
+            Segment(
+                f" ({leg}{', '.join(f.revisions)}: {f.entries} "
+                f"entr{'y' if f.entries == 1 else 'ies'})"
+            ),
+        ]
+    return tuple(files)
+
+
+def _baseline_row(group: Sequence[BaselineItem]) -> _Cells:
+    """A row of the entries table: a group's entries (each linked to its line), and the leg,
+    revisions, outcome, whether scored and the reason they share."""
+    first = group[0]
+    entries: list[Segment] = []
+    for i, item in enumerate(group):
+        if i:
+            entries.append(Segment(", "))
+        entries.append(Segment(item.entry or item.scenario, item.url, code=True))
+    reason = first.reason or ("—" if first.entry else first.detail)
+    return (
+        tuple(entries),
+        (Segment(first.leg),),
+        (Segment(", ".join(first.revisions)),),
+        (Segment(_outcome(first)),),
+        (Segment("yes" if first.scored else "no"),),
+        (Segment(one_line(reason, _REASON_LIMIT)),),
+    )
+
+
 def baseline_block(claim: Claim) -> Block:
     """The baseline section: the files, every entry with its reason, or an explicit none."""
     section = claim.baseline
@@ -374,48 +423,17 @@ def baseline_block(claim: Claim) -> Block:
                 ),
             )
         )
-    files: list[Segment] = [Segment("Files: ")]
-    for i, f in enumerate(section.files):
-        if i:
-            files.append(Segment("; "))
-        # A file applied to one leg only says which (tower-mcp keeps one per leg).
-        leg = f"{f.legs[0]} leg at " if len(f.legs) == 1 else ""
-        files += [
-            Segment(f.path, f.url, code=True),
-            Segment(
-                f" ({leg}{', '.join(f.revisions)}: {f.entries} "
-                f"entr{'y' if f.entries == 1 else 'ies'})"
-            ),
-        ]
+    files = _baseline_files(section)
     if section.empty:
         return Block(
             (
-                tuple(files),
+                files,
                 (
                     Segment(
                         "None: no entry is listed and no scored scenario failed outside the "
                         "baseline (no expected failures)."
                     ),
                 ),
-            )
-        )
-    rows = []
-    for group in _groups(section.items):
-        first = group[0]
-        entries: list[Segment] = []
-        for i, item in enumerate(group):
-            if i:
-                entries.append(Segment(", "))
-            entries.append(Segment(item.entry or item.scenario, item.url, code=True))
-        reason = first.reason or ("—" if first.entry else first.detail)
-        rows.append(
-            (
-                tuple(entries),
-                (Segment(first.leg),),
-                (Segment(", ".join(first.revisions)),),
-                (Segment(_outcome(first)),),
-                (Segment("yes" if first.scored else "no"),),
-                (Segment(one_line(reason, _REASON_LIMIT)),),
             )
         )
     counts = (
@@ -426,9 +444,9 @@ def baseline_block(claim: Claim) -> Block:
         ),
     )
     return Block(
-        (tuple(files), counts),
+        (files, counts),
         ("Entries", "Leg", "Revisions", "Outcome", "Scored", "Reason (the file's comment)"),
-        tuple(rows),
+        tuple(_baseline_row(group) for group in _groups(section.items)),
     )
 
 
@@ -535,11 +553,9 @@ def _hit(claim: Claim, hit: Hit | None) -> tuple[Segment, ...]:
     return tuple(parts)
 
 
-def docs_block(claim: Claim) -> Block:
-    """Row 5's table: per feature, the best documentation hit and the best example hit."""
-    coverage = claim.coverage
-    if coverage is None:
-        return Block(((Segment("Not read: the assessed checkout was not available."),),))
+def _docs_intro(claim: Claim, coverage: DocsCoverage) -> tuple[Segment, ...]:
+    """How many features the files name, how many files were read and where (the assessed
+    commit, or the `--docs-ref`), and what a best hit is."""
     where: tuple[Segment, ...] = (Segment("the assessed commit"),)
     if claim.docs_ref:
         where = (
@@ -548,7 +564,7 @@ def docs_block(claim: Claim) -> Block:
             Segment(short_sha(claim.docs_commit), code=True),
             Segment(", --docs-ref)"),
         )
-    intro = (
+    return (
         Segment(
             f"{len(coverage.covered)}/{len(coverage.scored)} features are named in the "
             f"documentation or examples ({len(coverage.doc_files)} documentation files, "
@@ -562,7 +578,31 @@ def docs_block(claim: Claim) -> Block:
             "feature."
         ),
     )
-    paragraphs = [intro]
+
+
+def _feature_row(claim: Claim, f: FeatureCoverage) -> _Cells:
+    """A feature's row: what was found (and, for one the spec deprecated or removed, that it
+    does not block), its best hits and its number of hits."""
+    found = f.finding
+    if f.lifecycle is not None:
+        found += f" ({f.lifecycle.state} since {f.lifecycle.since}: not blocking)"
+    return (
+        (Segment(str(f.feature.number) if f.feature.number is not None else "—"),),
+        (Segment(f.feature.name),),
+        (Segment(f.feature.group),),
+        (Segment(found),),
+        _hit(claim, f.best_doc),
+        _hit(claim, f.best_example),
+        (Segment(f"{f.doc_count} / {f.example_count}"),),
+    )
+
+
+def docs_block(claim: Claim) -> Block:
+    """Row 5's table: per feature, the best documentation hit and the best example hit."""
+    coverage = claim.coverage
+    if coverage is None:
+        return Block(((Segment("Not read: the assessed checkout was not available."),),))
+    paragraphs = [_docs_intro(claim, coverage)]
     if coverage.revision:
         paragraphs.append(
             (
@@ -574,22 +614,6 @@ def docs_block(claim: Claim) -> Block:
                         coverage.revision,
                     )
                 ),
-            )
-        )
-    rows = []
-    for f in coverage.features:
-        found = f.finding
-        if f.lifecycle is not None:
-            found += f" ({f.lifecycle.state} since {f.lifecycle.since}: not blocking)"
-        rows.append(
-            (
-                (Segment(str(f.feature.number) if f.feature.number is not None else "—"),),
-                (Segment(f.feature.name),),
-                (Segment(f.feature.group),),
-                (Segment(found),),
-                _hit(claim, f.best_doc),
-                _hit(claim, f.best_example),
-                (Segment(f"{f.doc_count} / {f.example_count}"),),
             )
         )
     if coverage.missing:
@@ -605,5 +629,5 @@ def docs_block(claim: Claim) -> Block:
     return Block(
         tuple(paragraphs),
         (own("#"), "Feature", "Group", "Found", "Best documentation", "Best example", "Hits"),
-        tuple(rows),
+        tuple(_feature_row(claim, f) for f in coverage.features),
     )
