@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from support.nights import LINES  # noqa: E402
 from tiercheck.cli.app import main as tier_check  # noqa: E402
-from tiercheck.report.writer import write_reports  # noqa: E402
+from tiercheck.document_files import write_reports  # noqa: E402
 
 SHOTS = {
     12: ("index.html", "dashboard-index.png"),

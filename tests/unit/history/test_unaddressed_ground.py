@@ -279,7 +279,7 @@ def test_runs_stored_before_the_column_are_not_recorded(tmp_path: Path) -> None:
 
 # --- hostile titles ----------------------------------------------------------------------------
 # The Markdown and HTML renderings (scorecard.md, history.md, scorecard.html, the line page) read
-# the hostile table's scorecard and runs, which carry the title, in tests/unit/report/
+# the hostile table's scorecard and runs, which carry the title, in tests/unit/render/
 # test_hostile_table.py and tests/unit/dashboard/test_hostile_dashboard.py. Here: the terminal,
 # and that the title is really there to neutralise.
 
