@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from tiercheck.claim.baseline import BaselineSource
@@ -109,6 +110,76 @@ def _read_inside(root: Path, rel: str) -> str | None:
     return _read(full)
 
 
+@dataclass
+class _Found:
+    """What a read of a checkout has found so far: each file's kind and text by its path,
+    the links that lead out of it, and whether the walk stopped at `_MAX_FILES`."""
+
+    kinds: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    links_out: set[str] = field(default_factory=set)
+    truncated: bool = False
+
+
+def _walked_dirs(root: Path, here: Path, names: Iterable[str], found: _Found) -> list[str]:
+    """The folders of `here` the walk goes into, sorted: not skipped (`_SKIP_DIRS`), not
+    hidden, not a link (one that leads out of `root` is recorded)."""
+    walked = []
+    for name in sorted(names):
+        if name.lower() in _SKIP_DIRS or name.startswith("."):
+            continue
+        if (here / name).is_symlink():  # os.walk does not descend into it either
+            if not inside(root, here / name):
+                found.links_out.add((here / name).relative_to(root).as_posix())
+            continue
+        walked.append(name)
+    return walked
+
+
+def _walk(root: Path, found: _Found) -> None:
+    """Read every documentation and example file under `root` (`classify`) into `found`, up
+    to `_MAX_FILES` files seen; a file that is a link is not read (one that leads out of
+    `root` is recorded)."""
+    seen = 0
+    for directory, dirs, files in os.walk(root):
+        here = Path(directory)
+        dirs[:] = _walked_dirs(root, here, dirs, found)
+        for name in sorted(files):
+            seen += 1
+            if seen > _MAX_FILES:
+                found.truncated = True
+                return
+            full = here / name
+            rel = full.relative_to(root).as_posix()
+            if full.is_symlink():
+                if not inside(root, full):
+                    found.links_out.add(rel)
+                continue
+            kind = classify(rel)
+            if kind is None:
+                continue
+            text = _read(full)
+            if text is not None:
+                found.kinds[rel] = kind
+                found.texts[rel] = text
+
+
+def _read_extra(root: Path, extra: Iterable[str], found: _Found) -> None:
+    """Read each path of `extra` the walk did not, as a policy file, when it is there and
+    stays inside `root` (a link leading out of it is recorded instead)."""
+    for rel in extra:
+        if rel in found.texts or not os.path.lexists(root / rel):
+            continue
+        leaving = link_out(root, rel)
+        if leaving is not None:
+            found.links_out.add(leaving)
+            continue
+        text = _read_inside(root, rel)
+        if text is not None:
+            found.kinds[rel] = "policy"
+            found.texts[rel] = text
+
+
 def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
     """The documentation and example files under `root`, plus each path of `extra` if present.
 
@@ -121,55 +192,12 @@ def read_tree(root: Path, extra: tuple[str, ...] = ()) -> SourceTree:
     inside (`CONTRIBUTING.md` → `.github/CONTRIBUTING.md`) and is read under the name asked for.
     """
     root = root.resolve()
-    kinds: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    links_out: set[str] = set()
-    seen = 0
-    truncated = False
-    for directory, dirs, files in os.walk(root):
-        here = Path(directory)
-        walked = []
-        for name in sorted(dirs):
-            if name.lower() in _SKIP_DIRS or name.startswith("."):
-                continue
-            if (here / name).is_symlink():  # os.walk does not descend into it either
-                if not inside(root, here / name):
-                    links_out.add((here / name).relative_to(root).as_posix())
-                continue
-            walked.append(name)
-        dirs[:] = walked
-        for name in sorted(files):
-            seen += 1
-            if seen > _MAX_FILES:
-                truncated = True
-                break
-            full = here / name
-            rel = full.relative_to(root).as_posix()
-            if full.is_symlink():
-                if not inside(root, full):
-                    links_out.add(rel)
-                continue
-            kind = classify(rel)
-            if kind is None:
-                continue
-            text = _read(full)
-            if text is not None:
-                kinds[rel] = kind
-                texts[rel] = text
-        if truncated:
-            break
-    for rel in extra:
-        if rel in texts or not os.path.lexists(root / rel):
-            continue
-        leaving = link_out(root, rel)
-        if leaving is not None:
-            links_out.add(leaving)
-            continue
-        text = _read_inside(root, rel)
-        if text is not None:
-            kinds[rel] = "policy"
-            texts[rel] = text
-    return SourceTree(str(root), kinds, texts, truncated, tuple(sorted(links_out)))
+    found = _Found()
+    _walk(root, found)
+    _read_extra(root, extra, found)
+    return SourceTree(
+        str(root), found.kinds, found.texts, found.truncated, tuple(sorted(found.links_out))
+    )
 
 
 def _kind_at(path: str) -> str | None:
