@@ -93,9 +93,27 @@ def _attr(node: ast.expr) -> tuple[str | None, str | None]:
 
 
 @functools.cache
+def parse(source: str) -> ast.Module:
+    """`source` parsed, once per text in a test process.
+
+    Every code-reading test (the rules here, test_one_rule, test_revisions, the kits' tests,
+    test_github_edge) reads the whole package, and parsing it is most of their time: a module
+    is parsed once for all of them. The tree is shared, so it is read, never changed.
+    """
+    return ast.parse(source)
+
+
+@functools.cache
+def walk(tree: ast.AST) -> tuple[ast.AST, ...]:
+    """Every node of `tree` (a module from `parse`), in `ast.walk`'s order, listed once: the
+    checkers walk each module several times."""
+    return tuple(ast.walk(tree))
+
+
+@functools.cache
 def _calls(source: str) -> tuple[ast.Call, ...]:
-    """Every call in `source`, parsed once per text (both rules read the same modules)."""
-    return tuple(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call))
+    """Every call in `source` (both rules read the same modules)."""
+    return tuple(node for node in walk(parse(source)) if isinstance(node, ast.Call))
 
 
 def process_calls(source: str) -> Iterator[str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from support.code_rules import parse, walk
 from tiercheck.revisions import (
     harness_release,
     harness_requirements,
@@ -46,7 +47,7 @@ _LISTED = re.compile(rf"(?:{_ONE})(?:\s*(?:,|/|\||\band\b|\bor\b)\s*(?:{_ONE}))+
 def _docstrings(tree: ast.AST) -> set[int]:
     """The ids of the nodes that are docstrings."""
     found: set[int] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             first = node.body[0] if node.body else None
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
@@ -57,7 +58,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def _dated_comparisons(tree: ast.AST) -> set[int]:
     """The ids of date literals that are compared with something (`rev >= "2026-07-28"`)."""
     found: set[int] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Compare):
             for side in (node.left, *node.comparators):
                 if (
@@ -78,11 +79,11 @@ def spelled_revisions(source: str) -> list[tuple[int, str]]:
 @functools.cache
 def _spelled(source: str) -> tuple[tuple[int, str], ...]:
     # Cached by the text: a module scanned again unchanged (the planted copy) is not re-parsed.
-    tree = ast.parse(source)
+    tree = parse(source)
     docstrings = _docstrings(tree)
     compared = _dated_comparisons(tree)
     found = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name | ast.alias | ast.Attribute):
             name = (
                 node.id

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from support.code_rules import modules
+from support.code_rules import modules, parse, walk
 
 EDGE = "tiercheck.ghapi"
 
@@ -57,7 +57,7 @@ _OTHER_CLIENTS = frozenset({"httpx", "urllib.request", "http.client", "aiohttp"}
 def _docstrings(tree: ast.AST) -> set[int]:
     """The ids of the nodes that are docstrings (of the module, a class or a function)."""
     found = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -68,7 +68,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def _strings(tree: ast.AST) -> Iterator[tuple[int, str]]:
     """(line, text) of every string constant that is not a docstring."""
     skip = _docstrings(tree)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             yield node.lineno, node.value
 
@@ -82,7 +82,7 @@ def _argv_runs_gh_auth_token(node: ast.List | ast.Tuple) -> bool:
 def _imported(tree: ast.AST) -> Iterator[tuple[int, str]]:
     """(line, module) of every import: statements, and `import_module`/`__import__` calls
     with a constant name."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             yield from ((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -118,7 +118,7 @@ def _within(module: str, packages: frozenset[str]) -> str | None:
 
 def github_access(source: str) -> list[str]:
     """Each way `source` reaches GitHub on its own, as "what (line n)", in the order written."""
-    tree = ast.parse(source)
+    tree = parse(source)
     found: list[tuple[int, str]] = []
     for line, text in _strings(tree):
         if text in _TOKEN_VARIABLES:
@@ -129,7 +129,7 @@ def github_access(source: str) -> list[str]:
             found.append((line, f"GitHub's API host in {text!r:.60}"))
         if _GH_AUTH_TOKEN.match(text):
             found.append((line, "gh auth token"))
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.List | ast.Tuple) and _argv_runs_gh_auth_token(node):
             found.append((node.lineno, "gh auth token"))
         name = _name(node)
@@ -144,7 +144,7 @@ def github_access(source: str) -> list[str]:
 
 def other_clients(source: str) -> list[str]:
     """The HTTP clients other than GitHub's that `source` imports."""
-    imported = (_within(module, _OTHER_CLIENTS) for _, module in _imported(ast.parse(source)))
+    imported = (_within(module, _OTHER_CLIENTS) for _, module in _imported(parse(source)))
     return sorted({client for client in imported if client is not None})
 
 

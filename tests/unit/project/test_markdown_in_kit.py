@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from support.code_rules import parse, walk
 from tiercheck.render.markdown import Md, own
 
 PACKAGE = Path(__file__).resolve().parents[3] / "tiercheck"
@@ -28,7 +29,7 @@ def _kit_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     """Local name → kit name for names imported from the kit, and the kit's module aliases."""
     names: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == KIT:
             names.update({a.asname or a.name: a.name for a in node.names})
         elif isinstance(node, ast.ImportFrom) and node.module == "tiercheck.render":
@@ -62,14 +63,14 @@ def _mentions_type(node: ast.AST) -> bool:
 
 def violations(source: str, where: str) -> list[str]:
     """Every place in `source` that makes Markdown outside the kit's functions."""
-    tree = ast.parse(source)
+    tree = parse(source)
     names, modules = _kit_names(tree)
     found = [
         f"{where}: imports the kit's private {name}"
         for local, name in names.items()
         if name.startswith("_")
     ]
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if (
             isinstance(node, ast.Attribute)
             and node.attr.startswith("_")
@@ -109,7 +110,7 @@ def test_the_package_makes_markdown_only_through_the_kit() -> None:
 def test_the_renderers_are_read_and_use_the_kit() -> None:
     # The rules above only mean something if the renderers import the kit the way they expect.
     source = (PACKAGE / "claim" / "markdown.py").read_text("utf-8")
-    names, modules = _kit_names(ast.parse(source))
+    names, modules = _kit_names(parse(source))
     assert {"own", "fmt"} <= set(names)
     assert modules == {"md"}
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from support.code_rules import parse, walk
+
 PACKAGE = Path(__file__).resolve().parents[3] / "tiercheck"
 KIT = PACKAGE / "render"
 
@@ -61,7 +63,7 @@ MARKDOWN: dict[str, frozenset[str]] = {
 def _docstrings(tree: ast.AST) -> set[int]:
     """The ids of the nodes that are docstrings (of the module, a class or a function)."""
     found = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -79,20 +81,20 @@ def _literal(node: ast.JoinedStr) -> str:
 
 def _strings(source: str) -> Iterator[tuple[int, str]]:
     """(line, text) of every string literal that is not a docstring."""
-    tree = ast.parse(source)
+    tree = parse(source)
     skip = _docstrings(tree)
     # A format spec (`{name:<{width}}`) is part of its placeholder, not text.
     specs = {
         id(node.format_spec)
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.FormattedValue) and node.format_spec is not None
     }
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.JoinedStr):
             skip.update(id(part) for part in node.values)
             if id(node) not in specs:
                 yield node.lineno, _literal(node)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             yield node.lineno, node.value
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from support.code_rules import modules
+from support.code_rules import modules, parse, walk
 
 #: The one module that decides.
 RULE = "tiercheck.comparison"
@@ -156,19 +156,13 @@ def _scopes(tree: ast.Module) -> list[list[ast.AST]]:
 
 
 @functools.cache
-def _parse(source: str) -> ast.Module:
-    """`source` parsed once (every checker reads the same modules)."""
-    return ast.parse(source)
-
-
-@functools.cache
 def tier_orderings(source: str) -> tuple[tuple[int, str], ...]:
     """(line, text) of each comparison in `source` that orders two tiers."""
     return tuple(_tier_orderings(source))
 
 
 def _tier_orderings(source: str) -> Iterator[tuple[int, str]]:
-    for scope in _scopes(_parse(source)):
+    for scope in _scopes(parse(source)):
         # A local assigned from a tier holds one (`old, new = d.old_tier, d.new_tier`).
         aliases: set[str] = set()
         for node in scope:
@@ -203,14 +197,14 @@ def verdict_functions(source: str) -> Iterator[str]:
                     yield f"{owner}{child.name}"
                 yield from visit(child, f"{owner}{child.name}.")
 
-    yield from visit(_parse(source), "")
+    yield from visit(parse(source), "")
 
 
 def _imported(module: str, source: str) -> Iterator[tuple[int, str]]:
     """(line, module) of every module `source` imports (relative imports resolved; a name
     imported from a package counted as its submodule too)."""
     package = module.split(".")
-    for node in ast.walk(_parse(source)):
+    for node in walk(parse(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
