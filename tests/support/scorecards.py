@@ -19,7 +19,7 @@ from typing import Any
 from support.checks_builder import requirement_set
 from tiercheck.baseline import BaselineVerdict, apply_baseline
 from tiercheck.config.baseline import Baseline, BaselineEntry
-from tiercheck.config.resolve import RevisionConfig
+from tiercheck.config.resolve import ConfigFlags, RevisionConfig
 from tiercheck.conformance.results import Check, ScenarioResult, SpecReference
 from tiercheck.model import from_json, to_json
 from tiercheck.revisions import Leg
@@ -616,7 +616,7 @@ def sample_scorecard(
     fail_everything: str | None = None,
     warned: Mapping[tuple[str, Leg, str], int] | None = None,
     baselines: Mapping[str, tuple[str, Baseline]] | None = None,
-    flags: Mapping[str, str] | None = None,
+    flags: Mapping[str, str] | ConfigFlags | None = None,
 ) -> Scorecard:
     """The sample SDK as a real run at both revisions measures it: every scenario of the frozen
     requirement sets (`tiercheck/_data/requirements/`), each passing (30 + 37 server, 18 + 32
@@ -625,14 +625,15 @@ def sample_scorecard(
     `failing` makes (revision, leg, scenario) fail with that message; `fail_everything` makes
     every scenario fail with that message (and its name); `warned` adds WARNING checks. Each
     revision's configuration is the shipped known_sdks.yaml entry resolved through the real
-    cascade, with `flags` on top (`{"--client-cmd": "./c"}`).
+    cascade, with `flags` on top (`{"--client-cmd": "./c"}`, or the `ConfigFlags` a parser gave).
     """
     from tiercheck.config.registry import load_registry
     from tiercheck.config.requirements import load_requirement_set
     from tiercheck.config.resolve import resolve
 
     entry = load_registry().get("sample-sdk")
-    configs = {rev: resolve(entry, rev, environ={}, flags=dict(flags or {})) for rev in (R1, R2)}
+    given = flags if isinstance(flags, ConfigFlags) else ConfigFlags(flags)
+    configs = {rev: resolve(entry, rev, environ={}, flags=given) for rev in (R1, R2)}
 
     failing = dict(failing or {})
     warned = dict(warned or {})

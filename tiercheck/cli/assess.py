@@ -11,12 +11,7 @@ from typing import TYPE_CHECKING
 from tiercheck import __version__
 from tiercheck.cli.common import (
     PROG,
-    REGISTRY_HELP,
-    add_config_flags,
-    add_governance_flags,
-    add_output_flag,
     cache_dir,
-    config_flags,
     emit,
     emit_scorecard,
     known_sdks,
@@ -25,9 +20,9 @@ from tiercheck.cli.common import (
     warn,
 )
 from tiercheck.cli.governance import options_from_args
-from tiercheck.cli.history import add_history_flags, history_request
-from tiercheck.cli.probe import add_probe_flags, probe_failed, probe_selection
-from tiercheck.document_formats import SCORECARD_FORMATS
+from tiercheck.cli.history import history_request
+from tiercheck.cli.probe import probe_failed
+from tiercheck.pipeline.assess import options
 
 if TYPE_CHECKING:
     from tiercheck.pipeline.assess.request import AssessRequest
@@ -35,91 +30,24 @@ if TYPE_CHECKING:
 
 __all__ = ["assess", "assess_parser", "assess_request", "measure", "setup", "setup_parser"]
 
+DESCRIPTION = (
+    "Decide which SEP-1730 tier an MCP SDK has earned: clone and build it, run the pinned "
+    "official conformance harness at each claimed spec revision, add GitHub governance "
+    "signals, and report the implied tier with its blockers."
+)
+
 
 def assess_parser(prog: str, *, epilog: str) -> argparse.ArgumentParser:
-    """The parser of the assessment itself; `epilog` lists the other commands."""
+    """The parser of the assessment itself, from its options' declarations
+    (`options.ASSESSMENT`); `epilog` lists the other commands."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=(
-            "Decide which SEP-1730 tier an MCP SDK has earned: clone and build it, run the "
-            "pinned official conformance harness at each claimed spec revision, add GitHub "
-            "governance signals, and report the implied tier with its blockers."
-        ),
+        description=DESCRIPTION,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"tiercheck {__version__}")
-    what = parser.add_argument_group("what to assess")
-    what.add_argument("--sdk", metavar="NAME[@REF]", help="a known SDK or OWNER/REPO, at a ref")
-    what.add_argument("--sdk-path", metavar="DIR", help="an existing checkout (config from --sdk)")
-    what.add_argument("--repo", metavar="OWNER/REPO", help="the GitHub repository to attribute")
-    what.add_argument(
-        "--revision",
-        action="append",
-        metavar="REV",
-        help="assess only this claimed revision (repeatable; default: every claimed revision)",
-    )
-    what.add_argument(
-        "--conformance-server-url",
-        metavar="URL",
-        help="run the legs against an already-running server (with --repo, optional --client-cmd)",
-    )
-    run = parser.add_argument_group("checkout, build and run")
-    run.add_argument(
-        "--git-url", metavar="URL", help="clone from here (TIERCHECK_GIT_BASE: a mirror)"
-    )
-    run.add_argument("--cache-dir", metavar="DIR", help="clones, builds, harness (TIERCHECK_CACHE)")
-    run.add_argument("--rebuild", action="store_true", help="build even if cached for the commit")
-    run.add_argument("--skip-build", action="store_true", help="trust the checkout as it is")
-    run.add_argument("--harness-version", metavar="V", help="another published harness version")
-    run.add_argument(
-        "--concurrency",
-        type=int,
-        metavar="N",
-        help=(
-            "at most N client scenarios at once (0: all at once; default: admitted by the CPU "
-            "the running clients use, at least one per core)"
-        ),
-    )
-    run.add_argument(
-        "--budget",
-        metavar="DIR",
-        help=(
-            "share machine-wide budgets with other runs through DIR: client slots "
-            "(--concurrency) and build slots (--max-builds); `tier-check matrix` passes one"
-        ),
-    )
-    run.add_argument(
-        "--max-builds",
-        type=int,
-        metavar="N",
-        default=1,
-        help="with --budget: builds at once across the runs sharing it (default 1)",
-    )
-    run.add_argument(
-        "--sequential",
-        action="store_true",
-        help="run revisions one after another instead of overlapping them",
-    )
-    run.add_argument(
-        "--cold-clients",
-        action="store_true",
-        help=(
-            "start every Python client on its own (default: a client run as `PYTHON SCRIPT.py` "
-            "is forked from one interpreter that has already imported what SCRIPT imports)"
-        ),
-    )
-    add_config_flags(parser)
-    gov = parser.add_argument_group("governance")
-    gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
-    add_governance_flags(parser)
-    add_history_flags(parser)
-    add_probe_flags(parser)
-    out = parser.add_argument_group("reports")
-    add_output_flag(out, SCORECARD_FORMATS, repeat=True)
-    out.add_argument(
-        "--out", metavar="DIR", help="write every format here (default reports/<sdk>/<run-id>/)"
-    )
+    options.add_options(parser, options.ASSESSMENT)
     return parser
 
 
@@ -142,45 +70,25 @@ def assess(args: argparse.Namespace) -> int:
 
 
 def assess_request(args: argparse.Namespace) -> AssessRequest:
-    """The assessment the flags in `args` ask for, as one typed request (nothing run yet)."""
+    """The assessment the flags in `args` ask for, as one typed request (nothing run yet): each
+    record filled from its options' declarations (`options.from_args`)."""
     from tiercheck.pipeline.assess.base import RunSettings
     from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 
-    concurrency = None if args.concurrency is None else max(0, args.concurrency)
     # In the order the flags are checked: the first bad one is the one reported.
     registry = known_sdks(args)
-    target = TargetRequest(
-        sdk=args.sdk,
-        sdk_path=Path(args.sdk_path) if args.sdk_path else None,
-        repo=args.repo,
-        server_url=args.conformance_server_url,
-    )
+    target = options.from_args(TargetRequest, args)
     cache = cache_dir(args)
     governance = options_from_args(args)
-    out = Path(args.out) if args.out else None
     history = history_request(args)
-    settings = RunSettings(
-        cache_dir=cache,
-        flags=config_flags(args),
-        environ=dict(os.environ),
-        revisions=tuple(args.revision) if args.revision else None,
-        git_url=args.git_url,
-        rebuild=args.rebuild,
-        skip_build=args.skip_build,
-        harness_version=args.harness_version or pinned_harness_version(),
-        concurrency=concurrency,
-        sequential=args.sequential,
-        cold_clients=getattr(args, "cold_clients", False),
-        probes=probe_selection(args.probes),
-        budget_dir=Path(args.budget).resolve() if getattr(args, "budget", None) else None,
-        max_builds=max(1, getattr(args, "max_builds", 1)),
-    )
-    return AssessRequest(
+    settings = options.from_args(RunSettings, args, cache_dir=cache, environ=dict(os.environ))
+    return options.from_args(
+        AssessRequest,
+        args,
         registry=registry,
         target=target,
         governance=governance,
         settings=settings,
-        out=out,
         history=history,
     )
 
@@ -206,7 +114,7 @@ def measure(args: argparse.Namespace) -> WrittenRun:
 
 def setup_parser(prog: str) -> argparse.ArgumentParser:
     """`tier-check setup [--sdk NAME[@REF] [--git-url URL]] [--cache-dir DIR]`, and
-    `--harness-version V`."""
+    `--harness-version V`: the assessment's options, in setup's words."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description=(
@@ -214,11 +122,11 @@ def setup_parser(prog: str) -> argparse.ArgumentParser:
             "also check that SDK's required tools, check it out and provision its uv/pnpm."
         ),
     )
-    parser.add_argument("--sdk", metavar="NAME[@REF]", help="also get this SDK line ready")
-    parser.add_argument("--git-url", metavar="URL", help="clone the SDK from here")
-    parser.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
-    parser.add_argument("--cache-dir", metavar="DIR")
-    parser.add_argument("--harness-version", metavar="V")
+    options.SDK.add_to(parser, help="also get this SDK line ready")
+    options.GIT_URL.add_to(parser, help="clone the SDK from here")
+    options.REGISTRY.add_to(parser)
+    options.CACHE_DIR.add_to(parser, help=None)
+    options.HARNESS_VERSION.add_to(parser, help=None)
     return parser
 
 
@@ -248,10 +156,10 @@ def _setup_sdk(args: argparse.Namespace) -> int:
     settings = RunSettings(
         cache_dir=cache_dir(args), environ=dict(os.environ), git_url=args.git_url
     )
-    options = AssessOptions(target=target, settings=settings, out_dir=Path.cwd())
+    setting_up = AssessOptions(target=target, settings=settings, out_dir=Path.cwd())
     progress = make_progress()
     try:
-        ready = prepare_sdk(options, progress)
+        ready = prepare_sdk(setting_up, progress)
     finally:
         progress.close()
     if ready.halt is not None:

@@ -1,4 +1,4 @@
-"""What the commands share: flag groups, flags → options, the registry, and stdout.
+"""What the commands share: flag groups, flags → values, the registry, and stdout.
 
 Everything a command prints on stdout goes through `emit` (or `print_json`, which uses it), so
 stdout holds the result and nothing else; progress and warnings go to stderr.
@@ -9,24 +9,23 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tiercheck.config.resolve import Field, flag_fields
-from tiercheck.config.seconds import parse_seconds
 from tiercheck.document_formats import SCORECARD_FORMATS, FormatRegistry, json_text
 from tiercheck.errors import UsageError
 from tiercheck.paths import writable_dir
+from tiercheck.pipeline.assess import options
 from tiercheck.plaintext import clean, one_line
 
 if TYPE_CHECKING:
     from tiercheck.config.registry import Registry
+    from tiercheck.config.resolve import ConfigFlags
     from tiercheck.scorecard.model import Scorecard
 
 __all__ = [
     "PROG",
-    "REGISTRY_HELP",
     "add_config_flags",
     "add_governance_flags",
     "add_output_flag",
@@ -47,104 +46,28 @@ __all__ = [
 
 PROG = "tier-check"
 
-#: `--registry`'s help, the same for every command that reads the registry.
-REGISTRY_HELP = (
-    "a registry file (known_sdks.yaml's format) whose entries are added to the bundled "
-    "registry, winning by name (env TIERCHECK_REGISTRY)"
-)
-
 #: How long governance may take in all, by default, and the variable that changes it.
-DEFAULT_GOVERNANCE_DEADLINE_S = 180.0
-GOVERNANCE_DEADLINE_ENV = "TIERCHECK_GOVERNANCE_DEADLINE"
+DEFAULT_GOVERNANCE_DEADLINE_S = options.DEFAULT_GOVERNANCE_DEADLINE_S
+GOVERNANCE_DEADLINE_ENV = options.GOVERNANCE_DEADLINE_ENV
 
 # --- flag groups ---------------------------------------------------------------------------
 
 
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """`--registry` and the flags that override known_sdks.yaml (the top of the cascade).
-
-    Flag, metavar and help come from the cascade's field table (`config.resolve.FIELDS`); each
-    help names the environment variable one layer below the flag.
-    """
-    group = parser.add_argument_group("configuration overrides (beat known_sdks.yaml and env)")
-    group.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
-    for i, (flag, spec) in enumerate(_flagged()):
-        # The first line says what the name in parentheses is; the others follow its lead.
-        env = f"env {spec.env_var}" if i == 0 else spec.env_var
-        # A typed field (the timeouts) is parsed here, so a bad value is a usage error before
-        # anything runs; the cascade then receives the parsed value.
-        if spec.repeat is not None:
-            # Repeatable (the baseline SPECs): each value is checked as the flag is read.
-            group.add_argument(
-                flag,
-                action="append",
-                metavar=spec.metavar,
-                type=_flag_type(spec.repeat),
-                help=f"{spec.help} ({env})",
-            )
-            continue
-        kind = str if spec.parse is str else _flag_type(spec.parse)
-        group.add_argument(flag, metavar=spec.metavar, type=kind, help=f"{spec.help} ({env})")
+    """`--registry` and the flags that override known_sdks.yaml (the top of the cascade), as
+    the assessment has them (`options.CONFIG`)."""
+    options.add_group(parser, options.CONFIG)
 
 
-def _flag_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def convert(text: str) -> Any:
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return convert
-
-
-def config_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The configuration flags as the cascade expects them: {flag: value, or None if not given};
-    a repeatable flag's values as a tuple."""
-    flags: dict[str, Any] = {}
-    for flag, spec in _flagged():
-        value = getattr(args, spec.dest, None)
-        flags[flag] = tuple(value) if spec.repeat is not None and value is not None else value
-    return flags
-
-
-def _flagged() -> Iterator[tuple[str, Field]]:
-    for spec in flag_fields():
-        assert spec.flag is not None  # flag_fields() holds only fields with a flag
-        yield spec.flag, spec
+def config_flags(args: argparse.Namespace) -> ConfigFlags:
+    """The configuration flags `args` gives, as the cascade takes them."""
+    return options.CONFIG_FLAGS.held(args)
 
 
 def add_governance_flags(parser: argparse.ArgumentParser) -> None:
-    """How governance facts are obtained: token, API, snapshot replay or record, moment, window."""
-    group = parser.add_argument_group("governance (GitHub)")
-    group.add_argument(
-        "--token",
-        help="GitHub token (else GITHUB_TOKEN, GH_TOKEN, gh auth token); readable by every "
-        "local process in /proc/PID/cmdline, so prefer --token-file or the environment",
-    )
-    group.add_argument("--token-file", metavar="FILE", help="read the GitHub token from FILE")
-    group.add_argument(
-        "--github-api-url", metavar="URL", help="API base, for GitHub Enterprise (GITHUB_API_URL)"
-    )
-    group.add_argument("--governance-snapshot", metavar="FILE", help="replay a recorded snapshot")
-    group.add_argument("--record-governance", metavar="FILE", help="write the collected snapshot")
-    group.add_argument(
-        "--as-of", metavar="DATE", help="fix 'now' (ISO date or time) so verdicts are reproducible"
-    )
-    group.add_argument("--days", type=int, metavar="N", help="triage window in days (default 90)")
-    group.add_argument(
-        "--disputes",
-        metavar="FILE",
-        help="the reviewed disputed-scenario file (default: requirements/disputes.yaml)",
-    )
-    group.add_argument(
-        "--governance-deadline",
-        type=_flag_type(parse_seconds),
-        metavar="S",
-        help=(
-            f"seconds GitHub may take in all; what is missing then is inconclusive "
-            f"(default {DEFAULT_GOVERNANCE_DEADLINE_S:.0f}; {GOVERNANCE_DEADLINE_ENV})"
-        ),
-    )
+    """How governance facts are obtained: token, API, snapshot replay or record, moment, window
+    (`options.GITHUB`)."""
+    options.add_group(parser, options.GITHUB)
 
 
 CMDLINE_WARNING = (
@@ -179,25 +102,10 @@ def token_from_args(args: argparse.Namespace) -> str | None:
 
 
 def add_output_flag(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-    formats: FormatRegistry[Any],
-    *,
-    repeat: bool = False,
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, formats: FormatRegistry[Any]
 ) -> None:
-    """`--output`, its choices from a format registry.
-
-    `repeat`: several formats in one run (the scorecard's), collected in a list that is None
-    when the flag is absent; otherwise one format, the registry's default when absent.
-    """
-    if repeat:
-        parser.add_argument(
-            "--output",
-            action="append",
-            choices=formats.choices(),
-            help=f"format on stdout; repeat for several (default {formats.default})",
-        )
-    else:
-        parser.add_argument("--output", choices=formats.choices(), default=formats.default)
+    """`--output`, one format of a registry (its default when absent)."""
+    parser.add_argument("--output", choices=formats.choices(), default=formats.default)
 
 
 # --- flags → options -----------------------------------------------------------------------
@@ -207,9 +115,9 @@ def known_sdks(args: argparse.Namespace) -> Registry:
     """The SDK registry: the bundled one, with the entries of `--registry FILE` (else
     $TIERCHECK_REGISTRY) added to it; an added entry wins over a bundled one of its name.
     An entry that claims a revision the requirements folder lacks loses it, with one warning."""
-    from tiercheck.config.registry import REGISTRY_ENV, load_with_bundled
+    from tiercheck.config.registry import load_with_bundled
 
-    path = getattr(args, "registry", None) or os.environ.get(REGISTRY_ENV)
+    path = options.REGISTRY.from_env(args, os.environ)
     registry = load_with_bundled(Path(path) if path else None)
     for line in registry.warnings:
         warn(line)
@@ -218,17 +126,7 @@ def known_sdks(args: argparse.Namespace) -> Registry:
 
 def cache_dir(args: argparse.Namespace) -> Path:
     """`--cache-dir`, else the default cache directory; refused at once if it cannot be one."""
-    from tiercheck.paths import cache_dir as resolve_cache_dir
-
-    given = getattr(args, "cache_dir", None)
-    where = (
-        "--cache-dir"
-        if given
-        else "TIERCHECK_CACHE"
-        if os.environ.get("TIERCHECK_CACHE")
-        else "the cache"
-    )
-    return writable_dir(resolve_cache_dir(given), where)
+    return options.CACHE_DIR.held(args)
 
 
 def pinned_harness_version() -> str:

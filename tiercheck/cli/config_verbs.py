@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from tiercheck.cli.common import (
-    REGISTRY_HELP,
     add_config_flags,
     config_flags,
     emit,
@@ -16,6 +15,7 @@ from tiercheck.cli.common import (
     print_json,
 )
 from tiercheck.config.requirements import load_requirement_set
+from tiercheck.pipeline.assess import options
 from tiercheck.process import withheld as withheld_env
 from tiercheck.revisions import LEGS
 from tiercheck.target import resolve_target
@@ -34,7 +34,7 @@ def list_parser(prog: str) -> argparse.ArgumentParser:
     """`tier-check list [--json] [--registry FILE]`."""
     parser = argparse.ArgumentParser(prog=prog, description="The SDKs tiercheck knows.")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--registry", metavar="FILE", help=REGISTRY_HELP)
+    options.REGISTRY.add_to(parser)
     return parser
 
 
@@ -121,10 +121,8 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
             "(--sdk-path DIR alone) is configured by the flags and TIERCHECK_* variables."
         ),
     )
-    parser.add_argument("--sdk", metavar="NAME[@REF]", help="a known SDK or OWNER/REPO")
-    parser.add_argument(
-        "--sdk-path", metavar="DIR", help="an existing checkout (config from --sdk)"
-    )
+    options.SDK.add_to(parser, help="a known SDK or OWNER/REPO")
+    options.SDK_PATH.add_to(parser)
     parser.add_argument(
         "--revision", metavar="REV", help="one revision (default: every claimed one)"
     )

@@ -23,6 +23,7 @@ from tiercheck.cli.common import (
     known_sdks,
     print_json,
 )
+from tiercheck.pipeline.assess import options
 from tiercheck.pipeline.assess.preview import RunPreview
 from tiercheck.pipeline.doctor import diagnose, diagnose_target, harness_facts
 from tiercheck.target import resolve_target
@@ -46,17 +47,16 @@ def doctor_parser(prog: str) -> argparse.ArgumentParser:
             "runnable, 1 otherwise (a warning changes no exit code)."
         ),
     )
-    parser.add_argument("--sdk", metavar="NAME", help="only this SDK (a name or OWNER/REPO)")
-    parser.add_argument(
-        "--sdk-path",
-        metavar="DIR",
+    options.SDK.add_to(parser, metavar="NAME", help="only this SDK (a name or OWNER/REPO)")
+    options.SDK_PATH.add_to(
+        parser,
         help=(
             "only this checkout (config from --sdk, else the flags): its row, then what an "
             "assessment with the same flags would run (not runnable when no leg has a command)"
         ),
     )
     parser.add_argument("--output", choices=("text", "json"), default="text")
-    parser.add_argument("--cache-dir", metavar="DIR", help="where provisioned tools live")
+    options.CACHE_DIR.add_to(parser, help="where provisioned tools live")
     add_config_flags(parser)
     return parser
 

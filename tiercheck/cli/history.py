@@ -1,7 +1,8 @@
-"""The run history at the command line: the flags of the assessment (`--history`,
-`--no-history`, `--reuse`) as its `HistoryRequest`, and `tier-check history [import DIR… |
-export --out DIR]`, each parsed into its request for `pipeline.history_show`,
-`pipeline.history_import` or `pipeline.history_export`, whose outcome is printed here.
+"""The run history at the command line: the assessment's history flags (`--history`,
+`--no-history`, `--reuse`, declared with its options) as its `HistoryRequest`, and `tier-check
+history [import DIR… | export --out DIR]`, each parsed into its request for
+`pipeline.history_show`, `pipeline.history_import` or `pipeline.history_export`, whose outcome is
+printed here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING
 from tiercheck.cli.common import cache_dir, emit, warn
 from tiercheck.document_formats import HISTORY_FORMATS
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.assess import options
+from tiercheck.pipeline.assess.options import DEFAULT_HISTORY_FILE
 
 # The pipeline loads on first use: this module is imported while `tier-check --help` is built
 # (the assessment's parser has its flags), and --help must stay fast.
@@ -21,48 +24,28 @@ if TYPE_CHECKING:
     from tiercheck.pipeline.assess.request import HistoryRequest
 
 __all__ = [
-    "add_history_flags",
     "history",
     "history_parser",
     "history_request",
 ]
 
-#: The database file under the cache directory when `--history` is not given.
-DEFAULT_FILE = "history.sqlite"
-
-
-def add_history_flags(parser: argparse.ArgumentParser) -> None:
-    """`--history PATH`, `--no-history` and `--reuse` on the assessment's parser."""
-    group = parser.add_argument_group("run history")
-    group.add_argument(
-        "--history",
-        metavar="PATH",
-        help=f"the run history database (default $TIERCHECK_CACHE/{DEFAULT_FILE})",
-    )
-    group.add_argument("--no-history", action="store_true", help="do not read or add to it")
-    group.add_argument(
-        "--reuse",
-        action="store_true",
-        help="take the verdicts of a stored run of the same commit, configuration, harness "
-        "version and requirement sets instead of running again (governance stays fresh)",
-    )
-
 
 def _store_path(args: argparse.Namespace) -> Path:
-    given = getattr(args, "history", None)
-    return Path(given).expanduser() if given else cache_dir(args) / DEFAULT_FILE
+    given = options.HISTORY.held(args)
+    return given.expanduser() if given else cache_dir(args) / DEFAULT_HISTORY_FILE
 
 
 def history_request(args: argparse.Namespace) -> HistoryRequest | None:
     """The history the assessment keeps (`--history`, `--reuse`), or None with `--no-history`."""
     from tiercheck.pipeline.assess.request import HistoryRequest
 
-    if args.no_history:
-        if args.history or args.reuse:
+    reuse = options.REUSE.held(args)
+    if options.NO_HISTORY.held(args):
+        if options.HISTORY.held(args) or reuse:
             msg = "--no-history cannot be combined with --history or --reuse"
             raise UsageError(msg)
         return None
-    return HistoryRequest(_store_path(args), reuse=bool(args.reuse))
+    return HistoryRequest(_store_path(args), reuse=reuse)
 
 
 # --- tier-check history ------------------------------------------------------------------
@@ -98,10 +81,8 @@ def history_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--output", choices=HISTORY_FORMATS.choices(), default=HISTORY_FORMATS.default
     )
-    parser.add_argument(
-        "--history", metavar="PATH", help=f"default $TIERCHECK_CACHE/{DEFAULT_FILE}"
-    )
-    parser.add_argument("--cache-dir", metavar="DIR")
+    options.HISTORY.add_to(parser, help=f"default $TIERCHECK_CACHE/{DEFAULT_HISTORY_FILE}")
+    options.CACHE_DIR.add_to(parser, help=None)
     return parser
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from tiercheck.cli.common import PROG, cache_dir, emit, known_sdks, print_json
 from tiercheck.document_formats import MATRIX_FORMATS
+from tiercheck.pipeline.assess import options
 from tiercheck.pipeline.matrix.distributed import merge_matrix, plan_matrix
 from tiercheck.pipeline.matrix.local import run_matrix
 from tiercheck.pipeline.matrix.request import (
@@ -35,6 +36,9 @@ __all__ = [
     "matrix_plan_parser",
     "matrix_request",
 ]
+
+#: The matrix's `--registry`, in its words.
+_REGISTRY_HELP = "another known_sdks.yaml"
 
 FAIL_ON_HELP = """\
 exit codes:
@@ -62,8 +66,8 @@ def _add_rows(parser: argparse.ArgumentParser) -> None:
     rows.add_argument(
         "--matrix", metavar="FILE", help="a YAML file of rows: {rows: [{sdk, ref, …}]}"
     )
-    rows.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
-    parser.add_argument("--cache-dir", metavar="DIR", help="clones, builds, harness")
+    options.REGISTRY.add_to(rows, help=_REGISTRY_HELP)
+    options.CACHE_DIR.add_to(parser, help="clones, builds, harness")
 
 
 def matrix_parser(prog: str) -> argparse.ArgumentParser:
@@ -101,14 +105,15 @@ def matrix_parser(prog: str) -> argparse.ArgumentParser:
         metavar="N",
         help="rows at once (default: the cores; more only add processes and memory)",
     )
-    run.add_argument("--harness-version", metavar="V", help="another published harness version")
-    run.add_argument("--reuse", action="store_true", help="each row re-uses a stored run (--reuse)")
-    run.add_argument("--history", metavar="PATH", help="the run history database rows append to")
-    run.add_argument("--no-history", action="store_true", help="rows do not read or add to it")
+    # What every row's own `tier-check` is given: the assessment's options, in the matrix's words.
+    options.HARNESS_VERSION.add_to(run)
+    options.REUSE.add_to(run, help="each row re-uses a stored run (--reuse)")
+    options.HISTORY.add_to(run, help="the run history database rows append to")
+    options.NO_HISTORY.add_to(run, help="rows do not read or add to it")
     gov = parser.add_argument_group("governance")
-    gov.add_argument("--skip-governance", action="store_true", help="no GitHub signals")
-    gov.add_argument("--governance-snapshot", metavar="FILE", help="replay this snapshot")
-    gov.add_argument("--as-of", metavar="DATE", help="fix 'now' for the governance verdicts")
+    options.SKIP_GOVERNANCE.add_to(gov)
+    options.GOVERNANCE_SNAPSHOT.add_to(gov, help="replay this snapshot")
+    options.AS_OF.add_to(gov, help="fix 'now' for the governance verdicts")
     out = parser.add_argument_group("reports")
     out.add_argument("--out", metavar="DIR", help="default reports/matrix/<run-id>/")
     out.add_argument("--previous", metavar="FILE", help="a previous matrix.json to compare with")
@@ -167,7 +172,7 @@ def matrix_merge_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("dirs", nargs="+", metavar="DIR")
     parser.add_argument("--plan", metavar="FILE", help="the plan `matrix plan` printed")
-    parser.add_argument("--registry", metavar="FILE", help="another known_sdks.yaml")
+    options.REGISTRY.add_to(parser, help=_REGISTRY_HELP)
     parser.add_argument("--previous", metavar="FILE", help="a previous matrix.json")
     parser.add_argument("--out", metavar="DIR", help="default reports/matrix/<run-id>/")
     parser.add_argument("--fail-on", action="append", choices=("regression", "failure"), default=[])
@@ -214,15 +219,13 @@ def matrix_request(args: argparse.Namespace) -> MatrixRequest:
         reports=reports,
         budgets=budgets,
         options=RowOptions(
-            skip_governance=args.skip_governance,
-            governance_snapshot=(
-                Path(args.governance_snapshot) if args.governance_snapshot else None
-            ),
+            skip_governance=options.SKIP_GOVERNANCE.held(args),
+            governance_snapshot=options.GOVERNANCE_SNAPSHOT.held(args),
             as_of=args.as_of or None,
             harness_version=args.harness_version or None,
-            reuse=args.reuse,
-            history=Path(args.history) if args.history else None,
-            no_history=args.no_history,
+            reuse=options.REUSE.held(args),
+            history=options.HISTORY.held(args),
+            no_history=options.NO_HISTORY.held(args),
         ),
         environ=dict(os.environ),
     )

@@ -1,5 +1,5 @@
-"""`tier-check probe URL`: the advisory probes against any running MCP server, and the probe
-flags of the assessment (`--probes`, `--fail-on-probe`)."""
+"""`tier-check probe URL`: the advisory probes against any running MCP server; and whether the
+assessment's probes failed (`--fail-on-probe`, declared with the assessment's options)."""
 
 from __future__ import annotations
 
@@ -8,42 +8,10 @@ import json
 
 from tiercheck.cli.common import emit
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.assess.options import probe_selection
 from tiercheck.revisions import known_revisions
 
-__all__ = [
-    "add_probe_flags",
-    "probe",
-    "probe_failed",
-    "probe_parser",
-    "probe_selection",
-]
-
-
-def add_probe_flags(parser: argparse.ArgumentParser) -> None:
-    """The assessment's probe flags."""
-    group = parser.add_argument_group("advisory probes (never change the score or the tier)")
-    group.add_argument(
-        "--probes",
-        metavar="all|none|NAME,…",
-        default="all",
-        help="probes to run against each revision's server while it is up (default all)",
-    )
-    group.add_argument(
-        "--fail-on-probe",
-        action="store_true",
-        help="exit 1 when a probe fails (a MUST broken), for teams that gate CI on them",
-    )
-
-
-def probe_selection(spec: str) -> tuple[str, ...] | None:
-    """`--probes` as the pipeline takes it: None for all, () for none."""
-    from tiercheck.probes import select
-
-    try:
-        chosen = select(spec)
-    except ValueError as exc:
-        raise UsageError(f"--probes: {exc}") from exc
-    return None if spec.strip() in ("", "all") else chosen
+__all__ = ["probe", "probe_failed", "probe_parser"]
 
 
 def probe_failed(doc: object) -> bool:

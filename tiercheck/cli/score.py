@@ -13,8 +13,9 @@ from tiercheck.cli.common import (
     stdout_color,
 )
 from tiercheck.document_files import load_scorecard
-from tiercheck.document_formats import DIFF_FORMATS, SCORECARD_FORMATS
+from tiercheck.document_formats import DIFF_FORMATS
 from tiercheck.errors import UsageError
+from tiercheck.pipeline.assess import options
 from tiercheck.pipeline.assess.assessment import score_results
 from tiercheck.scorecard.diff import diff_scorecards
 from tiercheck.target import check_repo
@@ -38,7 +39,7 @@ def score_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--results", metavar="DIR", help="a folder laid out <revision>/<leg>/")
     parser.add_argument("--expected-failures", action="append", metavar="FILE", default=[])
     parser.add_argument("--repo", metavar="OWNER/REPO", default="unknown/unknown")
-    add_output_flag(parser, SCORECARD_FORMATS, repeat=True)
+    options.OUTPUT.add_to(parser)
     return parser
 
 

@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 __all__ = [
     "BASELINE_KEYS",
     "FIELDS",
+    "ConfigFlags",
     "Field",
+    "FlagValue",
     "Layer",
     "RevisionConfig",
     "Sourced",
@@ -189,6 +191,90 @@ def flag_fields() -> tuple[Field, ...]:
     return tuple(sorted(settable.values(), key=lambda spec: spec.parse is not str))
 
 
+#: What a configuration flag holds once read: a command or a URL (text), a timeout (seconds), or
+#: the baseline SPECs of the repeatable `--expected-failures`, in the order given.
+FlagValue = str | float | tuple[BaselineSpec, ...]
+
+
+@dataclass(frozen=True, init=False)
+class ConfigFlags:
+    """The configuration flags the command line gave: the top layer of the cascade.
+
+    Keyed by flag (`--server-cmd`), each value read as its field reads it: a timeout as
+    seconds, each baseline SPEC parsed, a command as its text; a flag not given is absent. Made
+    from texts or from values already read (the parser reads each as the flag is given), so a
+    bad text is refused here (ConfigError naming the flag), and a flag no field has is a
+    programming error (KeyError).
+    """
+
+    values: Mapping[str, FlagValue]
+
+    def __init__(self, given: Mapping[str, object] | None = None) -> None:
+        by_flag = {spec.flag: spec for spec in flag_fields()}
+        read: dict[str, FlagValue] = {}
+        for flag, value in (given or {}).items():
+            if value is None:
+                continue
+            if flag not in by_flag:
+                msg = f"{flag} is not a configuration flag"
+                raise KeyError(msg)
+            read[flag] = _read_flag(by_flag[flag], flag, value)
+        object.__setattr__(self, "values", read)
+
+    def value(self, flag: str) -> FlagValue | None:
+        """What `flag` was given as, read; None when it was not given."""
+        return self.values.get(flag)
+
+    @property
+    def baselines(self) -> tuple[BaselineSpec, ...]:
+        """The `--expected-failures` SPECs given, in order (none given: ())."""
+        for value in self.values.values():
+            if isinstance(value, tuple):
+                return value
+        return ()
+
+    def texts(self) -> dict[str, tuple[str, ...]]:
+        """Each flag given → its texts as the command line writes them (one per SPEC)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for flag, value in self.values.items():
+            if isinstance(value, tuple):
+                out[flag] = tuple(spec.text for spec in value)
+            elif isinstance(value, float):
+                out[flag] = (repr(value),)
+            else:
+                out[flag] = (value,)
+        return out
+
+
+def _read_flag(spec: Field, flag: str, value: object) -> FlagValue:
+    """`value` of `flag` as the cascade takes it: texts are parsed; values already read kept."""
+    if spec.repeat is not None:
+        return tuple(_spec(spec.repeat, item, flag) for item in _items(value))
+    if isinstance(value, str):
+        parsed = _parse(spec, value, flag)
+        return parsed if isinstance(parsed, str) else float(parsed)
+    if spec.parse is not str and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    msg = f"{flag}: expected text, got {value!r}"
+    raise ConfigError(msg)
+
+
+def _items(value: object) -> list[object]:
+    """A repeatable flag's values: one, or a list or tuple of them."""
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _spec(parse: Callable[[str], Any], item: object, flag: str) -> BaselineSpec:
+    if isinstance(item, BaselineSpec):
+        return item
+    if isinstance(item, str):
+        read = _parse_with(parse, item, flag)
+        if isinstance(read, BaselineSpec):
+            return read
+    msg = f"{flag}: expected a SPEC, got {item!r}"
+    raise ConfigError(msg)
+
+
 #: Blocks that replace wholesale when a higher layer sets them (server merges per field).
 _WHOLESALE_BLOCKS = ("client",)
 
@@ -327,13 +413,12 @@ def resolve(
     revision: str,
     *,
     environ: Mapping[str, str],
-    flags: Mapping[str, Any],
+    flags: ConfigFlags,
 ) -> RevisionConfig:
     """Resolve the configuration of `entry` at `revision` through the whole cascade.
 
-    `flags` maps a field's flag (e.g. "--server-cmd") to the value given on the command line,
-    or None when it was not given. `entry` may be None for an SDK known only by its checkout,
-    in which case flags and environment supply everything.
+    `flags` holds what the command line gave (`ConfigFlags`). `entry` may be None for an SDK
+    known only by its checkout, in which case flags and environment supply everything.
     """
     values: dict[str, Sourced[Any]] = {}
     name = entry.name if entry else "(unknown sdk)"
@@ -358,29 +443,16 @@ def resolve(
         if spec.env_var and environ.get(spec.env_var):
             text = environ[spec.env_var]
             chosen = Sourced(_parse(spec, text, spec.env_var), Layer.ENVIRONMENT, spec.env_var)
-        if spec.flag and flags.get(spec.flag) is not None:
-            raw = flags[spec.flag]
-            if spec.repeat is not None:
-                found = _pick(spec, raw, revision)
+        given = flags.value(spec.flag) if spec.flag else None
+        if spec.flag and given is not None:
+            if isinstance(given, tuple):
+                found = pick_baseline(given, spec.key.rsplit(".", 1)[-1], revision)
                 if found is not None:
                     chosen = Sourced(found.file, Layer.COMMAND_LINE, f"{spec.flag} {found.text}")
             else:
-                value = _parse(spec, raw, spec.flag) if isinstance(raw, str) else raw
-                chosen = Sourced(value, Layer.COMMAND_LINE, spec.flag)
+                chosen = Sourced(given, Layer.COMMAND_LINE, spec.flag)
         values[spec.key] = chosen
     return RevisionConfig(sdk=name, revision=revision, values=values)
-
-
-def _pick(spec: Field, raw: Any, revision: str) -> BaselineSpec | None:
-    """The repeated flag's value in force for the field's leg at `revision`."""
-    assert spec.repeat is not None
-    assert spec.flag is not None
-    given = [raw] if isinstance(raw, str | BaselineSpec) else list(raw)
-    specs = [
-        item if isinstance(item, BaselineSpec) else _parse_with(spec.repeat, item, spec.flag)
-        for item in given
-    ]
-    return pick_baseline(specs, spec.key.rsplit(".", 1)[-1], revision)
 
 
 def _parse_with(parse: Callable[[str], Any], text: str, where: str) -> Any:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from tiercheck.config.registry import SdkEntry
 from tiercheck.config.requires import TOOLS
-from tiercheck.config.resolve import resolve
+from tiercheck.config.resolve import ConfigFlags, resolve
 from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink
 from tiercheck.pipeline.assess.plan import plan_assessment
 from tiercheck.pipeline.assess.preview import TargetPreview, preview_target
@@ -86,7 +86,7 @@ def diagnose_target(
     cache_dir: Path,
     *,
     environ: Mapping[str, str],
-    flags: Mapping[str, Any],
+    flags: ConfigFlags,
     timeout_s: float = PROBE_TIMEOUT_S,
 ) -> DoctorRow:
     """The row of one SDK: its entry's tools (none for an SDK not in the registry), looked up
@@ -98,7 +98,7 @@ def diagnose_target(
     entry = target.entry
     if entry is None:
         return DoctorRow(target.name, (), {}, would_run)
-    config = resolve(entry, entry.revisions[0], environ={}, flags={})
+    config = resolve(entry, entry.revisions[0], environ={}, flags=ConfigFlags())
     statuses = tuple(check_tools(entry.requires, sdk_probe_env(config), timeout_s=timeout_s))
     provision: dict[str, dict[str, Any]] = {}
     for status in statuses:
@@ -115,7 +115,7 @@ def diagnose(
     cache_dir: Path,
     *,
     environ: Mapping[str, str] | None = None,
-    flags: Mapping[str, Any] | None = None,
+    flags: ConfigFlags | None = None,
     timeout_s: float = PROBE_TIMEOUT_S,
 ) -> list[DoctorRow]:
     """One row per entry, in order (`diagnose_target`); without `environ` and `flags`, what
@@ -125,7 +125,7 @@ def diagnose(
             Target(name=entry.name, repo=entry.repo, ref=None, entry=entry, path=None),
             cache_dir,
             environ=environ or {},
-            flags=flags or {},
+            flags=flags or ConfigFlags(),
             timeout_s=timeout_s,
         )
         for entry in entries

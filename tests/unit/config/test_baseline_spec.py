@@ -9,7 +9,7 @@ import pytest
 
 from tiercheck.config.baseline_spec import BaselineSpec, parse_baseline_spec, pick_baseline
 from tiercheck.config.registry import SdkEntry, load_registry
-from tiercheck.config.resolve import resolve
+from tiercheck.config.resolve import ConfigFlags, resolve
 from tiercheck.errors import ConfigError
 
 OLD, NEW = "2025-11-25", "2026-07-28"
@@ -86,8 +86,8 @@ def test_the_cascade_resolves_each_leg_with_its_source(tmp_path: Path) -> None:
         f"  spec_overrides:\n    '{NEW}':\n      expected_failures: {{server: s-draft.yml}}\n",
     )
     where = f"{tmp_path / 'known_sdks.yaml'}: sdk"
-    old = resolve(entry, OLD, environ={}, flags={}).to_dict()
-    new = resolve(entry, NEW, environ={}, flags={}).to_dict()
+    old = resolve(entry, OLD, environ={}, flags=ConfigFlags()).to_dict()
+    new = resolve(entry, NEW, environ={}, flags=ConfigFlags()).to_dict()
     assert old["expected_failures.server"] == {"value": "s.yml", "source": where}
     assert old["expected_failures.client"] == {"value": "c.yml", "source": where}
     assert new["expected_failures.server"] == {
@@ -97,7 +97,7 @@ def test_the_cascade_resolves_each_leg_with_its_source(tmp_path: Path) -> None:
     assert new["expected_failures.client"] == {"value": "c.yml", "source": where}
     # The environment is one FILE for both legs; a flag SPEC beats it for what it names.
     environ = {"TIERCHECK_EXPECTED_FAILURES": "env.yml"}
-    flags = {"--expected-failures": (parse_baseline_spec(f"client@{NEW}=flag.yml"),)}
+    flags = ConfigFlags({"--expected-failures": (parse_baseline_spec(f"client@{NEW}=flag.yml"),)})
     both = resolve(entry, NEW, environ=environ, flags=flags)
     assert both.baseline("server") == "env.yml"
     assert both.values["expected_failures.server"].source == "TIERCHECK_EXPECTED_FAILURES"
@@ -111,11 +111,11 @@ def test_the_cascade_resolves_each_leg_with_its_source(tmp_path: Path) -> None:
 
 
 def test_a_spec_given_as_text_is_parsed_and_a_bad_one_refused() -> None:
-    flags = {"--expected-failures": ("server=s.yml",)}
+    flags = ConfigFlags({"--expected-failures": ("server=s.yml",)})
     assert resolve(None, OLD, environ={}, flags=flags).baseline("server") == "s.yml"
     assert resolve(None, OLD, environ={}, flags=flags).baseline("client") is None
     with pytest.raises(ConfigError, match=r"^--expected-failures: 'x=': unknown leg 'x'; "):
-        resolve(None, OLD, environ={}, flags={"--expected-failures": ("x=",)})
+        resolve(None, OLD, environ={}, flags=ConfigFlags({"--expected-failures": ("x=",)}))
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 from tiercheck.cli import main
 from tiercheck.config.registry import load_registry
 from tiercheck.config.requirements import load_requirement_set
-from tiercheck.config.resolve import Layer, resolve
+from tiercheck.config.resolve import ConfigFlags, Layer, resolve
 from tiercheck.config.yamlio import loads_yaml
 from tiercheck.errors import ConfigError, UsageError
 
@@ -89,7 +89,7 @@ def test_shipped_registry_has_the_eight_official_lines() -> None:
     assert registry.get("typescript-sdk-v1").revisions == ("2025-11-25",)
     for entry in registry.entries.values():
         for revision in entry.revisions:
-            config = resolve(entry, revision, environ={}, flags={})
+            config = resolve(entry, revision, environ={}, flags=ConfigFlags())
             for text in (config.server_command or "", config.server_url or ""):
                 assert "3000" not in text, f"{entry.name}: ports are allocated, never fixed"
             if entry.name == "java-sdk":
@@ -153,7 +153,7 @@ def test_unquoted_dates_stay_revisions(tmp_path: Path) -> None:
     )
     entry = load_registry(path).get("go-sdk")
     assert entry.revisions == ("2025-11-25", "2026-07-28")
-    config = resolve(entry, "2026-07-28", environ={}, flags={})
+    config = resolve(entry, "2026-07-28", environ={}, flags=ConfigFlags())
     assert config.server_command == "./server -http=127.0.0.1:{port}"
 
 
@@ -264,8 +264,8 @@ def test_requirement_set_rejects_empty_and_unknown(tmp_path: Path) -> None:
 
 def test_cascade_layers_and_sources(tmp_path: Path) -> None:
     entry = load_registry(write_registry(tmp_path, GOOD_ENTRY)).get("go-sdk")
-    stateful = resolve(entry, "2025-11-25", environ={}, flags={})
-    stateless = resolve(entry, "2026-07-28", environ={}, flags={})
+    stateful = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
+    stateless = resolve(entry, "2026-07-28", environ={}, flags=ConfigFlags())
     assert stateful.server_command == "./server -http=127.0.0.1:{port} -stateless=false"
     assert stateless.server_command == "./server -http=127.0.0.1:{port}"
     assert stateless.values["server.command"].layer is Layer.SPEC_OVERRIDE
@@ -274,7 +274,9 @@ def test_cascade_layers_and_sources(tmp_path: Path) -> None:
     assert stateless.values["server.url"].layer is Layer.REGISTRY
     assert stateless.values["server.ready_timeout"].layer is Layer.DEFAULT
 
-    env_wins = resolve(entry, "2026-07-28", environ={"TIERCHECK_SERVER_CMD": "from-env"}, flags={})
+    env_wins = resolve(
+        entry, "2026-07-28", environ={"TIERCHECK_SERVER_CMD": "from-env"}, flags=ConfigFlags()
+    )
     assert env_wins.server_command == "from-env"
     assert env_wins.values["server.command"].source == "TIERCHECK_SERVER_CMD"
 
@@ -282,7 +284,7 @@ def test_cascade_layers_and_sources(tmp_path: Path) -> None:
         entry,
         "2026-07-28",
         environ={"TIERCHECK_SERVER_CMD": "from-env"},
-        flags={"--server-cmd": "from-flag"},
+        flags=ConfigFlags({"--server-cmd": "from-flag"}),
     )
     assert flag_wins.server_command == "from-flag"
     assert flag_wins.values["server.command"].layer is Layer.COMMAND_LINE
@@ -298,8 +300,8 @@ def test_client_block_replaces_wholesale(tmp_path: Path) -> None:
     )
     text = text.replace('["2025-11-25", "2026-07-28"]', '["2025-11-25", "2026-07-28"]')
     entry = load_registry(write_registry(tmp_path, text)).get("go-sdk")
-    base = resolve(entry, "2026-07-28", environ={}, flags={})
-    replaced = resolve(entry, "2025-11-25", environ={}, flags={})
+    base = resolve(entry, "2026-07-28", environ={}, flags=ConfigFlags())
+    replaced = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
     assert (base.client_command, base.client_timeout) == ("./client", 9)
     assert replaced.client_command == "./other"
     assert replaced.client_timeout == 30.0  # the replacing block has no timeout: default again
@@ -311,7 +313,9 @@ def test_client_block_replaces_wholesale(tmp_path: Path) -> None:
 def test_bad_number_from_environment() -> None:
     entry = load_registry().get("go-sdk")
     with pytest.raises(ConfigError, match="TIERCHECK_READY_TIMEOUT: expected a positive number"):
-        resolve(entry, "2025-11-25", environ={"TIERCHECK_READY_TIMEOUT": "soon"}, flags={})
+        resolve(
+            entry, "2025-11-25", environ={"TIERCHECK_READY_TIMEOUT": "soon"}, flags=ConfigFlags()
+        )
 
 
 # --- the CLI verbs ----------------------------------------------------------------------------
@@ -416,7 +420,7 @@ def test_an_entry_without_a_client_timeout_shows_it_as_plain_default() -> None:
     # go-sdk's client block sets only a command: its timeout was never set, so nothing was
     # "replaced" (the source used to read "default (replaced by …: go-sdk)").
     entry = load_registry().get("go-sdk")
-    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    config = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
     assert config.values["client.timeout"].source == "default"
     assert config.values["client.timeout"].layer is Layer.DEFAULT
 
@@ -435,7 +439,7 @@ java-like:
 
 def test_client_commands_choose_per_scenario_pattern(tmp_path: Path) -> None:
     entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
-    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    config = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
     assert config.client_command_for("auth/metadata-default") == "./spring-client"
     assert config.client_command_for("auth/2025-03-26-oauth-metadata-backcompat") == (
         "./spring-client"
@@ -447,11 +451,15 @@ def test_client_commands_choose_per_scenario_pattern(tmp_path: Path) -> None:
 
 def test_a_client_command_from_a_higher_layer_replaces_the_patterns(tmp_path: Path) -> None:
     entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
-    flagged = resolve(entry, "2025-11-25", environ={}, flags={"--client-cmd": "./mine"})
+    flagged = resolve(
+        entry, "2025-11-25", environ={}, flags=ConfigFlags({"--client-cmd": "./mine"})
+    )
     assert flagged.client_commands == {}
     assert flagged.client_command == "./mine"
     assert flagged.client_command_for("auth/metadata-default") == "./mine"
-    from_env = resolve(entry, "2025-11-25", environ={"TIERCHECK_CLIENT_CMD": "./env"}, flags={})
+    from_env = resolve(
+        entry, "2025-11-25", environ={"TIERCHECK_CLIENT_CMD": "./env"}, flags=ConfigFlags()
+    )
     assert from_env.client_command_for("auth/x") == "./env"
 
 
@@ -471,7 +479,7 @@ def test_the_dispatching_command_runs_what_command_for_chooses(
     for name in ("jdk-client", "spring-client", "retry-client"):
         _fake_client(tmp_path / name, name, record)
     entry = load_registry(write_registry(tmp_path, _JAVA_LIKE)).get("java-like")
-    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    config = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
     command = config.client_command
     assert command is not None
     # As the harness runs it: through a shell, the mock server URL appended as text.
@@ -541,7 +549,7 @@ def test_java_sdk_entry_uses_localhost_and_its_ci_commands() -> None:
     entry = load_registry().get("java-sdk")
     assert entry.revisions == ("2025-11-25",)
     assert [str(r) for r in entry.requires] == ["java>=17", "mvn"]
-    config = resolve(entry, "2025-11-25", environ={}, flags={})
+    config = resolve(entry, "2025-11-25", environ={}, flags=ConfigFlags())
     assert config.server_url is not None
     assert config.server_url.startswith("http://localhost:")
     assert config.baseline("server") == "conformance-tests/conformance-baseline.yml"

@@ -389,13 +389,13 @@ class _Recorder(NullProgress):
 
 def test_leg_progress_counts_finished_scenarios(tmp_path: Path) -> None:
     from tiercheck.config.requirements import load_requirement_set
-    from tiercheck.config.resolve import resolve
+    from tiercheck.config.resolve import ConfigFlags, resolve
     from tiercheck.pipeline.assess.legs import _watching
     from tiercheck.pipeline.assess.plan import RevisionPlan
 
     plan = RevisionPlan(
         "2025-11-25",
-        resolve(None, "2025-11-25", environ={}, flags={}),
+        resolve(None, "2025-11-25", environ={}, flags=ConfigFlags()),
         load_requirement_set("2025-11-25"),
     )
     recorder = _Recorder()

@@ -10,8 +10,10 @@ import pytest
 
 from tiercheck.cli.assess import assess_parser, assess_request
 from tiercheck.config.registry import load_registry
+from tiercheck.config.resolve import ConfigFlags
 from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
+from tiercheck.pipeline.assess.options import ASSESSMENT, declared_in, from_args, to_argv
 from tiercheck.pipeline.assess.output import ReportFolder
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import assess_options
@@ -61,7 +63,7 @@ def test_a_field_declared_again_is_found() -> None:
 def _request(tmp_path: Path, server_url: str | None) -> AssessRequest:
     settings = RunSettings(
         cache_dir=tmp_path / "cache",
-        flags={"--build-cmd": "make"},
+        flags=ConfigFlags({"--build-cmd": "make"}),
         revisions=("2025-11-25",),
         rebuild=True,
         concurrency=3,
@@ -142,9 +144,9 @@ def test_the_command_line_builds_the_settings_in_one_record(
     assert settings.probes == ()
     assert settings.budget_dir == (tmp_path / "budget").resolve()
     assert settings.max_builds == 1  # at least one build at once
-    assert settings.flags["--expected-failures"] is None  # not given
+    assert settings.flags.value("--expected-failures") is None  # not given
     assert settings.environ["TIERCHECK_MARK"] == "x"
-    assert settings.flags["--build-cmd"] is None  # not given
+    assert settings.flags.value("--build-cmd") is None  # not given
     assert request.target == TargetRequest(sdk="python-sdk-v1")
     assert (request.out, request.history) == (tmp_path / "out", None)
 
@@ -158,3 +160,65 @@ def test_clients_are_admitted_by_measured_cpu_unless_capped(tmp_path: Path) -> N
     assert assess_request(capped).settings.concurrency == 3
     unbounded = parser.parse_args([*base, "--concurrency", "0"])
     assert assess_request(unbounded).settings.concurrency == 0
+
+
+# --- written as argv, read back -------------------------------------------------------------
+
+
+def test_every_setting_but_the_environment_is_bound_to_an_option() -> None:
+    # A new setting is one option and one field bound to it: the parser, the request and a
+    # matrix row's argv then have it without another line.
+    bound = declared_in(RunSettings)
+    assert set(bound) == {f.name for f in dataclasses.fields(RunSettings)} - {"environ"}
+    assert set(declared_in(TargetRequest)) == {f.name for f in dataclasses.fields(TargetRequest)}
+    on_the_parser = set(ASSESSMENT)
+    for record in (RunSettings, TargetRequest, AssessRequest):
+        assert set(declared_in(record).values()) <= on_the_parser, record
+
+
+def _every_setting(tmp_path: Path) -> RunSettings:
+    """Settings with every field away from its default."""
+    return RunSettings(
+        cache_dir=tmp_path / "cache",
+        flags=ConfigFlags(
+            {
+                "--build-cmd": "make all",
+                "--tag-prefix": "sdk-v",
+                "--server-cmd": "./serve --port {port}",
+                "--server-url": "http://127.0.0.1:{port}/mcp",
+                "--client-cmd": "./client",
+                "--expected-failures": ("server=s.yml", "client@2025-11-25=c d.yml", "b.yml"),
+                "--ready-timeout": "12.5",
+                "--client-timeout": "0.1",
+            }
+        ),
+        environ={"TIERCHECK_MARK": "x"},
+        revisions=("2025-11-25", "2026-07-28"),
+        git_url="https://example.invalid/sdk.git",
+        rebuild=True,
+        skip_build=True,
+        harness_version="9.9.9",
+        concurrency=0,
+        sequential=True,
+        cold_clients=True,
+        probes=("dns-rebind", "session-id"),
+        budget_dir=(tmp_path / "budget").resolve(),
+        max_builds=3,
+    )
+
+
+@pytest.mark.parametrize("every", [True, False], ids=["every-setting", "the-defaults"])
+def test_settings_written_as_argv_are_read_back_the_same(tmp_path: Path, every: bool) -> None:
+    settings = _every_setting(tmp_path) if every else RunSettings(cache_dir=tmp_path / "cache")
+    argv = to_argv(settings)
+    if not every:
+        assert argv == ["--cache-dir", str(tmp_path / "cache")]  # a default is left out
+    args = assess_parser("tier-check", epilog="").parse_args(argv)
+    assert from_args(RunSettings, args, environ=settings.environ) == settings
+
+
+def test_no_probes_and_no_cap_are_written_too(tmp_path: Path) -> None:
+    settings = RunSettings(cache_dir=tmp_path, probes=(), concurrency=None)
+    assert to_argv(settings)[2:] == ["--probes", "none"]
+    args = assess_parser("tier-check", epilog="").parse_args(to_argv(settings))
+    assert from_args(RunSettings, args) == settings

@@ -14,7 +14,7 @@ import pytest
 from support.gitutil import GitOrigin
 from tiercheck.config.registry import load_registry
 from tiercheck.config.requirements import load_requirement_set
-from tiercheck.config.resolve import resolve
+from tiercheck.config.resolve import ConfigFlags, resolve
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline.assess.base import AssessOptions, Origin, RunSettings, Unmeasured
@@ -57,7 +57,7 @@ class Recorder(NullProgress):
 
 
 def _revision(revision: str, **flags: str) -> RevisionPlan:
-    config = resolve(None, revision, environ={}, flags=flags)
+    config = resolve(None, revision, environ={}, flags=ConfigFlags(flags))
     return RevisionPlan(revision, config, load_requirement_set(revision))
 
 
@@ -109,7 +109,9 @@ def test_plan_of_a_checkout_reads_its_branch_and_resolves_each_revision(
     tree.commit({"README.md": "x\n"}, "first")
     tree.branch("feature")
     settings = RunSettings(
-        cache_dir=tmp_path / "cache", flags={"--build-cmd": "make"}, revisions=(NEW, OLD)
+        cache_dir=tmp_path / "cache",
+        flags=ConfigFlags({"--build-cmd": "make"}),
+        revisions=(NEW, OLD),
     )
     options = AssessOptions(
         target=_target(path=tree.path), settings=settings, out_dir=tmp_path / "out"
@@ -151,7 +153,7 @@ def test_plan_refuses_a_revision_the_sdk_does_not_claim(tmp_path: Path) -> None:
 def test_plan_refuses_a_baseline_spec_for_a_revision_the_sdk_does_not_claim(
     tmp_path: Path,
 ) -> None:
-    flags = {"--expected-failures": ("server=s.yml", f"client@{NEW}=c.yml")}
+    flags = ConfigFlags({"--expected-failures": ("server=s.yml", f"client@{NEW}=c.yml")})
     options = AssessOptions(
         target=_target(entry="python-sdk-v1"),
         settings=RunSettings(cache_dir=tmp_path / "cache", flags=flags),
@@ -292,7 +294,11 @@ def _entry_revisions(tmp_path: Path, body: str, **flags: object) -> list[Revisio
     )
     entry = load_registry(registry).get("sdk")
     return [
-        RevisionPlan(rev, resolve(entry, rev, environ={}, flags=flags), load_requirement_set(rev))
+        RevisionPlan(
+            rev,
+            resolve(entry, rev, environ={}, flags=ConfigFlags(flags)),
+            load_requirement_set(rev),
+        )
         for rev in (OLD, NEW)
     ]
 

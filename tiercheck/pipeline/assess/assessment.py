@@ -150,7 +150,7 @@ def _read_results(
 ) -> tuple[tuple[RevisionPlan, ...], Measurement]:
     """The legs of `tier-check score`: scored from the folders given instead of run."""
     from tiercheck.config.requirements import load_requirement_set
-    from tiercheck.config.resolve import resolve
+    from tiercheck.config.resolve import ConfigFlags, resolve
     from tiercheck.conformance.results import parse_results
     from tiercheck.scoring import score_leg, skipped_leg, unmeasured_leg
 
@@ -159,7 +159,7 @@ def _read_results(
     unmeasured: list[Unmeasured] = []
     for revision, server_dir, client_dir in inputs:
         rset = load_requirement_set(revision)  # an unknown revision is a one-line ConfigError
-        config = resolve(None, revision, environ={}, flags={})
+        config = resolve(None, revision, environ={}, flags=ConfigFlags())
         revisions.append(RevisionPlan(revision, config, rset))
         folders: dict[Leg, Path | None] = {"server": server_dir, "client": client_dir}
         for leg, folder in folders.items():

@@ -14,9 +14,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from tiercheck.conformance.harness import PINNED_VERSION
+from tiercheck.config.resolve import ConfigFlags
+from tiercheck.pipeline.assess import options
+from tiercheck.pipeline.assess.options import bound
 from tiercheck.target import Target
 
 __all__ = [
@@ -56,36 +58,40 @@ class ProgressSink(Protocol):
 class RunSettings:
     """How the conformance half runs, as the command line set it: every setting declared once.
 
-    The request (`pipeline.assess.request.AssessRequest`) holds it as parsed and `AssessOptions`
-    holds it as the steps read it, so a new setting is one field here and one value where the
-    command line builds it.
+    Each field but `environ` is bound to its option (`pipeline.assess.options`: flag, help,
+    how the text is read), which fills it from parsed arguments (`options.from_args`) and
+    writes it back as argv (`options.to_argv`). The request (`pipeline.assess.request.
+    AssessRequest`) holds it as parsed and `AssessOptions` as the steps read it, so a new setting
+    is one option and one field here.
     """
 
-    cache_dir: Path
-    flags: Mapping[str, Any] = field(default_factory=dict)
+    cache_dir: Path = field(metadata=options.CACHE_DIR.binding())
+    #: The configuration overrides given (`--build-cmd`, `--expected-failures`, …).
+    flags: ConfigFlags = bound(options.CONFIG_FLAGS)
     environ: Mapping[str, str] = field(default_factory=dict)
-    revisions: tuple[str, ...] | None = None
-    git_url: str | None = None
-    rebuild: bool = False
-    skip_build: bool = False
-    harness_version: str = PINNED_VERSION
+    revisions: tuple[str, ...] | None = bound(options.REVISION)
+    git_url: str | None = bound(options.GIT_URL)
+    rebuild: bool = bound(options.REBUILD)
+    skip_build: bool = bound(options.SKIP_BUILD)
+    #: The pinned version unless another is asked for.
+    harness_version: str = bound(options.HARNESS_VERSION)
     #: Client processes at once across the whole assessment: None admits them by the CPU they
     #: use (`conformance.admission`: at least one per core, more while the running ones leave
     #: cores idle); N > 0 does the same but never more than N at once (`--concurrency N`); 0
     #: means unbounded (the harness's own behaviour: every client at once).
-    concurrency: int | None = None
-    sequential: bool = False
+    concurrency: int | None = bound(options.CONCURRENCY)
+    sequential: bool = bound(options.SEQUENTIAL)
     #: Start every Python client cold instead of forking it from a warm interpreter that has
     #: already imported what the client imports (`conformance.warm`; `--cold-clients`).
-    cold_clients: bool = False
+    cold_clients: bool = bound(options.COLD_CLIENTS)
     #: The advisory probes to run against each revision's server while it is up (`--probes`):
     #: None means every probe, () none.
-    probes: tuple[str, ...] | None = None
+    probes: tuple[str, ...] | None = bound(options.PROBES)
     #: A directory of machine-wide budgets shared with other runs (`--budget`, which the matrix
     #: passes to its rows): client slots under `clients/`, build slots under `builds/`.
-    budget_dir: Path | None = None
+    budget_dir: Path | None = bound(options.BUDGET)
     #: Builds at once across the runs sharing `budget_dir`.
-    max_builds: int = 1
+    max_builds: int = bound(options.MAX_BUILDS)
 
 
 @dataclass(frozen=True)

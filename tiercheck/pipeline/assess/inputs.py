@@ -14,31 +14,24 @@ file given to one leg (`client=FILE`) that was written for the other is refused 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from tiercheck.config.baseline import load_baseline
-from tiercheck.config.baseline_spec import BaselineSpec, parse_baseline_spec
+from tiercheck.config.baseline_spec import BaselineSpec
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.history.store import HistoryError, HistoryStore
 from tiercheck.pipeline.assess.request import AssessRequest
 
-__all__ = [
-    "EXPECTED_FAILURES_FLAG",
-    "check_checkout_inputs",
-    "check_inputs",
-    "explicit_baselines",
-]
+__all__ = ["check_checkout_inputs", "check_inputs"]
 
-EXPECTED_FAILURES_FLAG = "--expected-failures"
 #: The first bytes of every SQLite 3 database file.
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def check_inputs(request: AssessRequest) -> None:
     """Refuse (ConfigError or UsageError, exit 2) any named file the run could not use."""
-    specs = explicit_baselines(request.settings.flags)
+    specs = request.settings.flags.baselines
     for spec in specs:
         path = Path(spec.file)
         if path.is_absolute():
@@ -54,17 +47,6 @@ def check_checkout_inputs(specs: Sequence[BaselineSpec], checkout: Path) -> None
     for spec in specs:
         if not Path(spec.file).is_absolute():
             _check_baseline(spec, specs, checkout / spec.file)
-
-
-def explicit_baselines(flags: Mapping[str, Any]) -> tuple[BaselineSpec, ...]:
-    """The `--expected-failures` SPECs the command line gave, in order (parsed as read)."""
-    given = flags.get(EXPECTED_FAILURES_FLAG) or ()
-    if isinstance(given, str | BaselineSpec):
-        given = (given,)
-    try:
-        return tuple(g if isinstance(g, BaselineSpec) else parse_baseline_spec(g) for g in given)
-    except ValueError as exc:
-        raise UsageError(f"{EXPECTED_FAILURES_FLAG}: {exc}") from None
 
 
 def _check_baseline(spec: BaselineSpec, specs: Sequence[BaselineSpec], path: Path) -> None:

@@ -26,7 +26,7 @@ from tiercheck.pipeline.assess.base import (
 )
 from tiercheck.pipeline.assess.build import BuildResult, build_sdk
 from tiercheck.pipeline.assess.checkout import CheckoutResult, check_out, working_tree_lock
-from tiercheck.pipeline.assess.inputs import check_checkout_inputs, explicit_baselines
+from tiercheck.pipeline.assess.inputs import check_checkout_inputs
 from tiercheck.pipeline.assess.judge import find_baselines, load_leg_baselines
 from tiercheck.pipeline.assess.legs import LegsResult, nothing_to_run, run_legs
 from tiercheck.pipeline.assess.plan import Plan, RevisionPlan
@@ -155,7 +155,7 @@ def _run_steps(
             workdir, commit = checkout.path, checkout.commit
             # A relative --expected-failures names a file of the clone: refused (exit 2) now,
             # not after every leg has run.
-            check_checkout_inputs(explicit_baselines(options.settings.flags), workdir)
+            check_checkout_inputs(options.settings.flags.baselines, workdir)
             # Every baseline the checkout holds loads, and fits the leg it is given to.
             load_leg_baselines(find_baselines(plan.revisions, workdir).files)
             tools = provision_tools(

@@ -16,7 +16,6 @@ from tiercheck.config.requirements import RequirementSet, load_requirement_set
 from tiercheck.config.resolve import RevisionConfig, resolve
 from tiercheck.errors import UsageError
 from tiercheck.pipeline.assess.base import AssessOptions, Origin
-from tiercheck.pipeline.assess.inputs import explicit_baselines
 from tiercheck.revisions import is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import STABLE_REF, Target
 
@@ -124,7 +123,7 @@ def plan_revisions(options: AssessOptions) -> list[RevisionPlan]:
                 f"it is not assessed at {revision}"
             )
             raise UsageError(msg)
-    check_claimed(explicit_baselines(settings.flags), options.target.name, claimed)
+    check_claimed(settings.flags.baselines, options.target.name, claimed)
     plans = []
     for revision in wanted:
         config = resolve(entry, revision, environ=settings.environ, flags=settings.flags)

@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tiercheck.config.baseline_spec import check_claimed
-from tiercheck.config.resolve import RevisionConfig, resolve
+from tiercheck.config.resolve import ConfigFlags, RevisionConfig, resolve
 from tiercheck.conformance.warm import warm_plan
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.assess.inputs import explicit_baselines
 from tiercheck.pipeline.assess.would_run import LegsToRun, legs_to_run, nothing_would_run
 from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import Target
@@ -148,7 +146,7 @@ def preview_target(
     target: Target,
     *,
     environ: Mapping[str, str],
-    flags: Mapping[str, Any],
+    flags: ConfigFlags,
     revision: str | None = None,
 ) -> TargetPreview:
     """What an assessment of `target` with `flags` under `environ` would run, at `revision` or
@@ -166,7 +164,7 @@ def preview_target(
         if revision not in claimed:
             raise UsageError(f"--revision: {target.name} claims only {', '.join(claimed)}")
         revisions = [revision]
-    check_claimed(explicit_baselines(flags), target.name, tuple(claimed))
+    check_claimed(flags.baselines, target.name, tuple(claimed))
     configs = tuple(resolve(entry, rev, environ=environ, flags=flags) for rev in revisions)
     return TargetPreview(
         name=target.name,

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from tiercheck.config.registry import Registry
 from tiercheck.governance.obtain import GovernanceOptions
+from tiercheck.pipeline.assess import options
 from tiercheck.pipeline.assess.base import RunSettings
+from tiercheck.pipeline.assess.options import bound
 
 __all__ = ["AssessRequest", "HistoryRequest", "TargetRequest"]
 
@@ -21,11 +23,11 @@ __all__ = ["AssessRequest", "HistoryRequest", "TargetRequest"]
 class TargetRequest:
     """The SDK the command line names: `--sdk`, `--sdk-path`, `--repo`, or a running server."""
 
-    sdk: str | None = None
-    sdk_path: Path | None = None
-    repo: str | None = None
+    sdk: str | None = bound(options.SDK)
+    sdk_path: Path | None = bound(options.SDK_PATH)
+    repo: str | None = bound(options.REPO)
     #: `--conformance-server-url`: run the legs against a server already running.
-    server_url: str | None = None
+    server_url: str | None = bound(options.SERVER_URL)
 
 
 @dataclass(frozen=True)
@@ -47,5 +49,5 @@ class AssessRequest:
     #: How the conformance half runs (the same record `AssessOptions` holds).
     settings: RunSettings
     #: `--out`; None: `reports/<sdk>/<run-id>/`, chosen by `pipeline.assess.output`.
-    out: Path | None = None
+    out: Path | None = bound(options.OUT)
     history: HistoryRequest | None = None
