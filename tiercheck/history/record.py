@@ -17,7 +17,7 @@ from typing import Literal
 from tiercheck.model import doc_field
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.compared import GOVERNANCE_SIGNALS
-from tiercheck.scorecard.model import Scorecard, SignalEntry
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard, SignalEntry
 from tiercheck.scorecard.readings import measured_nothing
 from tiercheck.target import STABLE_REF
 
@@ -352,8 +352,28 @@ def signals_digest(signals: Mapping[str, object]) -> str:
     return _digest(signals)
 
 
-def record_of(doc: Scorecard) -> RunRecord:
-    """The history's record of a scorecard."""
+def _scenario_row(revision: str, leg: str, d: ScenarioEntry) -> ScenarioRow:
+    """A scenario's verdict as the history keeps it: its first failure's check and message
+    (else the reason it gives), its dispute, and whether a baseline expected it to fail or it
+    was not measured (kept only when so)."""
+    first = d.failures[0] if d.failures else None
+    return ScenarioRow(
+        revision,
+        leg,
+        d.scenario,
+        d.passed,
+        d.scored,
+        _free_text(first.id if first else None),
+        _free_text(first.message if first else d.reason),
+        dispute=DisputeRecord(d.dispute.state, d.dispute.issue) if d.dispute else None,
+        expected=True if d.expected_failure else None,
+        unmeasured=True if not d.measured else None,
+    )
+
+
+def _verdicts(doc: Scorecard) -> tuple[tuple[LegRow, ...], tuple[ScenarioRow, ...]]:
+    """Every leg of every revision, and the scenarios of each measured leg (an unmeasured leg
+    has no verdicts: none of its scenarios is ever recorded as failing)."""
     legs: list[LegRow] = []
     scenarios: list[ScenarioRow] = []
     for revision, entry in doc.revisions.items():
@@ -361,35 +381,17 @@ def record_of(doc: Scorecard) -> RunRecord:
             part = entry.server if leg == "server" else entry.client
             legs.append(
                 LegRow(
-                    revision,
-                    leg,
-                    part.state,
-                    part.reason,
-                    part.pass_rate,
-                    part.passed,
-                    part.total,
+                    revision, leg, part.state, part.reason, part.pass_rate, part.passed, part.total
                 )
             )
-            if part.state != "measured":
-                continue  # an unmeasured leg has no verdicts: never recorded as failing
-            for d in part.details:
-                first = d.failures[0] if d.failures else None
-                scenarios.append(
-                    ScenarioRow(
-                        revision,
-                        leg,
-                        d.scenario,
-                        d.passed,
-                        d.scored,
-                        _free_text(first.id if first else None),
-                        _free_text(first.message if first else d.reason),
-                        dispute=(
-                            DisputeRecord(d.dispute.state, d.dispute.issue) if d.dispute else None
-                        ),
-                        expected=True if d.expected_failure else None,
-                        unmeasured=True if not d.measured else None,
-                    )
-                )
+            if part.state == "measured":
+                scenarios += [_scenario_row(revision, leg, d) for d in part.details]
+    return tuple(legs), tuple(scenarios)
+
+
+def record_of(doc: Scorecard) -> RunRecord:
+    """The history's record of a scorecard."""
+    legs, scenarios = _verdicts(doc)
     configs = {
         rev: {key: c.value for key, c in entry.config.items()}
         for rev, entry in doc.revisions.items()
@@ -414,8 +416,8 @@ def record_of(doc: Scorecard) -> RunRecord:
         ),
         signals={name: s.status for name, s in signals.items()},
         interrupted=doc.interrupted,
-        legs=tuple(legs),
-        scenarios=tuple(scenarios),
+        legs=legs,
+        scenarios=scenarios,
         requirements_digest=doc.tiercheck.requirements_digest,
         unaddressed=unaddressed_record(doc.checks.unaddressed_issues),
         sep_tier=doc.implied_tier.sep1730.tier,

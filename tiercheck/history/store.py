@@ -144,6 +144,74 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def _insert_run(
+    conn: sqlite3.Connection, key: str, r: RunRecord, requirements_digest: str | None
+) -> int | None:
+    """Add the runs row of `r` (stored under `key`); its row id, which its other rows name."""
+    cursor = conn.execute(
+        "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
+        " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
+        " blockers, governance_digest, signals, interrupted, requirements_digest,"
+        " unaddressed, sep_tier, nothing_measured)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            key,
+            r.run_id,
+            r.timestamp.isoformat(),
+            r.sdk,
+            r.repo,
+            r.ref,
+            r.commit,
+            r.tiercheck_version,
+            r.harness_version,
+            r.node_version,
+            json.dumps(list(r.revisions)),
+            r.config_digest,
+            r.tier,
+            json.dumps(list(r.blockers)),
+            r.governance_digest,
+            json.dumps(dict(r.signals)),
+            int(r.interrupted),
+            requirements_digest,
+            _unaddressed_text(r.unaddressed),
+            r.sep_tier,
+            int(r.nothing_measured),
+        ),
+    )
+    return cursor.lastrowid
+
+
+def _insert_verdicts(conn: sqlite3.Connection, run: int | None, r: RunRecord) -> None:
+    """Add the legs and scenarios rows of `r`, under its runs row `run`."""
+    conn.executemany(
+        "INSERT INTO legs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (run, x.revision, x.leg, x.state, x.reason, x.pass_rate, x.passed, x.total)
+            for x in r.legs
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                run,
+                s.revision,
+                s.leg,
+                s.scenario,
+                int(s.passed),
+                int(s.scored),
+                s.check,
+                s.message,
+                s.dispute.state if s.dispute else None,
+                s.dispute.issue if s.dispute else None,
+                None if s.expected is None else int(s.expected),
+                None if s.unmeasured is None else int(s.unmeasured),
+            )
+            for s in r.scenarios
+        ],
+    )
+
+
 class HistoryStore:
     """One history database file. Each method opens, works and closes its own connection."""
 
@@ -292,68 +360,15 @@ class HistoryStore:
         requirements_digest: str | None,
         leg_results: Mapping[tuple[str, str], StoredLegResults],
     ) -> bool:
+        """Add one run's rows (its run, legs, scenarios and raw leg results); False, adding
+        nothing, when a run of that key is already stored."""
         key = _key(r)
         known = conn.execute("SELECT 1 FROM runs WHERE key = ?", (key,)).fetchone()
         if known:
             return False
-        cursor = conn.execute(
-            "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
-            " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
-            " blockers, governance_digest, signals, interrupted, requirements_digest,"
-            " unaddressed, sep_tier, nothing_measured)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                r.run_id,
-                r.timestamp.isoformat(),
-                r.sdk,
-                r.repo,
-                r.ref,
-                r.commit,
-                r.tiercheck_version,
-                r.harness_version,
-                r.node_version,
-                json.dumps(list(r.revisions)),
-                r.config_digest,
-                r.tier,
-                json.dumps(list(r.blockers)),
-                r.governance_digest,
-                json.dumps(dict(r.signals)),
-                int(r.interrupted),
-                requirements_digest if requirements_digest is not None else r.requirements_digest,
-                _unaddressed_text(r.unaddressed),
-                r.sep_tier,
-                int(r.nothing_measured),
-            ),
-        )
-        run = cursor.lastrowid
-        conn.executemany(
-            "INSERT INTO legs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (run, x.revision, x.leg, x.state, x.reason, x.pass_rate, x.passed, x.total)
-                for x in r.legs
-            ],
-        )
-        conn.executemany(
-            "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    run,
-                    s.revision,
-                    s.leg,
-                    s.scenario,
-                    int(s.passed),
-                    int(s.scored),
-                    s.check,
-                    s.message,
-                    s.dispute.state if s.dispute else None,
-                    s.dispute.issue if s.dispute else None,
-                    None if s.expected is None else int(s.expected),
-                    None if s.unmeasured is None else int(s.unmeasured),
-                )
-                for s in r.scenarios
-            ],
-        )
+        digest = requirements_digest if requirements_digest is not None else r.requirements_digest
+        run = _insert_run(conn, key, r, digest)
+        _insert_verdicts(conn, run, r)
         conn.executemany(
             "INSERT INTO leg_results VALUES (?, ?, ?, ?)",
             [
