@@ -19,7 +19,7 @@ from tiercheck.document_files import write_reports
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, build_matrix
 from tiercheck.pipeline.matrix.distributed import merge_matrix, plan_matrix
-from tiercheck.pipeline.matrix.local import child_args, run_matrix
+from tiercheck.pipeline.matrix.local import run_matrix, shared_command
 from tiercheck.pipeline.matrix.outcome import MatrixFolder, finish, matrix_folder
 from tiercheck.pipeline.matrix.request import (
     MatrixBudgets,
@@ -88,6 +88,11 @@ def test_a_budget_below_one_is_refused_naming_its_flag(
 # --- what every row is given ------------------------------------------------------------------
 
 
+def _shared(registry: Registry, cache: Path, options: RowOptions) -> list[str]:
+    request = MatrixRequest(registry, RowSelection(), cache, options=options)
+    return shared_command(request).argv()
+
+
 def test_every_row_is_given_the_registry_governance_harness_and_history(
     registry: Registry, tmp_path: Path
 ) -> None:
@@ -98,20 +103,27 @@ def test_every_row_is_given_the_registry_governance_harness_and_history(
         reuse=True,
         history=tmp_path / "h.sqlite",
     )
-    assert child_args(registry, options) == (
+    cache = tmp_path / "cache"
+    assert _shared(registry, cache, options) == [
+        "--cache-dir",
+        str(cache.resolve()),
+        "--harness-version",
+        "0.2.0",
+        "--budget",
+        str(cache.resolve() / "budget"),
+        "--max-builds",
+        "2",
         "--registry",
         str((tmp_path / "known_sdks.yaml").resolve()),
         "--skip-governance",
         "--as-of",
         "2026-01-31",
-        "--harness-version",
-        "0.2.0",
-        "--reuse",
         "--history",
         str((tmp_path / "h.sqlite").resolve()),
-    )
+        "--reuse",
+    ]
     quiet = RowOptions(history=tmp_path / "h.sqlite", no_history=True)
-    assert child_args(registry, quiet)[2:] == ("--no-history",)
+    assert _shared(registry, cache, quiet)[8:] == ["--no-history"]
 
 
 @pytest.mark.parametrize(
@@ -128,10 +140,10 @@ def test_every_row_is_given_the_registry_governance_harness_and_history(
     ],
 )
 def test_a_bad_row_option_is_refused_once(
-    registry: Registry, options: RowOptions, message: str
+    registry: Registry, options: RowOptions, message: str, tmp_path: Path
 ) -> None:
     with pytest.raises(UsageError) as info:
-        child_args(registry, options)
+        _shared(registry, tmp_path, options)
     assert info.value.message == message
 
 
@@ -329,14 +341,20 @@ def test_plan_matrix_stable_adds_each_line_at_its_latest_stable_release(
         RowSelection(every_stable=True)
 
 
-def test_a_row_gets_a_client_cap_only_when_one_was_given(tmp_path: Path) -> None:
+def test_a_row_gets_a_client_cap_only_when_one_was_given(
+    registry: Registry, tmp_path: Path
+) -> None:
     from tiercheck.pipeline.matrix.rows import PlannedRow
     from tiercheck.pipeline.matrix.run import MatrixSettings, row_argv
 
+    def settings(budgets: MatrixBudgets) -> MatrixSettings:
+        request = MatrixRequest(registry, RowSelection(), tmp_path, budgets=budgets)
+        return MatrixSettings(tmp_path / "out", shared_command(request))
+
     row = PlannedRow("go-sdk@main", "go-sdk", "o/r", "main", ("2025-11-25",), None, True, None)
-    measured = MatrixSettings(tmp_path, tmp_path, {}, concurrency=None, max_builds=1)
-    argv = row_argv(row, measured)
+    argv = row_argv(row, settings(MatrixBudgets(concurrency=None, max_builds=1)))
     assert "--concurrency" not in argv  # the rows share the measured admission
-    assert argv[argv.index("--budget") + 1] == str(tmp_path / "budget")
-    capped = row_argv(row, MatrixSettings(tmp_path, tmp_path, {}, concurrency=4, max_builds=1))
+    assert argv[argv.index("--budget") + 1] == str(tmp_path.resolve() / "budget")
+    assert argv[argv.index("--out") + 1] == str(tmp_path / "out" / "rows" / "go-sdk@main")
+    capped = row_argv(row, settings(MatrixBudgets(concurrency=4, max_builds=1)))
     assert capped[capped.index("--concurrency") + 1] == "4"

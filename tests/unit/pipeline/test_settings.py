@@ -15,7 +15,7 @@ from tiercheck.governance.obtain import GovernanceOptions
 from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
 from tiercheck.pipeline.assess.options import ASSESSMENT, declared_in, from_args, to_argv
 from tiercheck.pipeline.assess.output import ReportFolder
-from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
+from tiercheck.pipeline.assess.request import AssessCommand, AssessRequest, TargetRequest
 from tiercheck.pipeline.run import assess_options
 from tiercheck.target import Target
 
@@ -172,7 +172,7 @@ def test_every_setting_but_the_environment_is_bound_to_an_option() -> None:
     assert set(bound) == {f.name for f in dataclasses.fields(RunSettings)} - {"environ"}
     assert set(declared_in(TargetRequest)) == {f.name for f in dataclasses.fields(TargetRequest)}
     on_the_parser = set(ASSESSMENT)
-    for record in (RunSettings, TargetRequest, AssessRequest):
+    for record in (RunSettings, TargetRequest, AssessRequest, AssessCommand):
         assert set(declared_in(record).values()) <= on_the_parser, record
 
 
@@ -222,3 +222,36 @@ def test_no_probes_and_no_cap_are_written_too(tmp_path: Path) -> None:
     assert to_argv(settings)[2:] == ["--probes", "none"]
     args = assess_parser("tier-check", epilog="").parse_args(to_argv(settings))
     assert from_args(RunSettings, args) == settings
+
+
+def test_a_matrix_row_is_read_by_its_tier_check_as_it_was_written(tmp_path: Path) -> None:
+    from tiercheck.governance.obtain import parse_as_of
+    from tiercheck.pipeline.assess.request import HistoryRequest
+
+    registry = load_registry().path
+    command = AssessCommand(
+        target=TargetRequest(sdk="python-sdk-v1@main"),
+        settings=dataclasses.replace(_every_setting(tmp_path), skip_build=False),
+        registry=registry,
+        governance_snapshot=tmp_path / "snapshot.json",
+        as_of="2026-01-31",
+        history=tmp_path / "h.sqlite",
+        reuse=True,
+        out=tmp_path / "rows" / "python-sdk-v1@main",
+    )
+    args = assess_parser("tier-check", epilog="").parse_args(command.argv())
+    target = from_args(TargetRequest, args)
+    settings = from_args(RunSettings, args, environ=command.settings.environ)
+    assert from_args(AssessCommand, args, target=target, settings=settings) == command
+    # The child's own reading, as `tier-check` builds its request from that argv.
+    request = assess_request(args)
+    assert request.target == command.target
+    assert request.settings == dataclasses.replace(
+        command.settings, environ=request.settings.environ
+    )
+    assert request.registry.path == registry
+    assert request.out == command.out
+    assert request.history == HistoryRequest(tmp_path / "h.sqlite", reuse=True)
+    assert request.governance.snapshot == command.governance_snapshot
+    assert request.governance.as_of == parse_as_of("2026-01-31")
+    assert not request.governance.skip

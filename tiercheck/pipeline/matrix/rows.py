@@ -4,6 +4,7 @@ line's tools are ready and its registry entry gives a leg a command)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from tiercheck.config.matrix_file import RowRequest, load_matrix_file
 from tiercheck.config.registry import Registry
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, row_id
+from tiercheck.pipeline.assess import options
+from tiercheck.pipeline.assess.request import AssessCommand, TargetRequest
 from tiercheck.pipeline.matrix.request import RowSelection
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.target import STABLE_REF
@@ -80,16 +83,34 @@ class PlannedRow:
         """The row's folder and job name: its id with anything a path would mind replaced."""
         return re.sub(r"[^A-Za-z0-9@._-]+", "_", self.id)
 
+    @property
+    def assessed(self) -> str:
+        """What the row's `tier-check` is given as `--sdk`: `NAME@REF`."""
+        return f"{self.sdk}@{self.ref}"
+
     def assess_args(self) -> tuple[str, ...]:
-        """The `tier-check` arguments that assess this row alone (no output folder, no cache)."""
-        args = ["--sdk", f"{self.sdk}@{self.ref}"]
-        for revision in self.revisions or ():
-            args += ["--revision", revision]
-        if self.git_url:
-            args += ["--git-url", self.git_url]
-        if self.governance_snapshot:
-            args += ["--governance-snapshot", str(self.governance_snapshot)]
-        return tuple(args)
+        """The `tier-check` arguments that assess this row alone (no output folder, no cache),
+        each written by its option: the row's part of `command`."""
+        return (
+            *options.SDK.argv(self.assessed),
+            *options.REVISION.argv(self.revisions),
+            *options.GIT_URL.argv(self.git_url),
+            *options.GOVERNANCE_SNAPSHOT.argv(self.governance_snapshot),
+        )
+
+    def command(self, shared: AssessCommand, *, out: Path) -> AssessCommand:
+        """The assessment of this row into `out`: what every row is asked (`shared`) with the
+        row's own part (`assess_args`); the matrix's `--governance-snapshot` wins over the
+        row's."""
+        return dataclasses.replace(
+            shared,
+            target=TargetRequest(sdk=self.assessed),
+            settings=dataclasses.replace(
+                shared.settings, revisions=self.revisions, git_url=self.git_url
+            ),
+            governance_snapshot=shared.governance_snapshot or self.governance_snapshot,
+            out=out,
+        )
 
     def input(
         self, scorecard: Scorecard | None, folder: str | None, reason: str | None = None

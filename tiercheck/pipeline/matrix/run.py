@@ -2,7 +2,9 @@
 
 Each runnable row is a child `tier-check` process (through `tiercheck.process`, in a process
 group of its own), exactly the assessment a single run of that row is: it writes its own
-scorecard folder, appends to the run history and honours `--reuse`. A child process is the
+scorecard folder, appends to the run history and honours `--reuse`. What it is asked is one
+`AssessCommand` (the row's part over what every row shares), written as its argv by the
+options' declarations, which the child reads back with the same declarations. A child process is the
 isolation the matrix promises for little code: a row whose build breaks, whose server never
 starts or whose harness crashes, or that exhausts memory or hangs, ends only its own process;
 no state (a module cache, a signal handler, a thread pool, a working directory) is shared.
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from tiercheck import process
 from tiercheck.matrix.build import RowInput
+from tiercheck.pipeline.assess.request import AssessCommand
 from tiercheck.pipeline.matrix.rows import PlannedRow
 
 __all__ = ["MatrixRun", "MatrixSettings", "read_row", "row_argv", "run_rows"]
@@ -38,23 +41,24 @@ class MatrixSettings:
     """What every row of one matrix run shares."""
 
     out_dir: Path
-    cache_dir: Path
-    environ: Mapping[str, str]
-    #: Client scenario processes at once, machine-wide, at most (None: admitted by the CPU
-    #: they use, `conformance.admission`).
-    concurrency: int | None
-    #: Builds at once, machine-wide.
-    max_builds: int
-    #: Arguments every row's `tier-check` gets (governance, history, --reuse, registry, …).
-    child_args: tuple[str, ...] = ()
+    #: What every row's `tier-check` is asked besides its own row: the run settings (the cache,
+    #: the machine-wide budgets, the harness), the registry, governance and history.
+    shared: AssessCommand
     #: Rows running at once (None: every runnable row; the budgets bound the real work; the
     #: command's default is one per core).
     max_rows: int | None = None
 
     @property
     def budget_dir(self) -> Path:
-        """Machine-wide: every run using this cache shares the slots."""
-        return self.cache_dir / "budget"
+        """The budgets every row shares (`--budget`)."""
+        budget = self.shared.settings.budget_dir
+        assert budget is not None  # the matrix always shares its budgets
+        return budget
+
+    @property
+    def environ(self) -> Mapping[str, str]:
+        """The environment every row runs in."""
+        return self.shared.settings.environ
 
 
 @dataclass(frozen=True)
@@ -72,22 +76,8 @@ def row_folder(job: str) -> str:
 
 def row_argv(row: PlannedRow, settings: MatrixSettings) -> list[str]:
     """The child `tier-check` command that assesses `row` into its folder."""
-    return [
-        sys.executable,
-        "-m",
-        "tiercheck",
-        *row.assess_args(),
-        "--out",
-        str(settings.out_dir / row_folder(row.job)),
-        "--cache-dir",
-        str(settings.cache_dir),
-        "--budget",
-        str(settings.budget_dir),
-        *(() if settings.concurrency is None else ("--concurrency", str(settings.concurrency))),
-        "--max-builds",
-        str(settings.max_builds),
-        *settings.child_args,
-    ]
+    command = row.command(settings.shared, out=settings.out_dir / row_folder(row.job))
+    return [sys.executable, "-m", "tiercheck", *command.argv()]
 
 
 def read_row(row: PlannedRow, folder: Path, shown: str, why_missing: str) -> RowInput:
