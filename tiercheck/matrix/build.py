@@ -106,47 +106,73 @@ def _revisions(rows: Sequence[RowInput]) -> tuple[str, ...]:
     return tuple(v for v in known if v in seen) + tuple(sorted(seen - set(known)))
 
 
+def _row_without_scorecard(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
+    """A row whose assessment left no scorecard: unmeasured, its reason in every cell."""
+    why = source.reason or "no scorecard"
+    return MatrixRow(
+        id=source.id,
+        sdk=source.sdk,
+        repo=source.repo,
+        ref=source.ref,
+        commit=None,
+        runnable=source.runnable,
+        state="unmeasured",
+        reason=why,
+        tier=None,
+        blockers=(),
+        legs=tuple(
+            _empty_cell(revision, leg, source.claimed_revisions, why)
+            for revision in revisions
+            for leg in LEGS
+        ),
+        probes=(),
+        scorecard=source.folder,
+        exit_code=None,
+        duration_s=None,
+    )
+
+
+def _row_state(card: Scorecard, legs: Sequence[LegCell]) -> tuple[RowState, str | None]:
+    """Interrupted when the run was, measured when a leg was, else unmeasured with the first
+    reason found (`_first_reason`)."""
+    if card.interrupted:
+        return "interrupted", "interrupted before the row finished"
+    if any(c.state == "measured" for c in legs):
+        return "measured", None
+    return "unmeasured", _first_reason(card, legs)
+
+
+def _tier_cell(card: Scorecard, source: RowInput, state: RowState) -> TierCell | None:
+    """The row's tiers (official, SEP-1730's, the one claimed) and whether a measured row is
+    below its claim; None for a row that measured nothing (exit 3: its Tier 3 rests on
+    nothing)."""
+    if measured_nothing(card):
+        return None
+    tier = card.implied_tier
+    return TierCell(
+        official=tier.tier,
+        sep1730=tier.sep1730.tier,
+        claimed=source.claimed_tier,
+        below_claim=state == "measured"
+        and source.claimed_tier is not None
+        and tier.tier > source.claimed_tier,
+        governance_inconclusive=governance_inconclusive(card),
+    )
+
+
 def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
+    """A row of the matrix: a cell per revision and leg (a revision the line does not claim
+    is a not-claimed cell), its state, tiers, probes and timing."""
     card = source.scorecard
     if card is None:
-        why = source.reason or "no scorecard"
-        return MatrixRow(
-            id=source.id,
-            sdk=source.sdk,
-            repo=source.repo,
-            ref=source.ref,
-            commit=None,
-            runnable=source.runnable,
-            state="unmeasured",
-            reason=why,
-            tier=None,
-            blockers=(),
-            legs=tuple(
-                _empty_cell(revision, leg, source.claimed_revisions, why)
-                for revision in revisions
-                for leg in LEGS
-            ),
-            probes=(),
-            scorecard=source.folder,
-            exit_code=None,
-            duration_s=None,
-        )
+        return _row_without_scorecard(source, revisions)
     claimed = source.claimed_revisions or tuple(card.revisions)
     legs = tuple(
         _cell(card, revision, leg, claimed, interrupted=card.interrupted)
         for revision in revisions
         for leg in LEGS
     )
-    state: RowState
-    reason: str | None
-    if card.interrupted:
-        state, reason = "interrupted", "interrupted before the row finished"
-    elif any(c.state == "measured" for c in legs):
-        state, reason = "measured", None
-    else:
-        state, reason = "unmeasured", _first_reason(card, legs)
-    tier = card.implied_tier
-    assessed = not measured_nothing(card)
+    state, reason = _row_state(card, legs)
     return MatrixRow(
         id=source.id,
         sdk=source.sdk,
@@ -156,19 +182,8 @@ def _row(source: RowInput, revisions: tuple[str, ...]) -> MatrixRow:
         runnable=source.runnable,
         state=state,
         reason=reason,
-        # A row that measured nothing (exit 3) has no tier: its Tier 3 rests on nothing.
-        tier=TierCell(
-            official=tier.tier,
-            sep1730=tier.sep1730.tier,
-            claimed=source.claimed_tier,
-            below_claim=state == "measured"
-            and source.claimed_tier is not None
-            and tier.tier > source.claimed_tier,
-            governance_inconclusive=governance_inconclusive(card),
-        )
-        if assessed
-        else None,
-        blockers=tier.blocker_details,
+        tier=_tier_cell(card, source, state),
+        blockers=card.implied_tier.blocker_details,
         legs=legs,
         probes=tuple(
             _probe_counts(revision, card) for revision in revisions if _has_probes(card, revision)
