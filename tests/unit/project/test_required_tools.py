@@ -38,9 +38,14 @@ def _pytest_without_chromium(tmp_path: Path, required: str | None) -> str:
     env["PATH"] = str(bare)
     if required is not None:
         env[tools.REQUIRE_TOOLS] = required
-    # Hypothesis's plugin is left out: the browser test uses none of it, and importing it is
-    # half of this pytest's start.
-    argv = ["-n", "0", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", BROWSER_TEST]
+    # Hypothesis's and anyio's plugins are left out: the browser test uses neither, and
+    # importing them is much of this pytest's start. Its own --basetemp keeps it from clearing
+    # out old numbered folders of other pytest runs under the shared temporary root, which
+    # a run with the default one does as it ends.
+    argv = [
+        *("-n", "0", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:anyio"),
+        *("--basetemp", str(tmp_path / "basetemp"), "-q", BROWSER_TEST),
+    ]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", *argv],
         cwd=REPO,
