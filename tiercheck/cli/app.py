@@ -143,6 +143,20 @@ COMMANDS: tuple[Command, ...] = (
         "history",
     ),
     Command(
+        "history import",
+        "add saved scorecard folders or history data folders to the history",
+        _cli("history"),
+        "history_import_parser",
+        "history_import",
+    ),
+    Command(
+        "history export",
+        "the history's runs as a data folder, one JSON file per run",
+        _cli("history"),
+        "history_export_parser",
+        "history_export",
+    ),
+    Command(
         "publish",
         "the static dashboard of the history: pages, badges, JSON API (GitHub Pages)",
         _cli("publish"),
