@@ -73,6 +73,7 @@ TIER_ORDERINGS: dict[tuple[str, str], str] = {
 VERDICT_NAMES: dict[tuple[str, str], str] = {
     ("tiercheck.dashboard.html", "_regression_item"): "renders one open regression",
     ("tiercheck.dashboard.html", "_regression_history"): "renders a line's regressions",
+    ("tiercheck.dashboard.html", "_open_regressions"): "renders a line's open regressions",
     ("tiercheck.notify.texts", "_regressions_table"): "renders the regressions of an issue",
     (
         "tiercheck.history.regression",
