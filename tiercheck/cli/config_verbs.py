@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import Any
 
 from tiercheck.cli.common import (
@@ -16,9 +15,7 @@ from tiercheck.cli.common import (
 )
 from tiercheck.config.requirements import load_requirement_set
 from tiercheck.pipeline.assess import options
-from tiercheck.process import withheld as withheld_env
 from tiercheck.revisions import LEGS
-from tiercheck.target import resolve_target
 
 __all__ = [
     "list_parser",
@@ -133,64 +130,21 @@ def show_config_parser(prog: str) -> argparse.ArgumentParser:
 
 def show_config(args: argparse.Namespace) -> int:
     """`tier-check show-config`: resolved values per revision with their sources, and what
-    would run."""
-    from tiercheck.pipeline.assess.preview import preview_target
+    would run (`pipeline.show_config`)."""
+    from tiercheck.pipeline.show_config import ShowConfigRequest
+    from tiercheck.pipeline.show_config import show_config as resolved
 
-    registry = known_sdks(args)
-    # The forms the assessment accepts: NAME, OWNER/REPO (configured by the entry named like
-    # the repository), either with @REF, and a checkout (`--sdk-path`).
-    target = resolve_target(
-        registry,
+    request = ShowConfigRequest(
+        registry=known_sdks(args),
         sdk=args.sdk,
-        sdk_path=Path(args.sdk_path) if args.sdk_path else None,
-        repo=None,
+        sdk_path=options.SDK_PATH.held(args),
+        revision=args.revision,
+        environ=os.environ,
+        flags=config_flags(args),
     )
-    entry = target.entry
-    plan = preview_target(
-        target, environ=os.environ, flags=config_flags(args), revision=args.revision
-    )
-    resolved, previews = plan.configs, plan.previews
-    # Names only: a value is never printed, not even to say which shape gave it away.
-    withheld = {c.revision: withheld_env(allow=c.pass_env) for c in resolved}
-    hint = f"nothing would run (exit 3): {plan.reason}"
+    shown = resolved(request)
     if args.json:
-        payload = {
-            "sdk": target.name,
-            "repo": target.repo,
-            "default_ref": entry.default_ref if entry else None,
-            "registered": entry is not None,
-            "path": str(target.path) if target.path else None,
-            "revisions": {c.revision: c.to_dict() for c in resolved},
-            "would_run": {p.revision: p.to_dict() for p in previews},
-            "withheld_env": withheld,
-        }
-        if plan.nothing_would_run:
-            payload["nothing_would_run"] = hint
-        print_json(payload)
-        return 0
-    if entry is not None:
-        lines = [f"{entry.name} ({entry.repo} @{entry.default_ref}; {entry.source})"]
+        print_json(shown.to_dict())
     else:
-        lines = [
-            f"{target.name} ({target.repo}): not in the registry, configured by flags and "
-            "TIERCHECK_* variables alone"
-        ]
-    # One column for the names, as wide as the widest (`expected_failures.server`).
-    width = max(len("withheld from the SDK"), *(len(k) for c in resolved for k in c.values))
-    for config, preview in zip(resolved, previews, strict=True):
-        lines.append("")
-        lines.append(f"revision {config.revision}")
-        for key, item in config.to_dict().items():
-            lines.append(f"  {key:<{width}} {item['value']!r}")
-            lines.append(f"  {'':<{width}}   from {item['source']}")
-        names = withheld[config.revision]
-        shown = ", ".join(names) if names else "nothing"
-        lines.append(f"  {'withheld from the SDK':<{width}} {shown}")
-        why = "your environment, secret by name or value (pass_env lets one through)"
-        lines.append(f"  {'':<{width}}   {why}")
-        lines.append("  would run:")
-        lines.extend(f"    {line}" for line in preview.lines())
-    if plan.nothing_would_run:
-        lines += ["", hint]
-    emit("\n".join(lines))
+        emit("\n".join(shown.lines()))
     return 0
