@@ -50,7 +50,9 @@ def _run(tmp_path: Path, doc, exit_code: int = 0, **inputs: str):
     outputs.write_text("")
     summary.write_text("")
     env = {
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        # The step's `python3` is this interpreter (as in the real-run test below), not a
+        # version manager's shim that may stand first on the caller's PATH.
+        "PATH": f"{bin_dir}:{Path(sys.executable).parent}:{os.environ['PATH']}",
         "GITHUB_ACTION_PATH": str(REPO),
         "GITHUB_OUTPUT": str(outputs),
         "GITHUB_STEP_SUMMARY": str(summary),
@@ -296,31 +298,50 @@ def sample_plan(tmp_path_factory: pytest.TempPathFactory) -> str:
     return planned.stdout
 
 
-@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
-def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
-    previous: str, tmp_path: Path, sample_plan: str
-) -> None:
-    bin_dir = tmp_path / ".venv" / "bin"
+def _merge_setup(where: Path, plan: str) -> dict[str, str]:
+    """`where` as the merge job's workspace before its last step: our tier-check in
+    .venv/bin, the plan job's plan, a cache of its own; the step's environment."""
+    bin_dir = where / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "tier-check").symlink_to(Path(sys.executable).parent / "tier-check")
-    env = {**os.environ, "TIERCHECK_CACHE": str(tmp_path / "cache")}
-    (tmp_path / "plan").mkdir()
-    (tmp_path / "plan" / "plan.json").write_text(sample_plan, encoding="utf-8")
-    if previous != "none":
+    (where / "plan").mkdir()
+    (where / "plan" / "plan.json").write_text(plan, encoding="utf-8")
+    return {**os.environ, "TIERCHECK_CACHE": str(where / "cache")}
+
+
+@pytest.fixture(scope="module")
+def merged_alone(
+    tmp_path_factory: pytest.TempPathFactory, sample_plan: str
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """The merge step with no previous matrix (the "none" case below, and the comparable
+    previous matrix of the "comparable" one: made once): the step and the matrix.json it
+    wrote."""
+    where = tmp_path_factory.mktemp("merged")
+    done = _run_merge_step(where, _merge_setup(where, sample_plan))
+    assert done.returncode == 0, done.stderr
+    return done, (where / "matrix" / "matrix.json").read_text("utf-8")
+
+
+@pytest.mark.parametrize("previous", ["none", "comparable", "unreadable"])
+def test_the_merge_step_compares_with_the_previous_matrix_when_it_can(
+    previous: str,
+    tmp_path: Path,
+    sample_plan: str,
+    merged_alone: tuple[subprocess.CompletedProcess[str], str],
+) -> None:
+    if previous == "none":
+        done, written = merged_alone
+    else:
+        env = _merge_setup(tmp_path, sample_plan)
         # A matrix of the same row, or garbage standing for an artifact this tiercheck cannot
         # read (an older schema, a truncated upload).
-        text = '{"rows": ['
-        if previous == "comparable":
-            first = _run_merge_step(tmp_path, env)
-            assert first.returncode == 0, first.stderr
-            text = (tmp_path / "matrix" / "matrix.json").read_text("utf-8")
-            shutil.rmtree(tmp_path / "matrix")
-            shutil.rmtree(tmp_path / "jobs")
+        text = merged_alone[1] if previous == "comparable" else '{"rows": ['
         (tmp_path / "previous").mkdir()
         (tmp_path / "previous" / "matrix.json").write_text(text, encoding="utf-8")
-    done = _run_merge_step(tmp_path, env)
-    assert done.returncode == 0, done.stderr
-    doc = json.loads((tmp_path / "matrix" / "matrix.json").read_text("utf-8"))
+        done = _run_merge_step(tmp_path, env)
+        assert done.returncode == 0, done.stderr
+        written = (tmp_path / "matrix" / "matrix.json").read_text("utf-8")
+    doc = json.loads(written)
     (row,) = doc["rows"]
     assert row["state"] == "unmeasured"  # its job left nothing
     assert (doc["changes"] is not None) == (previous == "comparable")
