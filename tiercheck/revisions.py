@@ -39,6 +39,7 @@ __all__ = [
     "harness_requirements",
     "is_known_revision",
     "known_revisions",
+    "read_revisions",
     "release_date",
     "requirements_dir",
     "revision",
@@ -121,8 +122,9 @@ def _entry(item: dict[str, str], index: int, source: Path) -> Revision:
     )
 
 
-@cache
-def _load(source: Path) -> tuple[Revision, ...]:
+def read_revisions(source: Path) -> tuple[Revision, ...]:
+    """The revisions of the file `source` (a `revisions.yaml`), validated, read afresh: for a
+    tree other than the one in use (`tier-check referee update --root`)."""
     try:
         raw = yaml.load(source.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506
     except OSError as exc:
@@ -145,6 +147,9 @@ def _load(source: Path) -> tuple[Revision, ...]:
             msg = f"{source}: revisions[{i}]: no requirement set {entry.name}.yaml beside it"
             raise ConfigError(msg)
     return found
+
+
+_load = cache(read_revisions)
 
 
 def _all() -> tuple[Revision, ...]:

@@ -21,13 +21,23 @@ from tiercheck import process
 from tiercheck.errors import ProcessError, ToolMissingError
 from tiercheck.paths import data_path
 
-__all__ = ["MIN_NODE_MAJOR", "PINNED_VERSION", "Harness", "provision"]
+__all__ = ["MIN_NODE_MAJOR", "PINNED_VERSION", "Harness", "pinned_version", "provision"]
 
-#: The harness version `runners/package-lock.json` pins.
-PINNED_VERSION = "0.2.0-alpha.12"
 #: The harness's CLI needs Node 22 or newer.
 MIN_NODE_MAJOR = 22
 PACKAGE = "@modelcontextprotocol/conformance"
+
+
+def pinned_version(runners: Path) -> str:
+    """The exact harness version a runners folder's `package.json` pins (its lock agrees, or
+    `npm ci` refuses it)."""
+    manifest = json.loads((runners / "package.json").read_text(encoding="utf-8"))
+    return str(manifest["dependencies"][PACKAGE])
+
+
+#: The harness version `runners/package.json` and its lock pin: data, so a referee change is a
+#: change of `runners/` alone (`tier-check referee update`).
+PINNED_VERSION = pinned_version(data_path("runners"))
 _MARKER = ".tiercheck-complete.json"
 _NPM_TIMEOUT_S = 900.0
 
@@ -138,18 +148,23 @@ def _npm() -> str:
     return npm
 
 
-def _prepare(staging: Path, version: str) -> list[str]:
-    runners = data_path("runners")
+def _prepare(staging: Path, version: str, runners: Path | None = None) -> list[str]:
+    source = runners or data_path("runners")
     staging.mkdir(parents=True)
-    shutil.copy2(runners / "package.json", staging / "package.json")
-    if version == PINNED_VERSION:
-        shutil.copy2(runners / "package-lock.json", staging / "package-lock.json")
+    shutil.copy2(source / "package.json", staging / "package.json")
+    if version == pinned_version(source):
+        shutil.copy2(source / "package-lock.json", staging / "package-lock.json")
         return ["ci", "--no-audit", "--no-fund"]
-    # Another harness version: same manifest, that version, and no lock to honour.
-    manifest = json.loads((runners / "package.json").read_text(encoding="utf-8"))
+    manifest = json.loads((source / "package.json").read_text(encoding="utf-8"))
     manifest.setdefault("dependencies", {})[PACKAGE] = version
     (staging / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
-    return ["install", "--no-audit", "--no-fund"]
+    if runners is None:
+        # Another harness version to run: same manifest, that version, and no lock to honour.
+        return ["install", "--no-audit", "--no-fund"]
+    # A new pin for `runners`: its lock is where npm starts, so only the harness and what it
+    # needs change, and the lock is written as the committed one is (no registry URLs).
+    shutil.copy2(source / "package-lock.json", staging / "package-lock.json")
+    return ["install", "--no-audit", "--no-fund", "--omit-lockfile-registry-resolved"]
 
 
 def _move_into_place(staging: Path, install: Path) -> Harness | None:
@@ -176,12 +191,18 @@ def provision(
     *,
     version: str = PINNED_VERSION,
     progress: Callable[[str], None] | None = None,
+    runners: Path | None = None,
 ) -> Harness:
     """Install (or reuse) the conformance harness under `cache_dir/harness/<version>/`.
 
     The pinned version is installed from the committed lock with `npm ci`; any other version
     with `npm install`. A complete earlier install is reused without running npm. Raises
     ToolMissingError without npm, ProcessError when npm fails (with its log tail).
+
+    `runners` names another runners folder (a tree's `runners/`) to start from instead of the
+    shipped one: its pinned version is installed with `npm ci` from its lock, and any other
+    version with `npm install` from its lock, so the install's `package-lock.json` is the lock
+    that would pin that version there.
     """
     install = cache_dir / "harness" / _safe_dirname(version)
     existing = _load_complete(install)
@@ -190,7 +211,7 @@ def provision(
     npm = _npm()
     staging = install.with_name(f"{install.name}.partial-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
-    npm_args = _prepare(staging, version)
+    npm_args = _prepare(staging, version, runners)
     log = staging / "npm.log"
     _say(progress, f"provisioning {PACKAGE} {version} (npm {npm_args[0]})")
     try:
