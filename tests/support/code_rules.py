@@ -52,6 +52,10 @@ WRITERS: dict[str, str] = {
     "tiercheck.pipeline.matrix.outcome": "$GITHUB_STEP_SUMMARY: the summary file GitHub names",
     "tiercheck.pipeline.init": "init --write: the known_sdks.yaml file named",
     "tiercheck.document_schemas": "the package's schemas/ folder (a developer command)",
+    "tiercheck.referee.write": (
+        "referee update: the tree's runners/ and requirements/ (--root), checked in a scratch "
+        "folder first"
+    ),
 }
 
 _PROCESS_CALLS = {"system", "fork", "forkpty", "popen"}

@@ -205,6 +205,13 @@ COMMANDS: tuple[Command, ...] = (
         "claim_parser",
         "claim",
     ),
+    Command(
+        "referee update",
+        "move the pinned harness to another release: what changes, written for review",
+        _cli("referee"),
+        "referee_update_parser",
+        "referee_update",
+    ),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

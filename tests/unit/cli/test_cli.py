@@ -74,6 +74,7 @@ def test_command_table_names_every_verb_in_help_order() -> None:
         "matrix merge",
         "notify",
         "claim",
+        "referee update",
     ]
 
 
