@@ -11,10 +11,11 @@ by hand from those inputs (the tier rules have their own table tests).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from support.checks_builder import requirement_set
 from tiercheck.baseline import BaselineVerdict, apply_baseline
@@ -45,6 +46,10 @@ from tiercheck.scoring import (
     unmeasured_leg,
 )
 from tiercheck.tier import Blocker, ImpliedTier, SepTier
+
+if TYPE_CHECKING:
+    from tiercheck.config.registry import SdkEntry
+    from tiercheck.config.requirements import RequirementSet
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25"
 LEGS_BOTH = frozenset({"server", "client"})
@@ -610,6 +615,24 @@ def probed_scorecard() -> Scorecard:
     return dataclasses.replace(doc, revisions=revisions)
 
 
+@functools.cache
+def _shipped_sample_entry(registry: Path, requirements: Path) -> SdkEntry:
+    """The sample SDK's entry of the registry file `registry`, with the revisions of the
+    requirements folder `requirements`: read once per test process for each pair (reading
+    known_sdks.yaml is most of making a `sample_scorecard`, which tests make many times)."""
+    from tiercheck.config.registry import load_registry
+
+    return load_registry(registry).get("sample-sdk")
+
+
+@functools.cache
+def _frozen_set(revision: str, path: Path) -> RequirementSet:
+    """The requirement set of `revision` read from `path`, once per test process."""
+    from tiercheck.config.requirements import load_requirement_set
+
+    return load_requirement_set(revision, path)
+
+
 def sample_scorecard(
     *,
     failing: Mapping[tuple[str, Leg, str], str] | None = None,
@@ -627,11 +650,12 @@ def sample_scorecard(
     revision's configuration is the shipped known_sdks.yaml entry resolved through the real
     cascade, with `flags` on top (`{"--client-cmd": "./c"}`, or the `ConfigFlags` a parser gave).
     """
-    from tiercheck.config.registry import load_registry
-    from tiercheck.config.requirements import load_requirement_set
+    from tiercheck.config.registry import default_registry_path
+    from tiercheck.config.requirements import requirement_set_path
     from tiercheck.config.resolve import resolve
+    from tiercheck.revisions import requirements_dir
 
-    entry = load_registry().get("sample-sdk")
+    entry = _shipped_sample_entry(default_registry_path(), requirements_dir())
     given = flags if isinstance(flags, ConfigFlags) else ConfigFlags(flags)
     configs = {rev: resolve(entry, rev, environ={}, flags=given) for rev in (R1, R2)}
 
@@ -639,7 +663,7 @@ def sample_scorecard(
     warned = dict(warned or {})
     legs: dict[str, dict[Leg, LegVerdict]] = {}
     for rev in (R1, R2):
-        rset = load_requirement_set(rev)
+        rset = _frozen_set(rev, requirement_set_path(rev))
         legs[rev] = {}
         for leg in ("server", "client"):
             names: tuple[str, ...] = rset.server if leg == "server" else rset.client
