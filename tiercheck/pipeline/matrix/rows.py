@@ -9,9 +9,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tiercheck.config.matrix_file import RowRequest, load_matrix_file
-from tiercheck.config.registry import Registry
+from tiercheck.config.registry import Registry, SdkEntry
 from tiercheck.errors import UsageError
 from tiercheck.matrix.build import RowInput, row_id
 from tiercheck.pipeline.assess import options
@@ -19,6 +20,9 @@ from tiercheck.pipeline.assess.request import AssessCommand, TargetRequest
 from tiercheck.pipeline.matrix.request import RowSelection
 from tiercheck.scorecard.model import Scorecard
 from tiercheck.target import STABLE_REF
+
+if TYPE_CHECKING:
+    from tiercheck.pipeline.doctor import DoctorRow
 
 __all__ = ["PlannedRow", "RowRequest", "parse_row", "plan_rows", "select_rows"]
 
@@ -159,28 +163,8 @@ def plan_rows(
             msg = f"the row {rid} is asked for twice; each row runs once"
             raise UsageError(msg)
         seen.add(rid)
-        for revision in request.revisions or ():
-            if revision not in entry.revisions:
-                msg = (
-                    f"{rid}: {entry.name} does not claim {revision} "
-                    f"(revisions: {', '.join(entry.revisions)})"
-                )
-                raise UsageError(msg)
-        doctor = verdicts[entry.name]
-        runnable, reason = doctor.runnable, doctor.reason
-        if assume_setup:
-            missing = [str(r) for r in entry.requires if r.tool not in _SETUP_KEYS]
-            reasons = [f"no setup action installs {', '.join(missing)}"] if missing else []
-            reasons += [doctor.would_run.reason] if doctor.would_run.reason else []
-            runnable, reason = not reasons, "; ".join(reasons)
-        toolchains: dict[str, str] = {}
-        for requirement in entry.requires:
-            key = _SETUP_KEYS.get(requirement.tool)
-            if key is not None:
-                wanted = requirement.minimum or _SETUP_DEFAULTS[key]
-                if key == "dotnet" and requirement.minimum:
-                    wanted = f"{requirement.minimum}.0.x" if "." not in wanted else f"{wanted}.x"
-                toolchains.setdefault(key, wanted)
+        _check_revisions(rid, entry, request.revisions)
+        runnable, reason = _verdict(entry, verdicts[entry.name], assume_setup=assume_setup)
         rows.append(
             PlannedRow(
                 id=rid,
@@ -194,10 +178,45 @@ def plan_rows(
                 git_url=request.git_url,
                 revisions=request.revisions,
                 governance_snapshot=request.governance_snapshot,
-                toolchains=toolchains,
+                toolchains=_toolchains(entry),
             )
         )
     return tuple(rows)
+
+
+def _check_revisions(rid: str, entry: SdkEntry, revisions: Sequence[str] | None) -> None:
+    """A row's revisions are revisions its line claims (UsageError otherwise)."""
+    for revision in revisions or ():
+        if revision not in entry.revisions:
+            msg = (
+                f"{rid}: {entry.name} does not claim {revision} "
+                f"(revisions: {', '.join(entry.revisions)})"
+            )
+            raise UsageError(msg)
+
+
+def _verdict(entry: SdkEntry, doctor: DoctorRow, *, assume_setup: bool) -> tuple[bool, str]:
+    """Whether the line can run and, if not, why: this machine's (`tier-check doctor`'s), or
+    with `assume_setup` a CI runner's, where the setup actions install what they provide."""
+    if not assume_setup:
+        return doctor.runnable, doctor.reason
+    missing = [str(r) for r in entry.requires if r.tool not in _SETUP_KEYS]
+    reasons = [f"no setup action installs {', '.join(missing)}"] if missing else []
+    reasons += [doctor.would_run.reason] if doctor.would_run.reason else []
+    return not reasons, "; ".join(reasons)
+
+
+def _toolchains(entry: SdkEntry) -> dict[str, str]:
+    """Setup action key → the version to ask for, for each tool of the line one provides."""
+    toolchains: dict[str, str] = {}
+    for requirement in entry.requires:
+        key = _SETUP_KEYS.get(requirement.tool)
+        if key is not None:
+            wanted = requirement.minimum or _SETUP_DEFAULTS[key]
+            if key == "dotnet" and requirement.minimum:
+                wanted = f"{requirement.minimum}.0.x" if "." not in wanted else f"{wanted}.x"
+            toolchains.setdefault(key, wanted)
+    return toolchains
 
 
 def select_rows(

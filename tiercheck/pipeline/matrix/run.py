@@ -110,34 +110,32 @@ def run_rows(
         if not row.runnable:
             on_event(f"{row.id}: unmeasured ({row.reason})")
             results[row.id] = row.input(None, None, row.reason)
+    ran, interrupted = _run_all(runnable, settings, on_event)
+    results.update(ran)
+    return MatrixRun(tuple(results[r.id] for r in rows), interrupted)
+
+
+def _run_all(
+    runnable: Sequence[PlannedRow],
+    settings: MatrixSettings,
+    on_event: Callable[[str], None],
+) -> tuple[dict[str, RowInput], bool]:
+    """Every runnable row, at most `max_rows` at once: each row's input, and whether Ctrl-C or
+    SIGTERM stopped them (the rows not yet started never start; the running ones are stopped
+    and write what they measured)."""
     stop = threading.Event()
     gate = threading.Lock()
-    interrupted = False
 
     def one(row: PlannedRow) -> RowInput:
         with gate:
             if stop.is_set():
                 return row.input(None, None, "interrupted before the row started")
-        on_event(f"{row.id}: started")
-        log = settings.out_dir / "logs" / f"{row.job}.log"
-        outcome = process.run(
-            row_argv(row, settings), cwd=Path.cwd(), env=settings.environ, log_path=log
-        )
-        said = _error_line(log)
-        got = read_row(
-            row,
-            settings.out_dir / row_folder(row.job),
-            row_folder(row.job),
-            f"tier-check exited with code {outcome.returncode}"
-            + (f": {said}" if said else "")
-            + f" (log: logs/{log.name})",
-        )
-        on_event(f"{row.id}: {_summary(got)}")
-        return got
+        return _run_row(row, settings, on_event)
 
     workers = max(1, min(len(runnable), settings.max_rows or len(runnable)))
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="row")
     futures: dict[Future[RowInput], PlannedRow] = {pool.submit(one, r): r for r in runnable}
+    interrupted = False
     try:
         pending = set(futures)
         while pending:
@@ -151,12 +149,37 @@ def run_rows(
         _stop_rows()
     finally:
         pool.shutdown(wait=True)
-    for future, row in futures.items():
-        if future.done() and not future.cancelled() and future.exception() is None:
-            results[row.id] = future.result()
-        else:
-            results[row.id] = row.input(None, None, "interrupted before the row finished")
-    return MatrixRun(tuple(results[r.id] for r in rows), interrupted)
+    return {row.id: _finished(future, row) for future, row in futures.items()}, interrupted
+
+
+def _run_row(
+    row: PlannedRow, settings: MatrixSettings, on_event: Callable[[str], None]
+) -> RowInput:
+    """One row's own `tier-check`, run to its end; the row's input from the folder it wrote, or
+    why there is none (its exit code, its last error line, its log)."""
+    on_event(f"{row.id}: started")
+    log = settings.out_dir / "logs" / f"{row.job}.log"
+    outcome = process.run(
+        row_argv(row, settings), cwd=Path.cwd(), env=settings.environ, log_path=log
+    )
+    said = _error_line(log)
+    got = read_row(
+        row,
+        settings.out_dir / row_folder(row.job),
+        row_folder(row.job),
+        f"tier-check exited with code {outcome.returncode}"
+        + (f": {said}" if said else "")
+        + f" (log: logs/{log.name})",
+    )
+    on_event(f"{row.id}: {_summary(got)}")
+    return got
+
+
+def _finished(future: Future[RowInput], row: PlannedRow) -> RowInput:
+    """What a row's run gave, or an unmeasured row when it never finished."""
+    if future.done() and not future.cancelled() and future.exception() is None:
+        return future.result()
+    return row.input(None, None, "interrupted before the row finished")
 
 
 def _stop_rows() -> None:
