@@ -221,6 +221,26 @@ def test_the_process_contract_covers_every_module_but_process() -> None:
     assert contract["ignore_imports"] == ["tiercheck.sdk.checkout -> git"]
 
 
+def test_every_command_module_sits_above_the_assessments_steps() -> None:
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c["name"] == "The assessment's steps know no command"
+    ]
+    commands, steps = contract["layers"]
+    pipeline = REPO / "tiercheck" / "pipeline"
+    present = {
+        path.stem if path.suffix == ".py" else path.name
+        for path in pipeline.iterdir()
+        if path.name != "__init__.py" and (path.suffix == ".py" or (path / "__init__.py").is_file())
+    }
+    assert steps == "assess"
+    assert {name.strip() for name in commands.split(":")} == present - {"assess"}
+
+
 def test_only_process_starts_processes_by_any_os_call() -> None:
     found = {
         name: list(process_calls(source))
