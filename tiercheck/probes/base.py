@@ -189,6 +189,13 @@ class ProbeContext:
             out.append(tool)
         return out
 
+    def plain_tool_name(self) -> str:
+        """The first plain tool's name; Skip when the server has none to call."""
+        tools = self.plain_tools()
+        if not tools:
+            raise Skip("no tool that takes no arguments to call")
+        return str(tools[0]["name"])
+
 
 #: Tool-name fragments a probe never calls: they announce a change or a server round trip.
 _SIDE_EFFECTS = (

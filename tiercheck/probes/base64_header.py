@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 
 from tiercheck.probes._common import served
-from tiercheck.probes.base import Finding, Probe, ProbeContext, Skip, broken, ok
+from tiercheck.probes.base import Finding, Probe, ProbeContext, broken, ok
 
 __all__ = ["PROBE", "sentinel"]
 
@@ -22,10 +22,7 @@ def sentinel(value: str) -> str:
 
 def check(ctx: ProbeContext) -> Finding:
     """`tools/call` twice: Mcp-Name = the tool's name encoded, then another name encoded."""
-    tools = ctx.plain_tools()
-    if not tools:
-        raise Skip("no tool that takes no arguments to call")
-    name = str(tools[0]["name"])
+    name = ctx.plain_tool_name()
     wire = ctx.wire()
     params = {"name": name, "arguments": {}}
     body, right = wire.request("tools/call", params, extra={"Mcp-Name": sentinel(name)})

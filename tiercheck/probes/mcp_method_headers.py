@@ -8,17 +8,14 @@ must not break the older wire).
 from __future__ import annotations
 
 from tiercheck.probes._common import served, shown
-from tiercheck.probes.base import Finding, Level, Probe, ProbeContext, Skip, broken, ok
+from tiercheck.probes.base import Finding, Level, Probe, ProbeContext, broken, ok
 
 __all__ = ["PROBE"]
 
 
 def check(ctx: ProbeContext) -> Finding:
     """`tools/call` of a plain tool with matching `Mcp-Method` and `Mcp-Name` headers."""
-    tools = ctx.plain_tools()
-    if not tools:
-        raise Skip("no tool that takes no arguments to call")
-    name = str(tools[0]["name"])
+    name = ctx.plain_tool_name()
     wire = ctx.wire()
     extra = {"Mcp-Method": "tools/call", "Mcp-Name": name}
     params = {"name": name, "arguments": {}}
