@@ -12,13 +12,8 @@ from tiercheck.cli.common import (
     say_nothing_measured,
     stdout_color,
 )
-from tiercheck.document_files import load_scorecard
 from tiercheck.document_formats import DIFF_FORMATS
-from tiercheck.errors import UsageError
 from tiercheck.pipeline.assess import options
-from tiercheck.pipeline.assess.assessment import score_results
-from tiercheck.scorecard.diff import diff_scorecards
-from tiercheck.target import check_repo
 
 __all__ = ["diff", "diff_parser", "score", "score_parser"]
 
@@ -43,69 +38,24 @@ def score_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _score_inputs(args: argparse.Namespace) -> list[tuple[str, Path | None, Path | None]]:
-    """(revision, server results, client results) from the flags or a `<rev>/<leg>/` folder."""
-    if args.results:
-        root = Path(args.results)
-        if not root.is_dir():
-            msg = f"--results {root}: not a directory"
-            raise UsageError(msg)
-        found = []
-        for child in sorted(p for p in root.iterdir() if p.is_dir()):
-            server, client = child / "server", child / "client"
-            found.append(
-                (
-                    child.name,
-                    server if server.is_dir() else None,
-                    client if client.is_dir() else None,
-                )
-            )
-        if not found:
-            msg = f"--results {root}: expected folders laid out <revision>/<leg>/"
-            raise UsageError(msg)
-        return found
-    revisions: list[str] = args.requirements
-    if not revisions:
-        msg = "score needs --requirements REV with --server-results/--client-results, or --results"
-        raise UsageError(msg)
-    servers, clients = args.server_results, args.client_results
-    for flag, given in (("--server-results", servers), ("--client-results", clients)):
-        if given and len(given) != len(revisions):
-            msg = f"{flag} given {len(given)} time(s) for {len(revisions)} --requirements"
-            raise UsageError(msg)
-    if not servers and not clients:
-        msg = "score needs --server-results and/or --client-results"
-        raise UsageError(msg)
-    return [
-        (
-            rev,
-            Path(servers[i]) if servers else None,
-            Path(clients[i]) if clients else None,
-        )
-        for i, rev in enumerate(revisions)
-    ]
-
-
 def score(args: argparse.Namespace) -> int:
-    """`tier-check score`: judge raw harness results an SDK's own CI already produced."""
+    """`tier-check score`: judge raw harness results an SDK's own CI already produced
+    (`pipeline.score`)."""
+    from tiercheck.pipeline.score import ScoreRequest
+    from tiercheck.pipeline.score import score as judged
 
-    check_repo(args.repo, "--repo")
-    inputs = _score_inputs(args)
-    paths = [Path(p) for p in args.expected_failures]
-    if len(paths) not in (0, 1, len(inputs)):
-        msg = "give one --expected-failures for all revisions, or one per revision"
-        raise UsageError(msg)
-    baselines = {
-        revision: paths[0] if len(paths) == 1 else paths[i]
-        for i, (revision, _, _) in enumerate(inputs)
-        if paths
-    }
-    doc = score_results(inputs, repo=args.repo, baselines=baselines)
-    emit_scorecard(doc, args.output)
-    from tiercheck.scorecard.remediation import nothing_measured
-
-    say_nothing_measured(nothing_measured(doc))
-    return doc.exit_code
+    request = ScoreRequest(
+        repo=args.repo,
+        results=Path(args.results) if args.results else None,
+        requirements=tuple(args.requirements),
+        server_results=tuple(Path(p) for p in args.server_results),
+        client_results=tuple(Path(p) for p in args.client_results),
+        expected_failures=tuple(Path(p) for p in args.expected_failures),
+    )
+    scored = judged(request)
+    emit_scorecard(scored.scorecard, args.output)
+    say_nothing_measured(scored.nothing_measured)
+    return scored.exit_code
 
 
 def diff_parser(prog: str) -> argparse.ArgumentParser:
@@ -120,10 +70,11 @@ def diff_parser(prog: str) -> argparse.ArgumentParser:
 
 
 def diff(args: argparse.Namespace) -> int:
-    """`tier-check diff OLD.json NEW.json`: what changed; exit 1 on a regression."""
+    """`tier-check diff OLD.json NEW.json`: what changed; exit 1 on a regression
+    (`pipeline.diff`)."""
+    from tiercheck.pipeline.diff import DiffRequest
+    from tiercheck.pipeline.diff import diff as compared
 
-    old = load_scorecard(Path(args.old))
-    new = load_scorecard(Path(args.new))
-    result = diff_scorecards(old, new)
-    emit(DIFF_FORMATS.get(args.output).render(result, stdout_color()))
-    return 1 if result.has_regression else 0
+    result = compared(DiffRequest(old=Path(args.old), new=Path(args.new)))
+    emit(DIFF_FORMATS.get(args.output).render(result.diff, stdout_color()))
+    return result.exit_code
