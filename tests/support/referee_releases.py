@@ -41,7 +41,40 @@ RELEASES = ("0.2.0-alpha.11", "0.2.0-alpha.12")
 TODAY = "0.2.0-alpha.12"
 _ENTRY = f"node_modules/{PACKAGE}"
 
-__all__ = ["FOLDER", "RELEASES", "TODAY", "answers", "fake_fetch", "lock_entry", "tree_pinned_to"]
+#: What 0.2.0-alpha.12 changed, written out by hand from its release notes (PR #503) and the two
+#: releases' own `list` output: the skills scenarios it adds, per leg (all extensions)...
+SKILLS_SERVER = (
+    "sep-2640-skills-directory",
+    "sep-2640-skills-enumeration",
+    "sep-2640-skills-manifest",
+)
+SKILLS_CLIENT = (
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+)
+#: ...and the RFC 8707 `resource` checks its metadata discovery scenarios emit.
+RESOURCE_CHECKS = (
+    "resource-parameter-consistency",
+    "resource-parameter-in-authorization",
+    "resource-parameter-in-token",
+    "resource-parameter-matches-prm",
+    "resource-parameter-valid-uri",
+)
+
+__all__ = [
+    "FOLDER",
+    "RELEASES",
+    "RESOURCE_CHECKS",
+    "SKILLS_CLIENT",
+    "SKILLS_SERVER",
+    "TODAY",
+    "answers",
+    "fake_fetch",
+    "lock_entry",
+    "tree_pinned_to",
+]
 
 
 def answers(version: str) -> Answers:

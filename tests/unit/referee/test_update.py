@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from support.referee_releases import RELEASES, TODAY, answers, fake_fetch, tree_pinned_to
+from support.referee_releases import (
+    RELEASES,
+    RESOURCE_CHECKS,
+    SKILLS_CLIENT,
+    SKILLS_SERVER,
+    TODAY,
+    answers,
+    fake_fetch,
+    tree_pinned_to,
+)
 from tiercheck.pipeline.referee import RefereeUpdateOutcome, RefereeUpdateRequest, referee_update
 from tiercheck.referee.bundle import read_bundle
 from tiercheck.referee.report import render_report
@@ -28,26 +37,6 @@ FILES = (
     "requirements/revisions.yaml",
     "requirements/2025-11-25.yaml",
     "requirements/2026-07-28.yaml",
-)
-#: The scenarios alpha.12 adds, as its own `list --server` / `--client` shows them.
-SKILLS_SERVER = (
-    "sep-2640-skills-directory",
-    "sep-2640-skills-enumeration",
-    "sep-2640-skills-manifest",
-)
-SKILLS_CLIENT = (
-    "sep-2640-client-no-prefetch",
-    "sep-2640-client-verify-digest",
-    "sep-2640-client-verify-size",
-    "sep-2640-client-verify-frontmatter",
-)
-#: The RFC 8707 `resource` checks the metadata discovery scenarios emit from alpha.12 on.
-RESOURCE_CHECKS = (
-    "resource-parameter-consistency",
-    "resource-parameter-in-authorization",
-    "resource-parameter-in-token",
-    "resource-parameter-matches-prm",
-    "resource-parameter-valid-uri",
 )
 
 
