@@ -15,13 +15,11 @@ from tiercheck.cli.common import (
     emit,
     emit_scorecard,
     known_sdks,
-    pinned_harness_version,
     say_nothing_measured,
     warn,
 )
 from tiercheck.cli.governance import options_from_args
 from tiercheck.cli.history import history_request
-from tiercheck.cli.probe import probe_failed
 from tiercheck.pipeline.assess import options
 
 if TYPE_CHECKING:
@@ -60,10 +58,8 @@ def assess(args: argparse.Namespace) -> int:
     emit_scorecard(doc, args.output)
     files = ", ".join(p.name for p in written.files.values())
     sys.stderr.write(f"reports: {written.out_dir} ({files})\n")
-    from tiercheck.scorecard.remediation import nothing_measured
-
-    say_nothing_measured(nothing_measured(doc))
-    if args.fail_on_probe and doc.exit_code == 0 and probe_failed(doc):
+    say_nothing_measured(written.nothing_measured)
+    if args.fail_on_probe and doc.exit_code == 0 and written.probe_failed:
         sys.stderr.write(f"{PROG}: a probe failed (--fail-on-probe)\n")
         return 1
     return doc.exit_code
@@ -132,14 +128,12 @@ def setup_parser(prog: str) -> argparse.ArgumentParser:
 
 def setup(args: argparse.Namespace) -> int:
     """`tier-check setup`: provision the pinned harness and Node 22 into the cache, and with
-    `--sdk` the SDK's registry tools (exit 1 with the reason when the line cannot run here)."""
-    from tiercheck.conformance.harness import provision
+    `--sdk` the SDK's registry tools (exit 1 with the reason when the line cannot run here;
+    `pipeline.setup`)."""
+    from tiercheck.pipeline.setup import SetupRequest, setup_harness
 
-    harness = provision(
-        cache_dir(args),
-        version=args.harness_version or pinned_harness_version(),
-        progress=lambda text: print(text, file=sys.stderr),
-    )
+    request = SetupRequest(cache_dir=cache_dir(args), harness_version=args.harness_version)
+    harness = setup_harness(request, progress=lambda text: print(text, file=sys.stderr))
     emit(f"harness {harness.version} with node {harness.node_version} at {harness.root}")
     if not args.sdk:
         return 0
@@ -148,23 +142,24 @@ def setup(args: argparse.Namespace) -> int:
 
 def _setup_sdk(args: argparse.Namespace) -> int:
     from tiercheck.cli.progress import make_progress
-    from tiercheck.pipeline.assess.base import AssessOptions, RunSettings
-    from tiercheck.pipeline.doctor import prepare_sdk
-    from tiercheck.target import resolve_target
+    from tiercheck.pipeline.setup import SdkSetupRequest, setup_sdk
 
-    target = resolve_target(known_sdks(args), sdk=args.sdk, sdk_path=None, repo=None)
-    settings = RunSettings(
-        cache_dir=cache_dir(args), environ=dict(os.environ), git_url=args.git_url
+    request = SdkSetupRequest(
+        registry=known_sdks(args),
+        sdk=args.sdk,
+        cache_dir=cache_dir(args),
+        environ=dict(os.environ),
+        git_url=args.git_url,
+        out_dir=Path.cwd(),
     )
-    setting_up = AssessOptions(target=target, settings=settings, out_dir=Path.cwd())
     progress = make_progress()
     try:
-        ready = prepare_sdk(setting_up, progress)
+        ready = setup_sdk(request, progress)
     finally:
         progress.close()
     if ready.halt is not None:
-        sys.stderr.write(f"{PROG}: {target.name} cannot run here: {ready.halt}\n")
-        return 1
-    for name, tool in ready.tools.items():
-        emit(f"{name} {tool['version']} ({tool['source']}) at {tool['path']}")
-    return 0
+        sys.stderr.write(f"{PROG}: {ready.sdk} cannot run here: {ready.halt}\n")
+        return ready.exit_code
+    for line in ready.lines():
+        emit(line)
+    return ready.exit_code

@@ -35,7 +35,6 @@ __all__ = [
     "emit_scorecard",
     "error_lines",
     "known_sdks",
-    "pinned_harness_version",
     "print_json",
     "say_nothing_measured",
     "stdout_color",
@@ -127,13 +126,6 @@ def known_sdks(args: argparse.Namespace) -> Registry:
 def cache_dir(args: argparse.Namespace) -> Path:
     """`--cache-dir`, else the default cache directory; refused at once if it cannot be one."""
     return options.CACHE_DIR.held(args)
-
-
-def pinned_harness_version() -> str:
-    """The harness version tiercheck is pinned to (when `--harness-version` is not given)."""
-    from tiercheck.conformance.harness import PINNED_VERSION
-
-    return PINNED_VERSION
 
 
 # --- stdout --------------------------------------------------------------------------------

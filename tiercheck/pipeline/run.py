@@ -53,6 +53,20 @@ class WrittenRun:
     out_dir: Path
     files: Mapping[str, Path]
 
+    @property
+    def nothing_measured(self) -> tuple[str, ...]:
+        """Why the run measured no leg at all, and what to do (empty when a leg was measured):
+        `scorecard.remediation.nothing_measured`."""
+        from tiercheck.scorecard.remediation import nothing_measured
+
+        return nothing_measured(self.scorecard)
+
+    @property
+    def probe_failed(self) -> bool:
+        """Whether any revision's probes failed (`--fail-on-probe` turns that into exit 1)."""
+        revisions = self.scorecard.revisions.values()
+        return any(entry.probes is not None and entry.probes.of("fail") for entry in revisions)
+
 
 def check_request(request: AssessRequest) -> None:
     """The combinations of flags no run can honour, refused before any work (UsageError)."""

@@ -382,7 +382,6 @@ def test_help_loads_the_assessments_command_modules_only() -> None:
         "tiercheck.cli.common",
         "tiercheck.cli.governance",
         "tiercheck.cli.history",
-        "tiercheck.cli.probe",
     ]
 
 
