@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tiercheck.cli.assess import assess_parser, assess_request
 from tiercheck.cli.common import (
@@ -33,7 +34,9 @@ from tiercheck.pipeline.assess.request import TargetRequest
 from tiercheck.pipeline.claim import ClaimRequest
 from tiercheck.pipeline.claim import claim as run_claim
 from tiercheck.pipeline.run import OutputError
-from tiercheck.scorecard.model import Scorecard
+
+if TYPE_CHECKING:
+    from tiercheck.scorecard.model import Scorecard
 
 __all__ = ["claim", "claim_parser", "claim_request"]
 
