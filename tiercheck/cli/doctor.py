@@ -24,9 +24,8 @@ from tiercheck.cli.common import (
     print_json,
 )
 from tiercheck.pipeline.assess import options
-from tiercheck.pipeline.assess.preview import RunPreview
-from tiercheck.pipeline.doctor import diagnose, diagnose_target, harness_facts
-from tiercheck.target import resolve_target
+from tiercheck.pipeline.doctor import DoctorRequest
+from tiercheck.pipeline.doctor import doctor as run_doctor
 
 __all__ = ["doctor", "doctor_parser"]
 
@@ -80,25 +79,21 @@ def _tool_cell(tool: dict[str, Any]) -> str:
 def doctor(args: argparse.Namespace) -> int:
     """`tier-check doctor`: the rows, as text or JSON; exit 1 when a row is not runnable."""
 
-    registry = known_sdks(args)
-    flags = config_flags(args)
-    previews: tuple[RunPreview, ...] = ()
-    if args.sdk or args.sdk_path:
-        # The forms `show-config` and the assessment accept.
-        sdk_path = Path(args.sdk_path) if args.sdk_path else None
-        target = resolve_target(registry, sdk=args.sdk, sdk_path=sdk_path, repo=None)
-        found = [diagnose_target(target, cache_dir(args), environ=os.environ, flags=flags)]
-        if args.sdk_path:
-            previews = found[0].would_run.previews
-    else:
-        entries = list(registry.entries.values())
-        found = diagnose(entries, cache_dir(args), environ=os.environ, flags=flags)
-    rows = [row.to_dict() for row in found]
-    facts = harness_facts(cache_dir(args))
+    found = run_doctor(
+        DoctorRequest(
+            registry=known_sdks(args),
+            cache_dir=cache_dir(args),
+            environ=os.environ,
+            flags=config_flags(args),
+            sdk=args.sdk,
+            sdk_path=Path(args.sdk_path) if args.sdk_path else None,
+        )
+    )
+    rows = [row.to_dict() for row in found.rows]
     if args.output == "json":
-        document: dict[str, Any] = {"rows": rows, "harness": facts.to_dict()}
+        document: dict[str, Any] = {"rows": rows, "harness": found.harness.to_dict()}
         if args.sdk_path:
-            document["would_run"] = {p.revision: p.to_dict() for p in previews}
+            document["would_run"] = {p.revision: p.to_dict() for p in found.previews}
         print_json(document)
     else:
         width = max((len(r["sdk"]) for r in rows), default=3)
@@ -109,9 +104,9 @@ def doctor(args: argparse.Namespace) -> int:
             lines.append(f"{r['sdk']:<{width}}  {verdict:<12}  {tools}")
             if r["reason"]:
                 lines.append(f"{'':<{width}}  {r['reason']}")
-        for preview in previews:
+        for preview in found.previews:
             lines.append(f"revision {preview.revision} would run:")
             lines.extend(f"  {line}" for line in preview.lines())
-        lines.extend(facts.lines())
+        lines.extend(found.harness.lines())
         emit("\n".join(lines))
-    return 0 if all(r["runnable"] for r in rows) else 1
+    return found.exit_code

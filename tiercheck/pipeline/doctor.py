@@ -15,23 +15,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tiercheck.config.registry import SdkEntry
+from tiercheck.config.registry import Registry, SdkEntry
 from tiercheck.config.requires import TOOLS
 from tiercheck.config.resolve import ConfigFlags, resolve
 from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink
 from tiercheck.pipeline.assess.plan import plan_assessment
-from tiercheck.pipeline.assess.preview import TargetPreview, preview_target
+from tiercheck.pipeline.assess.preview import RunPreview, TargetPreview, preview_target
 from tiercheck.pipeline.assess.provision import ToolsResult, provision_tools, sdk_probe_env
 from tiercheck.sdk.toolchain import PROBE_TIMEOUT_S, ToolStatus, check_tools
-from tiercheck.target import Target
+from tiercheck.target import Target, resolve_target
 
 __all__ = [
     "PIN_REASON",
+    "Diagnosis",
+    "DoctorRequest",
     "DoctorRow",
     "HarnessFacts",
     "RevisionHarness",
     "diagnose",
     "diagnose_target",
+    "doctor",
     "harness_facts",
     "prepare_sdk",
     "revision_harnesses",
@@ -130,6 +133,59 @@ def diagnose(
         )
         for entry in entries
     ]
+
+
+@dataclass(frozen=True)
+class DoctorRequest:
+    """What `tier-check doctor` asks: every known line, or the one `--sdk`/`--sdk-path` names
+    (in the forms `show-config` and the assessment accept), with the configuration flags."""
+
+    registry: Registry
+    cache_dir: Path
+    environ: Mapping[str, str]
+    flags: ConfigFlags
+    sdk: str | None = None
+    sdk_path: Path | None = None
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What the doctor found: a row per line, with `--sdk-path` what would run at each
+    revision, and the harness's facts."""
+
+    rows: tuple[DoctorRow, ...]
+    previews: tuple[RunPreview, ...]
+    harness: HarnessFacts
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every row shown is runnable, else 1."""
+        return 0 if all(row.runnable for row in self.rows) else 1
+
+
+def doctor(request: DoctorRequest) -> Diagnosis:
+    """`tier-check doctor`: the rows asked for, and the harness tiercheck runs."""
+    previews: tuple[RunPreview, ...] = ()
+    if request.sdk or request.sdk_path:
+        target = resolve_target(
+            request.registry, sdk=request.sdk, sdk_path=request.sdk_path, repo=None
+        )
+        row = diagnose_target(
+            target, request.cache_dir, environ=request.environ, flags=request.flags
+        )
+        rows: tuple[DoctorRow, ...] = (row,)
+        if request.sdk_path:
+            previews = row.would_run.previews
+    else:
+        rows = tuple(
+            diagnose(
+                list(request.registry.entries.values()),
+                request.cache_dir,
+                environ=request.environ,
+                flags=request.flags,
+            )
+        )
+    return Diagnosis(rows, previews, harness_facts(request.cache_dir))
 
 
 def prepare_sdk(options: AssessOptions, progress: ProgressSink) -> ToolsResult:

@@ -59,10 +59,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "`requirements REV` prints a requirement set as it is read: nothing is run or decided"
     ),
     ("tiercheck.cli.config_verbs", "tiercheck.revisions"): "`LEGS`: the order it prints legs in",
-    ("tiercheck.cli.doctor", "tiercheck.target"): (
-        "`resolve_target`: the one row `--sdk`/`--sdk-path` ask for (the row itself is "
-        "`pipeline.doctor`'s)"
-    ),
     ("tiercheck.cli.referee", "tiercheck.paths"): "`--cache-dir`'s default and argparse type",
     ("tiercheck.cli.referee", "tiercheck.referee.report"): "`render_report`: what it prints",
     ("tiercheck.cli.referee", "tiercheck.referee.tree"): "`default_root`: `--root`'s default",
