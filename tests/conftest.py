@@ -19,15 +19,27 @@ __all__ = ["isolated_git", "no_leftovers"]
 _INTEGRATION = Path(__file__).resolve().parent / "integration"
 
 
-#: The modules that take minutes, longest first. With `--dist loadscope` each module runs whole
-#: on one worker, in collection order; starting the long ones first keeps one of them from
-#: being the last thing the run waits for.
-_LONGEST_FIRST = ("test_matrix_e2e.py", "test_e2e.py", "test_faults.py", "test_claim_e2e.py")
+#: The modules that take minutes, longest first (as measured on two cores). With `--dist
+#: loadscope --no-loadscope-reorder` each module runs whole on one worker, in collection order;
+#: starting the long ones first keeps one of them from being the last thing the run waits for.
+_LONGEST_FIRST = tuple(
+    _INTEGRATION / name
+    for name in (
+        "test_e2e.py",
+        "test_faults.py",
+        "test_claim_e2e.py",
+        "test_matrix_e2e.py",
+        "test_secrets.py",
+        "test_dashboard_views_browser.py",
+        "test_governance_differential.py",
+        "test_governance_faults_e2e.py",
+    )
+)
 
 
 def _rank(item: pytest.Item) -> int:
-    name = Path(str(item.fspath)).name
-    return _LONGEST_FIRST.index(name) if name in _LONGEST_FIRST else len(_LONGEST_FIRST)
+    path = Path(str(item.fspath)).resolve()
+    return _LONGEST_FIRST.index(path) if path in _LONGEST_FIRST else len(_LONGEST_FIRST)
 
 
 @pytest.fixture(autouse=True)
