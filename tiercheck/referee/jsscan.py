@@ -33,7 +33,7 @@ the same on both sides. Pure: text in, data out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -659,32 +659,25 @@ class _Reader:
         while changed:
             changed = False
             for definition in self.definitions.values():
-                for callee, paren in definition.calls:
-                    target = self.definitions.get(callee)
-                    if target is None or not target.factory or paren < 0:
+                for paren, written, (start, end) in self.factory_arguments(definition):
+                    if end - start != 1 or self.t[start].kind != "name":
                         continue
-                    if callee in definition.declared:
+                    name = self.t[start].text
+                    if name not in definition.params:
                         continue
-                    args = self.arguments(paren)
-                    for index, written in target.factory.items():
-                        if index >= len(args):
-                            continue
-                        start, end = args[index]
-                        if end - start != 1 or self.t[start].kind != "name":
-                            continue
-                        name = self.t[start].text
-                        if name not in definition.params:
-                            continue
-                        mine = definition.params.index(name)
-                        had = definition.factory.get(mine)
-                        before = None if had is None else len(had)
-                        statuses = written | self.statuses(paren, self.pairs.get(paren, paren))
-                        definition.factory.setdefault(mine, set()).update(statuses)
-                        changed = changed or before != len(definition.factory[mine])
+                    mine = definition.params.index(name)
+                    had = definition.factory.get(mine)
+                    before = None if had is None else len(had)
+                    statuses = written | self.statuses(paren, self.pairs.get(paren, paren))
+                    definition.factory.setdefault(mine, set()).update(statuses)
+                    changed = changed or before != len(definition.factory[mine])
 
-    def made(self, definition: _Definition) -> dict[str, set[str]]:
-        """The checks a definition makes itself: its literals and its factory calls."""
-        checks = {k: set(v) for k, v in definition.checks.items()}
+    def factory_arguments(
+        self, definition: _Definition
+    ) -> Iterator[tuple[int, set[str], tuple[int, int]]]:
+        """Each argument `definition` hands to a factory where the factory takes a check id:
+        (the call's parenthesis, the statuses the factory writes beside it, the argument's
+        tokens), calls to names the definition declares itself left out."""
         for callee, paren in definition.calls:
             target = self.definitions.get(callee)
             if target is None or not target.factory or paren < 0:
@@ -693,14 +686,18 @@ class _Reader:
                 continue
             args = self.arguments(paren)
             for index, written in target.factory.items():
-                if index >= len(args):
-                    continue
-                start, end = args[index]
-                literal = _literal(self.t[start]) if end - start == 1 else None
-                if literal is None:
-                    continue
-                statuses = written | self.statuses(paren, self.pairs.get(paren, paren))
-                checks.setdefault(literal, set()).update(statuses)
+                if index < len(args):
+                    yield paren, written, args[index]
+
+    def made(self, definition: _Definition) -> dict[str, set[str]]:
+        """The checks a definition makes itself: its literals and its factory calls."""
+        checks = {k: set(v) for k, v in definition.checks.items()}
+        for paren, written, (start, end) in self.factory_arguments(definition):
+            literal = _literal(self.t[start]) if end - start == 1 else None
+            if literal is None:
+                continue
+            statuses = written | self.statuses(paren, self.pairs.get(paren, paren))
+            checks.setdefault(literal, set()).update(statuses)
         return checks
 
     def reached(self, root: _Definition) -> list[_Definition]:
