@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from tiercheck.errors import UsageError
 
 __all__ = [
+    "CACHE_ENV",
     "cache_dir",
     "data_path",
     "default_cache_dir",
@@ -29,9 +30,13 @@ def data_path(*parts: str) -> Path:
     return Path(str(files("tiercheck").joinpath("_data", *parts)))
 
 
+#: The environment variable that names the cache folder.
+CACHE_ENV = "TIERCHECK_CACHE"
+
+
 def default_cache_dir() -> Path:
     """`TIERCHECK_CACHE`, else `$XDG_CACHE_HOME/tiercheck`, else `~/.cache/tiercheck`."""
-    explicit = os.environ.get("TIERCHECK_CACHE")
+    explicit = os.environ.get(CACHE_ENV)
     if explicit:
         return Path(explicit).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")

@@ -17,17 +17,12 @@ from tiercheck.paths import data_path
 from tiercheck.revisions import is_known_revision, requirements_dir, shipped_revisions
 
 __all__ = [
-    "REGISTRY_ENV",
     "Registry",
     "SdkEntry",
     "default_registry_path",
     "load_registry",
     "load_with_bundled",
 ]
-
-#: Names a registry file added to the bundled one for every command, as `--registry FILE` does
-#: for one run.
-REGISTRY_ENV = "TIERCHECK_REGISTRY"
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ from tiercheck.config.resolve import ConfigFlags, Field, flag_fields
 from tiercheck.config.seconds import parse_seconds
 from tiercheck.document_formats import SCORECARD_FORMATS
 from tiercheck.errors import UsageError
+from tiercheck.paths import CACHE_ENV, writable_dir
 from tiercheck.paths import cache_dir as default_or_given_cache
-from tiercheck.paths import writable_dir
 
 __all__ = [
     "ASSESSMENT",
@@ -400,7 +400,7 @@ CACHE_DIR: Option[Path] = Option(
     "--cache-dir",
     RUNNING,
     metavar="DIR",
-    env="TIERCHECK_CACHE",
+    env=CACHE_ENV,
     help="clones, builds, harness (TIERCHECK_CACHE)",
     hold=_cache_dir,
     unhold=str,
