@@ -134,10 +134,18 @@ class ScenarioEntry:
     not_scored_reason: str | None = doc_field(
         default=None, json="notScoredReason", omit_none=True, doc="why it runs but does not count"
     )
-    checks_warned: int = 0
+    checks_warned: int = doc_field(
+        default=0,
+        doc="WARNING (SHOULD-level) checks as written: never a change to `passed`, a pass rate "
+        "or the tier (the harness's tier-check counts only SUCCESS and FAILURE)",
+    )
     reason: str | None = doc_field(default=None, doc="a failure no failing check explains")
     failures: tuple[CheckEntry, ...] = ()
-    warnings: tuple[CheckEntry, ...] = ()
+    warnings: tuple[CheckEntry, ...] = doc_field(
+        default=(),
+        doc="the WARNING checks, collapsed by id, apart from `failures`: they never change "
+        "`passed`",
+    )
     results_path: str | None = None
     baseline: BaselineOutcomeName | None = doc_field(
         default=None, omit_none=True, doc="the expected-failures baseline's outcome"
@@ -204,7 +212,11 @@ class LegSummaryEntry(LegCounts):
     reason: str | None = None
     checks_passed: int = 0
     checks_failed: int = 0
-    warnings: int = 0
+    warnings: int = doc_field(
+        default=0,
+        doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
+        "verdict, pass rate or tier",
+    )
     results_dir: str | None = None
 
 
@@ -219,7 +231,11 @@ class LegEntry(LegCounts):
     reason: str | None = None
     checks_passed: int = 0
     checks_failed: int = 0
-    warnings: int = 0
+    warnings: int = doc_field(
+        default=0,
+        doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
+        "verdict, pass rate or tier",
+    )
     results_dir: str | None = None
     duration_s: float | None = doc_field(default=None, doc="seconds the leg took")
 
@@ -257,7 +273,11 @@ class MergedLegEntry(LegCounts):
     missing_revisions: tuple[MissingRevision, ...] = ()
     checks_passed: int = 0
     checks_failed: int = 0
-    warnings: int = 0
+    warnings: int = doc_field(
+        default=0,
+        doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
+        "verdict, pass rate or tier",
+    )
     by_revision: Mapping[str, LegSummaryEntry] = doc_field(default_factory=dict)
     sep1730: Sep1730Counts | None = doc_field(
         default=None,

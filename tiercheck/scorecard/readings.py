@@ -15,6 +15,7 @@ from typing import Any
 from tiercheck.plaintext import one_line
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.model import (
+    CheckEntry,
     LegEntry,
     MergedLegEntry,
     ScenarioEntry,
@@ -25,7 +26,9 @@ from tiercheck.scorecard.model import (
 __all__ = [
     "LEG_CHECK_KEYS",
     "SIGNALS",
+    "WARNINGS_NOTE",
     "LegView",
+    "WarningRow",
     "dispute_lead",
     "dispute_state",
     "dispute_summary",
@@ -44,6 +47,7 @@ __all__ = [
     "signal_rows",
     "trend_columns",
     "version_text",
+    "warning_rows",
 ]
 
 #: The official `checks` keys of the merged legs.
@@ -215,6 +219,38 @@ def merged_legs(doc: Scorecard) -> Iterator[LegView]:
     """The two merged legs (`checks.conformance`, `checks.client_conformance`), label "all"."""
     for leg in LEG_CHECK_KEYS:
         yield LegView("all", leg, doc.checks.merged(leg))
+
+
+#: What every report says beside its WARNING checks. The harness's own tier-check counts only
+#: SUCCESS and FAILURE (a scenario passes with a SUCCESS and no FAILURE), so a WARNING changes
+#: no verdict there, and none here; whether SEP-1730 should count them is open
+#: (modelcontextprotocol/conformance#245).
+WARNINGS_NOTE = (
+    "SHOULD-level WARNING checks, listed apart from failures: they never change a scenario's "
+    "verdict, a pass rate or the tier"
+)
+
+
+@dataclass(frozen=True)
+class WarningRow:
+    """One WARNING check of one measured scenario (its id collapsed, as in `warnings`)."""
+
+    view: LegView
+    detail: ScenarioEntry
+    check: CheckEntry
+
+
+def warning_rows(doc: Scorecard) -> list[WarningRow]:
+    """Every WARNING check of every measured scenario, scored or not, of the legs `legs` yields
+    (per revision, else the merged ones), in report order: what each format lists and counts
+    apart from failures."""
+    return [
+        WarningRow(view, detail, check)
+        for view in legs(doc)
+        for detail in view.details
+        if detail.measured
+        for check in detail.warnings
+    ]
 
 
 def scenario_result(detail: ScenarioEntry) -> str:

@@ -17,6 +17,7 @@ from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    WARNINGS_NOTE,
     dispute_lead,
     dispute_title,
     failure_message,
@@ -30,6 +31,7 @@ from tiercheck.scorecard.readings import (
     signal_rows,
     trend_columns,
     version_text,
+    warning_rows,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.render.probes import ADVISORY_NOTE, probe_blocks, probe_counts
@@ -92,6 +94,36 @@ def _conformance(doc: Scorecard) -> Html:
         note = sep1730_note(view.data)
         if note:
             parts.append(el("p", f"{view.leg}, all revisions: {note}", class_="note"))
+    return join(parts, "\n")
+
+
+def _warnings(doc: Scorecard) -> Html:
+    """The WARNING checks, counted and listed apart from the failures (their count, even 0,
+    whenever something was measured)."""
+    found = warning_rows(doc)
+    if not found and not_assessed(doc) is not None:
+        return Html()
+    parts = [
+        el("h2", f"Warnings ({len(found)})"),
+        el("p", f"{WARNINGS_NOTE}.", class_="note"),
+    ]
+    if found:
+        rows = []
+        for row in found:
+            detail = row.detail
+            verdict = chip("pass") if detail.passed else chip("fail")
+            scored = "" if detail.scored else " (not scored)"
+            check = row.check
+            message = el("div", check.message, class_="msg") if check.message else ""
+            rows.append(
+                [
+                    join((el("code", detail.scenario), scored)),
+                    f"{row.view.revision} · {row.view.leg}",
+                    verdict,
+                    join((el("code", check.id), message)),
+                ]
+            )
+        parts.append(table(["Scenario", "Leg", "Scenario verdict", "Warning"], rows))
     return join(parts, "\n")
 
 
@@ -242,6 +274,7 @@ def render_html(doc: Scorecard) -> str:
         _not_assessed(doc),
         _blockers(doc),
         _conformance(doc),
+        _warnings(doc),
         _governance(doc),
         _remediation(doc),
         _history(doc),

@@ -10,6 +10,10 @@ Mapping (the shape Jenkins, GitLab, GitHub test reporters and junitparser read):
 * an unmeasured leg → a suite with one `<error>` test case carrying the reason (the harness or
   the server broke; the SDK did not fail a test);
 * a skipped leg → a suite with one skipped test case.
+
+WARNING checks (SHOULD-level) never change a test case's result: each suite of a measured leg
+counts them in its `warnings` property, and a scenario that has some lists them in its
+`<system-out>`, beside whatever its verdict is.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from tiercheck.plaintext import one_line
 from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    WARNINGS_NOTE,
     LegView,
     dispute_summary,
     failure_message,
@@ -60,9 +65,24 @@ def _failure_body(detail: ScenarioEntry) -> str:
     return "\n".join(lines)
 
 
+def _warnings_text(detail: ScenarioEntry) -> str:
+    """The scenario's WARNING checks under the note that they change nothing ("" without)."""
+    if not detail.measured or not detail.warnings:
+        return ""
+    lines = [f"Warnings ({len(detail.warnings)}): {WARNINGS_NOTE}."]
+    for check in detail.warnings:
+        line = f"WARNING {check.id}: {check.message or ''}".rstrip(": ")
+        if check.spec_url:
+            line += f"\n  spec: {check.spec_url}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
     harness = doc.harness
     props = ET.SubElement(suite, "properties")
+    measured = view.state not in ("skipped", "unmeasured")
+    warned = sum(len(d.warnings) for d in view.details if d.measured)
     values = {
         "repo": doc.repo,
         "commit": doc.sdk.commit,
@@ -71,6 +91,7 @@ def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
         "state": view.state,
         "harness": f"{harness.package}@{harness.version}",
         "node": harness.node_version,
+        "warnings": str(warned) if measured else None,
     }
     for name, value in values.items():
         if value:
@@ -100,9 +121,11 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
     for detail in view.details:
         case = _testcase(suite, view, one_line(detail.scenario))
         counts["tests"] += 1
-        if detail.dispute is not None:
-            # The verdict below stays the official one; the dispute is said beside it.
-            ET.SubElement(case, "system-out").text = xml_text(dispute_summary(detail))
+        # The verdict below stays the official one; a dispute and the warnings are said
+        # beside it.
+        said = [dispute_summary(detail), _warnings_text(detail)]
+        if any(said):
+            ET.SubElement(case, "system-out").text = xml_text("\n".join(t for t in said if t))
         if not detail.scored:
             message = f"not scored ({detail.not_scored_reason}); {scenario_result(detail)}"
             _attr(ET.SubElement(case, "skipped"), message=message)

@@ -16,7 +16,9 @@ from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    WARNINGS_NOTE,
     LegView,
+    WarningRow,
     dispute_state,
     failure_message,
     leg_tiers_line,
@@ -30,6 +32,7 @@ from tiercheck.scorecard.readings import (
     signal_disagreement,
     signal_rows,
     version_text,
+    warning_rows,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.render.probes import probe_blocks, probes_markdown_lines
@@ -126,15 +129,7 @@ def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[Md]
         if not detail.failures:
             lines.append(bullet(failure_message(detail), 2))
         for check in detail.failures:
-            line = fmt("{}: {}", code(check.id), check.message or "")
-            if check.spec_url:
-                spec = md.https_url(check.spec_url, SPEC_HOSTS)
-                shown = (
-                    fmt(" ({})", md.link("spec", spec))
-                    if spec
-                    else fmt(" (spec: {})", code(check.spec_url))
-                )
-                line = fmt("{}{}", line, shown)
+            line = fmt("{}: {}{}", code(check.id), check.message or "", _spec(check.spec_url))
             lines.append(md.strip_end(bullet(line, 2), ": "))
     return lines
 
@@ -176,7 +171,57 @@ def _conformance(doc: Scorecard) -> list[Md]:
     disputed = [(v, d) for v in views for d in v.disputes]
     if disputed:
         lines += [BLANK, *_disputed_table(disputed)]
+    return lines + _warnings(doc)
+
+
+def _spec(url: str | None) -> Md:
+    """` (spec)` linked when `url` is on the specification's site, else the URL as code."""
+    if not url:
+        return own("")
+    spec = md.https_url(url, SPEC_HOSTS)
+    return fmt(" ({})", md.link("spec", spec)) if spec else fmt(" (spec: {})", code(url))
+
+
+def _warning_items(found: Sequence[WarningRow]) -> list[Md]:
+    lines: list[Md] = []
+    last: tuple[int, int] | None = None
+    for row in found:
+        detail = row.detail
+        # One bullet per scenario, its warnings under it (rows come scenario by scenario).
+        at = (id(row.view), id(detail))
+        if at != last:
+            shown = "passed" if detail.passed else "failed"
+            scored = "" if detail.scored else ", not scored"
+            where = fmt(
+                "{}: {} [{}], scenario {}{}",
+                row.view.leg,
+                code(detail.scenario),
+                row.view.revision,
+                shown,
+                scored,
+            )
+            lines.append(bullet(where))
+            last = at
+        line = fmt(
+            "{}: {}{}", code(row.check.id), row.check.message or "", _spec(row.check.spec_url)
+        )
+        lines.append(md.strip_end(bullet(line, 2), ": "))
     return lines
+
+
+def _warnings(doc: Scorecard) -> list[Md]:
+    """The WARNING checks, counted and listed apart from the failures (their count, even 0,
+    whenever something was measured)."""
+    found = warning_rows(doc)
+    if not found and not_assessed(doc) is not None:
+        return []
+    summary = f"Warnings ({len(found)}): {WARNINGS_NOTE}"
+    if not found:
+        return [BLANK, md.italic(f"{summary}.")]
+    items = _warning_items(found)
+    if len(found) > FOLD_AFTER:
+        return [BLANK, *md.details(summary, items)]
+    return [BLANK, md.italic(f"{summary}:"), BLANK, *items]
 
 
 def _disputed_table(disputed: Sequence[tuple[LegView, ScenarioEntry]]) -> list[Md]:

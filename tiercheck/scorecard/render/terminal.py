@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
 from tiercheck.scorecard.readings import (
+    WARNINGS_NOTE,
     LegView,
     dispute_summary,
     failure_message,
@@ -26,6 +27,7 @@ from tiercheck.scorecard.readings import (
     signal_disagreement,
     signal_rows,
     version_text,
+    warning_rows,
 )
 from tiercheck.scorecard.remediation import NOT_ASSESSED, not_assessed
 from tiercheck.scorecard.render.probes import probe_blocks, probes_text
@@ -210,7 +212,32 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
             rows.append((Text("≠"), text))
         title = Text(f"Disputed ({len(disputed)}), run and shown", style="bold")
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
+    out += _warnings(doc)
     return out
+
+
+def _warnings(doc: Scorecard) -> list[RenderableType]:
+    """The WARNING checks, counted and listed apart from the failures (their count, even 0,
+    whenever something was measured)."""
+    from rich.text import Text
+
+    found = warning_rows(doc)
+    title = Text(f"Warnings ({len(found)}): {WARNINGS_NOTE}", style="bold")
+    if not found:
+        return [] if not_assessed(doc) is not None else [title]
+    rows = []
+    for row in found:
+        detail = row.detail
+        text = Text(f"{row.view.leg} {row.view.revision} ")
+        text.append(one_line(detail.scenario), style="bold")
+        shown = "passed" if detail.passed else "failed"
+        scored = "" if detail.scored else ", not scored"
+        text.append(f"  (scenario {shown}{scored})", style="dim")
+        check = one_line(row.check.id)
+        message = one_line(row.check.message or "")
+        text.append(f"\n{check}: {message}" if message else f"\n{check}", style="dim")
+        rows.append((Text("!", style="yellow"), text))
+    return [_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md"))]
 
 
 def _governance(doc: Scorecard) -> list[RenderableType]:

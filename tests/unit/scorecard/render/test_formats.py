@@ -248,6 +248,8 @@ _JUNIT: dict[str, tuple[set[str], set[str], set[str]]] = {
     "failure": (set(), {"message", "type"}, set()),
     "error": (set(), {"message", "type"}, set()),
     "skipped": (set(), {"message"}, set()),
+    "system-out": (set(), set(), set()),
+    "system-err": (set(), set(), set()),
 }
 
 
