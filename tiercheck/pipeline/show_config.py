@@ -73,6 +73,8 @@ class ShownConfig:
             "would_run": {p.revision: p.to_dict() for p in self.plan.previews},
             "withheld_env": {revision: list(names) for revision, names in self.withheld.items()},
         }
+        if self.plan.server_turns is not None:
+            payload["server_legs"] = self.plan.server_turns
         if self.hint is not None:
             payload["nothing_would_run"] = self.hint
         return payload
@@ -95,6 +97,8 @@ class ShownConfig:
             lines.append(f"  {'':<{width}}   {why}")
             lines.append("  would run:")
             lines.extend(f"    {line}" for line in preview.lines())
+        if self.plan.server_turns is not None:
+            lines += ["", f"server legs: {self.plan.server_turns}"]
         if self.hint is not None:
             lines += ["", self.hint]
         return lines

@@ -11,7 +11,14 @@ import socket
 from contextlib import suppress
 from urllib.parse import urlsplit
 
-__all__ = ["PORT_PLACEHOLDER", "allocate_port", "is_listening", "port_of_url", "substitute_port"]
+__all__ = [
+    "PORT_PLACEHOLDER",
+    "allocate_port",
+    "fixed_port",
+    "is_listening",
+    "port_of_url",
+    "substitute_port",
+]
 
 #: The placeholder replaced by the allocated port in commands, URLs and environment values.
 PORT_PLACEHOLDER = "{port}"
@@ -56,3 +63,15 @@ def port_of_url(url: str) -> int | None:
     if explicit is not None:
         return explicit
     return 443 if parts.scheme == "https" else 80
+
+
+def fixed_port(url: str) -> int | None:
+    """The port a server URL fixes: the URL's own port when it has no `{port}`, else None.
+
+    Without `{port}` in its URL a server is reached on that one port whatever its command says
+    (`{port}` in the command and `PORT` are given the URL's port), so two of them cannot run at
+    once on one machine.
+    """
+    if PORT_PLACEHOLDER in url:
+        return None
+    return port_of_url(url)

@@ -5,8 +5,9 @@ The official tool starts the server on the hard-coded port 3000 and calls it rea
 passes. Here the port is allocated (or taken from the URL for legacy fixed-port configurations),
 refused if something already listens on it, and readiness means: our process is alive, the URL
 answers an MCP `initialize` with a JSON-RPC response, and the listening socket belongs to our
-process group. A server that dies during start-up is reported within about a second with its
-last output lines. Teardown stops the whole process group on every way out of the block.
+process group. A port found taken names its holder when that is a process tiercheck itself
+started (`own_listener`). A server that dies during start-up is reported within about a second
+with its last output lines. Teardown stops the whole process group on every way out of the block.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "ProbeResult",
     "listener_in_group",
     "managed_server",
+    "own_listener",
     "probe_mcp",
     "probe_protocol_version",
 ]
@@ -377,17 +379,55 @@ def _log_since(log_path: Path, offset: int) -> str:
         return ""
 
 
+def own_listener(port: int) -> tuple[Child, int] | None:
+    """The child this process started whose group or tree listens on TCP `port`, with the pid
+    of the listening process; None when no process of ours does (or psutil cannot see).
+
+    Only our own children are looked at (psutil reads each one's sockets: /proc/PID/fd against
+    /proc/net/tcp on Linux), never the machine's other processes.
+    """
+    for child in process.live_children():
+        try:
+            leader = psutil.Process(child.pid)
+            members = [leader, *leader.children(recursive=True)]
+        except psutil.Error:
+            continue
+        for member in members:
+            try:
+                connections = member.net_connections(kind="tcp")
+            except (psutil.Error, OSError):
+                continue
+            if any(_listens_on(c, port) for c in connections):
+                return child, member.pid
+    return None
+
+
+def _taken(host: str, port: int) -> str:
+    """Why the server is not started on a port something listens on, naming the holder when it
+    is one of our own processes."""
+    found = own_listener(port)
+    if found is None:
+        return (
+            f"port {port} on {host} is already in use by another program; "
+            "refusing to start the server (a stale server would be tested instead)"
+        )
+    child, pid = found
+    command = child.command if len(child.command) <= 120 else child.command[:117] + "..."
+    log = f"; log: {child.log_path}" if child.log_path is not None else ""
+    return (
+        f"port {port} on {host} is in use by tiercheck's own process {pid} "
+        f"(started by this run: {command}{log}); refusing to start the server beside it; "
+        "run with --sequential so that no other leg runs while a server starts"
+    )
+
+
 def _refuse_taken_ports(addresses: Collection[tuple[str, int]], *, allocated: bool) -> None:
     """Refuse to start where something already listens: a stale server would be tested in our
     server's place. _PortLostError for a port we allocated (another start may find a free one),
     ServerStartError for one the URL or the caller fixed."""
     for host, port in sorted(addresses):
         if is_listening(host, port):
-            msg = (
-                f"port {port} on {host} is already in use by another program; "
-                "refusing to start the server (a stale server would be tested instead)"
-            )
-            raise (_PortLostError if allocated else ServerStartError)(msg)
+            raise (_PortLostError if allocated else ServerStartError)(_taken(host, port))
 
 
 def _start_ready(

@@ -1,7 +1,8 @@
 """Step 5, legs: the server and client legs of every planned revision, overlapped.
 
 Per revision: {server on a free port → server leg → stop} and {client leg, slot-limited}. Server
-legs take turns, each overlapping the client legs; client processes across the whole
+legs take turns, each overlapping the client legs (a server on a fixed port holds its turn until
+it has stopped: `would_run.server_turns`, said in the run's log); client processes across the whole
 assessment are admitted by the CPU they use (`conformance.admission`), never more than
 `RunSettings.concurrency` when that is given. A leg that cannot be measured is an unmeasured
 verdict with its reason. Ctrl-C (or SIGTERM) stops every child, marks the legs that had not
@@ -39,7 +40,12 @@ from tiercheck.pipeline.assess.base import (
 from tiercheck.pipeline.assess.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.pipeline.assess.verdict import score_leg_run
-from tiercheck.pipeline.assess.would_run import legs_to_run, nothing_would_run, unconfigured
+from tiercheck.pipeline.assess.would_run import (
+    legs_to_run,
+    nothing_would_run,
+    server_turns,
+    unconfigured,
+)
 from tiercheck.revisions import LEGS, Leg, is_known_revision
 from tiercheck.scoring import LegVerdict, skipped_leg, unmeasured_leg
 
@@ -172,6 +178,9 @@ class _LegContext:
     #: server already up (concurrent-ids' rounds), which would otherwise hold every later
     #: server leg back.
     server_turn: threading.Lock = field(default_factory=threading.Lock)
+    #: A server on a fixed port keeps its turn through its probes and its stop: the next
+    #: server must find the port free (`would_run.server_turns`).
+    hold_turn: bool = False
 
 
 class _Turn:
@@ -325,7 +334,8 @@ def _started_server_leg(
                 progress.warn(f"{revision}: the server stopped answering at the end of its leg")
                 progress.warn(f"{revision}: probes not run: {liveness.end.detail}")
             else:
-                turn.release()
+                if not ctx.hold_turn:
+                    turn.release()
                 _run_probes(ctx, plan, server.url)
     except TiercheckError as exc:
         return _server_not_run(ctx, plan, exc, raw)
@@ -551,7 +561,19 @@ def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots
 ) -> LegsResult:
     stop = threading.Event()
     record = _Record()
-    ctx = _LegContext(options, record, cwd, harness, client_slots, progress, stop)
+    one_at_a_time = server_turns([p.config for p in revisions], server_url=options.server_url)
+    if one_at_a_time is not None:
+        progress.done("server legs", one_at_a_time)
+    ctx = _LegContext(
+        options,
+        record,
+        cwd,
+        harness,
+        client_slots,
+        progress,
+        stop,
+        hold_turn=one_at_a_time is not None,
+    )
     tasks: list[tuple[str, Leg, _Task, RevisionPlan]] = []
     for plan in revisions:
         tasks.append((plan.revision, "server", _server_task, plan))

@@ -16,7 +16,12 @@ from tiercheck.config.baseline_spec import check_claimed
 from tiercheck.config.resolve import ConfigFlags, RevisionConfig, resolve
 from tiercheck.conformance.warm import warm_plan
 from tiercheck.errors import UsageError
-from tiercheck.pipeline.assess.would_run import LegsToRun, legs_to_run, nothing_would_run
+from tiercheck.pipeline.assess.would_run import (
+    LegsToRun,
+    legs_to_run,
+    nothing_would_run,
+    server_turns,
+)
 from tiercheck.revisions import LEGS, is_known_revision, known_revisions, unknown_revision
 from tiercheck.target import Target
 
@@ -124,6 +129,12 @@ class TargetPreview:
     def nothing_would_run(self) -> bool:
         """No leg at any revision would run: the assessment would measure nothing (exit 3)."""
         return nothing_would_run([preview.legs for preview in self.previews])
+
+    @property
+    def server_turns(self) -> str | None:
+        """How the server legs would take turns when a server's port is fixed: one at a time,
+        each stopped before the next starts (`would_run.server_turns`); None otherwise."""
+        return server_turns(self.configs)
 
     @property
     def reason(self) -> str:

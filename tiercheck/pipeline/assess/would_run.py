@@ -3,17 +3,27 @@
 The one answer, read from a revision's resolved configuration, that the preview (`show-config`,
 `doctor`), the assessment's early stop (`legs.nothing_to_run`, exit 3 before any build) and its
 skipped legs all give: a leg with no command is skipped with the reason `unconfigured` says.
+Likewise whether the server legs run one at a time (`server_turns`): a server whose URL fixes
+its port holds its turn until it has stopped, so the next revision's server finds the port free.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tiercheck.config.resolve import RevisionConfig
 from tiercheck.revisions import LEGS, Leg
+from tiercheck.sdk.ports import fixed_port
 
-__all__ = ["LegsToRun", "legs_to_run", "nothing_would_run", "unconfigured"]
+__all__ = [
+    "LegsToRun",
+    "fixed_ports",
+    "legs_to_run",
+    "nothing_would_run",
+    "server_turns",
+    "unconfigured",
+]
 
 
 def unconfigured(config: RevisionConfig, leg: Leg, *, server_url: str | None = None) -> str | None:
@@ -64,3 +74,45 @@ def legs_to_run(config: RevisionConfig, *, server_url: str | None = None) -> Leg
 def nothing_would_run(revisions: Sequence[LegsToRun]) -> bool:
     """No leg at any revision would run: the assessment would measure nothing (exit 3)."""
     return not any(revision.runs for revision in revisions)
+
+
+def fixed_ports(
+    configs: Sequence[RevisionConfig], *, server_url: str | None = None
+) -> dict[str, int]:
+    """Revision → the port its server is fixed to, for each revision whose server leg would run
+    against a server started here whose URL has no `{port}` (`sdk.ports.fixed_port`).
+
+    `server_url`: a server already running serves every server leg, and nothing is started.
+    """
+    if server_url is not None:
+        return {}
+    found: dict[str, int] = {}
+    for config in configs:
+        if unconfigured(config, "server") is not None or not config.server_url:
+            continue
+        port = fixed_port(config.server_url)
+        if port is not None:
+            found[config.revision] = port
+    return found
+
+
+def server_turns(configs: Sequence[RevisionConfig], *, server_url: str | None = None) -> str | None:
+    """Why the server legs run one at a time, each server stopped before the next one starts;
+    None when they may overlap (each server on a port of its own, or fewer than two server
+    legs).
+
+    Server legs always take turns up to the end of their harness run; a server on a fixed port
+    also holds its turn through its probes and its stop, or the next revision's server would
+    find the port taken by ours.
+    """
+    fixed: Mapping[str, int] = fixed_ports(configs, server_url=server_url)
+    serving = [c for c in configs if unconfigured(c, "server", server_url=server_url) is None]
+    if not fixed or len(serving) < 2:  # two servers are what can collide
+        return None
+    ports = sorted(set(fixed.values()))
+    named = ", ".join(str(p) for p in ports)
+    return (
+        f"one at a time, each server stopped before the next one starts: the server URL "
+        f"fixes port{'s' if len(ports) > 1 else ''} {named} (no {{port}}) at "
+        f"{', '.join(fixed)}"
+    )
