@@ -17,6 +17,14 @@ newly failing, fixed, a tier drop or a regression. The rule:
   A scenario that passed under one harness and fails under another says as much about the
   harness as about the SDK. What a leg's state says (below) is still reported: a leg that
   could not be measured is a fact of the run.
+* **Referee changed.** Between two runs under different harness versions (both known),
+  `referee_change` says what the referee changed in the legs both measured: the scenarios
+  the newer run lists that the older did not (*added*), those both list whose definition
+  (the digest of the checks the harness can emit for it, `RunScenarios.definitions`) differs
+  (*changed*), and those both list whose definition one run did not record (*unknown*). It
+  replaces "regressed" wherever a night is compared with one under another harness, and it
+  is what SEP-1730's clock reads: a failing streak carries across a referee change unless
+  its scenario was added or changed there.
 * **Legs.** Scenarios are compared only in legs measured in both runs. A leg measured before
   and unmeasured now (``unmeasured`` or ``partially-measured``) is *newly unmeasured*; the
   reverse is *measured again*. Its scenarios are not listed one by one as removed or added,
@@ -52,8 +60,9 @@ in its order; each caller sorts as its report reads best.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Literal, TypeVar
 
 __all__ = [
@@ -62,6 +71,7 @@ __all__ = [
     "LegChange",
     "LegOutcome",
     "Outcome",
+    "RefereeChange",
     "RunScenarios",
     "ScenarioChange",
     "ScenarioOutcome",
@@ -70,6 +80,7 @@ __all__ = [
     "compare",
     "leg_measured",
     "leg_unmeasured",
+    "referee_change",
     "starts_comparisons",
     "tier_dropped",
 ]
@@ -140,6 +151,9 @@ class RunScenarios:
     interrupted: bool = False
     #: Some governance signal could not be read (the tier is not judged on it).
     governance_inconclusive: bool = False
+    #: Scenario → the digest of its definition in the harness that ran it
+    #: (`referee.definitions`); None: not recorded (a run older than the record).
+    definitions: Mapping[str, str] | None = field(default=None, hash=False)
 
     @property
     def judges_tier(self) -> bool:
@@ -271,6 +285,66 @@ class Comparison:
     def dispute_resolved(self) -> tuple[ScenarioChange, ...]:
         """Scored in both runs; its dispute closed in between."""
         return self.of("dispute-resolved")
+
+
+@dataclass(frozen=True)
+class RefereeChange:
+    """What the referee changed between two runs under different harness versions, in the legs
+    both measured (scenario names, each once, sorted)."""
+
+    before: str
+    after: str
+    #: Listed by the newer run only.
+    added: tuple[str, ...] = ()
+    #: Listed by both, their recorded definitions different.
+    changed: tuple[str, ...] = ()
+    #: Listed by both, a definition not recorded by one of them: whether it changed is unknown.
+    unknown: tuple[str, ...] = ()
+
+    def restarts(self, scenario: str) -> bool:
+        """Whether a failing streak of `scenario` restarts at this change: the scenario was
+        added or changed (an unknown definition is no evidence of a change)."""
+        return scenario in self.added or scenario in self.changed
+
+    @property
+    def counts(self) -> str:
+        """`4 scenarios added, 8 changed` (and how many are not known, when some are)."""
+        counts = [_count(len(self.added), "added"), f"{len(self.changed)} changed"]
+        if self.unknown:
+            counts.append(f"{len(self.unknown)} not known (definitions not recorded)")
+        return ", ".join(counts)
+
+    def sentence(self, day: date | str) -> str:
+        """`referee changed on 2026-08-04 (harness 0.2.0-alpha.11 → 0.2.0-alpha.12):
+        4 scenarios added, 8 changed`: plain text, the versions as the runs recorded them."""
+        when = day if isinstance(day, str) else day.isoformat()
+        return f"referee changed on {when} (harness {self.before} → {self.after}): {self.counts}"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} scenario{'' if n == 1 else 's'} {what}"
+
+
+def referee_change(before: RunScenarios, after: RunScenarios) -> RefereeChange | None:
+    """What the referee changed from `before` to `after` (the module docstring), or None when
+    both ran the same harness version or one version is not recorded."""
+    if comparable(before.harness_version, after.harness_version):
+        return None
+    assert before.harness_version is not None  # not comparable: both known
+    assert after.harness_version is not None
+    old_legs = {(x.revision, x.leg) for x in before.legs if leg_measured(x.state)}
+    both = old_legs & {(x.revision, x.leg) for x in after.legs if leg_measured(x.state)}
+    listed_before = {s.scenario for s in before.scenarios if (s.revision, s.leg) in both}
+    listed_after = {s.scenario for s in after.scenarios if (s.revision, s.leg) in both}
+    was, now = before.definitions or {}, after.definitions or {}
+    kept = listed_before & listed_after
+    return RefereeChange(
+        before=before.harness_version,
+        after=after.harness_version,
+        added=tuple(sorted(listed_after - listed_before)),
+        changed=tuple(sorted(s for s in kept if s in was and s in now and was[s] != now[s])),
+        unknown=tuple(sorted(s for s in kept if s not in was or s not in now)),
+    )
 
 
 def _label(outcome: Outcome, scored: bool) -> str:

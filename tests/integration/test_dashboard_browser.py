@@ -175,7 +175,9 @@ def test_night_30_the_month_is_in_the_history(sites: dict[int, Path], tmp_path: 
     assert "2026-10-20" in _id(line, "unmeasured")
     assert _id(line, "recent-runs").count("Tier 2 (changed)") == 1  # night 12 in the last 30
     beta, _ = _page(tmp_path, site, "lines/beta-sdk.html")
-    assert f"2026-10-25: harness {OLD_HARNESS} → {NEW_HARNESS}" in _id(beta, "basis-changes")
+    assert f"2026-10-25: referee changed on 2026-10-25 (harness {OLD_HARNESS} → {NEW_HARNESS})" in (
+        _id(beta, "basis-changes")
+    )
     assert _id(beta, "regression-history") == "None."
     scenario, _ = _page(tmp_path, site, IMAGE_PAGE)
     assert "alpha-sdk 2025-11-25: 2026-10-12 → 2026-10-14 (3 failing run(s))" in _id(

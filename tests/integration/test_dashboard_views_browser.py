@@ -191,7 +191,10 @@ def test_night_30_links_and_the_harness_change(sites: dict[int, Path], tmp_path:
     assert _id(nights, "night-2026-10-20") == "2026-10-20 3 0 0 1 0 0 0"
     assert _id(nights, "night-2026-10-25") == "2026-10-25 3 0 0 0 0 0 1"
     night, text = _page(tmp_path, site, "nights/2026-10-25.html")
-    assert "not compared : harness 0.2.0-alpha.10 → 0.2.0-alpha.12" in text
+    assert (
+        "not compared : referee changed on 2026-10-25 (harness 0.2.0-alpha.10 → 0.2.0-alpha.12)"
+        in text
+    )
     assert _id(night, "unchanged-beta-sdk") == "No scenario compared."
     grid, _ = _page(tmp_path, site, "grid.html")
     assert _id(grid, "g-2025-11-25-server-ping-beta-sdk") == "✗ fail since 2026-10-25"

@@ -15,6 +15,12 @@ How gaps count (decided here, documented in docs/history.md):
   its latest measured failure. Its length is counted in calendar days (UTC) from the first to
   the latest measured failure, so gaps *inside* a streak are bridged (no pass was seen), but
   nights after the latest failure without a measurement never lengthen it.
+* A streak carries across a referee change (a run under another harness version than the
+  streak's latest failure): SEP-1730's clock does not restart because the referee moved. It
+  restarts, at the first failure under the new harness, only when the failing scenario itself
+  changed there: added, or its definition (the checks the harness can emit for it) differs
+  from the one recorded by the streak's latest failure (`comparison.referee_change`). A
+  definition either run did not record is no evidence of a change: the streak carries.
 * "Relegation due" needs a measured failure on or after the date four weeks (28 days) after
   the streak began; "at risk" holds from the streak's first day, with that date.
 * `changes` between two runs are the newly failing and fixed scenarios of the one rule of
@@ -37,9 +43,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from tiercheck.comparison import compare, leg_measured
+from tiercheck.comparison import RefereeChange, comparable, compare, leg_measured
 from tiercheck.history.record import RunRecord, ScenarioRow, Series
-from tiercheck.history.regression import run_scenarios
+from tiercheck.history.regression import referee_of, run_scenarios
 from tiercheck.scorecard.model import HistoryTrendPoint
 
 __all__ = [
@@ -150,6 +156,18 @@ def current_streaks(
     when the caller has it already (it is the costly part over a long history)."""
     open_streaks: dict[ScenarioKey, Streak] = {}
     ordered = _upto(runs, as_of)
+    referees: dict[tuple[int, int], RefereeChange | None] = {}
+
+    def restarts(before: RunRecord, run: RunRecord, scenario: str) -> bool:
+        """The referee changed `scenario` between the two runs."""
+        if comparable(before.harness_version, run.harness_version):
+            return False
+        pair = (id(before), id(run))
+        if pair not in referees:
+            referees[pair] = referee_of(before, run)
+        change = referees[pair]
+        return change is not None and change.restarts(scenario)
+
     for run in ordered:
         for row in run.scenarios:
             if row.scored and row.disputed:
@@ -160,6 +178,8 @@ def current_streaks(
                 open_streaks.pop(key, None)
                 continue
             before = open_streaks.get(key)
+            if before is not None and restarts(before.last, run, row.scenario):
+                before = None  # the referee changed the scenario: its clock starts again
             open_streaks[key] = Streak(
                 *key,
                 first=before.first if before else run,

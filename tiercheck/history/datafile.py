@@ -60,8 +60,10 @@ __all__ = [
 #: run's `unaddressed`: a file of version 1 has none, and reads as not recorded. 3 added the
 #: verdict as the run recorded it: `sep_tier`, `nothing_measured`, and a scenario's `dispute`,
 #: `expected` and `unmeasured`; an older file has none of them, and reads as a run that
-#: measured something, with no dispute, expected failure or unmeasured scenario recorded.
-SCHEMA_VERSION = 3
+#: measured something, with no dispute, expected failure or unmeasured scenario recorded. 4
+#: added a run's `definitions` (per scenario the digest of its definition in the harness): an
+#: older file has none, and reads as not recorded.
+SCHEMA_VERSION = 4
 #: The version of the folder's layout (its marker file) this tiercheck writes and reads.
 FOLDER_VERSION = 1
 #: The file at the root of a data folder that says what the folder is.
@@ -141,6 +143,12 @@ class RunFile:
     nothing_measured: bool = doc_field(
         default=False,
         doc="the run measured no leg (exit 3): it has no tier and is never a baseline",
+    )
+    definitions: Mapping[str, str] | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="scenario → a digest of its definition in the harness that ran it: what says "
+        "which scenarios a referee change changed (absent: not recorded)",
     )
     legs: tuple[LegRow, ...]
     scenarios: tuple[ScenarioRow, ...]

@@ -10,7 +10,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -185,6 +185,10 @@ class RunRecord:
     #: The run measured no leg at all (its exit code 3): it has no tier, and no comparison
     #: ever starts from it. Its `tier` is what the scorecard wrote and is never shown.
     nothing_measured: bool = False
+    #: Scenario → the digest of its definition in the harness that ran it (the scorecard's
+    #: `harness.definitions`): what says which scenarios a referee change changed. None when
+    #: the run did not record it (a scorecard, row or file older than the field).
+    definitions: Mapping[str, str] | None = field(default=None, hash=False)
 
     def leg(self, revision: str, leg: str) -> LegRow | None:
         """The leg row of (revision, leg), if the run planned it."""
@@ -422,6 +426,7 @@ def record_of(doc: Scorecard) -> RunRecord:
         unaddressed=unaddressed_record(doc.checks.unaddressed_issues),
         sep_tier=doc.implied_tier.sep1730.tier,
         nothing_measured=measured_nothing(doc),
+        definitions=dict(doc.harness.definitions) if doc.harness.definitions else None,
     )
 
 

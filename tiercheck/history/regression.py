@@ -22,12 +22,14 @@ it has no tier and is never the `previous` run a later one is compared with.
 
 A run's *basis* is its harness version and its requirement sets (their digest). A run whose
 basis differs from the previous run's is *marked* (`NightState.basis_change` says what
-changed). Scenarios are compared across a change of requirement sets (one scored by both is
-the same requirement; one that became scored or unscored is neither failing nor fixed), never
-across a change of harness version: a scenario that passed under the old harness and fails
-under the new one is not called a regression. A lower tier is called one only under the same
-basis. A regression already open when the basis changes stays open while what regressed still
-holds, and ends as usual when it is undone.
+changed; a change of harness version is a *referee change*, said as "referee changed on DATE
+(harness A → B): N scenarios added, M changed" from the scenario definitions the two runs
+recorded, `NightState.referee`). Scenarios are compared across a change of requirement sets
+(one scored by both is the same requirement; one that became scored or unscored is neither
+failing nor fixed), never across a change of harness version: a scenario that passed under
+the old harness and fails under the new one is not called a regression. A lower tier is called
+one only under the same basis. A regression already open when the basis changes stays open
+while what regressed still holds, and ends as usual when it is undone.
 
 A line's runs are read as one series, oldest first (several runs on one night each count:
 the state after the night's latest run is the night's state). `timeline` gives one line's
@@ -50,6 +52,7 @@ from typing import Literal
 from tiercheck.comparison import (
     Comparison,
     LegOutcome,
+    RefereeChange,
     RunScenarios,
     ScenarioOutcome,
     classify,
@@ -57,6 +60,7 @@ from tiercheck.comparison import (
     compare,
     leg_measured,
     leg_unmeasured,
+    referee_change,
     starts_comparisons,
     tier_dropped,
 )
@@ -72,6 +76,7 @@ __all__ = [
     "basis_of",
     "line_states",
     "night_end",
+    "referee_of",
     "run_scenarios",
     "timeline",
 ]
@@ -95,10 +100,23 @@ def basis_of(run: RunRecord) -> Basis:
     return Basis(run.harness_version, run.requirements_digest)
 
 
+def referee_of(before: RunRecord, after: RunRecord) -> RefereeChange | None:
+    """What the referee changed from `before` to `after` (`comparison.referee_change`): None
+    under the same harness version, or when one is not recorded."""
+    if comparable(before.harness_version, after.harness_version):
+        return None
+    return referee_change(run_scenarios(before), run_scenarios(after))
+
+
 def basis_change(before: RunRecord, after: RunRecord) -> tuple[str, ...]:
-    """What differs between the bases of two runs, one phrase each (empty: the same)."""
+    """What differs between the bases of two runs, one phrase each (empty: the same): another
+    harness is the referee's sentence, "referee changed on DATE (harness A → B): N scenarios
+    added, M changed"."""
     out = []
-    if before.harness_version != after.harness_version:
+    referee = referee_of(before, after)
+    if referee is not None:
+        out.append(referee.sentence(after.timestamp.date()))
+    elif before.harness_version != after.harness_version:
         out.append(
             f"harness {before.harness_version or 'unknown'} → {after.harness_version or 'unknown'}"
         )
@@ -179,6 +197,9 @@ class NightState:
     #: (up to this one) left them unmeasured: (revision, leg, runs); each is an
     #: ``unmeasured`` regression.
     unmeasured: tuple[tuple[str, str, int], ...] = field(default=())
+    #: What the referee changed since the previous run, when this run is under another harness
+    #: version (`basis_change` says it in a sentence): never a regression.
+    referee: RefereeChange | None = None
 
     @property
     def night(self) -> date:
@@ -236,6 +257,7 @@ def run_scenarios(run: RunRecord) -> RunScenarios:
         requirements_digest=run.requirements_digest,
         interrupted=run.interrupted,
         governance_inconclusive="inconclusive" in run.signals.values(),
+        definitions=run.definitions,
     )
 
 
@@ -382,6 +404,7 @@ class _Line:
             started=tuple(self._lasted(r) for r in self.started),
             ended=tuple(self.ended),
             unmeasured=unmeasured,
+            referee=referee_of(self.previous, run) if self.previous else None,
         )
         if starts_comparisons(now):
             self.previous, self.previous_form = run, now

@@ -116,6 +116,11 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE scenarios ADD COLUMN expected INTEGER;
     ALTER TABLE scenarios ADD COLUMN unmeasured INTEGER;
     """,
+    # Per scenario the digest of its definition in the harness that ran it, as JSON
+    # (`RunRecord.definitions`); NULL: the run did not record it (every run stored before).
+    """
+    ALTER TABLE runs ADD COLUMN definitions TEXT;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -152,8 +157,8 @@ def _insert_run(
         "INSERT INTO runs (key, run_id, timestamp, sdk, repo, ref, commit_sha,"
         " tiercheck_version, harness_version, node_version, revisions, config_digest, tier,"
         " blockers, governance_digest, signals, interrupted, requirements_digest,"
-        " unaddressed, sep_tier, nothing_measured)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " unaddressed, sep_tier, nothing_measured, definitions)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             key,
             r.run_id,
@@ -176,6 +181,7 @@ def _insert_run(
             _unaddressed_text(r.unaddressed),
             r.sep_tier,
             int(r.nothing_measured),
+            None if r.definitions is None else json.dumps(dict(r.definitions), sort_keys=True),
         ),
     )
     return cursor.lastrowid
@@ -533,6 +539,7 @@ def _record(
         unaddressed=_unaddressed_of(row["unaddressed"]),
         sep_tier=None if row["sep_tier"] is None else int(row["sep_tier"]),
         nothing_measured=bool(row["nothing_measured"]),
+        definitions=_definitions_of(row["definitions"]),
     )
 
 
@@ -550,6 +557,20 @@ def _unaddressed_of(text: str | None) -> UnaddressedRecord | None:
         return UnaddressedRecord(**data) if isinstance(data, dict) else None
     except (TypeError, ValueError):
         return None
+
+
+def _definitions_of(text: str | None) -> dict[str, str] | None:
+    """The stored definitions, or None when the run did not record them (or they cannot be
+    read: what cannot be read is not recorded, and never "unchanged")."""
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return None
+    return data
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

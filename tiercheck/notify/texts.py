@@ -88,7 +88,25 @@ def _regressions_table(
     return md.table(["row", "what", "since", "nights", "triage"], known)
 
 
+def _referee(state: NightState) -> Md | None:
+    """ "referee changed on DATE (harness A → B): N scenarios added, M changed", the versions
+    in code spans; None when the run is under the previous run's harness."""
+    change = state.referee
+    if change is None:
+        return None
+    return fmt(
+        "referee changed on {} (harness {} → {}): {}",
+        state.night.isoformat(),
+        code(change.before),
+        code(change.after),
+        change.counts,
+    )
+
+
 def _compared(state: NightState) -> Md:
+    referee = _referee(state)
+    if referee is not None:
+        return fmt("**not compared, never a regression**: {}", referee)
     if state.marked and state.previous is not None:
         before = state.previous
         return fmt(
@@ -168,6 +186,16 @@ def issue_body(
         ]
     else:
         head = [fmt("{} is green again (latest run: {}).", bold(state.line), latest)]
+    referee = _referee(state)
+    if referee is not None:
+        head += [
+            BLANK,
+            fmt(
+                "The {}; no scenario is compared across it, so nothing it changed is called "
+                "a regression.",
+                referee,
+            ),
+        ]
     lines = [*head, BLANK, own("The latest run:"), BLANK, *_rows_table(state)]
     lines += _links(dashboard)
     lines += [BLANK, _FOOTER]
@@ -200,7 +228,18 @@ def green_comment(state: NightState) -> str:
     """The comment that closes the issue: the line is green again."""
     night = state.night.isoformat()
     lines = [fmt("Green again on {}: no row of {} regresses. Closing.", night, code(state.line))]
-    if state.marked:
+    referee = _referee(state)
+    if referee is not None:
+        lines += [
+            BLANK,
+            fmt(
+                "Not compared with the nights before: the {}; the verdicts of {} are "
+                "compared from now on.",
+                referee,
+                code(state.row),
+            ),
+        ]
+    elif state.marked:
         lines += [
             BLANK,
             fmt(

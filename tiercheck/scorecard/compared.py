@@ -55,4 +55,5 @@ def run_scenarios(doc: Scorecard) -> RunScenarios:
         requirements_digest=doc.tiercheck.requirements_digest,
         interrupted=doc.interrupted,
         governance_inconclusive=governance_inconclusive(doc),
+        definitions=doc.harness.definitions,
     )

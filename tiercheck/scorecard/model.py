@@ -497,6 +497,12 @@ class HarnessBlock:
     tools: Mapping[str, ToolEntry] | None = doc_field(
         default=None, omit_none=True, doc="uv, pnpm, go, …: version and source (path or cache)"
     )
+    definitions: Mapping[str, str] | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="scenario → a digest of the checks the harness can emit for it, as read in its "
+        "bundle: what says which scenarios a referee change changed (absent: not read)",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

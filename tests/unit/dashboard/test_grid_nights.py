@@ -264,7 +264,10 @@ def test_night_25_beta_is_not_compared_across_the_harness_change() -> None:
     nights = _nights()
     beta = nights["2026-10-25"]["beta-sdk"]
     assert beta.comparable is False
-    assert beta.basis_change == ("harness 0.2.0-alpha.10 → 0.2.0-alpha.12",)
+    assert beta.basis_change == (
+        "referee changed on 2026-10-25 (harness 0.2.0-alpha.10 → 0.2.0-alpha.12): "
+        "0 scenarios added, 0 changed, 8 not known (definitions not recorded)",
+    )
     # ping failing under the new harness is not newly failing
     assert beta.changes == 0
     # Night 26 is the same harness as 25: ping failed both nights.

@@ -209,8 +209,9 @@ def test_a_row_under_another_harness_version_raises_no_issue(
     assert code == 0
     assert github.writes() == []
     assert (
-        f"sample-sdk: not comparable ({LINE}@{REF}: harness 0.2.0-alpha.12 → 0.2.0-alpha.13); "
-        "issue left as it is"
+        f"sample-sdk: not comparable ({LINE}@{REF}: referee changed on 2026-10-12 (harness "
+        "0.2.0-alpha.12 → 0.2.0-alpha.13): 0 scenarios added, 0 changed, 12 not known "
+        "(definitions not recorded)); issue left as it is"
     ) in out
 
 

@@ -81,10 +81,14 @@ def test_the_green_body_and_comment(store: HistoryStore) -> None:
     body = issue_body(state, dashboard="https://example.github.io/nightly/")
     assert body.startswith("**sample-sdk** is green again (latest run: 2026-10-12).")
     assert "The line on [the dashboard](https://example.github.io/nightly/)." in body
-    assert "**not comparable**: measured under harness `0.2.0-alpha.13`" in body
+    referee = (
+        "referee changed on 2026-10-12 (harness `0.2.0-alpha.12` → `0.2.0-alpha.13`): "
+        "0 scenarios added, 0 changed"
+    )
+    assert f"**not compared, never a regression**: {referee}" in body
     comment = green_comment(state)
     assert comment.startswith("Green again on 2026-10-12: no row of `sample-sdk` regresses.")
-    assert "Not comparable with the nights before" in comment
+    assert f"Not compared with the nights before: the {referee}" in comment
     assert "`sample-sdk@v1.0.0`" in comment
 
 

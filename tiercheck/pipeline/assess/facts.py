@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 
 from tiercheck import __version__
-from tiercheck.conformance.harness import PACKAGE
+from tiercheck.config.safeload import read_text
+from tiercheck.conformance.harness import PACKAGE, Harness
+from tiercheck.errors import ConfigError
 from tiercheck.history.files import requirements_digest
 from tiercheck.pipeline.assess.measure import Measurement
+from tiercheck.referee.definitions import definitions
 from tiercheck.scorecard.model import HarnessBlock, ToolBlock, ToolEntry
 
-__all__ = ["harness_facts", "now_utc", "run_id", "tiercheck_facts"]
+__all__ = ["harness_definitions", "harness_facts", "now_utc", "run_id", "tiercheck_facts"]
 
 
 def now_utc() -> datetime:
@@ -36,12 +41,39 @@ def harness_facts(outcome: Measurement, requested: str) -> HarnessBlock:
         )
         for name, tool in outcome.tools.items()
     }
+    names = sorted({d.scenario for leg in outcome.verdicts.values() for d in leg.details})
     return HarnessBlock(
         package=PACKAGE,
         version=requested if ran is None else ran.version,
         node_version=None if ran is None else ran.node_version,
         tools=tools or None,
+        definitions=None if ran is None else harness_definitions(ran, names),
     )
+
+
+def harness_definitions(harness: Harness, scenarios: Sequence[str]) -> dict[str, str] | None:
+    """The digest of each of `scenarios`' definitions in the bundle of `harness`
+    (`referee.definitions`); None when none could be read. Never the reason a run fails: a
+    bundle that cannot be read or scanned leaves the definitions unrecorded."""
+    if not scenarios:
+        return None
+    try:
+        stat = harness.cli_js.stat()
+        found = _definitions(str(harness.cli_js), stat.st_mtime_ns, stat.st_size, tuple(scenarios))
+    except (OSError, ConfigError, ValueError, RecursionError):
+        return None
+    return dict(found) or None
+
+
+@functools.lru_cache(maxsize=4)
+def _definitions(
+    path: str, mtime_ns: int, size: int, scenarios: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    """The bundle scanned once per file, its time and size, and names (a matrix runs many lines
+    under one harness)."""
+    del mtime_ns, size  # the cache's key only
+    source = read_text(Path(path), what="the harness bundle")
+    return tuple(definitions(source, scenarios).items())
 
 
 def tiercheck_facts(run: str, revisions: Sequence[str] = ()) -> ToolBlock:
