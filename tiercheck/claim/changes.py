@@ -8,7 +8,9 @@ follow too): `now_failing` and `now_passing` are its newly failing and fixed sce
 its added scored scenarios and those newly scored, `removed` its removed scored scenarios and
 those no longer scored, and `other` its scenarios to or from unmeasured, with every scored
 scenario of a leg that became unmeasured or was measured again. Under another harness version
-no scenario is compared (`incomparable`). Pure: the previous document arrives already read.
+no scenario is compared (`incomparable`), and `referee` says what the referee changed (the
+scenarios added, and those whose recorded definition changed), which the claim says instead
+of any regression. Pure: the previous document arrives already read.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tiercheck.claim.model import (
     Changes,
     ClaimDocument,
     ClaimRowDoc,
+    RefereeChanged,
     RowChange,
     ScenarioChange,
     ScenarioState,
@@ -33,6 +36,7 @@ from tiercheck.comparison import (
     Outcome,
     RunScenarios,
     ScenarioOutcome,
+    referee_change,
 )
 from tiercheck.comparison import ScenarioChange as Classified
 from tiercheck.comparison import compare as compare_runs
@@ -61,6 +65,8 @@ class Previous:
     harness_version: str | None = None
     #: Every leg it planned, with its state (a claim.json's conformance split records them).
     legs: tuple[LegOutcome, ...] = ()
+    #: Scenario → the digest of its definition in its harness (None: not recorded).
+    definitions: Mapping[str, str] | None = None
 
 
 def leg_states(doc: Scorecard) -> tuple[LegOutcome, ...]:
@@ -90,9 +96,11 @@ def run_scenarios(
     harness_version: str | None,
     legs: Sequence[LegOutcome],
     scenarios: Sequence[ScenarioState],
+    definitions: Mapping[str, str] | None = None,
 ) -> RunScenarios:
     """An assessment in the form `tiercheck.comparison` compares."""
     return RunScenarios(
+        definitions=definitions,
         harness_version=harness_version,
         legs=tuple(legs),
         scenarios=tuple(
@@ -131,6 +139,7 @@ def from_claim(document: ClaimDocument, source: str) -> Previous:
         version=header.release.version if header.release else None,
         harness_version=header.harness_version,
         legs=_claim_legs(document),
+        definitions=header.harness_definitions,
     )
 
 
@@ -146,6 +155,7 @@ def from_scorecard(doc: Scorecard, rows: Sequence[ClaimRowDoc], source: str) -> 
         version=str(doc.version) if doc.version else None,
         harness_version=doc.harness.version,
         legs=leg_states(doc),
+        definitions=doc.harness.definitions,
     )
 
 
@@ -217,10 +227,12 @@ def _leg_scenarios(
 def compare(previous: Previous, rows: Sequence[ClaimRowDoc], doc: Scorecard) -> Changes:
     """What moved between `previous` and this claim's rows and the scenarios of `doc`."""
     scenarios = scenario_states(doc)
-    found: Comparison = compare_runs(
-        run_scenarios(previous.harness_version, previous.legs, previous.scenarios),
-        run_scenarios(doc.harness.version, leg_states(doc), scenarios),
+    before = run_scenarios(
+        previous.harness_version, previous.legs, previous.scenarios, previous.definitions
     )
+    after = run_scenarios(doc.harness.version, leg_states(doc), scenarios, doc.harness.definitions)
+    found: Comparison = compare_runs(before, after)
+    referee = referee_change(before, after)
     order: Mapping[tuple[str, str, str], int] = {
         (s.revision, s.leg, s.scenario): i for i, s in enumerate(previous.scenarios)
     }
@@ -254,4 +266,14 @@ def compare(previous: Previous, rows: Sequence[ClaimRowDoc], doc: Scorecard) -> 
         now_failing=tuple(_record(c) for c in found.newly_failing),
         other=tuple(other),
         incomparable=found.incomparable,
+        referee=None
+        if referee is None
+        else RefereeChanged(
+            date=doc.timestamp[:10],
+            harness_before=referee.before,
+            harness_after=referee.after,
+            added=referee.added,
+            changed=referee.changed,
+            unknown=referee.unknown,
+        ),
     )

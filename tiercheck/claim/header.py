@@ -179,4 +179,5 @@ def build_header(
         harness_version=doc.harness.version,
         tiercheck_version=doc.tiercheck.version,
         revisions=tuple(doc.requirements_revisions),
+        harness_definitions=dict(doc.harness.definitions) if doc.harness.definitions else None,
     )

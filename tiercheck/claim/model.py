@@ -33,6 +33,7 @@ __all__ = [
     "EvidenceDoc",
     "NotScoredTally",
     "PreviousAssessment",
+    "RefereeChanged",
     "ReleaseRef",
     "Reproduce",
     "RowChange",
@@ -104,6 +105,12 @@ class ClaimHeader:
     harness_version: str | None
     tiercheck_version: str
     revisions: tuple[str, ...] = doc_field(doc="the spec revisions scored")
+    harness_definitions: Mapping[str, str] | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="scenario → a digest of its definition in the harness (the scorecard's "
+        "`harness.definitions`): what a later claim reads to say what a referee change changed",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,6 +291,20 @@ class ScenarioChange:
 
 
 @dataclass(frozen=True, kw_only=True)
+class RefereeChanged:
+    """What the referee changed since the previous assessment (`comparison.referee_change`)."""
+
+    date: str = doc_field(doc="the first assessment under the new harness (YYYY-MM-DD)")
+    harness_before: str
+    harness_after: str
+    added: tuple[str, ...] = doc_field(doc="scenarios listed now, not before")
+    changed: tuple[str, ...] = doc_field(doc="scenarios whose recorded definition differs")
+    unknown: tuple[str, ...] = doc_field(
+        doc="scenarios listed by both whose definition one of them did not record"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class Changes:
     """What changed since the previous assessment (`--previous claim.json|scorecard.json`)."""
 
@@ -305,6 +326,12 @@ class Changes:
         default=False,
         optional=True,
         doc="the previous assessment ran another harness version: no scenario was compared",
+    )
+    referee: RefereeChanged | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="what the referee changed since the previous assessment, when it ran another "
+        "harness version (both recorded): said instead of any regression",
     )
 
 

@@ -16,10 +16,12 @@ from tiercheck.claim.model import (
     BaselineSection,
     ClaimHeader,
     ConformanceSplit,
+    RefereeChanged,
     ScenarioChange,
     Tally,
 )
 from tiercheck.claim.pack import Claim
+from tiercheck.comparison import RefereeChange
 from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.element import ISSUE_PAGES, RELEASE_PAGES, github_page
@@ -493,6 +495,24 @@ def _scenario_list(items: Sequence[ScenarioChange]) -> list[Segment]:
     return parts
 
 
+def _referee(change: RefereeChanged) -> tuple[Segment, ...]:
+    """ "The referee changed on DATE (harness A → B): N scenarios added, M changed", said
+    instead of any regression (the versions as the harness gave them, in code)."""
+    counts = RefereeChange(
+        change.harness_before, change.harness_after, change.added, change.changed, change.unknown
+    ).counts
+    return (
+        Segment(f"The referee changed on {change.date} (harness "),
+        Segment(change.harness_before, code=True),
+        Segment(" → "),
+        Segment(change.harness_after, code=True),
+        Segment(
+            f"): {counts}; no scenario is compared with the previous assessment, so nothing "
+            "it changed is called a regression."
+        ),
+    )
+
+
 def changes_block(claim: Claim) -> Block | None:
     """What changed since `--previous`: the rows that moved, then the scenarios."""
     changes = claim.changes
@@ -505,7 +525,9 @@ def changes_block(claim: Claim) -> Block | None:
         Segment(f" ({changes.date or 'undated'}, commit {short_sha(changes.commit)})."),
     )
     paragraphs: list[tuple[Segment, ...]] = [intro]
-    if changes.incomparable:
+    if changes.referee is not None:
+        paragraphs.append(_referee(changes.referee))
+    elif changes.incomparable:
         paragraphs.append(
             (Segment("It ran another harness version: no scenario is compared with it."),)
         )

@@ -137,7 +137,10 @@ def test_a_previous_claim_under_another_harness_compares_no_scenario(
     # Rows are not scenarios: row 1b still moved.
     assert [r["id"] for r in changes["rows"]] == ["1b"]
     text = (out / "assessment.md").read_text("utf-8")
-    assert "It ran another harness version: no scenario is compared with it." in text
+    # Neither assessment recorded its harness's definitions: none is known to have changed.
+    assert changes["referee"]["harness_before"] == "0.0.1-other"
+    assert "The referee changed on " in text
+    assert "no scenario is compared with the previous assessment" in text
 
 
 def test_a_leg_the_previous_claim_could_not_measure_is_measured_again(tmp_path: Path) -> None:
