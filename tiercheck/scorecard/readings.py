@@ -38,6 +38,7 @@ __all__ = [
     "legs",
     "measured_nothing",
     "merged_legs",
+    "not_scored_why",
     "pct",
     "revision_scenarios",
     "sep1730_note",
@@ -251,6 +252,24 @@ def warning_rows(doc: Scorecard) -> list[WarningRow]:
         if detail.measured
         for check in detail.warnings
     ]
+
+
+#: The reason the scorer gives a scenario found in the results that its set does not list
+#: (`scoring.NOT_IN_SET`, spelt here so the readings stay apart from the scorer).
+_NOT_IN_SET = "not-in-requirement-set"
+
+
+def not_scored_why(detail: ScenarioEntry) -> str:
+    """Why a scenario is not scored, with the source of that reading: its revision's
+    requirement set, which puts it under `not_scored` (`extension — requirement set
+    2026-07-28.yaml, not_scored`) or does not list it at all; "" for a scored one."""
+    if detail.scored:
+        return ""
+    reason = one_line(detail.not_scored_reason)
+    where = f"requirement set {one_line(detail.revision)}.yaml"
+    if detail.not_scored_reason == _NOT_IN_SET:
+        return f"{reason} — not in {where}"
+    return f"{reason} — {where}, not_scored"
 
 
 def scenario_result(detail: ScenarioEntry) -> str:

@@ -24,6 +24,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_scored_why,
     pct,
     sep1730_note,
     short_sha,
@@ -53,7 +54,7 @@ def _scenario_row(entry: ScenarioEntry) -> list[Html | str]:
     scored = (
         ""
         if entry.scored
-        else " " + el("span", f"(not scored: {entry.not_scored_reason})", class_="msg")
+        else " " + el("span", f"(not scored: {not_scored_why(entry)})", class_="msg")
     )
     dispute = (
         el(

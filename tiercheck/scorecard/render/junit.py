@@ -29,6 +29,7 @@ from tiercheck.scorecard.readings import (
     dispute_summary,
     failure_message,
     legs,
+    not_scored_why,
     scenario_result,
     short_sha,
 )
@@ -127,7 +128,7 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
         if any(said):
             ET.SubElement(case, "system-out").text = xml_text("\n".join(t for t in said if t))
         if not detail.scored:
-            message = f"not scored ({detail.not_scored_reason}); {scenario_result(detail)}"
+            message = f"not scored ({not_scored_why(detail)}); {scenario_result(detail)}"
             _attr(ET.SubElement(case, "skipped"), message=message)
             counts["skipped"] += 1
         elif not detail.measured:

@@ -24,6 +24,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_scored_why,
     pct,
     scenario_result,
     sep1730_note,
@@ -162,7 +163,7 @@ def _conformance(doc: Scorecard) -> list[Md]:
         table = md.table(
             ["Scenario", "Leg", "Revision", "Result", "Why not scored"],
             [
-                [code(d.scenario), v.leg, v.revision, scenario_result(d), d.not_scored_reason or ""]
+                [code(d.scenario), v.leg, v.revision, scenario_result(d), not_scored_why(d)]
                 for v, d in not_scored
             ],
         )

@@ -19,6 +19,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_scored_why,
     pct,
     scenario_result,
     sep1730_note,
@@ -198,7 +199,7 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
         for view, detail in not_scored:
             result = scenario_result(detail)
             text = Text(f"{view.leg} {view.revision} {one_line(detail.scenario)}")
-            text.append(f" [{one_line(detail.not_scored_reason)}] {result}", style="dim")
+            text.append(f" [{not_scored_why(detail)}] {result}", style="dim")
             rows.append((Text("-"), text))
         title = Text(f"Not scored ({len(not_scored)}), shown but never counted", style="bold")
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))

@@ -328,7 +328,9 @@ def test_junit_cases_name_scenarios_and_carry_reasons() -> None:
     assert "spec: https://modelcontextprotocol.io/" in failure.text
     pending = suites[f"server {R1}"]["cases"]["json-schema-2020-12"].result[0]
     assert isinstance(pending, Skipped)
-    assert pending.message.startswith("not scored (pending); failed:")
+    assert pending.message.startswith(
+        "not scored (pending — requirement set 2025-11-25.yaml, not_scored); failed:"
+    )
     step_up = suites[f"client {R1}"]["cases"]["auth/scope-step-up"].result[0]
     assert isinstance(step_up, Skipped)
     assert step_up.message.startswith("expected failure (baseline):")
