@@ -11,10 +11,13 @@ import json
 from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tiercheck.errors import ConfigError
 from tiercheck.revisions import known_revisions, unknown_revision
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 __all__ = ["did_you_mean", "dotted_path", "load_schema", "validate"]
 
@@ -167,16 +170,23 @@ def _plain(error: Any) -> tuple[Sequence[object], str]:
     return path, str(error.message)
 
 
+@cache
+def _validator(schema_name: str, revisions: tuple[str, ...]) -> Draft202012Validator:
+    """The validator of a shipped schema as completed with `revisions` (the known revisions
+    when it is asked for: `TIERCHECK_REQUIREMENTS` may name another folder), made once."""
+    del revisions  # the cache's key: load_schema reads the known revisions itself
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(load_schema(schema_name))
+
+
 def validate(instance: object, schema_name: str, source: str) -> None:
     """Validate `instance` against a shipped schema; raise one-line ConfigError on the first error.
 
     The error chosen is the most specific one (deepest path), so a typo inside a nested mapping
     is reported at the typo, not as "the whole entry is invalid".
     """
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(load_schema(schema_name))
-    errors = list(validator.iter_errors(instance))
+    errors = list(_validator(schema_name, known_revisions()).iter_errors(instance))
     if not errors:
         return
     best = max(errors, key=lambda e: (len(e.absolute_path), e.validator == "additionalProperties"))

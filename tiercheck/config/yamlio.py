@@ -7,11 +7,21 @@ timestamp resolver and accepts only `true`/`false` as booleans (the YAML 1.2 cor
 Files are read, and the decoded document checked (depth, recursive aliases, alias expansion,
 text keys, values no consumer can hold), by `config.safeload`, the one place every loader goes
 through.
+
+A document that parsed and passed those checks is remembered by its text (the last
+`_REMEMBERED` of them, each up to `_REMEMBERED_CHARS`): the same text read again, as the
+bundled `known_sdks.yaml` is by every command that names an SDK, is handed out as a fresh copy
+instead of being parsed again. A document that failed is never remembered, so each read says
+why again.
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import yaml
@@ -86,14 +96,41 @@ def _no_duplicate_keys(
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
 
 
+#: How many parsed documents are remembered (the bundled registry, the requirement sets, a
+#: registry file and a baseline or two of one run, with room to spare), and the largest text
+#: remembered: a bigger one is parsed each time rather than held.
+_REMEMBERED = 32
+_REMEMBERED_CHARS = 256 * 1024
+_parsed: OrderedDict[bytes, object] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
 def loads_yaml(text: str, source: str) -> object:
     """Parse YAML text; a syntax error becomes a one-line ConfigError naming `source` and line.
 
     The document is then checked by `safeload.check_shape`: no recursive alias, no nesting
     deeper than `safeload.MAX_DEPTH`, no alias bomb, and text keys only; and by
     `safeload.check_values`: no number, text or timestamp a consumer cannot hold (a lone
-    surrogate in any text: a person wrote the file).
+    surrogate in any text: a person wrote the file). Each call gets a document of its own to
+    change: a text parsed before is copied, not parsed again.
     """
+    if len(text) > _REMEMBERED_CHARS:
+        return _parse(text, source)
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    with _parsed_lock:
+        if key in _parsed:
+            _parsed.move_to_end(key)
+            return copy.deepcopy(_parsed[key])
+    data = _parse(text, source)
+    with _parsed_lock:
+        _parsed[key] = copy.deepcopy(data)
+        while len(_parsed) > _REMEMBERED:
+            _parsed.popitem(last=False)
+    return data
+
+
+def _parse(text: str, source: str) -> object:
+    """`loads_yaml`'s parse and checks, every time."""
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except (RecursionError, _TooDeepError):

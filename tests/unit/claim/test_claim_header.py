@@ -15,10 +15,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from support.e2e import copy_sample, git
+from support.schema_check import conforms
 from support.scorecards import sample_scorecard
 from tiercheck.claim.header import Manifest, language_of, registry_link
 from tiercheck.claim.model import ClaimDocument
@@ -108,7 +108,7 @@ def test_the_header_as_the_filed_claims_give_it(checkout: tuple[Path, str], tmp_
     path, head = checkout
     code, out = _claim(tmp_path, path, head, "--previous-issue", "#2304", "--previous-tier", "1")
     data: dict[str, Any] = json.loads((out / "claim.json").read_text("utf-8"))
-    jsonschema.validate(data, json.loads(SCHEMA.read_text("utf-8")))
+    conforms(data, json.loads(SCHEMA.read_text("utf-8")))
     header = from_json(ClaimDocument, data).header
     # The checkout's pyproject.toml says Python (the name "sample-sdk" names no language).
     assert header.title == "Python SDK — Tier 1 Assessment"

@@ -16,10 +16,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from support.browser import Text
 from support.nights import R1, R2, REGRESSED, night, night_scorecard
+from support.schema_check import conforms
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.html import render_line
 from tiercheck.dashboard.model import LineHistory
@@ -201,7 +200,7 @@ def test_without_a_stable_run_the_clock_says_no_stable_release_was_assessed() ->
     ):
         assert "no stable release assessed yet" in text
         assert "unmeasured (" not in text
-    jsonschema.validate(json.loads(render_json(doc)), _schema("scorecard"))
+    conforms(json.loads(render_json(doc)), _schema("scorecard"))
 
     # `tier-check history`: the same words, with the SDK's own command.
     report = history_report(
@@ -219,7 +218,7 @@ def test_without_a_stable_run_the_clock_says_no_stable_release_was_assessed() ->
     history = dashboard.lines[summary.slug]
     assert {(c.status, c.series) for c in history.clock} == {("no-stable-run", "stable")}
     data = to_json(history)
-    jsonschema.validate(data, _schema("dashboard_line"))
+    conforms(data, _schema("dashboard_line"))
     assert {c["status"] for c in data["clock"]} == {"no-stable-run"}
     page = render_line(summary, history)
     clock = page.split('id="clock"')[1].split("</table>")[0]
@@ -241,7 +240,7 @@ def test_an_unmeasured_clock_written_before_no_stable_run_still_loads_and_reads(
     data = to_json(dashboard.lines[summary.slug])
     for entry in data["clock"]:
         entry["status"] = "unmeasured"
-    jsonschema.validate(data, _schema("dashboard_line"))
+    conforms(data, _schema("dashboard_line"))
     old = from_json(LineHistory, data)
     assert {c.status for c in old.clock} == {"unmeasured"}
     page = render_line(summary, old)
@@ -253,7 +252,7 @@ def test_an_unmeasured_clock_written_before_no_stable_run_still_loads_and_reads(
     written = json.loads(render_json(dataclasses.replace(_scorecard(2), history=block)))
     for rule in written["history"]["relegation"]:
         rule["status"] = "unmeasured"
-    jsonschema.validate(written, _schema("scorecard"))
+    conforms(written, _schema("scorecard"))
     loaded = from_json(Scorecard, written)
     assert loaded.history is not None
     assert relegation_line(loaded.history.relegation[0]) == (

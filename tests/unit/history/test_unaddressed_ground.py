@@ -18,11 +18,11 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from support.hostile_text import HOSTILE, hostile_runs, hostile_scorecard
 from support.nights import night, night_scorecard
+from support.schema_check import conforms
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.html import render_line
 from tiercheck.document_formats import HISTORY_FORMATS
@@ -166,7 +166,7 @@ def test_the_scorecard_history_section_in_every_format(tmp_path: Path) -> None:
         assert block.unaddressed is not None
         assert block.unaddressed.status == ("unaddressed" if holds else "none")
         data = json.loads(render_json(doc))
-        jsonschema.validate(data, json.loads((SCHEMAS / "scorecard.schema.json").read_text()))
+        conforms(data, json.loads((SCHEMAS / "scorecard.schema.json").read_text()))
         assert data["history"]["unaddressed"]["oldest_number"] == (7 if holds else None)
         for text in (
             _flat(render_terminal(doc, color=False, width=400)),
@@ -187,7 +187,7 @@ def test_the_dashboard_line_page_shows_the_ground_of_the_latest_run(tmp_path: Pa
     assert (history.unaddressed.oldest_number, history.unaddressed.oldest_age_days) == (7, 61)
     data = to_json(history)
     schema = json.loads((SCHEMAS / "dashboard_line.schema.json").read_text())
-    jsonschema.validate(data, schema)
+    conforms(data, schema)
     page = render_line(summary, history)
     section = page.split("Issues unaddressed for two months")[1].split("</table>")[0]
     assert "may also be relegated" in section
@@ -219,7 +219,7 @@ def test_the_data_file_carries_it_and_an_old_file_without_it_is_not_recorded() -
     assert record.unaddressed is not None
     text = run_file_text(record)
     data = json.loads(text)
-    jsonschema.validate(data, json.loads((SCHEMAS / "history_run.schema.json").read_text()))
+    conforms(data, json.loads((SCHEMAS / "history_run.schema.json").read_text()))
     assert data["schema_version"] == 4
     assert data["unaddressed"] == {
         "status": "fail",
@@ -234,7 +234,7 @@ def test_the_data_file_carries_it_and_an_old_file_without_it_is_not_recorded() -
     # A file of version 1, written before the field: it loads, and reads as not recorded.
     old = {k: v for k, v in data.items() if k != "unaddressed"}
     old["schema_version"] = 1
-    jsonschema.validate(old, json.loads((SCHEMAS / "history_run.schema.json").read_text()))
+    conforms(old, json.loads((SCHEMAS / "history_run.schema.json").read_text()))
     loaded = record_of_file(old, "old.json")
     assert loaded.unaddressed is None
     report = history_report(

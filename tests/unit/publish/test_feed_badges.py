@@ -22,6 +22,7 @@ import pytest
 
 from support.hostile_text import HOSTILE
 from support.nights import records, thirty_nights
+from support.schema_check import conforms
 from tiercheck.cli.app import main
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.feed import render_feed
@@ -272,7 +273,7 @@ def test_every_badge_document_validates_against_the_shields_endpoint_schema(
     badges = [p for p in found if p.name != "aliases.json"]  # the site's record, no badge
     assert [p.stem for p in badges] == ["alpha-sdk", "beta-sdk", "gamma-sdk"]
     for path in badges:
-        jsonschema.validate(json.loads(path.read_text("utf-8")), SHIELDS_ENDPOINT)
+        conforms(json.loads(path.read_text("utf-8")), SHIELDS_ENDPOINT)
     # Night 12: alpha-sdk dropped to Tier 2 with a regression open (shields' yellow, as hex).
     assert json.loads((site / "badges/alpha-sdk.json").read_text("utf-8")) == {
         "schemaVersion": 1,
@@ -294,7 +295,7 @@ def test_every_badge_document_validates_against_the_shields_endpoint_schema(
 )
 def test_the_shields_schema_refuses_what_shields_refuses(bad: dict[str, Any]) -> None:
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(bad, SHIELDS_ENDPOINT)
+        conforms(bad, SHIELDS_ENDPOINT)
 
 
 def _pre(page: str) -> list[str]:
