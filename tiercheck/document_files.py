@@ -208,11 +208,14 @@ def write_claim(claim: Claim, out_dir: Path) -> list[Path]:
         written.append(atomic_write_text(out_dir / FULL_NAME, assessment[FULL_NAME]))
     else:
         (out_dir / FULL_NAME).unlink(missing_ok=True)
-    if claim.registry_copy is not None:
-        # The SDK's registry entry the reproduce command names (`--registry sdk-registry.yaml`).
-        from tiercheck.claim.reproduce import REGISTRY_COPY
+    # The SDK's registry entry the reproduce command names (`--registry sdk-registry.yaml`);
+    # an earlier claim's copy in the same folder is not this claim's.
+    from tiercheck.claim.reproduce import REGISTRY_COPY
 
+    if claim.registry_copy is not None:
         written.append(atomic_write_text(out_dir / REGISTRY_COPY, claim.registry_copy))
+    else:
+        (out_dir / REGISTRY_COPY).unlink(missing_ok=True)
     return written
 
 

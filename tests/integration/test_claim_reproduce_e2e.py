@@ -9,6 +9,10 @@ server leg is the sample's own), so each claim is quick to make twice:
   copy of, so the printed command names it there;
 * flags alone (`--sdk-path DIR` with every command, a baseline per leg, and `--repo`).
 
+The last two are also claimed `--from` the scorecard of an assessment made beforehand (its
+report folder the claim folder's `scorecard/`), with no flag but `--out`: the claim finds the
+registry file the run's configuration names, keeps its copy and prints the same command.
+
 The printed command is run by a shell in the claim folder with `tier-check` on PATH and
 nothing else added. The second claim must agree with the first on every row, verdict and
 scenario, on the configuration each revision ran with (value and source), on the baselines
@@ -29,7 +33,7 @@ from typing import Any
 import pytest
 import yaml
 
-from support.e2e import CHEAP, Session, copy_sample, git, tier_check
+from support.e2e import CHEAP, Run, Session, copy_sample, git, tier_check
 
 pytestmark = pytest.mark.slow
 
@@ -121,9 +125,7 @@ def test_a_registered_sdk(session: Session, tmp_path: Path) -> None:
     assert made["sdk"] == ("sample-sdk", commit, "tiercheck/sample-sdk")
 
 
-def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path) -> None:
-    sdk = copy_sample(tmp_path / "work" / "checkout")
-    registry = tmp_path / "mine" / "registry.yaml"
+def _registry_file(registry: Path) -> Path:
     registry.parent.mkdir()
     registry.write_text(
         "my-sdk:\n"
@@ -139,21 +141,29 @@ def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path) -> None:
         f"  expected_failures: {{server: expected-failures.{CHEAP}.yml}}\n",
         encoding="utf-8",
     )
+    return registry
+
+
+def _claimed(how: str, assessment: tuple[str, ...], out: Path, env: dict[str, str]) -> Run:
+    """A claim of the assessment `assessment` asks for, into `out`: made by `claim` itself
+    ("sdk"), or from the scorecard of the assessment run beforehand ("from")."""
+    if how == "sdk":
+        return tier_check("claim", *assessment, *COMMON, "--out", str(out), env=env)
+    run = tier_check(*assessment, *COMMON, "--out", str(out / "scorecard"), env=env)
+    assert run.returncode in (0, 1), run.explain()
+    return tier_check(
+        "claim", "--from", str(out / "scorecard" / "scorecard.json"), "--out", str(out), env=env
+    )
+
+
+@pytest.mark.parametrize("how", ["sdk", "from"])
+def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path, how: str) -> None:
+    sdk = copy_sample(tmp_path / "work" / "checkout")
+    registry = _registry_file(tmp_path / "mine" / "registry.yaml")
     env = session.env()
     out = tmp_path / "claim"
-    first = tier_check(
-        "claim",
-        "--registry",
-        str(registry),
-        "--sdk-path",
-        str(sdk),
-        "--sdk",
-        "my-sdk",
-        *COMMON,
-        "--out",
-        str(out),
-        env=env,
-    )
+    target = ("--registry", str(registry), "--sdk-path", str(sdk), "--sdk", "my-sdk")
+    first = _claimed(how, target, out, env)
     assert first.returncode == 1, first.explain()
     # The claim folder keeps the SDK's entry as the registry has it, and the command names
     # that copy.
@@ -173,12 +183,12 @@ def test_an_sdk_from_a_registry_file(session: Session, tmp_path: Path) -> None:
     ]
 
 
-def test_flags_alone(session: Session, tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["sdk", "from"])
+def test_flags_alone(session: Session, tmp_path: Path, how: str) -> None:
     sdk = copy_sample(tmp_path / "work" / "unregistered")
     env = session.env()
     out = tmp_path / "claim"
-    first = tier_check(
-        "claim",
+    target = (
         "--sdk-path",
         str(sdk),
         "--repo",
@@ -193,11 +203,8 @@ def test_flags_alone(session: Session, tmp_path: Path) -> None:
         QUICK_CLIENT,
         "--expected-failures",
         f"server=expected-failures.{CHEAP}.yml",
-        *COMMON,
-        "--out",
-        str(out),
-        env=env,
     )
+    first = _claimed(how, target, out, env)
     assert first.returncode == 1, first.explain()
     command = _printed(out)
     # No --sdk: the SDK is not in the registry, and naming it would be refused.

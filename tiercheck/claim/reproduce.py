@@ -6,11 +6,14 @@ REV` and one `client --command … --requirements REV` per revision). Both are r
 run recorded: the SDK line and commit, the revisions, the harness version, and each revision's
 resolved configuration (build, server and client commands, each leg's baseline, timeouts) with
 where each value came from, so a value set by a flag or an environment variable is given as a
-flag. A leg the run skipped (no command to run it with, as `show-config` and `doctor` say) is
-given no harness command, only a note with its reason. What the scorecard does not record
-arrives as `Rerun`: the registry file the SDK's entry came from (carried as `--registry`, a
-copy in the claim folder), whether the SDK is an entry at all (flags alone configure it
-otherwise), and `--tag-prefix`. Pure.
+flag: the flags are the configuration fields' own (`config.resolve.FIELDS`), written as the
+command line reads them (`ConfigFlags.texts`, as the assessment's `--help` declares them). A leg
+the run skipped (no command to run it with, as `show-config` and `doctor` say) is given no
+harness command, only a note with its reason. What the scorecard does not record arrives as
+`Rerun`: the registry entry the SDK was configured by (carried as `--registry`, a copy in the
+claim folder, with what the copy withholds), whether the SDK is an entry at all (flags alone
+configure it otherwise), `--tag-prefix`, and which variables of the SDK's `env` are secret by
+name or value (shown as `<withheld>`). Pure.
 """
 
 from __future__ import annotations
@@ -20,10 +23,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tiercheck.claim.model import CommandStep, Reproduce
+from tiercheck.config.resolve import FIELDS, ConfigFlags, FlagValue
 from tiercheck.revisions import LEGS, harness_requirements
 from tiercheck.scorecard.model import ConfigEntry, RevisionEntry, Scorecard
 
-__all__ = ["EXAMPLE_PORT", "REGISTRY_COPY", "Rerun", "baseline_specs", "reproduce"]
+__all__ = [
+    "EXAMPLE_PORT",
+    "REGISTRY_COPY",
+    "WITHHELD",
+    "Rerun",
+    "baseline_specs",
+    "config_flags",
+    "reproduce",
+]
 
 #: The port the shown commands use (the official harness's convention); tiercheck allocates one.
 EXAMPLE_PORT = 3000
@@ -34,20 +46,16 @@ REGISTRY_COPY = "sdk-registry.yaml"
 #: Where the claim folder keeps the governance snapshot it judged.
 _SNAPSHOT = "scorecard/governance-snapshot.json"
 
-#: Configuration keys a flag can set, and the flag (tiercheck.config.resolve.FIELDS); the
-#: baselines are given as `--expected-failures` SPECs (`baseline_specs`).
-_FLAGS = {
-    "build": "--build-cmd",
-    "server.command": "--server-cmd",
-    "server.url": "--server-url",
-    "server.ready_timeout": "--ready-timeout",
-    "client.command": "--client-cmd",
-    "client.timeout": "--client-timeout",
-}
+#: What a secret value of the SDK's `env` is shown as (here and in the registry copy).
+WITHHELD = "<withheld>"
+
 #: Each leg's baseline key; a scorecard older than per-leg baselines has one for both.
 _BASELINE_KEYS: dict[str, str] = {leg: f"expected_failures.{leg}" for leg in LEGS}
 _ONE_BASELINE = "expected_failures"
 _SPEC_FLAG = "--expected-failures"
+#: Configuration keys a flag of their own sets (`config.resolve.FIELDS`), and the flag; the
+#: baselines, which share one repeatable flag, are given as SPECs (`baseline_specs`).
+_FLAGS = {spec.key: spec.flag for spec in FIELDS if spec.flag is not None and spec.repeat is None}
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,12 @@ class Rerun:
     registered: bool = True
     #: `--tag-prefix` (or TIERCHECK_TAG_PREFIX), when given.
     tag_prefix: str | None = None
+    #: What the registry copy withholds (`env.NAME`, secret by name or value): the claim
+    #: command needs it filled in again.
+    withheld: tuple[str, ...] = ()
+    #: The variables of the SDK's recorded `env` that are secret by name or value: the
+    #: harness commands show them as `WITHHELD`.
+    secret_env: frozenset[str] = frozenset()
 
 
 def _value(config: Mapping[str, ConfigEntry], key: str) -> object:
@@ -77,11 +91,13 @@ def _port(text: str) -> str:
     return text.replace("{port}", str(EXAMPLE_PORT))
 
 
-def _env_prefix(config: Mapping[str, ConfigEntry]) -> str:
+def _env_prefix(config: Mapping[str, ConfigEntry], secret: frozenset[str]) -> str:
+    """`NAME=VALUE ` for each variable of the SDK's `env`, a secret one's value withheld."""
     env = _value(config, "env")
     if not isinstance(env, Mapping) or not env:
         return ""
-    return " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items()) + " "
+    shown = {str(k): WITHHELD if str(k) in secret else str(v) for k, v in env.items()}
+    return " ".join(f"{k}={shlex.quote(v)}" for k, v in shown.items()) + " "
 
 
 def _skipped(entry: RevisionEntry | None, leg: str) -> str | None:
@@ -125,6 +141,24 @@ def baseline_specs(doc: Scorecard) -> list[str]:
     return ([env_file] if env_file and env_file not in specs else []) + specs
 
 
+def config_flags(doc: Scorecard) -> ConfigFlags:
+    """The configuration flags that give the run's configuration again: each value a flag or a
+    TIERCHECK_* variable set (the first revision's, as one flag sets every revision), and the
+    baseline SPECs (`baseline_specs`), read as the command line reads them."""
+    given: dict[str, FlagValue | list[str]] = {}
+    for revision in doc.requirements_revisions:
+        revision_entry = doc.revisions.get(revision)
+        config = revision_entry.config if revision_entry else {}
+        for key, sourced in config.items():
+            flag = _FLAGS.get(key)
+            if flag is not None and _from_outside(sourced) and sourced.value is not None:
+                given.setdefault(flag, sourced.value)
+    specs = baseline_specs(doc)
+    if specs:
+        given[_SPEC_FLAG] = specs
+    return ConfigFlags(given)
+
+
 def _target_args(doc: Scorecard, rerun: Rerun) -> tuple[list[str], list[CommandStep]]:
     """`--sdk`/`--sdk-path`/`--repo`, and the checkout step a checkout of one's own needs."""
     sdk = doc.sdk
@@ -157,6 +191,12 @@ def _tiercheck(
             f"--registry {rerun.registry} is the claim folder's copy of the SDK's registry "
             "entry, as it was used: run the claim command in the claim folder."
         )
+        if rerun.withheld:
+            notes.append(
+                f"{rerun.registry} withholds {', '.join(rerun.withheld)} (secret by name or "
+                f"value, shown as {WITHHELD}): fill in the value before running the claim "
+                "command."
+            )
     target, steps = _target_args(doc, rerun)
     args += target
     args += ["--tier", str(tier)]
@@ -164,18 +204,9 @@ def _tiercheck(
         args += ["--revision", revision]
     if doc.harness.version:
         args += ["--harness-version", doc.harness.version]
-    flags: dict[str, object] = {}
-    for revision in doc.requirements_revisions:
-        revision_entry = doc.revisions.get(revision)
-        config = revision_entry.config if revision_entry else {}
-        for key, sourced in config.items():
-            if key in _FLAGS and _from_outside(sourced):
-                flags.setdefault(_FLAGS[key], sourced.value)
-    for flag, value in flags.items():
-        args += [flag, str(value)]
-    for spec in baseline_specs(doc):
-        args += ["--expected-failures", spec]
-    if rerun.tag_prefix:
+    texts = config_flags(doc).texts()
+    args += [part for flag, given in texts.items() for text in given for part in (flag, text)]
+    if rerun.tag_prefix and "--tag-prefix" not in texts:
         args += ["--tag-prefix", rerun.tag_prefix]
     if doc.revisions and all(entry.probes is None for entry in doc.revisions.values()):
         args += ["--probes", "none"]
@@ -268,7 +299,12 @@ def _client_steps(
 
 
 def _revision_steps(
-    revision: str, entry: RevisionEntry | None, *, npx: str, built: set[str]
+    revision: str,
+    entry: RevisionEntry | None,
+    *,
+    npx: str,
+    built: set[str],
+    secret: frozenset[str] = frozenset(),
 ) -> tuple[list[CommandStep], list[str]]:
     """One revision's harness commands: its build, unless an earlier revision's is the same
     (`built`, which this adds to), and each leg the run did not skip; a note for what has no
@@ -283,7 +319,7 @@ def _revision_steps(
     ]
     if len(skipped) == len(LEGS):
         return [], notes
-    env = _env_prefix(config)
+    env = _env_prefix(config, secret)
     steps: list[CommandStep] = []
     build = _value(config, "build")
     if isinstance(build, str) and build and build not in built:
@@ -298,7 +334,9 @@ def _revision_steps(
     return steps, notes
 
 
-def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
+def _harness(
+    doc: Scorecard, secret: frozenset[str] = frozenset()
+) -> tuple[tuple[CommandStep, ...], list[str]]:
     """The official harness's own commands for each revision, and the notes that go with
     them."""
     npx = f"npx {_NPM_PACKAGE}@{doc.harness.version or 'latest'}"
@@ -306,7 +344,9 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
     notes: list[str] = []
     built: set[str] = set()
     for revision in doc.requirements_revisions:
-        found, more = _revision_steps(revision, doc.revisions.get(revision), npx=npx, built=built)
+        found, more = _revision_steps(
+            revision, doc.revisions.get(revision), npx=npx, built=built, secret=secret
+        )
         steps += found
         notes += more
     if steps:
@@ -320,6 +360,7 @@ def _harness(doc: Scorecard) -> tuple[tuple[CommandStep, ...], list[str]]:
 
 def reproduce(doc: Scorecard, *, tier: int, rerun: Rerun | None = None) -> Reproduce:
     """The commands that give this claim's figures again."""
-    ours, notes = _tiercheck(doc, tier, rerun or Rerun())
-    theirs, more = _harness(doc)
+    rerun = rerun or Rerun()
+    ours, notes = _tiercheck(doc, tier, rerun)
+    theirs, more = _harness(doc, rerun.secret_env)
     return Reproduce(tiercheck=ours, harness=theirs, notes=tuple(notes + more))

@@ -7,6 +7,12 @@ claim folder, its governance snapshot recorded there) or the saved one `--from` 
 governance snapshot, the checkout and what is read from it (policies, documentation, release,
 baselines, manifest) → the claim (`claim.pack.build_claim`) → its files (`document_files`).
 
+The registry entry that configured the assessment (`_entry_used`): the one the run was given,
+or, for a saved scorecard, the one its recorded configuration names (the file each value came
+from), read again through the registry's loader and held to the values the run recorded. When it
+is not the bundled registry's, the claim folder keeps a copy, re-serialised from the parsed entry
+with every secret-looking value withheld (`_registry_copy`), which the reproduce command names.
+
 Exit code: 0 when the claim can be filed (ready, or ready once the judgment rows are reviewed),
 1 when a row blocks it; bad input is a `UsageError` (2).
 """
@@ -26,7 +32,7 @@ from tiercheck.claim.changes import Previous, from_claim
 from tiercheck.claim.model import PreviousAssessment
 from tiercheck.claim.pack import Claim, ClaimContext, build_claim, previous_from_scorecard
 from tiercheck.claim.policies import POLICY_PATHS
-from tiercheck.claim.reproduce import REGISTRY_COPY, Rerun
+from tiercheck.claim.reproduce import REGISTRY_COPY, WITHHELD, Rerun
 from tiercheck.claim.sources import (
     read_baselines,
     read_manifest,
@@ -35,7 +41,8 @@ from tiercheck.claim.sources import (
     read_tree,
     read_tree_at,
 )
-from tiercheck.config.registry import Registry, SdkEntry, default_registry_path
+from tiercheck.config.registry import Registry, SdkEntry, default_registry_path, load_registry
+from tiercheck.config.resolve import ConfigFlags, resolve
 from tiercheck.document_files import load_previous, load_scorecard, write_claim
 from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
@@ -43,7 +50,8 @@ from tiercheck.pipeline.assess.base import ProgressSink
 from tiercheck.pipeline.assess.facts import now_utc, run_id
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
-from tiercheck.scorecard.model import Scorecard
+from tiercheck.process import is_secret_name, is_secret_value
+from tiercheck.scorecard.model import ConfigEntry, Scorecard
 from tiercheck.scorecard.remediation import nothing_measured
 
 __all__ = [
@@ -215,10 +223,10 @@ def _checkout(request: ClaimRequest, doc: Scorecard) -> Path | None:
 def _context(
     request: ClaimRequest, doc: Scorecard, checkout: Path | None, previous: Previous | None
 ) -> ClaimContext:
-    entry = request.registry.find(doc.sdk.name)
+    entry = _entry_used(request, doc)
     prefix = request.tag_prefix or _tag_prefix(doc, entry) or None
     files = dict.fromkeys(doc.baseline.by_leg().values()) if doc.baseline else ()
-    copy = _registry_copy(entry)
+    copy, withheld = _registry_copy(entry)
     docs_tree = docs_commit = None
     if request.docs_ref:
         if checkout is None:
@@ -243,27 +251,161 @@ def _context(
             registry=REGISTRY_COPY if copy is not None else None,
             registered=entry is not None,
             tag_prefix=request.tag_prefix,
+            withheld=withheld,
+            secret_env=_secret_env(doc),
         ),
         registry_copy=copy,
     )
 
 
-def _registry_copy(entry: SdkEntry | None) -> str | None:
-    """The SDK's own entry, as known_sdks.yaml text, when it came from a registry file other
-    than the bundled one (the reproduce command then names the copy). Only that entry: the
-    claim is published, and the file may hold other SDKs' entries."""
+def _bundled(source: str) -> bool:
+    """Whether a registry source names the bundled registry (a bare `known_sdks.yaml` does)."""
+    bundled = default_registry_path()
+    return source == bundled.name or Path(source).resolve() == bundled.resolve()
+
+
+def _registry_named(doc: Scorecard) -> str | None:
+    """The registry file the scorecard's configuration names for its SDK: each value the entry
+    gave records `FILE: NAME` (or `FILE: NAME.spec_overrides.REV`); None when none did."""
+    name = doc.sdk.name
+    for revision in doc.revisions.values():
+        for sourced in revision.config.values():
+            source = sourced.source
+            if source.startswith("default (replaced by ") and source.endswith(")"):
+                source = source.removeprefix("default (replaced by ").removesuffix(")")
+            if source.endswith(f": {name}"):
+                return source.removesuffix(f": {name}")
+            head, found, _ = source.partition(f": {name}.spec_overrides.")
+            if found:
+                return head
+    return None
+
+
+def _from_outside(sourced: ConfigEntry) -> bool:
+    return sourced.source.startswith(("--", "TIERCHECK_"))
+
+
+def _differs(entry: SdkEntry, doc: Scorecard) -> str | None:
+    """The first value the run recorded that `entry` does not give again ("REV KEY"), leaving
+    out what a flag or a variable set; None when the entry resolves to what the run had."""
+    for revision, recorded in doc.revisions.items():
+        if not recorded.config:
+            continue
+        if revision not in entry.revisions:
+            return f"{revision} (not claimed)"
+        again = resolve(entry, revision, environ={}, flags=ConfigFlags()).to_dict()
+        for key, sourced in recorded.config.items():
+            if _from_outside(sourced) or key not in again:
+                continue
+            if again[key]["value"] != sourced.value:
+                return f"{revision} {key}"
+    return None
+
+
+def _reread(named: str, where: str, name: str) -> SdkEntry:
+    """The entry `name` of the registry file `named`, read again (validated, as any registry)."""
+    path = Path(named)
+    if not path.is_file():
+        msg = (
+            f"{where}: {name} was configured by the registry file {named}, which is not "
+            "found; pass that file with --registry FILE"
+        )
+        raise UsageError(msg)
+    entry = load_registry(path).find(name)
     if entry is None:
+        msg = f"{where}: {named} has no entry {name} any more; pass the file as it was with "
+        raise UsageError(msg + "--registry FILE")
+    return entry
+
+
+def _entry_used(request: ClaimRequest, doc: Scorecard) -> SdkEntry | None:
+    """The registry entry that configured the assessment; None when flags alone did.
+
+    A new assessment's is the registry's it was given. A saved scorecard's is the entry its
+    configuration names: the registry's given (`--registry`, TIERCHECK_REGISTRY) when it comes
+    from that file, else the file named, read again. An entry of a file other than the bundled
+    registry must give the values the run recorded; a file that is gone, or no longer has the
+    entry as it was, is a UsageError (pass the file as it was with --registry).
+    """
+    name = doc.sdk.name
+    if doc.sdk.registered is False:
         return None
-    source = Path(entry.source)
-    if source.resolve() == default_registry_path().resolve():
-        return None
-    return yaml.safe_dump(
-        {entry.name: dict(entry.raw)},
+    given = request.registry.find(name)
+    if request.from_scorecard is None:
+        return given
+    named = _registry_named(doc)
+    if named is None or _bundled(named):
+        return given
+    where = f"--from {request.from_scorecard}"
+    entry = (
+        given if given is not None and not _bundled(given.source) else _reread(named, where, name)
+    )
+    changed = _differs(entry, doc)
+    if changed is not None:
+        msg = (
+            f"{where}: the entry {name} of {entry.source} is not the one the assessment ran "
+            f"with ({changed} differs); pass the registry file as it was with --registry FILE"
+        )
+        raise UsageError(msg)
+    return entry
+
+
+def _secret_env(doc: Scorecard) -> frozenset[str]:
+    """The variables of the recorded `env` blocks that are secret by name or value."""
+    found: set[str] = set()
+    for revision in doc.revisions.values():
+        env = revision.config.get("env")
+        if env is not None and isinstance(env.value, dict):
+            found |= {
+                str(k)
+                for k, v in env.value.items()
+                if is_secret_name(str(k)) or is_secret_value(str(v))
+            }
+    return frozenset(found)
+
+
+def _withheld(value: object, where: str, found: list[str]) -> object:
+    """`value` with every text that looks like a credential replaced by `WITHHELD` (and each
+    variable of an `env` block whose name marks a secret), each noted in `found`."""
+    if isinstance(value, dict):
+        out: dict[object, object] = {}
+        for key, item in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            in_env = where.rsplit(".", 1)[-1] == "env"
+            secret = in_env and isinstance(item, str) and is_secret_name(str(key))
+            if secret:
+                found.append(path)
+                out[key] = WITHHELD
+            else:
+                out[key] = _withheld(item, path, found)
+        return out
+    if isinstance(value, list):
+        return [_withheld(item, f"{where}[{i}]", found) for i, item in enumerate(value)]
+    if isinstance(value, str) and is_secret_value(value):
+        found.append(where)
+        return WITHHELD
+    return value
+
+
+def _registry_copy(entry: SdkEntry | None) -> tuple[str | None, tuple[str, ...]]:
+    """The SDK's own entry, as known_sdks.yaml text, when it came from a registry file other
+    than the bundled one (the reproduce command then names the copy), and what it withholds.
+
+    Only that entry, as parsed and validated, re-serialised: the claim is published, and the
+    file may hold other SDKs' entries. A value that looks like a credential, and each `env`
+    variable whose name marks a secret, is written as `WITHHELD`."""
+    if entry is None or _bundled(entry.source):
+        return None, ()
+    found: list[str] = []
+    body = _withheld(dict(entry.raw), "", found)
+    text = yaml.safe_dump(
+        {entry.name: body},
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,
         width=2**16,
     )
+    return text, tuple(found)
 
 
 def summary(claim: Claim) -> str:

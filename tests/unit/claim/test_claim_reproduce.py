@@ -20,7 +20,9 @@ from support.scorecards import sample_scorecard
 from tiercheck.claim.markdown import render_assessment
 from tiercheck.claim.pack import build_claim
 from tiercheck.claim.reproduce import Rerun, baseline_specs, reproduce
-from tiercheck.scorecard.model import ConfigEntry
+from tiercheck.config.registry import SdkEntry, load_registry
+from tiercheck.config.resolve import ConfigFlags, resolve
+from tiercheck.scorecard.model import ConfigEntry, Scorecard
 
 COMMIT = "3f9a2c41d7e0b5a8c6f1e2d3b4a59687c0d1e2f3"
 REPO = Path(__file__).resolve().parents[3]
@@ -302,3 +304,98 @@ def test_a_leg_the_run_skipped_is_given_no_harness_command() -> None:
         f"{R2}: the server leg was skipped ({why['server']}), so it has no command here.",
         f"{R2}: the client leg was skipped ({why['client']}), so it has no command here.",
     )
+
+
+def _configured_by(doc: Scorecard, entry: SdkEntry) -> Scorecard:
+    """`doc` as a run configured by `entry` alone records it: each value with its source."""
+    revisions = {}
+    for revision, found in doc.revisions.items():
+        resolved = resolve(entry, revision, environ={}, flags=ConfigFlags()).to_dict()
+        config = {k: ConfigEntry(value=v["value"], source=v["source"]) for k, v in resolved.items()}
+        revisions[revision] = dataclasses.replace(found, config=config)
+    return dataclasses.replace(doc, revisions=revisions)
+
+
+def _saved_run_of(registry: Path, tmp_path: Path) -> Path:
+    """The scorecard of a run configured by `registry`'s sample-sdk entry, saved."""
+    from tiercheck.document_files import atomic_write_text
+    from tiercheck.scorecard.render.json_format import render_json
+
+    doc = _configured_by(sample_scorecard(), load_registry(registry).get("sample-sdk"))
+    return atomic_write_text(tmp_path / "run" / "scorecard.json", render_json(doc))
+
+
+def test_a_claim_from_the_scorecard_of_a_registry_file_run_finds_its_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No --registry: the file the recorded configuration names is read again (the bundled
+    sample-sdk, of the same name, is not the entry the run had)."""
+    from tiercheck.cli.app import main
+
+    registry = tmp_path / "elsewhere" / "mine.yaml"
+    registry.parent.mkdir()
+    text = _entry_text("Pythonic").replace("--port {port}", "--port {port} --mine", 1)
+    registry.write_text(text, encoding="utf-8")
+    saved = _saved_run_of(registry, tmp_path)
+    out = tmp_path / "claim"
+    assert main(["claim", "--from", str(saved), "--out", str(out)]) in (0, 1)
+    copy = yaml.safe_load((out / "sdk-registry.yaml").read_text("utf-8"))
+    assert copy == yaml.safe_load(text)
+    claim = json.loads((out / "claim.json").read_text("utf-8"))
+    assert claim["header"]["title"] == "Pythonic SDK — Tier 1 Assessment"
+    assert claim["reproduce"]["tiercheck"][-1]["command"].startswith(
+        f"tier-check claim --registry sdk-registry.yaml --sdk sample-sdk@{COMMIT} --tier 1 "
+    )
+    capsys.readouterr()
+
+    # The file changed since the run: its entry would not run what the claim reports.
+    registry.write_text(text.replace("--mine", "--theirs"), encoding="utf-8")
+    assert main(["claim", "--from", str(saved), "--out", str(tmp_path / "changed")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "is not the one the assessment ran with (2025-11-25 server.command differs)" in err
+    assert "--registry FILE" in err
+
+    # Gone: say which file, and how to give it.
+    registry.unlink()
+    assert main(["claim", "--from", str(saved), "--out", str(tmp_path / "gone")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"configured by the registry file {registry}, which is not found" in err
+
+
+def test_the_registry_copy_withholds_secrets(tmp_path: Path) -> None:
+    from tiercheck.cli.app import main
+
+    registry = tmp_path / "mine.yaml"
+    token = "ghp_" + "a1B2" * 9
+    text = _entry_text("Pythonic") + (
+        "  env:\n"
+        "    API_TOKEN: plain-looking\n"
+        f"    UPSTREAM: https://bot:{token}@example.invalid/x\n"
+        "    LOG_LEVEL: debug\n"
+    )
+    registry.write_text(text, encoding="utf-8")
+    saved = _saved_run_of(registry, tmp_path)
+    out = tmp_path / "claim"
+    assert main(["claim", "--from", str(saved), "--out", str(out)]) in (0, 1)
+    copied = (out / "sdk-registry.yaml").read_text("utf-8")
+    assert yaml.safe_load(copied)["sample-sdk"]["env"] == {
+        "API_TOKEN": "<withheld>",
+        "UPSTREAM": "<withheld>",
+        "LOG_LEVEL": "debug",
+    }
+    claim = (out / "claim.json").read_text("utf-8")
+    for secret in ("plain-looking", token):
+        assert secret not in copied
+        assert secret not in claim  # nor in the harness commands' environment
+    notes = json.loads(claim)["reproduce"]["notes"]
+    assert any("withholds env.API_TOKEN, env.UPSTREAM" in note for note in notes)
+
+
+def test_every_configuration_flag_the_run_had_is_given_again() -> None:
+    """The flags are the cascade's own declarations: --tag-prefix and --ready-timeout too."""
+    doc = sample_scorecard(flags={"--tag-prefix": "sample-v", "--ready-timeout": "45"})
+    command = reproduce(doc, tier=1).tiercheck[-1].command
+    assert "--tag-prefix sample-v" in command
+    assert "--ready-timeout 45.0" in command

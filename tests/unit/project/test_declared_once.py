@@ -81,7 +81,6 @@ ARGV_SPELLINGS: dict[tuple[str, str], str] = {
             "--registry",
             "--revision",
             "--harness-version",
-            "--expected-failures",
             "--tag-prefix",
             "--probes",
             "--skip-governance",
