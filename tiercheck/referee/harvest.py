@@ -18,7 +18,7 @@ import json
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,8 +31,9 @@ from tiercheck.conformance.harness import Harness
 from tiercheck.errors import ProcessError
 from tiercheck.referee.bundle import COMMANDS, LISTED_LEGS, Answers, FirstRequest, read_bundle
 from tiercheck.referee.jsscan import scan_checks
+from tiercheck.revisions import LEGS, harness_requirements
 
-__all__ = ["harvest"]
+__all__ = ["ask_fit", "harvest"]
 
 #: Seconds one `list` or `--help` may take.
 ASK_TIMEOUT_S: Final = 60.0
@@ -152,3 +153,33 @@ def harvest(harness: Harness, *, first_request_s: float = FIRST_REQUEST_S) -> An
         helps = {cmd: text for cmd, job in help_of.items() if (text := job.result()) is not None}
         first_requests = {name: job.result() for name, job in wire_of.items()}
     return Answers(harness.version, sets, listings, helps, first_requests, checks)
+
+
+def ask_fit(
+    harness: Harness, revisions: Sequence[str], *, first_request_s: float = FIRST_REQUEST_S
+) -> Answers:
+    """The answers `referee.capability.fit` reads for `revisions`, and no more: the flags of
+    `server` and `client`, the sets the package ships, what it lists per leg, and the first
+    request it sends at each set those revisions run (only when `server` takes
+    `--requirements`; a release that does not would refuse it)."""
+    folder = harness.root / "requirements"
+    sets = {
+        path.stem: read_text(path, what="a requirement set")
+        for path in sorted(folder.glob("*.yaml"))
+    }
+    with ThreadPoolExecutor(max_workers=_AT_ONCE, thread_name_prefix="referee-fit") as pool:
+        help_of = {cmd: pool.submit(_ask, harness, cmd, "--help") for cmd in ("server", "client")}
+        listing = {leg: pool.submit(_ask, harness, "list", f"--{leg}") for leg in LEGS}
+        helps = {cmd: text for cmd, job in help_of.items() if (text := job.result()) is not None}
+        takes = read_bundle(Answers(harness.version, helps=helps)).flags.get("server", ())
+        wanted = dict.fromkeys(harness_requirements(r) for r in revisions)
+        wire_of = {
+            name: pool.submit(_wire, harness, name, first_request_s)
+            for name in wanted
+            if name in sets and "--requirements" in takes
+        }
+        listings: dict[str, str] = {
+            leg: text for leg, job in listing.items() if (text := job.result())
+        }
+        first_requests = {name: job.result() for name, job in wire_of.items()}
+    return Answers(harness.version, sets, listings, helps, first_requests)

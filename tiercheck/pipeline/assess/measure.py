@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from tiercheck import process
-from tiercheck.conformance.harness import Harness
+from tiercheck.conformance.harness import PINNED_VERSION, Harness
 from tiercheck.pipeline.assess.base import (
     AssessOptions,
     ProgressSink,
@@ -37,6 +37,7 @@ from tiercheck.pipeline.assess.provision import (
     check_toolchain,
     provision_harness,
     provision_tools,
+    refuse_unfit_harness,
     with_tool_path,
 )
 from tiercheck.revisions import LEGS, Leg
@@ -138,6 +139,15 @@ def _run_steps(
     come at any moment); return as soon as a step says no leg can run."""
     workdir, commit = Path.cwd(), None
     prefix: tuple[Path, ...] = ()
+    early: ProvisionResult | None = None
+    if options.settings.harness_version != PINNED_VERSION:
+        # Another harness than the referee: what it cannot run as the referee does is refused
+        # in one line before anything is cloned or built (the install is reused below).
+        early = provision_harness(options, progress)
+        if early.harness is None:
+            done.append(early)
+            return
+        refuse_unfit_harness(early.harness, [p.revision for p in plan.revisions], progress)
     with ExitStack() as held:
         if plan.origin != "url":
             # What the machine lacks is said before anything is cloned or built.
@@ -171,7 +181,7 @@ def _run_steps(
                 # nothing (the toolchain's own faults are still said, above).
                 done.append(unconfigured)
                 return
-        provisioned = provision_harness(options, progress)
+        provisioned = early or provision_harness(options, progress)
         done.append(provisioned)
         if provisioned.harness is None:
             return
@@ -190,8 +200,10 @@ def _run_steps(
 
 def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:
     """checkout → provision → build → legs. Never raises for a failure to measure (those become
-    unmeasured legs); raises only for a missing npm (ToolMissingError) and for a relative
-    `--expected-failures` the clone does not hold as a readable baseline (ConfigError)."""
+    unmeasured legs); raises only for a missing npm (ToolMissingError), for a relative
+    `--expected-failures` the clone does not hold as a readable baseline (ConfigError), and for
+    a `--harness-version` that cannot run a planned revision as the referee does (ConfigError,
+    before the checkout)."""
     began = time.monotonic()
     done: list[StepResult] = []
     stopped: Unmeasured | None = None

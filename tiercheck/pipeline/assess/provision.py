@@ -19,7 +19,7 @@ from tiercheck import process
 from tiercheck.config.requires import Requirement
 from tiercheck.config.resolve import Layer, RevisionConfig, Sourced
 from tiercheck.conformance.harness import PACKAGE, Harness, provision
-from tiercheck.errors import TiercheckError, ToolMissingError
+from tiercheck.errors import ConfigError, TiercheckError, ToolMissingError
 from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured, elapsed
 from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.sdk.toolchain import (
@@ -36,6 +36,7 @@ __all__ = [
     "check_toolchain",
     "provision_harness",
     "provision_tools",
+    "refuse_unfit_harness",
     "sdk_probe_env",
     "with_tool_path",
 ]
@@ -68,6 +69,25 @@ def provision_harness(options: AssessOptions, progress: ProgressSink) -> Provisi
         return ProvisionResult(None, unmeasured=(Unmeasured("harness", reason),), halt=reason)
     progress.done("harness", f"{PACKAGE} {harness.version}, node {harness.node_version}")
     return ProvisionResult(harness, timings={"harness": elapsed(began)})
+
+
+def refuse_unfit_harness(
+    harness: Harness, revisions: Sequence[str], progress: ProgressSink
+) -> None:
+    """Refuse (ConfigError, one line, exit 2) a harness other than the pinned one that cannot
+    run one of `revisions` as the referee does: its flags, the sets it ships and the wire it
+    speaks there, read from the installed package (`referee.capability`)."""
+    from tiercheck.referee.bundle import read_bundle
+    from tiercheck.referee.capability import fit, refusal
+    from tiercheck.referee.harvest import ask_fit
+
+    reading = read_bundle(ask_fit(harness, revisions))
+    refused = refusal([fit(reading, revision) for revision in revisions])
+    if refused is not None:
+        raise ConfigError(refused)
+    progress.done(
+        "harness fit", f"{harness.version} runs {', '.join(revisions)} as the referee does"
+    )
 
 
 # --- the SDK's own tools ----------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""The harness a community CI pins, beside the referee: the real 0.1.16 (the npm `latest` tag)
+installed from the npm registry.
+
+`--harness-version 0.1.16` is refused up front, in one line, exit 2, before anything is cloned:
+that release takes no `--requirements` and ships no requirement sets, read from the installed
+package. Minutes: npm installs the release (and Node 22) once into the session's cache.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.e2e import Origin, Session, tier_check
+from tiercheck.conformance.harness import provision
+from tiercheck.referee.bundle import read_bundle
+from tiercheck.referee.capability import fit
+from tiercheck.referee.harvest import ask_fit
+from tiercheck.revisions import known_revisions
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+OLD = "0.1.16"
+
+
+@pytest.fixture(scope="module")
+def old_release(session: Session) -> Path:
+    provision(session.cache, version=OLD)
+    return session.cache
+
+
+def test_the_real_0_1_16_is_read_from_its_package(old_release: Path) -> None:
+    harness = provision(old_release, version=OLD)
+    first, last = known_revisions()[0], known_revisions()[-1]
+    reading = read_bundle(ask_fit(harness, [first, last]))
+    assert "--requirements" not in reading.flags["server"]
+    assert not reading.sets
+    assert fit(reading, first).way == "spec-version"
+    assert fit(reading, last).way is None
+
+
+def test_harness_version_0_1_16_is_refused_up_front(
+    session: Session, origin: Origin, old_release: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    run = tier_check(
+        "--sdk",
+        "sample-sdk",
+        "--git-url",
+        origin.url,
+        "--skip-governance",
+        "--no-history",
+        "--harness-version",
+        OLD,
+        "--out",
+        str(out),
+        env=session.env(),
+    )
+    errors = [line for line in run.stderr.splitlines() if "error:" in line]
+    assert run.returncode == 2, run.stderr
+    assert len(errors) == 1, run.stderr
+    assert f"harness {OLD} cannot run " in errors[0]
+    assert "take no --requirements" in errors[0]
+    assert "Traceback" not in run.stderr
+    clones = session.cache / "repos"
+    assert not clones.exists() or not any(clones.iterdir()), "it cloned before refusing"
+    assert not (out / "scorecard.json").exists()
