@@ -39,6 +39,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.process": "--out/logs: the children's output logs",
     "tiercheck.sdk.server": "--out/logs: the server's output log (start and stop lines)",
     "tiercheck.conformance.harness": "the cache: the harness install",
+    "tiercheck.referee.record": "the cache: the harness's record, in its install folder",
     "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
     "tiercheck.conformance.admission": "the cache or --budget: the client slots' limit file",
     "tiercheck.conformance.warm_launcher": PROGRAMS["tiercheck.conformance.warm_launcher"],

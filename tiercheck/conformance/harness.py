@@ -64,6 +64,20 @@ class Harness:
         """The requirement set this harness build ships for a revision."""
         return self.root / "requirements" / f"{revision}.yaml"
 
+    def folder(self) -> Path | None:
+        """The cache folder this harness was provisioned into (`<cache>/harness/<version>/`,
+        holding its marker and `node_modules/`), or None when its bundle is not in one: what
+        tiercheck keeps of this harness is kept there and nowhere else."""
+        package = Path("node_modules", *PACKAGE.split("/"))
+        for parent in self.cli_js.parents:
+            if parent.name != "node_modules" or not self.cli_js.is_relative_to(
+                parent.parent / package
+            ):
+                continue
+            marker = parent.parent / _MARKER
+            return parent.parent if marker.is_file() and not marker.is_symlink() else None
+        return None
+
 
 def _say(progress: Callable[[str], None] | None, message: str) -> None:
     if progress is not None:

@@ -43,6 +43,7 @@ __all__ = [
     "LegTiersBlock",
     "MergedLegEntry",
     "MissingRevision",
+    "NotApplicableEntry",
     "NotScored",
     "ProbeEntry",
     "ProbeRounds",
@@ -72,6 +73,7 @@ RelegationStatus = Literal["clear", "at-risk", "relegation-due", "no-stable-run"
 GroundStatus = Literal["none", "unaddressed", "inconclusive", "skipped", "not-recorded"]
 ProbeOutcome = Literal["pass", "warn", "fail", "skip"]
 ProbeLevel = Literal["MUST", "SHOULD"]
+NotApplicableWhy = Literal["removed", "not-yet-introduced"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -488,6 +490,24 @@ class ToolEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class NotApplicableEntry:
+    """A scenario the harness lists for other revisions only: never run, scored or judged here."""
+
+    scenario: str
+    leg: str = doc_field(doc="the leg the harness lists it under: server or client")
+    why: NotApplicableWhy = doc_field(
+        doc="removed: listed for an earlier revision and not this one; not-yet-introduced: "
+        "listed for later revisions only"
+    )
+    version: str = doc_field(doc="the revision it was removed in, or is introduced in")
+    applies: tuple[str, ...] = doc_field(doc="the spec revisions the harness lists it for")
+    source: str = doc_field(
+        doc="where that was read: the harness and its command "
+        "(harness 0.2.0-alpha.12: conformance list --server)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class HarnessBlock:
     """The pinned official harness that ran the legs, its Node runtime and the SDK's tools."""
 
@@ -502,6 +522,13 @@ class HarnessBlock:
         omit_none=True,
         doc="scenario → a digest of the checks the harness can emit for it, as read in its "
         "bundle: what says which scenarios a referee change changed (absent: not read)",
+    )
+    not_applicable: Mapping[str, tuple[NotApplicableEntry, ...]] | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="revision → the scenarios of its legs the harness lists for other revisions only "
+        "(removed before it, or not yet introduced), read from its `conformance list`: listed "
+        "apart, never scored, never changing a verdict (absent: not read)",
     )
 
 

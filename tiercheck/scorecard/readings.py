@@ -25,9 +25,11 @@ from tiercheck.scorecard.model import (
 
 __all__ = [
     "LEG_CHECK_KEYS",
+    "NOT_APPLICABLE_NOTE",
     "SIGNALS",
     "WARNINGS_NOTE",
     "LegView",
+    "NotApplicableRow",
     "WarningRow",
     "dispute_lead",
     "dispute_state",
@@ -38,6 +40,7 @@ __all__ = [
     "legs",
     "measured_nothing",
     "merged_legs",
+    "not_applicable_rows",
     "not_scored_why",
     "pct",
     "revision_scenarios",
@@ -270,6 +273,54 @@ def not_scored_why(detail: ScenarioEntry) -> str:
     if detail.not_scored_reason == _NOT_IN_SET:
         return f"{reason} — not in {where}"
     return f"{reason} — {where}, not_scored"
+
+
+#: What every report says beside the scenarios the harness lists for other revisions only.
+NOT_APPLICABLE_NOTE = (
+    "the harness lists them for other revisions only: never run or scored at this one, they "
+    "change no verdict, pass rate or tier"
+)
+
+
+@dataclass(frozen=True)
+class NotApplicableRow:
+    """The scenarios of one leg at one revision not applicable there for one reason, as the
+    harness's `list` says (`harness.not_applicable`)."""
+
+    revision: str
+    leg: str
+    why: str
+    version: str
+    scenarios: tuple[str, ...]
+    source: str
+
+    @property
+    def reason(self) -> str:
+        """`removed in 2026-07-28`, or `not yet introduced (introduced in 2026-07-28)`."""
+        version = one_line(self.version)
+        if self.why == "removed":
+            return f"removed in {version}"
+        return f"not yet introduced (introduced in {version})"
+
+
+def not_applicable_rows(doc: Scorecard) -> list[NotApplicableRow]:
+    """The scenarios the harness lists for other revisions only, at each revision of the
+    document (the revisions scored first, in order), grouped by leg, reason and source in the
+    harness's order: what each format lists apart, never scored (empty when not recorded)."""
+    recorded = doc.harness.not_applicable or {}
+    order = [r for r in doc.requirements_revisions if r in recorded]
+    order += sorted(r for r in recorded if r not in order)
+    rows: list[NotApplicableRow] = []
+    for revision in order:
+        groups: dict[tuple[str, str, str, str], list[str]] = {}
+        for entry in recorded[revision]:
+            key = (entry.leg, entry.why, entry.version, entry.source)
+            groups.setdefault(key, []).append(entry.scenario)
+        rows += [
+            NotApplicableRow(revision, leg, why, version, tuple(names), source)
+            for (leg, why, version, source), names in groups.items()
+        ]
+    return rows
 
 
 def scenario_result(detail: ScenarioEntry) -> str:

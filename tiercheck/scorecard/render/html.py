@@ -17,6 +17,7 @@ from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     dispute_lead,
     dispute_title,
@@ -24,6 +25,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_applicable_rows,
     not_scored_why,
     pct,
     sep1730_note,
@@ -255,6 +257,32 @@ def _not_assessed(doc: Scorecard) -> Html:
     )
 
 
+def _not_applicable(doc: Scorecard) -> Html:
+    """The scenarios the harness lists for other revisions only, apart from everything scored:
+    a row per revision, leg and reason, with where it was read."""
+    found = not_applicable_rows(doc)
+    if not found:
+        return Html()
+    rows: list[list[Html | str]] = [
+        [
+            f"{row.revision} · {row.leg}",
+            row.reason,
+            join((el("code", name) for name in row.scenarios), ", "),
+            el("span", row.source, class_="msg"),
+        ]
+        for row in found
+    ]
+    total = sum(len(row.scenarios) for row in found)
+    return join(
+        (
+            el("h2", f"Not applicable at this revision ({total})"),
+            el("p", f"{NOT_APPLICABLE_NOTE}.", class_="note"),
+            table(["Leg", "Not applicable", "Scenarios", "Source"], rows),
+        ),
+        "\n",
+    )
+
+
 def render_html(doc: Scorecard) -> str:
     """The scorecard page: the tier and its blockers, every leg, governance, remediation; a run
     that measured nothing shows no tier but why (`scorecard.remediation.not_assessed`)."""
@@ -276,6 +304,7 @@ def render_html(doc: Scorecard) -> str:
         _blockers(doc),
         _conformance(doc),
         _warnings(doc),
+        _not_applicable(doc),
         _governance(doc),
         _remediation(doc),
         _history(doc),

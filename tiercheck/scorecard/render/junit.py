@@ -13,7 +13,9 @@ Mapping (the shape Jenkins, GitLab, GitHub test reporters and junitparser read):
 
 WARNING checks (SHOULD-level) never change a test case's result: each suite of a measured leg
 counts them in its `warnings` property, and a scenario that has some lists them in its
-`<system-out>`, beside whatever its verdict is.
+`<system-out>`, beside whatever its verdict is. The scenarios the harness lists for other
+revisions only are no test case at all: each suite names its leg's in a `not_applicable`
+property, never counted.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from tiercheck.plaintext import one_line
 from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
     dispute_summary,
     failure_message,
     legs,
+    not_applicable_rows,
     not_scored_why,
     scenario_result,
     short_sha,
@@ -79,6 +83,23 @@ def _warnings_text(detail: ScenarioEntry) -> str:
     return "\n".join(lines)
 
 
+def _not_applicable(doc: Scorecard, view: LegView) -> str | None:
+    """The leg's scenarios the harness lists for other revisions only, one property value:
+    `not applicable at this revision (3; …): removed in 2026-07-28 (harness …: conformance
+    list --client): initialize, sse-retry; …` (None without any)."""
+    found = [
+        r for r in not_applicable_rows(doc) if (r.revision, r.leg) == (view.revision, view.leg)
+    ]
+    if not found:
+        return None
+    said = "; ".join(
+        f"{r.reason} ({one_line(r.source)}): {', '.join(one_line(n) for n in r.scenarios)}"
+        for r in found
+    )
+    total = sum(len(r.scenarios) for r in found)
+    return f"not applicable at this revision ({total}; {NOT_APPLICABLE_NOTE}): {said}"
+
+
 def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
     harness = doc.harness
     props = ET.SubElement(suite, "properties")
@@ -93,6 +114,7 @@ def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
         "harness": f"{harness.package}@{harness.version}",
         "node": harness.node_version,
         "warnings": str(warned) if measured else None,
+        "not_applicable": _not_applicable(doc, view),
     }
     for name, value in values.items():
         if value:

@@ -16,6 +16,7 @@ from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
     WarningRow,
@@ -24,6 +25,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_applicable_rows,
     not_scored_why,
     pct,
     scenario_result,
@@ -172,7 +174,25 @@ def _conformance(doc: Scorecard) -> list[Md]:
     disputed = [(v, d) for v in views for d in v.disputes]
     if disputed:
         lines += [BLANK, *_disputed_table(disputed)]
-    return lines + _warnings(doc)
+    return lines + _warnings(doc) + _not_applicable(doc)
+
+
+def _not_applicable(doc: Scorecard) -> list[Md]:
+    """The scenarios the harness lists for other revisions only, folded apart from everything
+    scored: a row per revision, leg and reason, with where it was read."""
+    found = not_applicable_rows(doc)
+    if not found:
+        return []
+    table = md.table(
+        ["Revision", "Leg", "Not applicable", "Scenarios", "Source"],
+        [
+            [r.revision, r.leg, r.reason, md.join((code(n) for n in r.scenarios), ", "), r.source]
+            for r in found
+        ],
+    )
+    total = sum(len(r.scenarios) for r in found)
+    summary = f"Not applicable at this revision ({total}): {NOT_APPLICABLE_NOTE}"
+    return [BLANK, *md.details(summary, table)]
 
 
 def _spec(url: str | None) -> Md:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
 from tiercheck.scorecard.readings import (
+    NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
     dispute_summary,
@@ -19,6 +20,7 @@ from tiercheck.scorecard.readings import (
     leg_tiers_line,
     legs,
     merged_legs,
+    not_applicable_rows,
     not_scored_why,
     pct,
     scenario_result,
@@ -214,7 +216,32 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
         title = Text(f"Disputed ({len(disputed)}), run and shown", style="bold")
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
     out += _warnings(doc)
+    out += _not_applicable(doc)
     return out
+
+
+def _not_applicable(doc: Scorecard) -> list[RenderableType]:
+    """The scenarios the harness lists for other revisions only, apart from everything scored:
+    a line per leg, revision and reason, its names cut after a few, and where it was read."""
+    from rich.text import Text
+
+    found = not_applicable_rows(doc)
+    if not found:
+        return []
+    rows = []
+    for row in found:
+        names = [one_line(n) for n in row.scenarios]
+        shown = ", ".join(names[:ITEMS_SHOWN])
+        if len(names) > ITEMS_SHOWN:
+            shown += f", … and {len(names) - ITEMS_SHOWN} more (all of them in scorecard.md)"
+        text = Text(f"{row.leg} {row.revision} ")
+        text.append(row.reason, style="bold")
+        text.append(f": {shown}")
+        text.append(f"\n{one_line(row.source)}", style="dim")
+        rows.append((Text("-", style="dim"), text))
+    total = sum(len(row.scenarios) for row in found)
+    title = Text(f"Not applicable at this revision ({total}): {NOT_APPLICABLE_NOTE}", style="bold")
+    return [_list(title, rows)]
 
 
 def _warnings(doc: Scorecard) -> list[RenderableType]:
