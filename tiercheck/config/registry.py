@@ -45,6 +45,8 @@ class SdkEntry:
     claimed_tier: int | None = None
     #: The language the SDK is written in (`language`), as the claim's title names it.
     language: str | None = None
+    #: The harness versions the SDK's own CI pins (`ci_harness`), as `init` read them.
+    ci_harness: tuple[str, ...] = ()
 
     def override_for(self, revision: str) -> Mapping[str, Any]:
         """The `spec_overrides[revision]` block ({} when there is none)."""
@@ -136,6 +138,7 @@ def load_registry(path: Path | None = None) -> Registry:
             requires=parse_requirements(body.get("requires"), f"{source}: {name}.requires"),
             claimed_tier=body.get("claimed_tier"),
             language=body.get("language"),
+            ci_harness=tuple(body.get("ci_harness") or ()),
         )
     return Registry(path=source, entries=entries, files=(source,), left_out=left_out)
 

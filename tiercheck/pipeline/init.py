@@ -9,13 +9,14 @@ when missing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tiercheck import durable
 from tiercheck.config.safeload import read_text
 from tiercheck.errors import UsageError
 from tiercheck.sdk.infer.entry import NAME_PATTERN, InferredEntry, infer_entry
+from tiercheck.sdk.infer.pins import read_harness_pins
 from tiercheck.sdk.infer.read import gather
 from tiercheck.sdk.infer.registry_text import entry_text, put_entry
 
@@ -59,7 +60,9 @@ def init(request: InitRequest) -> InitOutcome:
         )
         raise UsageError(msg)
     facts, notes = gather(directory)
-    entry = infer_entry(facts, request.name)
+    pins, pin_notes = read_harness_pins(directory)
+    entry = _with_ci_harness(infer_entry(facts, request.name), pins)
+    notes = (*notes, *pin_notes)
     if request.write is None:
         return InitOutcome(entry, entry_text(entry), notes=notes)
     if "repo" not in entry.body:
@@ -74,3 +77,11 @@ def init(request: InitRequest) -> InitOutcome:
     text, replaced = put_entry(existing, entry, str(target))
     durable.write_text(target, text)
     return InitOutcome(entry, entry_text(entry), target, replaced, notes)
+
+
+def _with_ci_harness(entry: InferredEntry, pins: tuple[tuple[str, str], ...]) -> InferredEntry:
+    """The entry with `ci_harness`, the harness versions the checkout's CI pins (none read:
+    the entry as it was)."""
+    if not pins:
+        return entry
+    return replace(entry, body={**entry.body, "ci_harness": [version for version, _ in pins]})

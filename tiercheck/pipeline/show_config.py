@@ -17,8 +17,10 @@ from typing import Any
 
 from tiercheck.config.registry import Registry
 from tiercheck.config.resolve import ConfigFlags
+from tiercheck.conformance.harness import PINNED_VERSION
 from tiercheck.pipeline.assess.preview import TargetPreview, preview_target
 from tiercheck.process import withheld as withheld_env
+from tiercheck.sdk.infer.pins import read_harness_pins
 from tiercheck.target import Target, resolve_target
 
 __all__ = ["ShowConfigRequest", "ShownConfig", "show_config"]
@@ -52,6 +54,21 @@ class ShownConfig:
     plan: TargetPreview
     #: Revision → the names (never the values) of the variables the SDK is not given.
     withheld: Mapping[str, Sequence[str]]
+    #: The harness versions the SDK's CI pins: the entry's `ci_harness`, else read from the
+    #: checkout `--sdk-path` names.
+    ci_harness: tuple[str, ...] = ()
+    #: Where `ci_harness` was read ("the entry", "the checkout"); None: nowhere.
+    ci_harness_from: str | None = None
+
+    def harness_line(self) -> str:
+        """`CI pins X, the referee is Y`."""
+        if self.ci_harness:
+            pins = " and ".join(self.ci_harness)
+            return f"CI pins {pins} ({self.ci_harness_from}), the referee is {PINNED_VERSION}"
+        return (
+            "CI pins no harness version tiercheck read (`tier-check init` records it), "
+            f"the referee is {PINNED_VERSION}"
+        )
 
     @property
     def hint(self) -> str | None:
@@ -72,6 +89,11 @@ class ShownConfig:
             "revisions": {c.revision: c.to_dict() for c in self.plan.configs},
             "would_run": {p.revision: p.to_dict() for p in self.plan.previews},
             "withheld_env": {revision: list(names) for revision, names in self.withheld.items()},
+            "harness": {
+                "ci_pins": list(self.ci_harness),
+                "ci_pins_from": self.ci_harness_from,
+                "referee": PINNED_VERSION,
+            },
         }
         if self.plan.server_turns is not None:
             payload["server_legs"] = self.plan.server_turns
@@ -82,7 +104,7 @@ class ShownConfig:
     def lines(self) -> list[str]:
         """The text `show-config` prints: the SDK, then each revision's values with their
         sources, the withheld variables and what would run."""
-        lines = [self._heading()]
+        lines = [self._heading(), f"harness: {self.harness_line()}"]
         configs = self.plan.configs
         # One column for the names, as wide as the widest (`expected_failures.server`).
         width = max(len(_WITHHELD), *(len(k) for c in configs for k in c.values))
@@ -122,4 +144,9 @@ def show_config(request: ShowConfigRequest) -> ShownConfig:
     )
     # Names only: a value is never shown, not even to say which shape gave it away.
     withheld = {c.revision: tuple(withheld_env(allow=c.pass_env)) for c in plan.configs}
-    return ShownConfig(target, plan, withheld)
+    pins: tuple[str, ...] = target.entry.ci_harness if target.entry else ()
+    where = "the entry" if pins else None
+    if not pins and target.path is not None and target.path.is_dir():
+        pins = tuple(version for version, _ in read_harness_pins(target.path)[0])
+        where = "the checkout" if pins else None
+    return ShownConfig(target, plan, withheld, pins, where)

@@ -127,6 +127,9 @@ RUST_ENTRY: dict[str, Any] = {
             }
         }
     },
+    # The client run names no version (npm's `latest`); the server's `${{ env.V }}` is set
+    # nowhere the workflow says.
+    "ci_harness": ["latest"],
 }
 
 
@@ -232,6 +235,7 @@ jobs:
         "client": {"command": "go run ./conformance/client"},
         "expected_failures": "conformance/baseline.yml",
         "spec_overrides": {R2: {"server": {"command": "./srv -http=:{port} -stateless"}}},
+        "ci_harness": ["1"],
     }
     # Detached HEAD: main by default; no tags: no prefix. Each says why.
     assert dict(outcome.entry.reasons) == {
