@@ -304,3 +304,141 @@ def test_a_later_uv_sync_keeps_what_an_earlier_job_installed() -> None:
         "uv sync --package srv",
         "uv sync --package lib --inexact",
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ("./ci/run.sh --x", ("./ci/run.sh", ("--x",))),
+        ("bash ci/run.sh a", ("ci/run.sh", ("a",))),
+        ("python3 -u ci/conform.py --baseline b.yml", ("ci/conform.py", ("--baseline", "b.yml"))),
+        ("uv run python ci/conform.py", ("ci/conform.py", ())),
+        ("python -m ci.conform server", ("ci/conform.py", ("server",))),
+        ("npx tsx scripts/c.ts --spec 1", ("scripts/c.ts", ("--spec", "1"))),
+        ("node --import tsx scripts/c.ts", ("scripts/c.ts", ())),
+        ("python -c 'print(1)'", None),
+        ("cargo build", None),
+        (".venv/bin/python", None),
+    ],
+)
+def test_the_script_a_command_runs(argv: str, expected: object) -> None:
+    from tiercheck.sdk.infer.wrapper import script_of
+
+    assert script_of(tuple(argv.split())) == expected
+
+
+PY_SHELL_SCRIPT = """\
+import os, subprocess, sys
+BASE = os.environ.get("BASELINE") or "conformance/base.yml"
+subprocess.Popen("PORT=4000 node ./srv/index.js &", shell=True, cwd="sdk")
+subprocess.check_call(
+    "npx @modelcontextprotocol/conformance server --url http://localhost:4000/mcp "
+    f"--expected-failures {BASE} " + " ".join(sys.argv[1:]),
+    shell=True,
+)
+"""
+
+
+def test_a_python_script_with_shell_strings_env_and_its_arguments() -> None:
+    # The step's env gives BASELINE; the step's own arguments are passed on (sys.argv[1:]); the
+    # server is started in sdk/ (cwd=), so ./srv is sdk/srv.
+    text = (
+        "jobs:\n  j:\n    env:\n      BASELINE: ci/base.yml\n    steps:\n"
+        "      - run: python ci/conform.py --spec-version 2026-07-28\n"
+    )
+    facts = read_workflows({"w.yml": text}, scripts={"ci/conform.py": PY_SHELL_SCRIPT})
+    (run,) = facts.runs
+    assert (run.leg, run.revision, run.baseline, run.url, run.wrapper) == (
+        "server",
+        "2026-07-28",
+        "ci/base.yml",
+        "http://localhost:4000/mcp",
+        "ci/conform.py",
+    )
+    assert run.server_start == ("PORT=4000", "node", "sdk/srv/index.js")
+
+
+def test_a_script_not_given_is_wanted_and_nothing_else() -> None:
+    text = "jobs:\n  j:\n    steps:\n      - run: python ci/conform.py && node ../out.js\n"
+    facts = read_workflows({"w.yml": text})
+    assert facts.runs == ()
+    assert facts.scripts == ("ci/conform.py",)
+
+
+RUN_SERVER_PKG = """\
+#!/bin/bash
+PORT="${PORT:-3001}"
+SERVER_URL="http://localhost:${PORT}/mcp"
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$SCRIPT_DIR/../../.."
+uv run --frozen srv --port "$PORT" &
+npx --yes "${CONFORMANCE_PKG:?set CONFORMANCE_PKG}" server --url "$SERVER_URL" "$@"
+"""
+
+
+@pytest.mark.parametrize(
+    "env", ["", "env:\n  CONFORMANCE_PKG: '@modelcontextprotocol/conformance@1'\n"]
+)
+def test_a_shell_script_whose_harness_package_is_the_workflows_env(env: str) -> None:
+    # As python-sdk writes it: the package is pinned in the workflow's env (or, not set, still a
+    # package runner given the harness's leg and --url); the step's flags reach the harness.
+    text = env + (
+        "jobs:\n  j:\n    steps:\n      - run: >-\n          ./.github/actions/c/run-server.sh\n"
+        "          --spec-version 2025-11-25 --expected-failures ./.github/actions/c/ef.yml\n"
+    )
+    scripts = {".github/actions/c/run-server.sh": RUN_SERVER_PKG}
+    (run,) = read_workflows({"w.yml": text}, scripts=scripts).runs
+    assert (run.revision, run.baseline, run.url) == (
+        "2025-11-25",
+        ".github/actions/c/ef.yml",
+        "http://localhost:{port}/mcp",
+    )
+    assert run.server_start == ("uv", "run", "--frozen", "srv", "--port", "{port}")
+
+
+JS_TEMPLATE_SCRIPT = """\
+const { execSync, spawn } = require("child_process");
+const path = require("path");
+const PORT = 5000;
+const server = spawn("node", [path.join(__dirname, "..", "server", "main.js")], {
+  env: { ...process.env, PORT: String(PORT) },
+});
+const harness = "npx @modelcontextprotocol/conformance";
+execSync(`${harness} server --url http://127.0.0.1:${PORT}/mcp --suite all`);
+"""
+
+
+def test_a_javascript_script_with_a_template_and_its_own_folder() -> None:
+    text = "jobs:\n  j:\n    steps:\n      - run: node scripts/conformance.js\n"
+    scripts = {"scripts/conformance.js": JS_TEMPLATE_SCRIPT}
+    (run,) = read_workflows({"w.yml": text}, scripts=scripts).runs
+    assert run.url == "http://127.0.0.1:5000/mcp"
+    assert run.server_start == ("PORT=5000", "node", "./server/main.js")
+
+
+def test_a_matrix_of_include_entries_less_its_excludes() -> None:
+    text = """\
+jobs:
+  c:
+    strategy:
+      matrix:
+        spec: ["2025-11-25", "2026-07-28"]
+        os: [linux, mac]
+        exclude:
+          - os: mac
+        include:
+          - spec: "2026-07-28"
+            baseline: next.yml
+          - spec: draft
+            os: linux
+    steps:
+      - run: >-
+          npx @modelcontextprotocol/conformance client --command ./c
+          --spec-version ${{ matrix.spec }} --expected-failures "${{ matrix.baseline }}"
+"""
+    runs = read_workflows({"w.yml": text}).runs
+    assert [(r.revision, r.baseline) for r in runs] == [
+        ("2025-11-25", "${{ matrix.baseline }}"),
+        ("2026-07-28", "next.yml"),
+        ("draft", "${{ matrix.baseline }}"),
+    ]

@@ -256,8 +256,10 @@ def test_a_folder_that_is_no_repository_says_why_for_each_value(tmp_path: Path) 
         "language",
         "revisions",
         "requires",
+        "build",
         "server",
         "client",
+        "expected_failures",
         "tag_prefix",
         "name",
     ]
@@ -356,3 +358,217 @@ def test_without_write_the_entry_is_printed(
     assert yaml.safe_load(captured.out) == {"acme": RUST_ENTRY}
     assert captured.err == ""
     assert not list(tmp_path.glob("*.yaml"))
+
+
+# --- CI that drives the harness through scripts ----------------------------------------------
+
+PY_WORKFLOW = """\
+env:
+  CONFORMANCE_VERSION: "0.2.0-alpha.11"
+jobs:
+  conformance:
+    strategy:
+      matrix:
+        include:
+          - spec: "2025-11-25"
+            baseline: conformance/baseline.yml
+          - spec: "2026-07-28"
+            baseline: conformance/baseline-next.yml
+    steps:
+      - uses: actions/checkout@v4
+      - run: uv sync --frozen
+      - run: >-
+          uv run python scripts/conformance.py server
+          --spec ${{ matrix.spec }} --baseline ${{ matrix.baseline }}
+"""
+
+PY_SCRIPT = '''\
+"""Run the conformance harness against the example server."""
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SERVER = HERE.parent / "examples" / "server.py"
+VERSION = os.environ.get("CONFORMANCE_VERSION", "latest")
+PORT = os.environ.get("PORT", "8765")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("leg", choices=["server", "client"])
+    parser.add_argument("--spec")
+    parser.add_argument("--baseline", default="conformance/baseline.yml")
+    args = parser.parse_args()
+    url = f"http://127.0.0.1:{PORT}/mcp"
+    server = subprocess.Popen([sys.executable, str(SERVER), "--port", PORT])
+    try:
+        cmd = ["npx", "-y", f"@modelcontextprotocol/conformance@{VERSION}", "server"]
+        cmd += ["--url", url]
+        if args.spec:
+            cmd += ["--spec-version", args.spec]
+        cmd.extend(["--expected-failures", args.baseline])
+        return subprocess.run(cmd, check=False).returncode
+    finally:
+        server.terminate()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+
+def test_ci_that_drives_the_harness_from_a_python_script(tmp_path: Path) -> None:
+    origin = GitOrigin(tmp_path / "pysdk")
+    origin.commit(
+        {
+            "pyproject.toml": '[project]\nname = "pysdk"\nrequires-python = ">=3.11"\n',
+            "uv.lock": "",
+            "scripts/conformance.py": PY_SCRIPT,
+            "examples/server.py": "print('a server')\n",
+            ".github/workflows/conformance.yml": PY_WORKFLOW,
+        }
+    )
+    origin.tag("v1.0.0")
+    origin.git("remote", "add", "origin", "https://github.com/acme/pysdk.git")
+    outcome = init(InitRequest(tmp_path / "pysdk"))
+    # Worked out by hand: the matrix's two `include` entries are two runs of the script, each
+    # given its revision (`--spec`, the script's own option, handed on as --spec-version) and
+    # its baseline (`--baseline`, handed on as --expected-failures); the script's Popen starts
+    # the server (`sys.executable` is python3, the path is built from `__file__`) on the port
+    # it reads from PORT, which tiercheck exports.
+    assert dict(outcome.entry.body) == {
+        "repo": "acme/pysdk",
+        "default_ref": "main",
+        "language": "Python",
+        "revisions": [R1, R2],
+        "requires": ["python3>=3.11", "uv"],
+        "build": "uv sync --frozen",
+        "server": {
+            "command": "python3 ./examples/server.py --port {port}",
+            "url": "http://127.0.0.1:{port}/mcp",
+        },
+        "expected_failures": {"server": "conformance/baseline.yml"},
+        "tag_prefix": "v",
+        "spec_overrides": {R2: {"expected_failures": {"server": "conformance/baseline-next.yml"}}},
+        "ci_harness": ["0.2.0-alpha.11"],
+    }
+    # The one value left out (no client run) has its line.
+    assert dict(outcome.entry.reasons) == {
+        "client": "no conformance client run in .github/workflows"
+    }
+    assert "  # client: no conformance client run in .github/workflows\n" in outcome.text
+    assert outcome.notes == ()
+
+
+SH_WORKFLOW = """\
+jobs:
+  server:
+    steps:
+      - uses: actions/checkout@v4
+      - run: ./scripts/conformance.sh --baseline conformance/server-baseline.yml
+  client:
+    env:
+      CONFORMANCE_VERSION: "0.2.0-alpha.11"
+    steps:
+      - run: go build ./...
+      - run: node scripts/client-conformance.mjs
+"""
+
+SH_SCRIPT = """\
+#!/usr/bin/env bash
+set -euo pipefail
+BASELINE="${BASELINE:-conformance/baseline.yml}"
+PORT="${PORT:-3000}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --baseline) BASELINE="$2"; shift 2 ;;
+    *) shift ;;
+  esac
+done
+cd "$(dirname "$0")/.."
+go build -o bin/server ./cmd/server
+./bin/server -addr ":$PORT" > server.log 2>&1 &
+trap 'kill $!' EXIT
+npx -y @modelcontextprotocol/conformance server --url "http://localhost:$PORT/mcp" \\
+  --expected-failures "$BASELINE"
+"""
+
+JS_SCRIPT = """\
+// Runs the harness's client leg against the Go client.
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    baseline: { type: "string", default: "conformance/client-baseline.yml" },
+  },
+});
+const pkg = `@modelcontextprotocol/conformance@${process.env.CONFORMANCE_VERSION ?? "latest"}`;
+const args = ["-y", pkg, "client", "--command", "go run ./cmd/client"];
+args.push("--expected-failures", values.baseline);
+const result = spawnSync("npx", args, { stdio: "inherit" });
+process.exit(result.status ?? 1);
+"""
+
+
+def test_ci_that_drives_the_harness_from_a_shell_and_a_javascript_script(tmp_path: Path) -> None:
+    origin = GitOrigin(tmp_path / "gosdk")
+    origin.commit(
+        {
+            "go.mod": "module github.com/acme/gosdk\n\ngo 1.24\n",
+            "scripts/conformance.sh": SH_SCRIPT,
+            "scripts/client-conformance.mjs": JS_SCRIPT,
+            ".github/workflows/conformance.yml": SH_WORKFLOW,
+        }
+    )
+    outcome = init(InitRequest(tmp_path / "gosdk"))
+    # Worked out by hand: the shell script takes --baseline in its `case` (the workflow gives
+    # it), works in its parent folder (the root), builds and starts ./bin/server on $PORT and
+    # hands the harness its URL; the JavaScript one hands the harness its own default baseline.
+    # Neither names a --spec-version: both stand for every revision, which is said.
+    assert dict(outcome.entry.body) == {
+        "repo": "acme/gosdk",
+        "default_ref": "main",
+        "language": "Go",
+        "revisions": [R1, R2],
+        "requires": ["go>=1.24"],
+        "build": "go build -o bin/server ./cmd/server && go build ./...",
+        "server": {"command": "./bin/server -addr :{port}", "url": "http://localhost:{port}/mcp"},
+        "client": {"command": "go run ./cmd/client"},
+        "expected_failures": {
+            "server": "conformance/server-baseline.yml",
+            "client": "conformance/client-baseline.yml",
+        },
+        "ci_harness": ["0.2.0-alpha.11"],
+    }
+    assert dict(outcome.entry.reasons) == {
+        "revisions": "the workflows' runs name no --spec-version: every known one",
+        "tag_prefix": "no tag names a version (X.Y.Z)",
+    }
+    comments = [line for line in outcome.text.splitlines() if line.lstrip().startswith("#")]
+    assert comments == [f"  # {key}: {why}" for key, why in outcome.entry.reasons]
+
+
+def test_every_value_left_out_has_its_line(tmp_path: Path) -> None:
+    # A workflow whose one run names no server start, no client and no baseline, and builds
+    # nothing: build and expected_failures are left out with their lines, like the rest.
+    origin = GitOrigin(tmp_path / "thin")
+    origin.commit(
+        {
+            ".github/workflows/c.yml": (
+                "jobs:\n  j:\n    steps:\n      - run: npx @modelcontextprotocol/conformance "
+                "server --url http://localhost:3000/mcp\n"
+            )
+        }
+    )
+    outcome = init(InitRequest(tmp_path / "thin"))
+    reasons = dict(outcome.entry.reasons)
+    for key in ("build", "server.command", "client", "expected_failures", "language"):
+        assert key in reasons, key
+    assert reasons["build"] == "the conformance jobs build nothing before their runs"
+    assert reasons["expected_failures"] == f"no run at {R1} gives --expected-failures"
+    for key in reasons:
+        assert f"  # {key}: " in outcome.text

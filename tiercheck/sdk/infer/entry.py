@@ -34,6 +34,19 @@ __all__ = [
 #: A registry entry's name (known_sdks.schema.json's propertyNames).
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _LEGS = ("server", "client")
+#: The entry's values `init` infers: each is written, or left out with a `# field: why` line.
+_FIELDS = (
+    "repo",
+    "default_ref",
+    "language",
+    "revisions",
+    "requires",
+    "build",
+    "server",
+    "client",
+    "expected_failures",
+    "tag_prefix",
+)
 
 
 @dataclass(frozen=True)
@@ -188,6 +201,12 @@ class _Builder:
         self.facts = facts
         self.reasons: list[tuple[str, str]] = []
         self.runs = facts.workflows.runs
+        #: Values inferred to be their default, so left out without a reason (`tag_prefix: ""`).
+        self.inferred: set[str] = set()
+
+    def said(self, key: str) -> bool:
+        """Whether a reason is given for `key` or one of its parts (`server.url`)."""
+        return any(k == key or k.startswith(key + ".") for k, _ in self.reasons)
 
     def why(self, key: str, text: str) -> None:
         if (key, text) not in self.reasons:
@@ -345,8 +364,12 @@ def infer_entry(facts: RepoFacts, name: str | None = None) -> InferredEntry:
     builds = [c for c in facts.workflows.builds if _clean(c) is not None]
     if builds:
         body["build"] = " && ".join(builds)
+    elif facts.workflows.builds:
+        b.why("build", _why_unclean(facts.workflows.builds[0], "build command"))
     elif b.runs:
         b.why("build", "the conformance jobs build nothing before their runs")
+    else:
+        b.why("build", "no conformance run in .github/workflows: no build steps to take")
     per_revision = {rev: (b.server(rev), b.client(rev), b.baselines(rev)) for rev in revisions}
     first = per_revision[revisions[0]]
     server, client, baselines = first
@@ -358,11 +381,16 @@ def infer_entry(facts: RepoFacts, name: str | None = None) -> InferredEntry:
         body["expected_failures"] = value
     elif b.runs:
         b.why("expected_failures", f"no run at {revisions[0]} gives --expected-failures")
+    else:
+        b.why("expected_failures", "no conformance run in .github/workflows: no baseline")
     repo_name = str(body["repo"]).split("/")[1] if "repo" in body else None
     _tag_prefix(facts, body, b, (name, facts.manifest.name, repo_name))
     overrides = {rev: _override(b, rev, first, per_revision[rev]) for rev in revisions[1:]}
     if any(overrides.values()):
         body["spec_overrides"] = {rev: block for rev, block in overrides.items() if block}
+    for key in _FIELDS:  # every value left out says why, whatever path left it out
+        if key not in body and key not in b.inferred and not b.said(key):
+            b.why(key, "not inferred from the repository")
     reasons = list(b.reasons)
     chosen = _name(facts, name, reasons)
     return InferredEntry(chosen, body, tuple(reasons))
@@ -381,5 +409,9 @@ def _tag_prefix(
             break
     if why is not None:
         b.why("tag_prefix", why)
+    elif prefix == "":
+        b.inferred.add("tag_prefix")  # the release tags are bare versions: the default
     elif prefix and _clean(prefix) is not None:
         body["tag_prefix"] = prefix
+    else:
+        b.why("tag_prefix", "the tags' prefix holds a control character or ${…}: left out")

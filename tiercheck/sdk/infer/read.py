@@ -26,6 +26,7 @@ _MAX_BYTES = 1024 * 1024
 _MAX_WORKFLOWS = 60
 _MAX_PACKAGES = 100
 _MAX_SOURCES = 60
+_MAX_SCRIPTS = 40
 _MANIFESTS = ("Cargo.toml", "go.mod", "package.json", "pyproject.toml")
 _SOURCE_SUFFIXES = {
     ".rs",
@@ -68,6 +69,12 @@ def _read(root: Path, rel: str, notes: list[str]) -> str | None:
     except ConfigError as exc:
         notes.append(f"{rel}: not read: {exc.message}")
         return None
+
+
+def _script_named(path: str) -> bool:
+    """Whether the script a step runs is one to read: a path written out (no variable), which
+    `_read` keeps inside the folder (a path out of it is a note)."""
+    return bool(path) and "$" not in path and "{" not in path
 
 
 def _walk(root: Path, folder: str, depth: int) -> Iterator[str]:
@@ -143,8 +150,8 @@ def gather(root: Path) -> tuple[RepoFacts, tuple[str, ...]]:
                     workflows[f"{folder}/{name}"] = text
     packages = _packages(root, notes)
     facts = read_workflows(workflows, packages)
-    wrappers = sorted({run.wrapper for run in facts.runs if run.wrapper})
-    scripts = {path: text for path in wrappers if (text := _read(root, path, notes)) is not None}
+    wanted = [path for path in facts.scripts if _script_named(path)][:_MAX_SCRIPTS]
+    scripts = {path: text for path in wanted if (text := _read(root, path, notes)) is not None}
     if scripts:
         facts = read_workflows(workflows, packages, scripts)
     sources: dict[str, str] = {}

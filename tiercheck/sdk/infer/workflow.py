@@ -1,14 +1,16 @@
 """The conformance runs of an SDK's own workflows, and the steps that build and start its server.
 
 A conformance run is a command that runs the harness (`npx @modelcontextprotocol/conformance
-server|client …`, the package's `conformance` binary, or a repository script given the harness's
-`--spec-version`/`--expected-failures` flags, whose leg its name says) found in a workflow step
-or in a package script a step runs (`pnpm run NAME`, `pnpm --filter PKG run NAME`, `npm run
-NAME`, `yarn NAME`). Of each it keeps the leg, `--spec-version`, `--expected-failures`, `--url`,
-`--command`, the server the job started in the background before it, and the build commands
-the job ran before it. Paths are made relative to the repository root (a package script runs in
-its package's folder). A job with a `strategy.matrix` is read once per combination of its lists,
-`${{ matrix.KEY }}` put in. Pure: texts in, facts out.
+server|client …`, the package's `conformance` binary) found in a workflow step, in a package
+script a step runs (`pnpm run NAME`, `pnpm --filter PKG run NAME`, `npm run NAME`, `yarn
+NAME`), or in a repository script a step runs (shell, Python, JavaScript: `wrapper`), with the
+step's `env` and arguments; a script whose text is not given, run with the harness's
+`--spec-version`/`--expected-failures` flags, is a run of the leg its name says. Of each it
+keeps the leg, `--spec-version`, `--expected-failures`, `--url`, `--command`, the server the job
+started in the background before it, and the build commands the job ran before it. Paths are
+made relative to the repository root (a package script runs in its package's folder). A job
+with a `strategy.matrix` is read once per combination of its lists and `include` entries (less
+its `exclude`s), `${{ matrix.KEY }}` put in. Pure: texts in, facts out.
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from typing import Any
 from tiercheck.config.yamlio import loads_yaml
 from tiercheck.errors import ConfigError
 from tiercheck.sdk.infer.shell import ShellCommand, split_commands
-from tiercheck.sdk.infer.wrapper import read_wrapper
+from tiercheck.sdk.infer.wrapper import script_commands, script_of
 
 __all__ = ["HarnessRun", "Package", "WorkflowFacts", "read_workflows", "rebase_command"]
 
 _HARNESS_PACKAGE = "@modelcontextprotocol/conformance"
 _LEGS = ("server", "client")
 _RUNNERS = {"npm", "pnpm", "yarn"}
+_PACKAGE_RUNNERS = {"npx", "bunx", "pnpm", "yarn"}
 _MAX_DEPTH = 4
 
 
@@ -56,8 +59,7 @@ class HarnessRun:
     command: str | None
     #: The command the job started in the background before the run (the server), if any.
     server_start: tuple[str, ...] | None
-    #: The repository script that runs the harness for the workflow (it starts the server
-    #: itself), if the run is made through one.
+    #: The repository script (shell, Python, JavaScript) the run is made through, if any.
     wrapper: str | None = None
 
 
@@ -68,6 +70,8 @@ class WorkflowFacts:
     runs: tuple[HarnessRun, ...] = ()
     builds: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    #: The repository scripts the steps run whose texts were not given (to be read).
+    scripts: tuple[str, ...] = ()
 
 
 @dataclass
@@ -77,6 +81,10 @@ class _Job:
     runs: list[HarnessRun] = field(default_factory=list)
     builds: list[str] = field(default_factory=list)
     background: tuple[str, ...] | None = None
+    #: The repository script being read, while its commands are walked.
+    via: str | None = None
+    #: The env of the step being read (the workflow's, the job's and its own).
+    env: Mapping[str, str] = field(default_factory=dict)
 
 
 def rebase(path: str, cwd: str) -> str:
@@ -120,21 +128,27 @@ def _option(argv: tuple[str, ...], name: str) -> str | None:
 
 
 def _harness_leg(argv: tuple[str, ...]) -> tuple[str | None, bool]:
-    """(leg, is a harness command) of `argv`; the leg is None when it names neither."""
+    """(leg, is a harness command) of `argv`; the leg is None when it names neither. A package
+    runner given a package a script names through a variable it does not set (`npx --yes
+    "$CONFORMANCE_PKG" server --url …`) runs the harness when the harness's leg and its `--url`
+    (server) or `--command` (client) follow."""
     for i, word in enumerate(argv[:5]):
         if _HARNESS_PACKAGE in word or (word == "conformance" and i <= 3):
             leg = argv[i + 1] if i + 1 < len(argv) else None
             return (leg if leg in _LEGS else None), True
+    if argv[0] in _PACKAGE_RUNNERS:
+        words = [w for w in argv[1:] if not w.startswith("-") and w not in {"dlx", "exec"}]
+        if len(words) > 1 and words[0].startswith("$") and words[1] in _LEGS:
+            flag = "--url" if words[1] == "server" else "--command"
+            if any(w == flag or w.startswith(flag + "=") for w in argv):
+                return words[1], True
     return None, False
 
 
-def _wrapper_leg(argv: tuple[str, ...]) -> str | None:
+def _wrapper_leg(script: str, args: tuple[str, ...]) -> str | None:
     """The leg of a repository script run with the harness's flags (`run-server.sh --spec-version
-    …`), from its name; None when `argv` is not one."""
-    script = argv[0]
-    if not (script.endswith(".sh") or "/" in script):
-        return None
-    if not any(w.startswith(("--expected-failures", "--spec-version")) for w in argv[1:]):
+    …`), from its name; None when it is given none of them."""
+    if not any(w.startswith(("--expected-failures", "--spec-version")) for w in args):
         return None
     base = posixpath.basename(script).lower()
     legs = [leg for leg in _LEGS if leg in base]
@@ -210,22 +224,18 @@ def _package_folder(name: str, packages: Mapping[str, Package]) -> str | None:
 
 
 def _run_of(
-    job: _Job, argv: tuple[str, ...], cwd: str, scripts: Mapping[str, str]
+    job: _Job, argv: tuple[str, ...], cwd: str, leg: str | None, wrapper: str | None
 ) -> HarnessRun | None:
-    leg, is_harness = _harness_leg(argv)
-    wrapper = None
-    if not is_harness:
-        leg = _wrapper_leg(argv)
-        wrapper = argv[0]
+    """The run `argv` makes of the harness's `leg`, in folder `cwd`, through script `wrapper`
+    (which started nothing the workflow saw when the run is only the script's: then `argv` is
+    the script's command line and the URL and server are not known)."""
     if leg is None or _option(argv, "--scenario") is not None:
         return None  # a single scenario (an extension's, say) is not the suite
     baseline = _option(argv, "--expected-failures")
     command = _option(argv, "--command")
-    url, start = _option(argv, "--url"), job.background if leg == "server" else None
-    if wrapper is not None:
-        wrapper = rebase(wrapper, cwd)
-        facts = read_wrapper(wrapper, scripts[wrapper]) if wrapper in scripts else None
-        url, start = (facts.url, facts.server_start) if facts else (None, None)
+    only_script = wrapper is not None and job.via is None
+    url = None if only_script else _option(argv, "--url")
+    start = job.background if leg == "server" and not only_script else None
     return HarnessRun(
         workflow=job.workflow,
         job=job.name,
@@ -234,8 +244,8 @@ def _run_of(
         baseline=rebase(baseline, cwd) if baseline else None,
         url=url,
         command=rebase_command(command, cwd) if command else None,
-        server_start=start if leg == "server" else None,
-        wrapper=wrapper,
+        server_start=start,
+        wrapper=wrapper if only_script else job.via,
     )
 
 
@@ -243,17 +253,72 @@ def _run_of(
 class _Files:
     packages: Mapping[str, Package]
     scripts: Mapping[str, str]
+    #: The scripts the steps run whose texts are not in `scripts`, in the order first met.
+    wanted: list[str] = field(default_factory=list)
+
+
+_ENV_VALUE = re.compile(
+    r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def _with_env(argv: tuple[str, ...], env: Mapping[str, str]) -> tuple[str, ...]:
+    """`argv` with each `$NAME`, `${NAME}` and `${{ env.NAME }}` of the step's `env` put in
+    (others kept as written)."""
+    if not env:
+        return argv
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2) or match.group(3)
+        return env.get(name, match.group(0))
+
+    return tuple(_ENV_VALUE.sub(one, word) for word in argv)
+
+
+def _through_script(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int) -> bool:
+    """Walk the commands of the repository script `command` runs, if it runs one; whether it
+    did. A script whose text is not given is wanted (and, given the harness's flags, a run of
+    the leg its name says)."""
+    called = script_of(command.argv) if not command.background else None
+    if called is None or depth >= _MAX_DEPTH:
+        return False
+    written, args = called
+    path = rebase(written, cwd)
+    text = files.scripts.get(path)
+    before = len(job.runs)
+    inside = not (posixpath.isabs(path) or path.startswith(("../", "$")) or path == "..")
+    if text is None:
+        # A script outside the repository is asked for (and named as not read) only when the
+        # harness's flags say it runs the harness.
+        if path not in files.wanted and (inside or _wrapper_leg(written, args) is not None):
+            files.wanted.append(path)
+    else:
+        outer, job.via = job.via, path
+        for folder, inner in script_commands(path, text, args, job.env, cwd):
+            _walk(job, inner, folder, files, depth + 1)
+        job.via = outer
+    if len(job.runs) == before:
+        run = _run_of(job, (written, *args), cwd, _wrapper_leg(written, args), path)
+        if run is not None:
+            job.runs.append(run)
+            return True
+    return text is not None
 
 
 def _walk(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int) -> None:
-    argv = command.argv
-    run = _run_of(job, argv, cwd, files.scripts)
-    if run is not None:
-        job.runs.append(run)
+    argv = command.argv if job.via else _with_env(command.argv, job.env)
+    leg, is_harness = _harness_leg(argv)
+    if is_harness:
+        run = _run_of(job, argv, cwd, leg, None)
+        if run is not None:
+            job.runs.append(run)
         return
     if _is_build(argv) and not command.background:
         text = shlex.join(argv)
         job.builds.append(f"cd {shlex.quote(cwd)} && {text}" if cwd else text)
+        return
+    command = ShellCommand(argv, command.background, command.env)
+    if _through_script(job, command, cwd, files, depth):
         return
     call = _script_call(argv, cwd, files.packages) if depth < _MAX_DEPTH else None
     if call is not None:
@@ -272,9 +337,18 @@ _MATRIX_VALUE = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _MAX_COMBINATIONS = 16
 
 
+def _plain(entry: object) -> dict[str, str]:
+    """The plain values (text, number) of a matrix `include` or `exclude` entry."""
+    if not isinstance(entry, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in entry.items() if isinstance(v, str | int | float)}
+
+
 def _combinations(job: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Each combination of the job's `strategy.matrix` lists of plain values (at most
-    `_MAX_COMBINATIONS`; `include` and `exclude` are not read); one empty one without a matrix."""
+    """Each combination of the job's `strategy.matrix` lists of plain values, less those an
+    `exclude` entry matches, with its `include` entries as GitHub adds them (to each combination
+    whose own values they keep, else as a combination of their own); at most
+    `_MAX_COMBINATIONS`, and one empty one without a matrix."""
     strategy = job.get("strategy")
     matrix = strategy.get("matrix") if isinstance(strategy, Mapping) else None
     if not isinstance(matrix, Mapping):
@@ -286,6 +360,21 @@ def _combinations(job: Mapping[str, Any]) -> list[dict[str, str]]:
     }
     keys = [k for k, v in axes.items() if v]
     combos = [dict(zip(keys, values, strict=True)) for values in product(*(axes[k] for k in keys))]
+    combos = combos if keys else []  # a matrix of `include` entries only: one job per entry
+    excluded = [_plain(e) for e in matrix.get("exclude") or () if _plain(e)]
+    if isinstance(matrix.get("exclude"), list):
+        combos = [c for c in combos if not any(e.items() <= c.items() for e in excluded)]
+    includes = matrix.get("include")
+    originals = list(combos)  # an entry is added to these, never to another entry's own
+    for entry in includes if isinstance(includes, list) else ():
+        extra = _plain(entry)
+        matched = False
+        for combo in originals:
+            if all(combo.get(k, v) == v for k, v in extra.items() if k in keys):
+                combo.update({k: v for k, v in extra.items() if k not in keys})
+                matched = True
+        if not matched and extra:
+            combos.append(extra)
     return combos[:_MAX_COMBINATIONS] or [{}]
 
 
@@ -294,21 +383,39 @@ def _with_matrix(text: str, combination: Mapping[str, str]) -> str:
     return _MATRIX_VALUE.sub(lambda m: combination.get(m.group(1), m.group(0)), text)
 
 
-def _steps(job: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """(run text, working directory) of each step of `job` that runs a shell."""
+def _env(block: Mapping[str, Any], combination: Mapping[str, str]) -> dict[str, str]:
+    """The plain values of `block`'s `env:` (a workflow's, a job's or a step's), matrix put in."""
+    env = block.get("env")
+    if not isinstance(env, Mapping):
+        return {}
+    return {
+        str(k): _with_matrix(str(v), combination)
+        for k, v in env.items()
+        if isinstance(v, str | int | float) and not isinstance(v, bool)
+    }
+
+
+def _steps(
+    job: Mapping[str, Any], combination: Mapping[str, str], outer: Mapping[str, str]
+) -> Iterator[tuple[str, str, dict[str, str]]]:
+    """(run text, working directory, env) of each step of `job` that runs a shell, the matrix
+    `combination` put in; `outer` is the workflow's env."""
     defaults = job.get("defaults")
     base = ""
     if isinstance(defaults, Mapping) and isinstance(defaults.get("run"), Mapping):
         folder = defaults["run"].get("working-directory")
         base = folder if isinstance(folder, str) else ""
+    job_env = {**outer, **_env(job, combination)}
     steps = job.get("steps")
     for step in steps if isinstance(steps, list) else []:
         if not isinstance(step, Mapping) or not isinstance(step.get("run"), str):
             continue
         folder = step.get("working-directory")
-        cwd = folder if isinstance(folder, str) else base
+        cwd = _with_matrix(folder if isinstance(folder, str) else base, combination)
         cwd = posixpath.normpath(cwd).removeprefix("./") if cwd else ""
-        yield step["run"], "" if cwd in {".", ""} or cwd.startswith("..") else cwd
+        cwd = "" if cwd in {".", ""} or cwd.startswith("..") else cwd
+        env = {**job_env, **_env(step, combination)}
+        yield _with_matrix(step["run"], combination), cwd, env
 
 
 def read_workflows(
@@ -318,8 +425,9 @@ def read_workflows(
 ) -> WorkflowFacts:
     """The conformance runs in `workflows` (path → text), in file, job and step order, with the
     build commands of the jobs that make them (each once, in order). `packages` are the
-    package.json files by folder; `scripts` the texts of the repository scripts that runs go
-    through (`HarnessRun.wrapper`), by path: what such a script starts is read from it."""
+    package.json files by folder; `scripts` the texts of the repository scripts the steps run,
+    by path: what such a script runs is read from it (`wrapper`), and the scripts whose texts
+    are not given are `WorkflowFacts.scripts`."""
     files = _Files(packages or {}, scripts or {})
     runs: list[HarnessRun] = []
     builds: list[str] = []
@@ -333,18 +441,20 @@ def read_workflows(
         jobs = document.get("jobs") if isinstance(document, Mapping) else None
         if not isinstance(jobs, Mapping):
             continue
+        outer = _env(document, {}) if isinstance(document, Mapping) else {}
         for name, body in jobs.items():
             if not isinstance(body, Mapping):
                 continue
             for combination in _combinations(body):
                 job = _Job(path, str(name))
-                for text_of_step, cwd in _steps(body):
-                    for command in split_commands(_with_matrix(text_of_step, combination)):
+                for text_of_step, cwd, env in _steps(body, combination, outer):
+                    job.env = env
+                    for command in split_commands(text_of_step):
                         _walk(job, command, cwd, files, 0)
                 if job.runs:
                     runs.extend(job.runs)
                     builds.extend(b for b in job.builds if b not in builds)
-    return WorkflowFacts(tuple(runs), _one_tree(builds), tuple(notes))
+    return WorkflowFacts(tuple(runs), _one_tree(builds), tuple(notes), tuple(files.wanted))
 
 
 def _one_tree(builds: list[str]) -> tuple[str, ...]:
