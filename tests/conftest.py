@@ -7,6 +7,9 @@ the real pinned harness and real SDK processes, and its tests are marked `integr
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -35,6 +38,34 @@ _LONGEST_FIRST = tuple(
         "test_governance_faults_e2e.py",
     )
 )
+
+
+#: The scratch space in memory, where the machine has one: tests write thousands of files
+#: durably (each write and its folder flushed to disk), and on a disk each flush waits for the
+#: device — a fifth of the unit suite's time on a virtual disk. `TIERCHECK_TEST_TMPDIR` names
+#: another folder (`TIERCHECK_TEST_TMPDIR=/tmp` keeps the scratch space on disk).
+_MEMORY = Path("/dev/shm")
+_TMPDIR_ENV = "TIERCHECK_TEST_TMPDIR"
+#: Free memory the scratch space must leave: the end-to-end modules build virtualenvs there.
+_MEMORY_FREE = 4 * 1024**3
+
+
+def _scratch() -> Path | None:
+    chosen = os.environ.get(_TMPDIR_ENV)
+    if chosen:
+        return Path(chosen)
+    if not _MEMORY.is_dir() or not os.access(_MEMORY, os.W_OK | os.X_OK):
+        return None
+    return _MEMORY if shutil.disk_usage(_MEMORY).free >= _MEMORY_FREE else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before anything asks for a temporary folder: pytest's basetemp (and with it xdist's
+    # workers', under the controller's) and every process a test starts follow TMPDIR.
+    scratch = _scratch()
+    if scratch is not None and config.option.basetemp is None:
+        os.environ["TMPDIR"] = str(scratch)
+        tempfile.tempdir = None
 
 
 def _rank(item: pytest.Item) -> int:
