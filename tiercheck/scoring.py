@@ -37,6 +37,7 @@ __all__ = [
     "PARTIAL_THRESHOLD",
     "PASS_THRESHOLD",
     "CheckNote",
+    "Diagnosis",
     "LegState",
     "LegVerdict",
     "MergedLeg",
@@ -62,6 +63,10 @@ PARTIAL_THRESHOLD = 0.8
 LegState = Literal["measured", "skipped", "unmeasured"]
 MergedState = Literal["measured", "partially-measured", "unmeasured", "skipped"]
 Status = Literal["pass", "partial", "fail", "skipped"]
+#: Why a leg the harness ran is unmeasured all the same: what it ran against is no conformance
+#: server (none of the fixtures the scenarios call) or no conformance client (nothing any scenario
+#: checks for ever happened), so its failures say nothing about the SDK's MCP.
+Diagnosis = Literal["not-a-conformance-server", "not-a-conformance-client"]
 
 #: Scenarios found in the results but absent from the requirement set (stale output, or a
 #: harness that runs more than the set lists) are shown but never scored.
@@ -276,6 +281,8 @@ class LegVerdict(Totals):
     details: tuple[ScenarioVerdict, ...]
     status: Status
     results_dir: Path | None = None
+    #: Set on an unmeasured leg whose reason is one of `Diagnosis`.
+    diagnosis: Diagnosis | None = None
 
     @property
     def failing(self) -> tuple[ScenarioVerdict, ...]:

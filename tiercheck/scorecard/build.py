@@ -188,6 +188,7 @@ def _leg_summary_entry(leg: LegVerdict) -> LegSummaryEntry:
         revision=leg.revision,
         state=leg.state,
         reason=leg.reason,
+        diagnosis=leg.diagnosis,
         checks_passed=leg.checks_passed,
         checks_failed=leg.checks_failed,
         warnings=leg.warnings,

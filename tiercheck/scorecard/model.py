@@ -204,6 +204,15 @@ class LegCounts:
     )
 
 
+#: Why a leg the harness ran is unmeasured all the same (`scoring.Diagnosis`).
+DiagnosisName = Literal["not-a-conformance-server", "not-a-conformance-client"]
+_DIAGNOSIS_DOC = (
+    "set when the leg is unmeasured because what it ran against is no conformance server (it "
+    "lists none of the fixtures the harness's scenarios call) or no conformance client (no "
+    "check of any scenario succeeded); the reason names what is missing"
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class LegSummaryEntry(LegCounts):
     """One revision's part of a merged leg: its counts without the scenario list."""
@@ -212,6 +221,7 @@ class LegSummaryEntry(LegCounts):
     revision: str
     state: LegStateName = "measured"
     reason: str | None = None
+    diagnosis: DiagnosisName | None = doc_field(default=None, omit_none=True, doc=_DIAGNOSIS_DOC)
     checks_passed: int = 0
     checks_failed: int = 0
     warnings: int = doc_field(
@@ -231,6 +241,7 @@ class LegEntry(LegCounts):
     revision: str
     state: LegStateName = "measured"
     reason: str | None = None
+    diagnosis: DiagnosisName | None = doc_field(default=None, omit_none=True, doc=_DIAGNOSIS_DOC)
     checks_passed: int = 0
     checks_failed: int = 0
     warnings: int = doc_field(

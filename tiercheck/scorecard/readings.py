@@ -182,6 +182,12 @@ class LegView:
         return one_line(self.data.reason or self.data.error or "")
 
     @property
+    def diagnosis(self) -> str | None:
+        """Why a leg the harness ran is unmeasured all the same (per-revision legs only):
+        not-a-conformance-server or not-a-conformance-client."""
+        return self.data.diagnosis if isinstance(self.data, LegEntry) else None
+
+    @property
     def results_dir(self) -> str | None:
         """Where the harness wrote this leg's results (per-revision legs only)."""
         return self.data.results_dir if isinstance(self.data, LegEntry) else None

@@ -15,6 +15,7 @@ from tiercheck.plaintext import one_line
 from tiercheck.scorecard.model import BlockerEntry, RemediationStep, ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
     LEG_CHECK_KEYS,
+    LegView,
     failure_message,
     legs,
     measured_nothing,
@@ -87,11 +88,41 @@ def _scenario_item(revision: str, detail: ScenarioEntry) -> str:
     return text
 
 
+def _not_conformance(doc: Scorecard, leg: str, views: list[LegView]) -> tuple[str, list[str]]:
+    """The action for a leg unmeasured because it ran against no conformance server or client
+    (`LegView.diagnosis`): add what the harness needs, never fix the failures it caused."""
+    items = [f"{v.revision}: {v.reason}" for v in views]
+    items += [
+        f"{v.revision} harness output: {one_line(v.results_dir)}" for v in views if v.results_dir
+    ]
+    logs = doc.artifacts.logs
+    items += [
+        f"log: {one_line(logs[name])}"
+        for name in sorted({f"{leg}-{v.revision}" for v in views})
+        if name in logs
+    ]
+    if leg == "server":
+        action = (
+            "Point the server leg at the SDK's conformance server: add the tools, resources and "
+            "prompts the harness's scenarios call, as its SDK integration guide says"
+        )
+    else:
+        action = (
+            "Point the client leg at the SDK's conformance client: a client that takes the "
+            "server URL as its last argument and acts on MCP_CONFORMANCE_SCENARIO, as the "
+            "harness's SDK integration guide says"
+        )
+    return action, items
+
+
 def _conformance(doc: Scorecard, leg: str, kind: str, qualifier: str) -> tuple[str, list[str]]:
     views = [v for v in legs(doc) if v.leg == leg]
     failing = [(v.revision, d) for v in views for d in v.failing]
     failing_items = [_scenario_item(rev, d) for rev, d in failing]
     if kind == "unmeasured":
+        unmeasured = [v for v in views if v.state == "unmeasured"]
+        if unmeasured and all(v.diagnosis for v in unmeasured):
+            return _not_conformance(doc, leg, unmeasured)
         items = [
             f"{v.revision}: {v.reason or 'no reason recorded'}"
             for v in views

@@ -61,6 +61,45 @@ def test_unmeasured_leg_says_fix_the_build_or_server_first_with_the_reason() -> 
     assert f"{R2} harness output: reports/raw/{R2}/client" in first["items"]
 
 
+def test_a_leg_run_against_no_conformance_server_or_client_is_told_what_to_add() -> None:
+    from support.scorecards import R1, legs_scorecard
+    from tiercheck.model import from_json
+    from tiercheck.scoring import unmeasured_leg
+
+    server = dataclasses.replace(
+        unmeasured_leg("server", R1, "not a conformance server: it lists none of …"),
+        diagnosis="not-a-conformance-server",
+    )
+    client = dataclasses.replace(
+        unmeasured_leg("client", R1, "not a conformance client: no check succeeded …"),
+        diagnosis="not-a-conformance-client",
+    )
+    doc = legs_scorecard(server, client, exit_code=3)
+    actions = {a["blocker"].split(" (")[0]: a for a in actions_of(doc)}
+    assert actions["server_conformance"]["action"] == (
+        "Point the server leg at the SDK's conformance server: add the tools, resources and "
+        "prompts the harness's scenarios call, as its SDK integration guide says"
+    )
+    assert actions["server_conformance"]["items"] == [
+        f"{R1}: not a conformance server: it lists none of …",
+        f"log: reports/example-sdk/logs/server-{R1}.log",
+    ]
+    assert actions["client_conformance"]["action"].startswith(
+        "Point the client leg at the SDK's conformance client: a client that takes the server "
+        "URL as its last argument and acts on MCP_CONFORMANCE_SCENARIO"
+    )
+    # The diagnosis is the document's, through JSON and back, and the schema knows it.
+    written = to_json(doc)
+    assert written["revisions"][R1]["server"]["diagnosis"] == "not-a-conformance-server"
+    assert written["revisions"][R1]["client"]["diagnosis"] == "not-a-conformance-client"
+    validate_scorecard(written)
+    again = from_json(Scorecard, written)
+    assert again.revisions[R1].server.diagnosis == "not-a-conformance-server"
+    # Without a diagnosis, an unmeasured leg is still told to fix its build or start-up.
+    plain = legs_scorecard(unmeasured_leg("server", R1, "killed"), client, exit_code=3)
+    assert actions_of(plain)[0]["action"].startswith("Make the server leg measurable")
+
+
 def test_failing_scenarios_come_with_message_and_spec_link() -> None:
     server = next(a for a in actions_of(mixed_scorecard()) if a["blocker"] == "server_conformance")
     assert server["action"] == "Fix 1 failing required server scenario (86% passing, 100% needed)"

@@ -37,6 +37,7 @@ from tiercheck.pipeline.assess.base import (
     default_concurrency,
     elapsed,
 )
+from tiercheck.pipeline.assess.diagnosis import diagnose, missing_note
 from tiercheck.pipeline.assess.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.assess.plan import RevisionPlan
 from tiercheck.pipeline.assess.verdict import score_leg_run
@@ -421,6 +422,11 @@ def _scored(
     verdict = score_leg_run(run, plan.requirements)
     if liveness is not None:
         verdict = judge_liveness(verdict, liveness)
+    # After liveness: failures while the server was down are not a missing fixture.
+    verdict = diagnose(verdict)
+    note = missing_note(verdict)
+    if note is not None:
+        progress.warn(f"server leg {run.revision}: {note}")
     if verdict.state == "unmeasured":
         what = f"{run.leg} leg {run.revision}"
         record.unmeasured.append(Unmeasured(what, verdict.reason or "unknown"))
