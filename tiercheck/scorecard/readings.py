@@ -237,7 +237,8 @@ def merged_legs(doc: Scorecard) -> Iterator[LegView]:
 #: (modelcontextprotocol/conformance#245).
 WARNINGS_NOTE = (
     "SHOULD-level WARNING checks, listed apart from failures: they never change a scenario's "
-    "verdict, a pass rate or the tier"
+    "verdict, a pass rate or the tier (the pinned harness's tier-check passes a scenario with "
+    "no FAILURE and at least one SUCCESS check)"
 )
 
 
