@@ -93,3 +93,16 @@ def test_show_config_without_pins_says_where_they_come_from(tmp_path: Path) -> N
     shown = show_config(ShowConfigRequest(registry, sdk="acme"))
     assert "`tier-check init` records it" in shown.lines()[1]
     assert shown.to_dict()["harness"]["ci_pins"] == []
+
+
+def test_the_official_actions_release_tag_is_a_pin() -> None:
+    action = """\
+jobs:
+  j:
+    steps:
+      - uses: modelcontextprotocol/conformance@v0.1.16
+        with: {mode: server, url: "http://localhost:3000/mcp"}
+      - uses: "modelcontextprotocol/conformance@0.2.0-alpha.12"
+      - uses: modelcontextprotocol/conformance@main
+"""
+    assert _versions({".github/workflows/c.yml": action}) == ["0.1.16", "0.2.0-alpha.12"]

@@ -442,3 +442,52 @@ jobs:
         ("2026-07-28", "next.yml"),
         ("draft", "${{ matrix.baseline }}"),
     ]
+
+
+OFFICIAL_ACTION = """\
+jobs:
+  server:
+    steps:
+      - run: cargo build -p conformance-server --release
+      - run: |
+          cargo run -p conformance-server --release &
+          timeout 30 bash -c 'until curl -sf http://localhost:3000/health; do sleep 0.5; done'
+      - uses: modelcontextprotocol/conformance@v0.1.16
+        with:
+          mode: server
+          url: http://localhost:3000/mcp
+          expected-failures: conformance/baseline.yml
+  client:
+    steps:
+      - run: cargo build -p conformance-client --release
+      - uses: modelcontextprotocol/conformance@v0.1.16
+        with:
+          mode: client
+          command: ./target/release/conformance-client --flag 'two words'
+          suite: core
+  other:
+    steps:
+      - uses: someone/conformance@v1
+        with: {mode: server, url: http://localhost:1/mcp}
+"""
+
+
+def test_the_official_action_is_the_run_its_inputs_make() -> None:
+    # rust-mcp-stack/rust-mcp-sdk runs the harness only through the action, with `with:` inputs.
+    facts = read_workflows({"conformance.yml": OFFICIAL_ACTION})
+    server, client = facts.runs
+    assert (server.leg, server.url, server.baseline, server.revision) == (
+        "server",
+        "http://localhost:3000/mcp",
+        "conformance/baseline.yml",
+        None,
+    )
+    assert server.server_start == ("cargo", "run", "-p", "conformance-server", "--release")
+    assert (client.leg, client.command) == (
+        "client",
+        "./target/release/conformance-client --flag 'two words'",
+    )
+    assert facts.builds == (
+        "cargo build -p conformance-server --release",
+        "cargo build -p conformance-client --release",
+    )

@@ -1,7 +1,8 @@
 """The harness versions an SDK's CI pins: `@modelcontextprotocol/conformance@V` in its workflows
 and the scripts of its root `package.json`, the package's entry in that manifest's dependencies,
 and the exact version its `package-lock.json` resolved (which a range in the manifest stands
-for). A run of the package without a version (`npx @modelcontextprotocol/conformance server`)
+for), and the official action's release tag (`uses: modelcontextprotocol/conformance@v0.1.16`).
+A run of the package without a version (`npx @modelcontextprotocol/conformance server`)
 runs npm's `latest` tag, and is recorded as `latest`. A version given through a variable is
 looked up where the same text sets it (`CONFORMANCE_VERSION: 0.1.16`, `V=0.1.16`), and a
 workflow's own variable for it (`CONFORMANCE_VERSION: …`, read by a script the workflow runs)
@@ -35,6 +36,10 @@ _VARIABLE = re.compile(
 _VERSION_VARIABLE = re.compile(
     r"(?m)^\s*([A-Z_]*CONFORMANCE[A-Z_]*VERSION[A-Z_]*)\s*:\s*[\"']?([^\"'\s#]+)"
 )
+#: The official action at a release tag (`uses: modelcontextprotocol/conformance@v0.1.16`).
+_ACTION = re.compile(
+    r"(?m)^[\s-]*uses:\s*[\"']?modelcontextprotocol/conformance@v?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)"
+)
 _MAX_BYTES: Final = 1024 * 1024
 
 
@@ -66,6 +71,9 @@ def _in_text(path: str, text: str, pins: dict[str, str]) -> None:
         if spec is not None:
             pins.setdefault(spec, path)
     if path.endswith((".yml", ".yaml")):
+        # The official action at a release tag runs the harness of that version.
+        for found in _ACTION.finditer(text):
+            pins.setdefault(found.group(1), path)
         # A workflow's variable for the harness's version, used by a script it runs.
         for found in _VERSION_VARIABLE.finditer(text):
             spec = _spec(found.group(2), text)

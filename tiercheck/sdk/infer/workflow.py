@@ -10,7 +10,10 @@ keeps the leg, `--spec-version`, `--expected-failures`, `--url`, `--command`, th
 started in the background before it, and the build commands the job ran before it. Paths are
 made relative to the repository root (a package script runs in its package's folder). A job
 with a `strategy.matrix` is read once per combination of its lists and `include` entries (less
-its `exclude`s), `${{ matrix.KEY }}` put in. Pure: texts in, facts out.
+its `exclude`s), `${{ matrix.KEY }}` put in. A step that uses the official action
+(`uses: modelcontextprotocol/conformance@REF`) is the run its `with:` inputs make (`mode`,
+`url`, `command`, `expected-failures`, `spec-version`, `suite`, `scenario`), from the
+repository root. Pure: texts in, facts out.
 """
 
 from __future__ import annotations
@@ -395,6 +398,35 @@ def _env(block: Mapping[str, Any], combination: Mapping[str, str]) -> dict[str, 
     }
 
 
+_ACTION = re.compile(r"^modelcontextprotocol/conformance@\S+$")
+#: The official action's inputs that are the harness's own options, and those options.
+_ACTION_INPUTS = {
+    "url": "--url",
+    "command": "--command",
+    "expected-failures": "--expected-failures",
+    "spec-version": "--spec-version",
+    "suite": "--suite",
+    "scenario": "--scenario",
+}
+
+
+def _action_run(step: Mapping[str, Any], combination: Mapping[str, str]) -> str | None:
+    """The harness command the official action (`uses: modelcontextprotocol/conformance@REF`)
+    runs from the repository root for the step's `with:` inputs, as a shell line; None for
+    any other step."""
+    uses, inputs = step.get("uses"), step.get("with")
+    if not isinstance(uses, str) or not _ACTION.match(uses.strip()):
+        return None
+    if not isinstance(inputs, Mapping) or inputs.get("mode") not in _LEGS:
+        return None
+    words = ["npx", _HARNESS_PACKAGE, str(inputs["mode"])]
+    for key, flag in _ACTION_INPUTS.items():
+        value = inputs.get(key)
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and str(value):
+            words += [flag, _with_matrix(str(value), combination)]
+    return shlex.join(words)
+
+
 def _steps(
     job: Mapping[str, Any], combination: Mapping[str, str], outer: Mapping[str, str]
 ) -> Iterator[tuple[str, str, dict[str, str]]]:
@@ -408,6 +440,9 @@ def _steps(
     job_env = {**outer, **_env(job, combination)}
     steps = job.get("steps")
     for step in steps if isinstance(steps, list) else []:
+        if isinstance(step, Mapping) and (action := _action_run(step, combination)) is not None:
+            yield action, "", {**job_env, **_env(step, combination)}
+            continue
         if not isinstance(step, Mapping) or not isinstance(step.get("run"), str):
             continue
         folder = step.get("working-directory")
