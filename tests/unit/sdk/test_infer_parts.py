@@ -491,3 +491,68 @@ def test_the_official_action_is_the_run_its_inputs_make() -> None:
         "cargo build -p conformance-server --release",
         "cargo build -p conformance-client --release",
     )
+
+
+def test_a_server_started_in_a_folder_runs_there() -> None:
+    # quarkiverse/quarkus-mcp-server: `working-directory: ./conformance`, then
+    # `nohup java -jar target/quarkus-app/quarkus-run.jar &`: the jar is conformance's.
+    from tiercheck.sdk.infer.entry import GitFacts, RepoFacts, infer_entry
+    from tiercheck.sdk.infer.manifest import ManifestFacts
+
+    text = """\
+jobs:
+  j:
+    steps:
+      - run: mvn -B clean install -DskipTests
+      - working-directory: ./conformance
+        run: mvn -B clean install
+      - working-directory: ./conformance
+        run: nohup java -Dquarkus.http.host=localhost -jar target/quarkus-app/quarkus-run.jar &
+      - working-directory: ./conformance
+        run: npx @modelcontextprotocol/conformance server --url http://localhost:8080/mcp
+"""
+    workflows = read_workflows({"w.yml": text})
+    (run,) = workflows.runs
+    assert run.server_start == (
+        "nohup",
+        "java",
+        "-Dquarkus.http.host=localhost",
+        "-jar",
+        "target/quarkus-app/quarkus-run.jar",
+    )
+    sources = {"conformance/src/main/Server.java": 'int port = Integer.getInteger("PORT");'}
+    facts = RepoFacts("x", ManifestFacts(), workflows, GitFacts(), sources)
+    body = infer_entry(facts).body
+    assert body["server"]["command"] == (
+        "cd conformance && nohup java -Dquarkus.http.host=localhost "
+        "-jar target/quarkus-app/quarkus-run.jar"
+    )
+    assert (
+        body["build"]
+        == "mvn -B clean install -DskipTests && cd conformance && mvn -B clean install"
+    )
+
+
+@pytest.mark.parametrize(
+    ("builds", "line"),
+    [
+        # mcp-use: one step in libraries/typescript runs two commands; one `cd` for both.
+        (
+            ["cd libraries/typescript && pnpm install", "cd libraries/typescript && pnpm build"],
+            "cd libraries/typescript && pnpm install && pnpm build",
+        ),
+        # A folder's commands followed by the root's or another folder's: in a subshell.
+        (
+            ["cd a && make", "make", "cd b && make x", "cd b && make y"],
+            "(cd a && make) && make && cd b && make x && make y",
+        ),
+        (["cd 'a b' && make", "cd c && make"], "(cd 'a b' && make) && cd c && make"),
+        (["uv sync", "cargo build"], "uv sync && cargo build"),
+    ],
+)
+def test_the_builds_are_one_line_each_from_where_it_was_written(
+    builds: list[str], line: str
+) -> None:
+    from tiercheck.sdk.infer.entry import build_line
+
+    assert build_line(builds) == line

@@ -96,6 +96,31 @@ def _why_unclean(value: str | None, what: str) -> str:
     return f"the workflow's {what} holds an unexpanded ${{…}} expression"
 
 
+_IN_FOLDER = re.compile(r"^cd ('[^']*'|[^\s']+) && ")
+
+
+def build_line(builds: list[str]) -> str:
+    """The build commands (each from the repository root, `cd FOLDER && …` for one run in a
+    folder) as one shell line: a folder's consecutive commands after one `cd`, in a subshell
+    `( … )` when a later command runs elsewhere, so each still starts where it was written."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for build in builds:
+        match = _IN_FOLDER.match(build)
+        folder, text = (match.group(1), build[match.end() :]) if match else (None, build)
+        if groups and folder is not None and groups[-1][0] == folder:
+            groups[-1][1].append(text)
+        else:
+            groups.append((folder, [text]))
+    parts = []
+    for n, (folder, texts) in enumerate(groups):
+        line = " && ".join(texts)
+        if folder is not None:
+            line = f"cd {folder} && {line}"
+            line = line if n == len(groups) - 1 else f"({line})"
+        parts.append(line)
+    return " && ".join(parts)
+
+
 # --- the server's port -----------------------------------------------------------------------
 
 _CLAP_PORT = re.compile(
@@ -131,6 +156,8 @@ def server_dirs(workflows: WorkflowFacts) -> tuple[str, ...]:
     words: list[str] = []
     for run in workflows.runs:
         words.extend(run.server_start or ())
+        if run.server_in and run.server_in[0] not in found:
+            found.append(run.server_in[0])  # the folder it was started in
     for build in workflows.builds:
         if "server" in build:
             try:
@@ -252,7 +279,10 @@ class _Builder:
                 "server.url", _why_unclean(run.url, "--url") if run.url else "the run has no --url"
             )
             return {}
-        command, url, why = _with_port(run.server_start, url, self.facts.server_sources)
+        folder, start = run.server_in or ("", run.server_start)
+        command, url, why = _with_port(start, url, self.facts.server_sources)
+        if folder:  # started in its folder: its words (`-jar target/app.jar`) are written there
+            command = f"cd {shlex.quote(folder)} && {command}"
         if _clean(command) is None:
             self.why("server.command", _why_unclean(command, "server start command"))
             return {}
@@ -363,7 +393,7 @@ def infer_entry(facts: RepoFacts, name: str | None = None) -> InferredEntry:
         b.why("requires", "no manifest at the root says which tools")
     builds = [c for c in facts.workflows.builds if _clean(c) is not None]
     if builds:
-        body["build"] = " && ".join(builds)
+        body["build"] = build_line(builds)
     elif facts.workflows.builds:
         b.why("build", _why_unclean(facts.workflows.builds[0], "build command"))
     elif b.runs:

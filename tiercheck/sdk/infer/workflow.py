@@ -64,6 +64,8 @@ class HarnessRun:
     server_start: tuple[str, ...] | None
     #: The repository script (shell, Python, JavaScript) the run is made through, if any.
     wrapper: str | None = None
+    #: The folder the server was started in (not the root) and its words as written there.
+    server_in: tuple[str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class _Job:
     runs: list[HarnessRun] = field(default_factory=list)
     builds: list[str] = field(default_factory=list)
     background: tuple[str, ...] | None = None
+    background_in: tuple[str, tuple[str, ...]] | None = None
     #: The repository script being read, while its commands are walked.
     via: str | None = None
     #: The env of the step being read (the workflow's, the job's and its own).
@@ -239,6 +242,7 @@ def _run_of(
     only_script = wrapper is not None and job.via is None
     url = None if only_script else _option(argv, "--url")
     start = job.background if leg == "server" and not only_script else None
+    start_in = job.background_in if start is not None else None
     return HarnessRun(
         workflow=job.workflow,
         job=job.name,
@@ -249,6 +253,7 @@ def _run_of(
         command=rebase_command(command, cwd) if command else None,
         server_start=start,
         wrapper=wrapper if only_script else job.via,
+        server_in=start_in,
     )
 
 
@@ -334,6 +339,7 @@ def _walk(job: _Job, command: ShellCommand, cwd: str, files: _Files, depth: int)
         return
     if command.background:
         job.background = command.env + tuple(_rebase_word(w, cwd) for w in argv)
+        job.background_in = (cwd, command.env + argv) if cwd else None
 
 
 _MATRIX_VALUE = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
