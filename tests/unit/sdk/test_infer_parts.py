@@ -130,6 +130,25 @@ def test_rebase_keeps_a_root_file_runnable() -> None:
             },
             ("tower", "Rust", "acme/tower", ("cargo>=1.90",)),
         ),
+        # quarkus-mcp-server's root pom.xml: its JDK comes from its parent, its repo from <scm>.
+        (
+            {
+                "pom.xml": "<project><parent><artifactId>p</artifactId></parent>"
+                "<!-- <maven.compiler.release>8</maven.compiler.release> -->"
+                "<scm><connection>scm:git:git@github.com:acme/j.git</connection>"
+                "<url>https://github.com/acme/java-mcp</url></scm></project>",
+                "mvnw": None,
+            },
+            (None, "Java", "acme/java-mcp", ("java", "mvn")),
+        ),
+        (
+            {"pom.xml": "<properties><maven.compiler.release>17</maven.compiler.release>"},
+            (None, "Java", None, ("java>=17", "mvn")),
+        ),
+        (
+            {"pom.xml": "<properties><java.version>1.8</java.version></properties>"},
+            (None, "Java", None, ("java>=8", "mvn")),
+        ),
     ],
 )
 def test_manifests(files: dict[str, str | None], expected: tuple[object, ...]) -> None:

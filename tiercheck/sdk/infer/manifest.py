@@ -125,6 +125,23 @@ def _python(text: str | None, names: set[str]) -> ManifestFacts:
     return ManifestFacts(_text(project.get("name")), "Python", repo, tuple(tools))
 
 
+_POM_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_POM_JAVA = re.compile(
+    r"<(maven\.compiler\.release|maven\.compiler\.source|java\.version|release)>\s*(?:1\.)?(\d+)\s*</\1>"
+)
+_POM_SCM_URL = re.compile(r"<scm>.*?<url>\s*([^<\s]+)\s*</url>.*?</scm>", re.S)
+
+
+def _maven(text: str | None) -> ManifestFacts:
+    """A root pom.xml: Java, built with `mvn` on the JDK its compiler release names (read as
+    text, never parsed as XML); no name (its artifactId names a module, often `…-parent`)."""
+    body = _POM_COMMENT.sub("", text or "")
+    java = _POM_JAVA.search(body)
+    scm = _POM_SCM_URL.search(body)
+    tools = (f"java>={java.group(2)}" if java else "java", "mvn")
+    return ManifestFacts(None, "Java", github_repo(scm.group(1)) if scm else None, tools)
+
+
 def read_manifests(root_files: Mapping[str, str | None]) -> ManifestFacts:
     """The facts of the first manifest the root holds (`languages.MANIFESTS` order).
 
@@ -136,6 +153,8 @@ def read_manifests(root_files: Mapping[str, str | None]) -> ManifestFacts:
         return _cargo(root_files["Cargo.toml"])
     if "go.mod" in names:
         return _go(root_files["go.mod"])
+    if "pom.xml" in names:
+        return _maven(root_files["pom.xml"])
     if "package.json" in names:
         return _npm(root_files["package.json"], names)
     if "pyproject.toml" in names:

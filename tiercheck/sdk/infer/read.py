@@ -27,7 +27,7 @@ _MAX_WORKFLOWS = 60
 _MAX_PACKAGES = 100
 _MAX_SOURCES = 60
 _MAX_SCRIPTS = 40
-_MANIFESTS = ("Cargo.toml", "go.mod", "package.json", "pyproject.toml")
+_MANIFESTS = ("Cargo.toml", "go.mod", "pom.xml", "package.json", "pyproject.toml")
 _SOURCE_SUFFIXES = {
     ".rs",
     ".go",
