@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from tiercheck import process
 from tiercheck.conformance.harness import Harness
@@ -22,6 +23,7 @@ __all__ = [
     "DEFAULT_SCENARIO_TIMEOUT_MS",
     "LOG_NAME",
     "LegRun",
+    "LegWay",
     "run_client_leg",
     "run_server_leg",
 ]
@@ -33,6 +35,11 @@ DEFAULT_LEG_TIMEOUT_S = 600.0
 DEFAULT_SCENARIO_TIMEOUT_MS = 30_000
 #: The harness's stdout and stderr, written next to the scenario directories.
 LOG_NAME = "harness.log"
+
+#: How a leg selects its scenarios: the referee's `--requirements SET`, or `--spec-version
+#: REVISION` as an older release (0.1.x, as community CIs pin it) runs a revision, the client
+#: leg then with `--suite all` (that release's `client` runs one scenario or one suite).
+LegWay = Literal["requirements", "spec-version"]
 
 
 @dataclass(frozen=True)
@@ -73,13 +80,19 @@ def _run(
     env: Mapping[str, str] | None,
     allow_env: Collection[str],
     timeout_s: float,
+    way: LegWay = "requirements",
 ) -> LegRun:
     _fresh_dir(results_dir)
     log = results_dir / LOG_NAME
-    # The harness runs a set its bundle ships, which fixes the wire it speaks: the revision's
-    # own, or the one a revision newer than the pinned harness stands on (revisions.yaml).
-    requirements = harness_requirements(revision)
-    argv = harness.argv(leg, *args, "--requirements", requirements, "-o", str(results_dir))
+    if way == "spec-version":
+        suite = ["--suite", "all"] if leg == "client" else []
+        selection = [*suite, "--spec-version", revision]
+    else:
+        # The harness runs a set its bundle ships, which fixes the wire it speaks: the
+        # revision's own, or the one a revision newer than the pinned harness stands on
+        # (revisions.yaml).
+        selection = ["--requirements", harness_requirements(revision)]
+    argv = harness.argv(leg, *args, *selection, "-o", str(results_dir))
     completed = process.run(
         argv,
         cwd=cwd,
@@ -109,9 +122,10 @@ def run_server_leg(
     env: Mapping[str, str] | None = None,
     allow_env: Collection[str] = (),
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
+    way: LegWay = "requirements",
 ) -> LegRun:
     """Run `server --url URL --requirements SET -o DIR` against an already running server (SET:
-    the revision's `harness_requirements`)."""
+    the revision's `harness_requirements`; `way` "spec-version": `--spec-version REVISION`)."""
     return _run(
         harness,
         "server",
@@ -122,6 +136,7 @@ def run_server_leg(
         env=env,
         allow_env=allow_env,
         timeout_s=timeout_s,
+        way=way,
     )
 
 
@@ -136,8 +151,10 @@ def run_client_leg(
     allow_env: Collection[str] = (),
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
     scenario_timeout_ms: int = DEFAULT_SCENARIO_TIMEOUT_MS,
+    way: LegWay = "requirements",
 ) -> LegRun:
-    """Run `client --command CMD --requirements SET -o DIR --timeout MS` (SET as for the server).
+    """Run `client --command CMD --requirements SET -o DIR --timeout MS` (SET as for the server;
+    `way` "spec-version": `--suite all --spec-version REVISION`).
 
     The harness starts `command` once per scenario (through a shell, with the scenario's mock
     server URL appended), so `cwd` and `env` are the SDK's.
@@ -153,4 +170,5 @@ def run_client_leg(
         env=env,
         allow_env=allow_env,
         timeout_s=timeout_s,
+        way=way,
     )

@@ -25,10 +25,11 @@ __all__ = ["SPEC_VERSION_FLAGS", "Fit", "Way", "fit", "refusal"]
 
 #: How a release runs a revision: as the referee does, or filtered by `--spec-version`.
 Way = Literal["requirements", "spec-version"]
-#: The flags the `--spec-version` way passes to each command.
+#: The flags the `--spec-version` way passes to each command (a client leg runs the whole
+#: list with `--suite all`: without a scenario or a suite, `client` starts interactive mode).
 SPEC_VERSION_FLAGS: Final = {
     "server": ("--url", "--spec-version", "-o"),
-    "client": ("--command", "--timeout", "--spec-version", "-o"),
+    "client": ("--command", "--suite", "--timeout", "--spec-version", "-o"),
 }
 
 

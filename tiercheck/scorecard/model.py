@@ -25,9 +25,12 @@ __all__ = [
     "BuildBlock",
     "CheckEntry",
     "Checks",
+    "ComparedLeg",
     "ConfigEntry",
     "GovernanceBlock",
     "HarnessBlock",
+    "HarnessComparison",
+    "HarnessDisagreement",
     "HistoryBlock",
     "HistoryChange",
     "HistoryFlaky",
@@ -74,6 +77,8 @@ GroundStatus = Literal["none", "unaddressed", "inconclusive", "skipped", "not-re
 ProbeOutcome = Literal["pass", "warn", "fail", "skip"]
 ProbeLevel = Literal["MUST", "SHOULD"]
 NotApplicableWhy = Literal["removed", "not-yet-introduced"]
+DisagreementKind = Literal["scenario-absent", "check-added", "check-removed", "verdict-flipped"]
+ComparedState = Literal["compared", "not-compared"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -843,6 +848,65 @@ class HistoryBlock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ComparedLeg:
+    """One leg at one revision, as `--compare-harness` ran it again with the CI's harness."""
+
+    revision: str
+    leg: str
+    state: ComparedState = doc_field(
+        doc="compared, or not-compared (the CI's harness cannot run the revision, or the leg "
+        "was not measured by the referee or not run by the CI's harness)"
+    )
+    way: str | None = doc_field(
+        doc="how the CI's harness ran it: requirements (as the referee does) or spec-version "
+        "(`--spec-version REVISION`, as an older release does); null: not run"
+    )
+    reason: str | None = doc_field(doc="why it was not compared")
+    scenarios: int = doc_field(doc="scenarios either harness left a result for")
+    agreed: int = doc_field(doc="of those, the ones both harnesses judged alike")
+    results_dir: str | None = doc_field(doc="the CI's harness's raw results for the leg")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HarnessDisagreement:
+    """One place where the CI's harness and the referee disagree on one scenario."""
+
+    revision: str
+    leg: str
+    scenario: str = doc_field(doc="the scenario, as the harnesses name it (untrusted)")
+    kind: DisagreementKind = doc_field(
+        doc="scenario-absent (one harness left no result for it), check-added (the referee "
+        "checks what the CI's harness does not), check-removed (the reverse), verdict-flipped "
+        "(it passes under one harness and fails under the other)"
+    )
+    check: str | None = doc_field(
+        doc="the check it is about (untrusted): the one added or removed, or for a flipped "
+        "verdict the first check whose status differs; null: the whole scenario"
+    )
+    referee: str | None = doc_field(
+        doc="under the referee: the scenario's verdict (pass, fail) or the check's status; null: "
+        "absent"
+    )
+    ci: str | None = doc_field(doc="the same under the CI's harness")
+    message: str | None = doc_field(
+        doc="the failing side's message for the check (untrusted, from the harness)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HarnessComparison:
+    """`--compare-harness V`: each leg run again with harness V (the one the SDK's CI pins), and
+    per scenario where it and the referee disagree. Never part of a verdict, a score or the tier."""
+
+    version: str = doc_field(doc="the CI's harness version compared")
+    referee: str = doc_field(doc="the referee's version")
+    legs: tuple[ComparedLeg, ...] = doc_field(doc="every planned leg, compared or why not")
+    disagreements: tuple[HarnessDisagreement, ...] = doc_field(
+        doc="every disagreement, by revision, leg and scenario"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scorecard:
     """A tiercheck scorecard: a superset of the official `tier-check --output json`.
 
@@ -871,4 +935,10 @@ class Scorecard:
     exit_code: int = doc_field(doc="the documented exit code of the run")
     history: HistoryBlock | None = doc_field(
         default=None, omit_none=True, doc="this run against the run history, when one is kept"
+    )
+    harness_comparison: HarnessComparison | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="with --compare-harness V: where harness V and the referee disagree, per scenario "
+        "(never part of a verdict, a score or the tier)",
     )

@@ -75,6 +75,9 @@ class RunSettings:
     skip_build: bool = bound(options.SKIP_BUILD)
     #: The pinned version unless another is asked for.
     harness_version: str = bound(options.HARNESS_VERSION)
+    #: Another harness each leg is run with again, whose results are compared with the
+    #: referee's scenario by scenario (`--compare-harness V`); None: no comparison.
+    compare_harness: str | None = bound(options.COMPARE_HARNESS)
     #: Client processes at once across the whole assessment: None admits them by the CPU they
     #: use (`conformance.admission`: at least one per core, more while the running ones leave
     #: cores idle); N > 0 does the same but never more than N at once (`--concurrency N`); 0

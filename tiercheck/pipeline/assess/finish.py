@@ -6,6 +6,7 @@ import dataclasses
 from datetime import datetime
 
 from tiercheck.model import from_json
+from tiercheck.pipeline.assess.compare import comparison_block
 from tiercheck.pipeline.assess.judge import Judgement
 from tiercheck.pipeline.assess.measure import Measurement
 from tiercheck.pipeline.assess.plan import Plan
@@ -71,7 +72,16 @@ def finish_scorecard(
         release_days=judged.release_days,
     )
     doc = build_scorecard(parts)
-    return dataclasses.replace(doc, remediation=remediation(doc))
+    compared = None
+    if measured.compare is not None:
+        compared = comparison_block(
+            measured.compare,
+            harness.version or "unknown",
+            [p.revision for p in revisions],
+            measured.verdicts,
+            measured.compared,
+        )
+    return dataclasses.replace(doc, remediation=remediation(doc), harness_comparison=compared)
 
 
 def _per_revision(

@@ -37,6 +37,7 @@ from tiercheck.pipeline.assess.base import (
     default_concurrency,
     elapsed,
 )
+from tiercheck.pipeline.assess.compare import COMPARE_DIR, ComparedRun, Comparing, compare_dir
 from tiercheck.pipeline.assess.diagnosis import diagnose, missing_note
 from tiercheck.pipeline.assess.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.assess.plan import RevisionPlan
@@ -83,6 +84,8 @@ class LegsResult:
     interrupted: bool = False
     #: Revision → the advisory probes' report, for each server they ran against.
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
+    #: (revision, leg) → the `--compare-harness` run of the leg, or why it was not run.
+    compared: Mapping[tuple[str, Leg], ComparedRun] = field(default_factory=dict)
 
 
 def nothing_to_run(options: AssessOptions, revisions: Sequence[RevisionPlan]) -> LegsResult | None:
@@ -117,6 +120,7 @@ class _Record:
     timings: dict[str, float] = field(default_factory=dict)
     unmeasured: list[Unmeasured] = field(default_factory=list)
     probes: dict[str, ProbeReport] = field(default_factory=dict)
+    compared: dict[tuple[str, Leg], ComparedRun] = field(default_factory=dict)
 
 
 @contextmanager
@@ -182,6 +186,8 @@ class _LegContext:
     #: A server on a fixed port keeps its turn through its probes and its stop: the next
     #: server must find the port free (`would_run.server_turns`).
     hold_turn: bool = False
+    #: `--compare-harness`: the other harness each leg is run with again, after the referee.
+    compare: Comparing | None = None
 
 
 class _Turn:
@@ -279,6 +285,7 @@ def _given_server_leg(ctx: _LegContext, plan: RevisionPlan, url: str) -> LegVerd
         run = run_server_leg(
             ctx.harness, url=url, revision=plan.revision, results_dir=raw, cwd=ctx.cwd
         )
+    _compare_server(ctx, plan, url)
     return _scored(ctx.record, run, plan, ctx.stop, ctx.progress)
 
 
@@ -329,6 +336,8 @@ def _started_server_leg(
             if lost is not None:
                 return lost
             liveness = watch.liveness
+            if liveness.end is None or liveness.end.ok:
+                _compare_server(ctx, plan, server.url)
             if liveness.end is not None and not liveness.end.ok:
                 # Every scenario passed (or failed while it still answered), but it is not
                 # answering now: the advisory probes would only measure that.
@@ -343,6 +352,75 @@ def _started_server_leg(
     finally:
         record.timings[f"server {revision}"] = elapsed(began)
     return _scored(record, run, plan, stop, progress, liveness=liveness)
+
+
+def _compare_server(ctx: _LegContext, plan: RevisionPlan, url: str) -> None:
+    """With `--compare-harness`: the server leg again with the other harness, against the same
+    server, into its own folder (recorded, never scored)."""
+    compare, revision = ctx.compare, plan.revision
+    if compare is None or ctx.stop.is_set():
+        return
+    way = compare.ways.get(revision)
+    if way is None:
+        return
+    config = plan.config
+    name = f"compare server {revision}"
+    ctx.progress.step(name, f"harness {compare.harness.version}")
+    began = time.monotonic()
+    try:
+        run = run_server_leg(
+            compare.harness,
+            url=url,
+            revision=revision,
+            results_dir=compare_dir(ctx.options.out_dir, revision, "server"),
+            cwd=ctx.cwd,
+            env=config.env,
+            allow_env=config.pass_env,
+            timeout_s=SERVER_LEG_TIMEOUT_S,
+            way=way,
+        )
+    except TiercheckError as exc:
+        ctx.record.compared[(revision, "server")] = exc.message
+        ctx.progress.warn(f"{name}: {exc.message.splitlines()[0]}")
+        return
+    ctx.record.compared[(revision, "server")] = run
+    ctx.record.timings[name] = elapsed(began)
+    ctx.progress.done(name, f"exit {run.returncode} ({run.duration_s:.1f} s)")
+
+
+def _compare_client(ctx: _LegContext, plan: RevisionPlan, command: str, timeout_ms: int) -> None:
+    """With `--compare-harness`: the client leg again with the other harness, with the same
+    client command, into its own folder (recorded, never scored)."""
+    compare, revision = ctx.compare, plan.revision
+    if compare is None or ctx.stop.is_set():
+        return
+    way = compare.ways.get(revision)
+    if way is None:
+        return
+    config = plan.config
+    name = f"compare client {revision}"
+    ctx.progress.step(name, f"harness {compare.harness.version}")
+    began = time.monotonic()
+    try:
+        run = run_client_leg(
+            compare.harness,
+            command=command,
+            revision=revision,
+            results_dir=compare_dir(ctx.options.out_dir, revision, "client"),
+            cwd=ctx.cwd,
+            env=config.env,
+            allow_env=config.pass_env,
+            timeout_s=CLIENT_LEG_TIMEOUT_S,
+            scenario_timeout_ms=timeout_ms,
+            way=way,
+        )
+    except TiercheckError as exc:
+        ctx.record.compared[(revision, "client")] = exc.message
+        ctx.progress.warn(f"{name}: {exc.message.splitlines()[0]}")
+        return
+    ctx.record.compared[(revision, "client")] = run
+    ctx.record.timings[name] = elapsed(began)
+    ctx.progress.done(name, f"exit {run.returncode} ({run.duration_s:.1f} s)")
 
 
 def _server_lost(
@@ -470,7 +548,9 @@ def _client_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:
             timeout_s=CLIENT_LEG_TIMEOUT_S,
             scenario_timeout_ms=timeout_ms,
         )
-    record.timings[f"client {revision}"] = elapsed(began)
+        record.timings[f"client {revision}"] = elapsed(began)
+        # Inside the warm start: the same client command, still served.
+        _compare_client(ctx, plan, command, timeout_ms)
     return _scored(record, run, plan, stop, progress)
 
 
@@ -509,15 +589,20 @@ def _fresh_raw(raw: Path) -> str | None:
     return None
 
 
-def run_legs(
+def run_legs(  # noqa: PLR0917 - the step's inputs, and the harness compared
     options: AssessOptions,
     revisions: Sequence[RevisionPlan],
     cwd: Path,
     harness: Harness,
     progress: ProgressSink,
+    compare: Comparing | None = None,
 ) -> LegsResult:
-    """Run every leg of every revision in `cwd`; overlapped unless `options.settings.sequential`."""
+    """Run every leg of every revision in `cwd`; overlapped unless `options.settings.sequential`.
+    With `compare` (`--compare-harness`), each leg the referee measured is run again with that
+    harness after the referee's run."""
     refused = _fresh_raw(options.out_dir / "raw")
+    if refused is None and compare is not None:
+        refused = _fresh_raw(options.out_dir / COMPARE_DIR)
     if refused is not None:
         progress.warn(refused)
         return LegsResult(
@@ -551,7 +636,7 @@ def run_legs(
     )
     try:
         with admitting:
-            return _run_tasks(options, revisions, cwd, harness, progress, client_slots)
+            return _run_tasks(options, revisions, cwd, harness, progress, client_slots, compare)
     finally:
         if options.settings.budget_dir is None:  # a shared directory belongs to the matrix
             shutil.rmtree(slot_dir, ignore_errors=True)
@@ -564,6 +649,7 @@ def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots
     harness: Harness,
     progress: ProgressSink,
     client_slots: _ClientSlots,
+    compare: Comparing | None,
 ) -> LegsResult:
     stop = threading.Event()
     record = _Record()
@@ -579,6 +665,7 @@ def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots
         progress,
         stop,
         hold_turn=one_at_a_time is not None,
+        compare=compare,
     )
     tasks: list[tuple[str, Leg, _Task, RevisionPlan]] = []
     for plan in revisions:
@@ -624,6 +711,7 @@ def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots
         timings=dict(record.timings),
         interrupted=interrupted,
         probes=dict(record.probes),
+        compared=dict(record.compared),
     )
 
 

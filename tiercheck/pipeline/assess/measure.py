@@ -26,6 +26,7 @@ from tiercheck.pipeline.assess.base import (
 )
 from tiercheck.pipeline.assess.build import BuildResult, build_sdk
 from tiercheck.pipeline.assess.checkout import CheckoutResult, check_out, working_tree_lock
+from tiercheck.pipeline.assess.compare import ComparedRun, Comparing, prepare_comparison
 from tiercheck.pipeline.assess.inputs import check_checkout_inputs
 from tiercheck.pipeline.assess.judge import find_baselines, load_leg_baselines
 from tiercheck.pipeline.assess.legs import LegsResult, nothing_to_run, run_legs
@@ -80,6 +81,9 @@ class Measurement:
     release: SdkRelease | None = None
     #: Revision → the advisory probes' report (never part of a verdict).
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
+    #: `--compare-harness`: the other harness, and each leg's run with it (never a verdict's).
+    compare: Comparing | None = None
+    compared: Mapping[tuple[str, Leg], ComparedRun] = field(default_factory=dict)
 
     @classmethod
     def from_steps(
@@ -88,6 +92,7 @@ class Measurement:
         done: Sequence[StepResult],
         stopped: Unmeasured | None,
         conformance_s: float,
+        compare: Comparing | None = None,
     ) -> Measurement:
         """The measurement of the steps that ran (`done`, in order), of the interrupt that
         `stopped` them before the legs if one did, and of the whole half's duration.
@@ -129,14 +134,21 @@ class Measurement:
             tag=checkout.tag if checkout else None,
             release=checkout.release if checkout else None,
             probes=dict(legs.probes) if legs else {},
+            compare=compare,
+            compared=dict(legs.compared) if legs else {},
         )
 
 
 def _run_steps(
-    options: AssessOptions, plan: Plan, progress: ProgressSink, done: list[StepResult]
+    options: AssessOptions,
+    plan: Plan,
+    progress: ProgressSink,
+    done: list[StepResult],
+    comparing: list[Comparing],
 ) -> None:
     """Run the steps in order, each result into `done` as soon as it exists (an interrupt may
-    come at any moment); return as soon as a step says no leg can run."""
+    come at any moment); return as soon as a step says no leg can run. The harness of
+    `--compare-harness`, once read, goes into `comparing`."""
     workdir, commit = Path.cwd(), None
     prefix: tuple[Path, ...] = ()
     early: ProvisionResult | None = None
@@ -148,6 +160,9 @@ def _run_steps(
             done.append(early)
             return
         refuse_unfit_harness(early.harness, [p.revision for p in plan.revisions], progress)
+    # The harness compared with the referee: refused before anything is cloned, too.
+    compare = prepare_comparison(options, [p.revision for p in plan.revisions], progress)
+    comparing += [compare] if compare is not None else []
     with ExitStack() as held:
         if plan.origin != "url":
             # What the machine lacks is said before anything is cloned or built.
@@ -195,24 +210,27 @@ def _run_steps(
             if built.halt is not None:
                 return
         revisions = with_tool_path(plan.revisions, prefix)
-        done.append(run_legs(options, revisions, workdir, provisioned.harness, progress))
+        done.append(run_legs(options, revisions, workdir, provisioned.harness, progress, compare))
 
 
 def measure(options: AssessOptions, plan: Plan, progress: ProgressSink) -> Measurement:
     """checkout → provision → build → legs. Never raises for a failure to measure (those become
     unmeasured legs); raises only for a missing npm (ToolMissingError), for a relative
-    `--expected-failures` the clone does not hold as a readable baseline (ConfigError), and for
-    a `--harness-version` that cannot run a planned revision as the referee does (ConfigError,
-    before the checkout)."""
+    `--expected-failures` the clone does not hold as a readable baseline (ConfigError), for
+    a `--harness-version` that cannot run a planned revision as the referee does, and for a
+    `--compare-harness` that cannot be installed or runs none of them (ConfigError, before the
+    checkout)."""
     began = time.monotonic()
     done: list[StepResult] = []
+    comparing: list[Comparing] = []
     stopped: Unmeasured | None = None
     try:
-        _run_steps(options, plan, progress, done)
+        _run_steps(options, plan, progress, done, comparing)
     except KeyboardInterrupt:
         process.kill_all_children(term_grace_s=2.0)
         stopped = _STOPPED
-    return Measurement.from_steps(plan.revisions, done, stopped, elapsed(began))
+    compare = comparing[0] if comparing else None
+    return Measurement.from_steps(plan.revisions, done, stopped, elapsed(began), compare)
 
 
 def _tools_of(

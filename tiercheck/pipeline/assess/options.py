@@ -419,6 +419,15 @@ HARNESS_VERSION: Option[str] = Option(
     hold=_pinned_or,
     unhold=_not_pinned,
 )
+COMPARE_HARNESS: Option[str | None] = Option(
+    "--compare-harness",
+    RUNNING,
+    metavar="V",
+    help=(
+        "also run each leg with harness V (the one the SDK's CI pins) and report, per "
+        "scenario, where it and the referee disagree; never changes the score or the tier"
+    ),
+)
 CONCURRENCY: Option[int | None] = Option(
     "--concurrency",
     RUNNING,
@@ -607,6 +616,7 @@ ASSESSMENT: tuple[Declared[Any], ...] = (
     REBUILD,
     SKIP_BUILD,
     HARNESS_VERSION,
+    COMPARE_HARNESS,
     CONCURRENCY,
     BUDGET,
     MAX_BUILDS,
