@@ -575,3 +575,17 @@ def test_the_builds_are_one_line_each_from_where_it_was_written(
     from tiercheck.sdk.infer.entry import build_line
 
     assert build_line(builds) == line
+
+
+def test_the_folders_name_picks_the_tag_prefix_when_nothing_else_names_the_package() -> None:
+    # rust-mcp-sdk cloned from a mirror: a workspace Cargo.toml names no package, the origin is
+    # no GitHub URL, and its tags carry seven crates' prefixes.
+    from tiercheck.sdk.infer.entry import GitFacts, RepoFacts, infer_entry
+    from tiercheck.sdk.infer.manifest import ManifestFacts
+
+    tags = ("rust-mcp-sdk-v0.9.0", "rust-mcp-transport-v0.6.0", "rust-mcp-macros-v0.6.0", "v0.1.0")
+    git = GitFacts(is_repo=True, branch="main", tags=tags)
+    facts = RepoFacts("rust-mcp-sdk", ManifestFacts(language="Rust"), read_workflows({}), git)
+    entry = infer_entry(facts)
+    assert entry.name == "rust-mcp-sdk"
+    assert entry.body["tag_prefix"] == "rust-mcp-sdk-v"

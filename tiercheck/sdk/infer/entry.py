@@ -414,7 +414,8 @@ def infer_entry(facts: RepoFacts, name: str | None = None) -> InferredEntry:
     else:
         b.why("expected_failures", "no conformance run in .github/workflows: no baseline")
     repo_name = str(body["repo"]).split("/")[1] if "repo" in body else None
-    _tag_prefix(facts, body, b, (name, facts.manifest.name, repo_name))
+    # The folder's name last: the entry's name when nothing else names the package.
+    _tag_prefix(facts, body, b, (name, facts.manifest.name, repo_name, facts.folder))
     overrides = {rev: _override(b, rev, first, per_revision[rev]) for rev in revisions[1:]}
     if any(overrides.values()):
         body["spec_overrides"] = {rev: block for rev, block in overrides.items() if block}
