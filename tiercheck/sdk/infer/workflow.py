@@ -28,6 +28,7 @@ from typing import Any
 
 from tiercheck.config.yamlio import loads_yaml
 from tiercheck.errors import ConfigError
+from tiercheck.sdk.infer.calls import given
 from tiercheck.sdk.infer.shell import ShellCommand, split_commands
 from tiercheck.sdk.infer.wrapper import script_commands, script_of
 
@@ -120,17 +121,6 @@ def rebase_command(command: str, cwd: str) -> str:
     except ValueError:
         return command
     return shlex.join(_rebase_word(w, cwd) for w in words)
-
-
-def _option(argv: tuple[str, ...], name: str) -> str | None:
-    """The value of `--name VALUE` or `--name=VALUE` (the last one given)."""
-    found = None
-    for i, word in enumerate(argv):
-        if word == name and i + 1 < len(argv):
-            found = argv[i + 1]
-        elif word.startswith(name + "="):
-            found = word[len(name) + 1 :]
-    return found
 
 
 def _harness_leg(argv: tuple[str, ...]) -> tuple[str | None, bool]:
@@ -235,19 +225,19 @@ def _run_of(
     """The run `argv` makes of the harness's `leg`, in folder `cwd`, through script `wrapper`
     (which started nothing the workflow saw when the run is only the script's: then `argv` is
     the script's command line and the URL and server are not known)."""
-    if leg is None or _option(argv, "--scenario") is not None:
+    if leg is None or given(argv, "--scenario") is not None:
         return None  # a single scenario (an extension's, say) is not the suite
-    baseline = _option(argv, "--expected-failures")
-    command = _option(argv, "--command")
+    baseline = given(argv, "--expected-failures")
+    command = given(argv, "--command")
     only_script = wrapper is not None and job.via is None
-    url = None if only_script else _option(argv, "--url")
+    url = None if only_script else given(argv, "--url")
     start = job.background if leg == "server" and not only_script else None
     start_in = job.background_in if start is not None else None
     return HarnessRun(
         workflow=job.workflow,
         job=job.name,
         leg=leg,
-        revision=_option(argv, "--spec-version"),
+        revision=given(argv, "--spec-version"),
         baseline=rebase(baseline, cwd) if baseline else None,
         url=url,
         command=rebase_command(command, cwd) if command else None,
