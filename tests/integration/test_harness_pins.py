@@ -66,3 +66,77 @@ def test_harness_version_0_1_16_is_refused_up_front(
     clones = session.cache / "repos"
     assert not clones.exists() or not any(clones.iterdir()), "it cloned before refusing"
     assert not (out / "scorecard.json").exists()
+
+
+def test_compare_harness_0_1_16_is_refused_where_it_runs_no_planned_revision(
+    session: Session, origin: Origin, old_release: Path, tmp_path: Path
+) -> None:
+    last = known_revisions()[-1]
+    out = tmp_path / "out"
+    run = tier_check(
+        "--sdk",
+        "sample-sdk",
+        "--git-url",
+        origin.url,
+        "--revision",
+        last,
+        "--skip-governance",
+        "--no-history",
+        "--compare-harness",
+        OLD,
+        "--out",
+        str(out),
+        env=session.env(),
+    )
+    errors = [line for line in run.stderr.splitlines() if "error:" in line]
+    assert run.returncode == 2, run.stderr
+    assert len(errors) == 1, run.stderr
+    assert f"--compare-harness: harness {OLD} cannot run {last}: " in errors[0]
+    assert "Traceback" not in run.stderr
+    clones = session.cache / "repos"
+    assert not clones.exists() or not any(clones.iterdir()), "it cloned before refusing"
+    assert not (out / "scorecard.json").exists()
+
+
+def test_compare_harness_0_1_16_is_compared_where_it_can_run(
+    session: Session, origin: Origin, old_release: Path, tmp_path: Path
+) -> None:
+    first, last = known_revisions()[0], known_revisions()[-1]
+    out = tmp_path / "out"
+    run = tier_check(
+        "--sdk",
+        "sample-sdk",
+        "--git-url",
+        origin.url,
+        "--skip-governance",
+        "--no-history",
+        "--compare-harness",
+        OLD,
+        "--output",
+        "json",
+        "--out",
+        str(out),
+        env=session.env(),
+    )
+    assert run.returncode in {0, 1}, run.explain()
+    assert f"harness {OLD} cannot run {last}" in run.stderr
+    doc = run.doc
+    block = doc["harness_comparison"]
+    assert (block["version"], block["referee"]) == (OLD, doc["harness"]["version"])
+    by_leg = {(leg["revision"], leg["leg"]): leg for leg in block["legs"]}
+    for side in ("server", "client"):
+        compared = by_leg[(first, side)]
+        assert (compared["state"], compared["way"]) == ("compared", "spec-version"), compared
+        assert compared["scenarios"] > 0
+        assert 0 <= compared["agreed"] <= compared["scenarios"]
+        assert any((out / "compare" / first / side).iterdir())
+        left_out = by_leg[(last, side)]
+        assert left_out["state"] == "not-compared"
+        assert left_out["reason"].startswith(f"harness {OLD} cannot run {last}: ")
+    kinds = {"scenario-absent", "check-added", "check-removed", "verdict-flipped"}
+    for found in block["disagreements"]:
+        assert found["revision"] == first
+        assert found["kind"] in kinds
+    # The referee's own results are where they always are, and scored as always.
+    assert any((out / "raw" / first / "server").iterdir())
+    assert doc["revisions"][first]["server"]["state"] == "measured"

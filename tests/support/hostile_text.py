@@ -37,7 +37,14 @@ from tiercheck.governance.disputes import DisputeMark
 from tiercheck.history.record import RunRecord, record_of
 from tiercheck.history.regression import NightState, line_states, night_end
 from tiercheck.matrix.model import Matrix
-from tiercheck.scorecard.model import HistoryBlock, HistoryUnaddressed, Scorecard
+from tiercheck.scorecard.model import (
+    ComparedLeg,
+    HarnessComparison,
+    HarnessDisagreement,
+    HistoryBlock,
+    HistoryUnaddressed,
+    Scorecard,
+)
 from tiercheck.tier import Blocker
 
 __all__ = [
@@ -80,6 +87,7 @@ HOSTILE: dict[str, str] = {
     "newlines": "first\nsecond\r\nthird\rfourth\n\n| x | y |\n|---|---|\n# heading",
     "rtl-override": "abc\u202edcba.exe",
     "zero-width": "@\u200buser #\u2060123 www\u200b.evil.example",
+    "isolates-and-noncharacters": "\u2067abc\u2069 \u200fx\u061c \ufffe\uffff\ufdd0\U0010ffff end",
     "nul": "before\x00after\x07bell\x1b[31mred",
     "lone-surrogate": "half \ud800 pair",
     "huge": "@org/team " + "x" * 200_000,
@@ -197,7 +205,60 @@ def hostile_scorecard(name: str) -> Scorecard:
         oldest_age_days=75,
         reason=None,
     )
-    return dataclasses.replace(doc, history=HistoryBlock(database=None, unaddressed=ground))
+    # --compare-harness: another harness's scenario names, check ids and messages.
+    compared = HarnessComparison(
+        version="0.1.16",
+        referee="0.2.0-alpha.12",
+        legs=(
+            ComparedLeg(
+                revision=R1,
+                leg="server",
+                state="compared",
+                way="spec-version",
+                reason=None,
+                scenarios=3,
+                agreed=1,
+                results_dir=text,
+            ),
+            ComparedLeg(
+                revision=R1,
+                leg="client",
+                state="not-compared",
+                way="spec-version",
+                reason=f"harness 0.1.16: it left no results (exit 1): {text}",
+                scenarios=0,
+                agreed=0,
+                results_dir=None,
+            ),
+        ),
+        disagreements=(
+            HarnessDisagreement(
+                revision=R1,
+                leg="server",
+                scenario=text,
+                kind="verdict-flipped",
+                check=text,
+                referee="fail",
+                ci="pass",
+                message=text,
+            ),
+            HarnessDisagreement(
+                revision=R1,
+                leg="server",
+                scenario=text,
+                kind="check-removed",
+                check=text,
+                referee=None,
+                ci="FAILURE",
+                message=text,
+            ),
+        ),
+    )
+    return dataclasses.replace(
+        doc,
+        history=HistoryBlock(database=None, unaddressed=ground),
+        harness_comparison=compared,
+    )
 
 
 @functools.cache

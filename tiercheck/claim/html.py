@@ -3,6 +3,7 @@ composed with the HTML kit (`tiercheck.render.html`)."""
 
 from __future__ import annotations
 
+from tiercheck.claim.harnesses import COMPARISON_TITLE, comparison_block
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import Row
 from tiercheck.claim.wording import (
@@ -137,6 +138,11 @@ def _changes(claim: Claim) -> Html:
     )
 
 
+def _comparison(claim: Claim) -> Html:
+    block = comparison_block(claim)
+    return Html() if block is None else _block(COMPARISON_TITLE, "harness-comparison", block)
+
+
 def _checklist(claim: Claim) -> Html:
     items = [
         # The label holds the box and its text, so the box is named by what it checks.
@@ -229,6 +235,7 @@ def render_claim_html(claim: Claim) -> str:
             _conformance(claim),
             _block("Baseline", "baseline", baseline_block(claim)),
             _changes(claim),
+            _comparison(claim),
             _checklist(claim),
             _evidence(claim),
             _reproduce(claim),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tiercheck.claim.fit import BODY_LIMIT, FULL_NAME, Part, fitted_lines
+from tiercheck.claim.harnesses import COMPARISON_TITLE, comparison_block
 from tiercheck.claim.pack import Claim
 from tiercheck.claim.table import EvidenceLine, Row, Verdict
 from tiercheck.claim.wording import (
@@ -289,11 +290,30 @@ def _changes_part(claim: Claim) -> Part:
     return Part(tuple(full), ((*short, *_moved("the scenario lists")),))
 
 
+def _comparison_part(claim: Claim) -> Part:
+    """`--compare-harness`: what was compared, each leg, then the disagreements (folded; the
+    table goes first when the body must shrink)."""
+    block = comparison_block(claim)
+    if block is None:
+        return Part(())
+    title = md.heading(2, COMPARISON_TITLE)
+    intro = _block(title, Block(block.paragraphs))
+    if not block.rows:
+        return Part(tuple(intro))
+    table = _block(None, Block((), block.header, block.rows))
+    summary = f"{len(block.rows)} disagreements, one row each"
+    return Part(
+        (*intro, *_details(summary, table)),
+        ((*intro, *_moved(f"the {len(block.rows)} disagreements")),),
+    )
+
+
 def _parts(claim: Claim) -> list[Part]:
     return [
         Part((*_header(claim), *_table(claim), *_conformance(claim))),
         _baseline_part(claim),
         _changes_part(claim),
+        _comparison_part(claim),
         Part(tuple(_checklist(claim))),
         *_evidence_parts(claim),
         Part(tuple(_reproduce(claim))),

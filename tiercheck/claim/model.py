@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tiercheck.model import doc_field
+from tiercheck.scorecard.model import HarnessComparison
 
 __all__ = [
     "CLAIM_SCHEMA_VERSION",
@@ -466,4 +467,10 @@ class ClaimDocument:
     documentation: DocumentationDoc | None
     scenarios: tuple[ScenarioState, ...] = doc_field(
         doc="every scenario run, for the next claim's --previous"
+    )
+    harness_comparison: HarnessComparison | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="the scorecard's --compare-harness block: where the SDK's CI harness and the referee "
+        "disagree, per scenario (never part of a verdict or the tier)",
     )

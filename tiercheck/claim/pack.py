@@ -383,6 +383,7 @@ def claim_document(claim: Claim) -> ClaimDocument:
         changes=claim.changes,
         documentation=_documentation_doc(claim),
         scenarios=claim.scenarios,
+        harness_comparison=doc.harness_comparison,
     )
 
 

@@ -24,7 +24,12 @@ from dataclasses import dataclass
 
 from tiercheck.conformance.results import FAILURE, INFO, Check, ScenarioResult
 from tiercheck.plaintext import one_line
-from tiercheck.scorecard.model import DisagreementKind, HarnessComparison, HarnessDisagreement
+from tiercheck.scorecard.model import (
+    ComparedLeg,
+    DisagreementKind,
+    HarnessComparison,
+    HarnessDisagreement,
+)
 from tiercheck.scoring import passes
 
 __all__ = [
@@ -34,6 +39,8 @@ __all__ = [
     "compare_leg",
     "comparison_summary",
     "disagreement_text",
+    "leg_text",
+    "most_telling",
 ]
 
 #: What every report says of the comparison, beside its title.
@@ -175,6 +182,21 @@ def disagreement_text(found: HarnessDisagreement, version: str) -> str:
     return line + (f": {found.message}" if found.message else "")
 
 
+def most_telling(found: Sequence[HarnessDisagreement]) -> list[HarnessDisagreement]:
+    """The disagreements that explain a verdict first: flipped verdicts, scenarios one side
+    did not run, a check one side fails; then the checks added or removed that pass (a
+    report that cuts its list keeps these last). Stable within each rank."""
+
+    def rank(entry: HarnessDisagreement) -> int:
+        if entry.kind == "verdict-flipped":
+            return 0
+        if entry.kind == "scenario-absent":
+            return 1
+        return 2 if FAILURE in (entry.referee, entry.ci) else 3
+
+    return sorted(found, key=rank)
+
+
 def comparison_summary(block: HarnessComparison) -> str:
     """One line: what was compared and how many disagreements, by kind."""
     compared = [leg for leg in block.legs if leg.state == "compared"]
@@ -187,3 +209,12 @@ def comparison_summary(block: HarnessComparison) -> str:
         f"{len(compared)} of {len(block.legs)} legs compared, {agreed} of {scenarios} scenarios "
         f"alike; disagreements: {said}"
     )
+
+
+def leg_text(leg: ComparedLeg) -> str:
+    """One plain line for a leg: compared (how, and how many scenarios alike), or why not."""
+    where = f"{leg.leg} {leg.revision}"
+    if leg.state != "compared":
+        return f"{where}: not compared: {leg.reason or 'not run'}"
+    how = "as the referee does" if leg.way == "requirements" else "with --spec-version"
+    return f"{where}: compared ({how}), {leg.agreed} of {leg.scenarios} scenarios alike"

@@ -14,6 +14,7 @@ from tiercheck.scorecard.harnesses import (
     compare_leg,
     comparison_summary,
     disagreement_text,
+    most_telling,
 )
 from tiercheck.scorecard.model import ComparedLeg, HarnessComparison, HarnessDisagreement
 
@@ -158,3 +159,19 @@ def test_text_and_summary() -> None:
         "scenarios alike; disagreements: 2 scenario-absent, 1 verdict-flipped, 1 check-added, "
         "1 check-removed"
     )
+
+
+def test_the_most_telling_come_first(tmp_path: Path) -> None:
+    referee, ci = _leg(tmp_path)
+    found = compare_leg(
+        REV, "server", parse_results(referee, "server"), parse_results(ci, "server")
+    ).disagreements
+    ranked = [(d.scenario, d.kind) for d in most_telling(found)]
+    assert ranked == [
+        ("prompts-get-simple", "verdict-flipped"),
+        ("tools-list", "verdict-flipped"),
+        ("dns-rebinding-protection", "scenario-absent"),
+        ("tools-call-sampling", "scenario-absent"),
+        ("tools-list", "check-added"),  # a FAILURE the CI's harness does not check
+        ("tools-list", "check-removed"),  # a WARNING
+    ]

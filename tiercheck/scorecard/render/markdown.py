@@ -368,6 +368,46 @@ def _history(doc: Scorecard) -> list[Md]:
     ]
 
 
+def _harness_comparison(doc: Scorecard) -> list[Md]:
+    """`--compare-harness`: what was compared, each leg, and a row per disagreement (scenario
+    names, check ids and messages are the harnesses' text, escaped as every cell is)."""
+    from tiercheck.scorecard.harnesses import (
+        COMPARISON_NOTE,
+        comparison_summary,
+        leg_text,
+    )
+
+    block = doc.harness_comparison
+    if block is None:
+        return []
+    lines = [
+        md.heading(2, "Harness comparison"),
+        BLANK,
+        md.quote(f"Harness {block.version} beside the referee {block.referee}: {COMPARISON_NOTE}."),
+        BLANK,
+        bullet(comparison_summary(block)),
+        *(bullet(leg_text(leg)) for leg in block.legs),
+    ]
+    if not block.disagreements:
+        return lines
+    rows = [
+        [
+            d.revision,
+            d.leg,
+            code(d.scenario),
+            d.kind,
+            code(d.check) if d.check else "—",
+            d.referee or "—",
+            d.ci or "—",
+            d.message or "",
+        ]
+        for d in block.disagreements
+    ]
+    header = ["Revision", "Leg", "Scenario", "Disagreement", "Check", "Referee", block.version]
+    table = md.table([*header, "Message"], rows)
+    return [*lines, BLANK, *md.details(f"{len(rows)} disagreements", table)]
+
+
 def render_markdown(doc: Scorecard) -> str:
     """The scorecard as GitHub-flavoured Markdown (ends with a newline).
 
@@ -392,6 +432,7 @@ def render_markdown(doc: Scorecard) -> str:
     blocks = probe_blocks(doc)
     if blocks:
         sections.append(probes_markdown_lines(blocks))
+    sections.append(_harness_comparison(doc))
     lines: list[Md] = []
     for section in (s for s in sections if s):
         lines += [BLANK, *section] if lines else section

@@ -360,6 +360,36 @@ def _history(doc: Scorecard) -> list[RenderableType]:
     return [_list(Text("History", style="bold"), rows)]
 
 
+def _harness_comparison(doc: Scorecard) -> list[RenderableType]:
+    """`--compare-harness`: what was compared, each leg, then every disagreement, those that
+    explain a verdict first (cut after a few; all of them in scorecard.md and scorecard.json)."""
+    from rich.text import Text
+
+    from tiercheck.scorecard.harnesses import (
+        COMPARISON_NOTE,
+        comparison_summary,
+        disagreement_text,
+        leg_text,
+        most_telling,
+    )
+
+    block = doc.harness_comparison
+    if block is None:
+        return []
+    title = Text(f"Harness comparison: {COMPARISON_NOTE}", style="bold")
+    rows: list[tuple[Any, Any]] = [(Text("-"), Text(one_line(comparison_summary(block))))]
+    rows += [(Text("-", style="dim"), Text(one_line(leg_text(leg)))) for leg in block.legs]
+    found: list[tuple[Any, Any]] = []
+    for entry in most_telling(block.disagreements):
+        text = Text(f"{entry.leg} {entry.revision} ")
+        text.append(one_line(entry.scenario), style="bold")
+        text.append(f"  {entry.kind}", style="dim")
+        text.append(f"\n{one_line(disagreement_text(entry, block.version))}", style="dim")
+        found.append((Text("≠", style="yellow"), text))
+    rows += _capped(found, FAILING_SHOWN, "all of them in scorecard.md")
+    return [_list(title, rows)]
+
+
 def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
     from rich.console import Console
 
@@ -386,8 +416,8 @@ def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     measured: `scorecard.remediation.not_assessed`), then the conformance table per revision ×
     leg (passed/total, status, why a leg was not measured), failing scenarios with their first
     failing check, not-scored results, the repository-health table (with SEP-1730's differing
-    verdicts), blockers, what to do next and where the evidence lies. ANSI colour only when
-    `color`.
+    verdicts), blockers, what to do next and where the evidence lies; after the tier's note, the
+    advisory probes and `--compare-harness`'s disagreements. ANSI colour only when `color`.
     """
     from rich.rule import Rule
     from rich.text import Text
@@ -411,6 +441,10 @@ def render_terminal(doc: Scorecard, *, color: bool, width: int = 100) -> str:
     if blocks:
         # After the note on purpose: nothing in this section bears on the tier above it.
         parts += [Rule(style="dim"), Text(probes_text(blocks).rstrip("\n"))]
+    compared = _harness_comparison(doc)
+    if compared:
+        # Another harness's results: nothing in this section bears on the tier either.
+        parts += [Rule(style="dim"), *compared]
     for index, part in enumerate(parts):
         if index and not isinstance(part, Rule):
             console.line()
