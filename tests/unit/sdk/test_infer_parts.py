@@ -589,3 +589,21 @@ def test_the_folders_name_picks_the_tag_prefix_when_nothing_else_names_the_packa
     entry = infer_entry(facts)
     assert entry.name == "rust-mcp-sdk"
     assert entry.body["tag_prefix"] == "rust-mcp-sdk-v"
+
+
+def test_a_number_before_a_spaced_redirection_is_a_word_not_a_descriptor() -> None:
+    # Agent-Hellboy/py-mcp: `--port 3001 > log 2>&1 &` lost its 3001 (the server command ended
+    # in a bare `--port`), read as the descriptor of `3001>`.
+    text = (
+        "uvicorn tests.conformance_server:app --host 127.0.0.1 --port 3001 > /tmp/l.log 2>&1 &\n"
+        "x 2>/dev/null; y 'a 2>b' 1>&2; z 10 >o\n"
+    )
+    assert split_commands(text) == [
+        ShellCommand(
+            ("uvicorn", "tests.conformance_server:app", "--host", "127.0.0.1", "--port", "3001"),
+            background=True,
+        ),
+        ShellCommand(("x",)),
+        ShellCommand(("y", "a 2>b")),
+        ShellCommand(("z", "10")),
+    ]

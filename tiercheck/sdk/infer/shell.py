@@ -17,7 +17,6 @@ __all__ = ["ShellCommand", "split_commands"]
 
 _PUNCTUATION = ";&|<>\n"
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_FD = re.compile(r"^\d+$")
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,41 @@ def _without_comments(text: str) -> str:
     return "\n".join(kept)
 
 
+def _without_descriptors(text: str) -> str:
+    """`text` without the descriptor numbers written against a redirection (the `2` of `2>&1`,
+    outside quotes): `--port 3001 > log` keeps its 3001, which the shell's tokens alone (`3001`,
+    `>`) could not tell from a descriptor."""
+    out: list[str] = []
+    quote: str | None = None
+    escaped = False
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is None and char.isdigit() and (i == 0 or text[i - 1] in " \t\n;&|("):
+            end = i
+            while end < len(text) and text[end].isdigit():
+                end += 1
+            if end < len(text) and text[end] in "<>":
+                i = end  # the descriptor: dropped, its operator kept
+                continue
+            out.append(text[i:end])
+            i = end
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
 def _tokens(text: str) -> list[str] | None:
-    kept = _without_comments(text)
+    kept = _without_descriptors(_without_comments(text))
     joined = kept.replace("\\\r\n", " ").replace("\\\n", " ")
     lexer = shlex.shlex(joined, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace = " \t\r"
@@ -100,8 +132,6 @@ def split_commands(text: str) -> list[ShellCommand]:
     for token in tokens:
         if _is_operator(token):
             if "<" in token or ">" in token:
-                if words and _FD.match(words[-1]):
-                    words.pop()  # the `2` of `2>&1`
                 skip_next = True  # the target: a file, or the descriptor of `>&1`
                 continue
             close(background=token.rstrip("\n").endswith("&") and "&&" not in token)
