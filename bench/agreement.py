@@ -19,7 +19,8 @@ checkout, which must still be at that commit (nothing is rebuilt):
 
 A harness scenario passes by the official rule (at least one SUCCESS check, no FAILURE). It is
 compared with tiercheck's own verdict for the scenario in the scorecard (`details[].passed`).
-Prints every command it ran and the counts; `--json` writes them.
+Prints every command it ran and the counts; `--json` writes them. A leg with no command as
+tiercheck resolves it (a server-only SDK's client leg) is not run, as tiercheck skips it.
 """
 
 from __future__ import annotations
@@ -243,6 +244,16 @@ def client_leg(
         run(argv, target, env, log)
 
 
+def unconfigured(config: Mapping[str, Any], leg: str) -> str | None:
+    """Why `leg` cannot be run as tiercheck resolves it (no command), or None: tiercheck skips
+    such a leg, so the harness is not run with a command of `None`."""
+    if leg == "client" and not config.get("client.command") and not config.get("client.commands"):
+        return "no client command configured"
+    if leg == "server" and not config.get("server.command"):
+        return "no server command configured"
+    return None
+
+
 def compare(ours: Mapping[str, bool], theirs: Mapping[str, bool]) -> dict[str, Any]:
     names = sorted(set(ours) | set(theirs))
     word = {True: "pass", False: "fail", None: "missing"}
@@ -305,6 +316,11 @@ def _agreement(args: argparse.Namespace, scorecard: Mapping[str, Any], cache: Pa
         config = resolved(sdk["name"], revision, args.registry)
         for leg in legs:
             _say(f"{sdk['name']} {revision} {leg}")
+            skipped = unconfigured(config, leg)
+            if skipped:
+                report["legs"][f"{revision}/{leg}"] = {"agree": 0, "total": 0, "skipped": skipped}
+                _say(f"  {revision} {leg}: not run: {skipped}")
+                continue
             problem = None
             if leg == "server":
                 problem = server_leg(target, config, revision)
