@@ -4,16 +4,33 @@ Harness messages come from the SDK under test, which is untrusted: an ESC in a c
 must not reach a terminal as an escape sequence, nor a NUL reach an XML or Markdown reader; a
 lone surrogate (legal in JSON escapes) cannot even be written out as UTF-8. Bottom layer: no
 imports of tiercheck, so the command line's start-up can use it.
+
+`visible` is the one treatment of the characters that hide or reorder text, which every output
+kind applies to untrusted text (the HTML, SVG, Atom and JUnit XML kits in `tiercheck.render`,
+and the Markdown kit, and so the issue bodies): a bidirectional control (an override, an
+embedding, an isolate or a mark), a zero-width or invisible character, and a noncharacter are
+shown as `[U+202E]`, so `abc\u202edcba.exe` reads as `abc[U+202E]dcba.exe`, never as
+`abcexe.abcd`. JSON documents keep the text as it was.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "one_line"]
+__all__ = ["HIDDEN", "clean", "one_line", "visible"]
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _SPACE = re.compile(r"\s+")
+#: Characters that hide or reorder text: the Arabic letter mark, the zero-width space,
+#: non-joiner and joiner, the left-to-right and right-to-left marks, the embeddings and
+#: overrides (U+202A–U+202E), the word joiner and invisible operators (U+2060–U+2064), the
+#: isolates (U+2066–U+2069), the zero-width no-break space (BOM), and the noncharacters
+#: (U+FDD0–U+FDEF, and the last two code points of every plane, U+FFFE, U+FFFF … U+10FFFF).
+HIDDEN = re.compile(
+    "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufdd0-\ufdef"
+    + "".join(chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
 
 
 def clean(text: object) -> str:
@@ -27,3 +44,13 @@ def one_line(text: object, limit: int = 0) -> str:
     if limit and len(flat) > limit:
         return flat[: limit - 1].rstrip() + "…"
     return flat
+
+
+def visible(text: str) -> str:
+    """`text` with every character that hides or reorders text (`HIDDEN`) shown as its code
+    point, `[U+202E]`: what every output kind shows of untrusted text."""
+    return HIDDEN.sub(_shown, text)
+
+
+def _shown(found: re.Match[str]) -> str:
+    return f"[U+{ord(found.group()):04X}]"

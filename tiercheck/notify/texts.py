@@ -15,7 +15,7 @@ from datetime import date
 
 from tiercheck.dashboard.triage import Triage
 from tiercheck.history.regression import NightState, Regression
-from tiercheck.plaintext import one_line
+from tiercheck.plaintext import one_line, visible
 from tiercheck.render import markdown as md
 from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bold, bullet, code, fmt, own
@@ -39,8 +39,9 @@ def _short(text: str | None) -> str:
 
 
 def issue_title(line: str) -> str:
-    """The tracking issue's title (kept as it is once the issue exists)."""
-    return f"Nightly matrix: {line} regressed"
+    """The tracking issue's title (kept as it is once the issue exists): the line's name as one
+    line, what hides or reorders text shown as `[U+202E]` (GitHub shows a title as text)."""
+    return f"Nightly matrix: {visible(one_line(line))} regressed"
 
 
 def _what(r: Regression) -> Md:

@@ -1,8 +1,9 @@
 """The Atom feed of the kit (RFC 4287): entries in, one XML document out.
 
 Every text is an Atom text construct of `type="text"` written by ElementTree, which escapes
-`& < > "` itself, after dropping what XML 1.0 cannot hold (`xml_text`): nothing given here can
-become markup in a reader. Links are given as strings already checked by the caller (paths
+`& < > "` itself, after dropping what XML 1.0 cannot hold and showing what hides or reorders
+text as `[U+202E]` (`xml_text`): nothing given here can become markup in a reader, nor reverse
+a title. Links are given as strings already checked by the caller (paths
 inside the site, or the site's own base URL joined to one).
 """
 

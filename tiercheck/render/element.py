@@ -21,6 +21,8 @@ from typing import Literal, TypeVar
 
 from markupsafe import Markup
 
+from tiercheck.plaintext import visible
+
 __all__ = [
     "GITHUB_PAGE_KINDS",
     "ISSUE_PAGES",
@@ -53,7 +55,8 @@ _ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 class Href:
     """A link target that is one of ours: an http(s) address, a path inside the site (relative,
     no scheme, no `..` but leading ones, each segment a slug) with an optional anchor, or an
-    anchor on the page. Anything else cannot be made (ValueError)."""
+    anchor on the page; none holds a character that hides or reorders text
+    (`plaintext.HIDDEN`). Anything else cannot be made (ValueError)."""
 
     url: str
 
@@ -70,6 +73,8 @@ Child = Markup | str | int | None
 
 
 def _ours(url: str) -> bool:
+    if visible(url) != url:
+        return False  # a character that hides or reorders text: shown as text, never linked
     if url.startswith(("https://", "http://")):
         return True
     path, _, anchor = url.partition("#")
@@ -79,8 +84,11 @@ def _ours(url: str) -> bool:
 
 
 def web(url: str | None) -> Href | None:
-    """`url` as a link when it is an http(s) address, else None (the text stays unlinked)."""
-    return Href(url) if url and url.startswith(("https://", "http://")) else None
+    """`url` as a link when it is an http(s) address, else None (the text stays unlinked): one
+    that holds a character that hides or reorders text is none."""
+    if url and url.startswith(("https://", "http://")) and _ours(url):
+        return Href(url)
+    return None
 
 
 def site(path: str) -> Href | None:

@@ -1,13 +1,14 @@
 """The HTML kit: every tiercheck page is composed of `Html` values made here.
 
 `Html` is markup (a markupsafe `Markup`): joining, adding or formatting it escapes any plain
-`str` it meets, after dropping control characters (`tiercheck.plaintext.clean`), so text from
-the SDK under test can only ever be text. Elements come from `el` (with an end tag) and `void`
-(`br`, `input`); links from `a` and `link`, which take only our own URLs (`Href`), and from
-`github_link`, which links an issue, pull request or release only through the one check of its
-address (`element.github_page`); the shared
-pieces are the page shell (`page`: inline styles, no script, the Content-Security-Policy that
-lets nothing be fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
+`str` it meets, after dropping control characters (`tiercheck.plaintext.clean`) and showing the
+characters that hide or reorder text as `[U+202E]` (`tiercheck.plaintext.visible`), so text from
+the SDK under test can only ever be text, read in its own order. Elements come from `el`
+(with an end tag) and `void` (`br`, `input`); links from `a` and `link`, which take only our
+own URLs (`Href`), and from `github_link`, which links an issue, pull request or release only
+through the one check of its address (`element.github_page`); the shared pieces are the page
+shell (`page`: inline styles, no script, the Content-Security-Policy that lets nothing be
+fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Self
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import clean
+from tiercheck.plaintext import clean, visible
 from tiercheck.render.element import (
     GITHUB_PAGE_KINDS,
     Attr,
@@ -52,8 +53,9 @@ __all__ = [
 
 
 class Html(Markup):
-    """HTML markup. A plain value meeting it is escaped as `html.escape(clean(value))` does:
-    control characters dropped, `& < > " '` written as entities."""
+    """HTML markup. A plain value meeting it is escaped as `html.escape(visible(clean(value)))`
+    does: control characters dropped, bidirectional controls, zero-width characters and
+    noncharacters shown as `[U+202E]`, `& < > " '` written as entities."""
 
     __slots__ = ()
 
@@ -62,7 +64,7 @@ class Html(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        return cls(html.escape(clean(s), quote=True))
+        return cls(html.escape(visible(clean(s)), quote=True))
 
 
 class Cell(Html):

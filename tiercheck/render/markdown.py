@@ -10,7 +10,8 @@ plain `str` again, neutralised in turn: compose with `fmt`, `join` and the build
 
 * **Cleaning** (`clean`): one line (every run of whitespace, newlines and `\\r` included, is one
   space); NUL, the other control characters and lone surrogates become U+FFFD; bidirectional
-  overrides and zero-width characters are shown as `[U+202E]`; `<!--` becomes `<!- -`
+  controls, zero-width characters and noncharacters are shown as `[U+202E]`, as every output
+  kind shows them (`tiercheck.plaintext.visible`); `<!--` becomes `<!- -`
   (`no_comment`), so no HTML comment (and none of tiercheck's own `<!-- tiercheck:… -->`
   markers) can start in it; the length is capped, with an ellipsis.
 * **Inline text** (`text`, and every plain `str` given to a builder): word by word, an ordinary
@@ -43,6 +44,7 @@ from typing import Literal, NewType, TypeAlias
 from urllib.parse import quote as percent_encode
 from urllib.parse import urlsplit
 
+from tiercheck.plaintext import visible
 from tiercheck.render.element import GITHUB_PAGE_KINDS, GithubPageKind, github_page
 
 __all__ = [
@@ -112,9 +114,7 @@ Separator: TypeAlias = Literal["", " ", ", ", "; ", "<br>"]
 TEXT_LIMIT = 2000
 
 _SPACE = re.compile(r"\s+")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-#: Characters that reorder or hide text: shown by their code point.
-_HIDDEN = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 #: Punctuation GFM and GitHub do nothing with inside a line (besides letters and digits).
 _PLAIN = frozenset(" .,:;-/()'\"=+?%^§·—–→←…×°’‘“”≥≤≠±")
 #: What GitHub links even in plain words: URLs, `www.` autolinks, `GH-7`, commit-like hex runs.
@@ -150,7 +150,7 @@ def clean(value: object, limit: int = TEXT_LIMIT) -> str:
     """`value` as one line of plain characters, shown honestly and cut to `limit` (see above)."""
     flat = _SPACE.sub(" ", "" if value is None else str(value)).strip()
     flat = _CONTROL.sub("\ufffd", flat)
-    flat = _HIDDEN.sub(lambda m: f"[U+{ord(m.group()):04X}]", flat)
+    flat = visible(flat)
     if limit and len(flat) > limit:
         flat = flat[: limit - 1].rstrip() + "…"
     return no_comment(flat)
@@ -379,9 +379,7 @@ def code_block(lines: Sequence[str], info: str = "") -> list[Md]:
     characters and `<!--`), its fence longer than any backtick run in them; `info` is
     tiercheck's own language tag (`sh`)."""
     shown = [
-        no_comment(_HIDDEN.sub(lambda m: f"[U+{ord(m.group()):04X}]", _CONTROL.sub("\ufffd", x)))
-        for line in lines
-        for x in line.split("\n")
+        no_comment(visible(_CONTROL.sub("\ufffd", x))) for line in lines for x in line.split("\n")
     ]
     longest = max((len(run) for line in shown for run in _BACKTICKS.findall(line)), default=0)
     fence = "`" * max(3, longest + 1)

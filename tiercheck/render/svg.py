@@ -1,7 +1,8 @@
 """The SVG kit: the badge and the trend charts are composed of `Svg` values made here.
 
 `Svg` is markup (a markupsafe `Markup`) escaped for XML: a plain value meeting it loses its
-control characters and any other character XML 1.0 cannot hold, and `& < > " '` become
+control characters, shows the characters that hide or reorder text and the noncharacters as
+`[U+202E]` (`plaintext.visible`; XML 1.0 cannot hold U+FFFE and U+FFFF), and `& < > " '` become
 entities, so a label is safe in element text and in an attribute (`aria-label`) alike. An SVG
 element with no children closes itself (`<rect …/>`); none may carry a link. An `Svg` placed in
 an `Html` page goes in as it is (inline SVG).
@@ -10,20 +11,17 @@ an `Html` page goes in as it is (inline SVG).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable
 from typing import Self
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import clean
+from tiercheck.plaintext import clean, visible
 from tiercheck.render.element import Child, element
 
 __all__ = ["XMLNS", "Svg", "el", "join", "svg"]
 
 XMLNS = "http://www.w3.org/2000/svg"
-#: What `plaintext.clean` leaves that XML 1.0 still cannot hold.
-_NOT_XML = re.compile("[\ufffe\uffff]")
 
 #: What an SVG attribute may be given: text or a number (escaped), or None (left out).
 SvgAttr = str | int | None
@@ -39,7 +37,7 @@ class Svg(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        return cls(html.escape(_NOT_XML.sub("", clean(s)), quote=True))
+        return cls(html.escape(visible(clean(s)), quote=True))
 
 
 def el(name: str, *children: Child, **attrs: SvgAttr) -> Svg:

@@ -17,7 +17,7 @@ from tiercheck.config.requirements import load_requirement_set
 from tiercheck.dashboard.grid import Grid, build_grid, runs_by_line
 from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
 from tiercheck.dashboard.nightdiff import NightDiff, NightList, build_nights
-from tiercheck.plaintext import clean
+from tiercheck.plaintext import HIDDEN, clean, visible
 
 CASES = sorted(name for name in HOSTILE if name != "huge")
 _TAGS = (
@@ -85,8 +85,10 @@ def test_the_filled_pages_show_the_word_in_their_parts() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_hostile_text_in_every_field_stays_text(name: str) -> None:
-    shown = clean(HOSTILE[name])
+    shown = visible(clean(HOSTILE[name]))
     for where, page in _pages(HOSTILE[name]).items():
+        # Nothing that hides or reorders text is left: it is shown as `[U+202E]`.
+        assert not HIDDEN.search(page), where
         parsed = _Page()
         parsed.feed(page)
         assert parsed.tags <= TAGS, (where, sorted(parsed.tags - TAGS))

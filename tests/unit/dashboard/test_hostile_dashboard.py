@@ -22,7 +22,7 @@ from tiercheck.config.triage import TriageEntry
 from tiercheck.dashboard.build import Dashboard
 from tiercheck.dashboard.html import render_index, render_line, render_scenario
 from tiercheck.dashboard.triage import Triage, judge_triage
-from tiercheck.plaintext import clean
+from tiercheck.plaintext import HIDDEN, clean, visible
 from tiercheck.render.badge import badge_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -152,11 +152,15 @@ def test_the_filled_dashboard_reaches_every_part_of_every_page() -> None:
 @pytest.mark.parametrize("name", CASES)
 def test_hostile_text_in_every_field_stays_text(name: str) -> None:
     payload = HOSTILE[name]
-    shown = clean(payload)
+    shown = visible(clean(payload))
     for where, page in _pages(filled_dashboard(payload), note=payload).items():
         parsed = _inert(page, f"{where} with {name}")
         values = [value for _, _, value in parsed.attrs]
-        # The string arrives whole (less its control characters), never as markup.
+        # Nothing that hides or reorders text is left in the page (a name shown as `abcexe.abcd`,
+        # a cell that reverses the next one's text): each is shown as `[U+202E]`.
+        assert not HIDDEN.search(page), where
+        # The string arrives whole (less its control characters, its hidden ones shown), never
+        # as markup.
         assert any(shown in text for text in ("".join(parsed.text), *values)), where
         assert "javascript:" not in " ".join(v for _, k, v in parsed.attrs if k == "href")
         page.encode("utf-8")  # no lone surrogate

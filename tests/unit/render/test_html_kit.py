@@ -42,7 +42,7 @@ def test_a_plain_string_meeting_markup_is_escaped_every_way() -> None:
 
 def test_escaping_drops_control_characters_and_writes_quotes_as_entities() -> None:
     assert Html.escape("a\x00b\x1b[31m\u202e 'q' \"d\" & c") == (
-        "ab[31m\u202e &#x27;q&#x27; &quot;d&quot; &amp; c"
+        "ab[31m[U+202E] &#x27;q&#x27; &quot;d&quot; &amp; c"
     )
     assert Html.escape(None) == ""
     assert Html.escape(7) == "7"
@@ -170,3 +170,18 @@ def test_the_page_shell() -> None:
 def test_a_style_sheet_cannot_end_its_element() -> None:
     with pytest.raises(ValueError, match="no '<'"):
         Css("p {} </style><script>alert(1)</script>")
+
+
+def test_what_hides_or_reorders_text_is_shown_by_its_code_point() -> None:
+    # A file named so that it reads `abcexe.abcd`, an isolate, a zero-width space in a mention,
+    # and noncharacters (the Nu checker refuses them in a page): each is shown, never acted on.
+    assert Html.escape("abc\u202edcba.exe") == "abc[U+202E]dcba.exe"
+    assert el("td", "\u2067x\u2069 @\u200bu") == "<td>[U+2067]x[U+2069] @[U+200B]u</td>"
+    assert el("p", "a", title="\ufffe\U0010ffff\ufdd0") == (
+        '<p title="[U+FFFE][U+10FFFF][U+FDD0]">a</p>'
+    )
+
+
+def test_a_web_address_that_hides_or_reorders_text_is_no_link() -> None:
+    assert link("x", "https://example.com/a\u202ecod.exe") == "x"
+    assert link("x", "https://example.com/a") == '<a href="https://example.com/a">x</a>'

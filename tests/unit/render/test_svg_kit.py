@@ -25,8 +25,15 @@ def test_text_and_attributes_escape_quotes_as_well() -> None:
     assert root.get("aria-label") == "x\" onload=\"y 'z'"
 
 
-def test_characters_xml_cannot_hold_are_dropped() -> None:
-    assert Svg.escape("a\x00b\x0bc\ufffed\uffffe\ud800f") == "abcdef"
+def test_characters_xml_cannot_hold_are_dropped_or_shown() -> None:
+    # Control characters and lone surrogates go; noncharacters are shown by their code point.
+    assert Svg.escape("a\x00b\x0bc\ufffed\uffffe\ud800f") == "abc[U+FFFE]d[U+FFFF]ef"
+
+
+def test_what_reorders_or_hides_text_is_shown_by_its_code_point() -> None:
+    assert el("text", "abc\u202edcba.exe", aria_label="\u200bx\u2066") == (
+        '<text aria-label="[U+200B]x[U+2066]">abc[U+202E]dcba.exe</text>'
+    )
 
 
 def test_a_childless_element_closes_itself() -> None:
