@@ -28,7 +28,7 @@ from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.feed import render_feed
 from tiercheck.dashboard.model import LineHistory
 from tiercheck.history.store import HistoryStore
-from tiercheck.plaintext import one_line
+from tiercheck.plaintext import HIDDEN, one_line
 from tiercheck.publish.site import build_site
 from tiercheck.render.xml import xml_text
 
@@ -251,6 +251,8 @@ def _hostile_histories(text: str) -> dict[str, LineHistory]:
 def test_hostile_line_names_and_scenarios_stay_text_in_the_feed(name: str) -> None:
     text = render_feed(_hostile_histories(HOSTILE[name]), latest=None)
     root = _check_rfc4287(text)
+    # No title reverses or hides text: what would is shown as `[U+202E]`.
+    assert not HIDDEN.search(text)
     # Only Atom's own elements; no link but a page of the site (a hostile slug: no link).
     atom = ("feed", "id", "title", "updated", "author", "name", "link", "generator")
     assert {e.tag for e in root.iter()} <= {f"{A}{n}" for n in (*atom, "entry", "content")}
