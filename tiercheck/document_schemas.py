@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from tiercheck import model
@@ -26,7 +27,15 @@ from tiercheck.history.datafile import DataFolder, RunFile
 from tiercheck.matrix.model import Matrix
 from tiercheck.scorecard.model import Scorecard
 
-__all__ = ["DASHBOARD_SCHEMAS", "GENERATED", "GeneratedSchema", "schema_text", "write_all"]
+__all__ = [
+    "DASHBOARD_DOCUMENTS",
+    "DASHBOARD_SCHEMAS",
+    "GENERATED",
+    "GeneratedSchema",
+    "dashboard_schema",
+    "schema_text",
+    "write_all",
+]
 
 #: Where the schemas are published (their `$id`s).
 BASE_ID = "https://tiercheck.dev/schemas/"
@@ -80,6 +89,28 @@ DASHBOARD_SCHEMAS = (
     "dashboard_night.schema.json",
     "dashboard_nights.schema.json",
 )
+
+#: Every document a published dashboard writes under `api/v1/` (a path; `*` is one file name)
+#: → its schema under `api/v1/schemas/`. A document the site writes that no pattern here names
+#: fails a unit test: none ships without its schema.
+DASHBOARD_DOCUMENTS: Mapping[str, str] = {
+    "api/v1/index.json": "dashboard_index.schema.json",
+    "api/v1/lines/*.json": "dashboard_line.schema.json",
+    "api/v1/scenarios.json": "dashboard_scenarios.schema.json",
+    "api/v1/matrix.json": "matrix.schema.json",
+    "api/v1/grid.json": "dashboard_grid.schema.json",
+    "api/v1/nights.json": "dashboard_nights.schema.json",
+    "api/v1/nights/*.json": "dashboard_night.schema.json",
+}
+
+
+def dashboard_schema(path: str) -> str | None:
+    """The schema (a file name under `api/v1/schemas/`) of the site's document at `path`
+    (`api/v1/lines/alpha-sdk.json`), or None when `path` is none of `DASHBOARD_DOCUMENTS`."""
+    for pattern, name in DASHBOARD_DOCUMENTS.items():
+        if path.count("/") == pattern.count("/") and fnmatchcase(path, pattern):
+            return name
+    return None
 
 
 def schema_text(file_name: str) -> str:

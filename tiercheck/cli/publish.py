@@ -45,7 +45,9 @@ def publish_parser(prog: str) -> argparse.ArgumentParser:
         metavar="OLD=NEW",
         action="append",
         default=[],
-        help="a renamed line: serve NEW's badge at OLD's badge path too (kept in the site)",
+        help="a renamed line: serve NEW's badge at OLD's badge path too (kept in the site); "
+        "OLD is a badge name: letters, digits, '.', '_' and '-', the first a letter or digit, "
+        "no '..', at most 128 characters (anything else is refused, exit 2)",
     )
     parser.add_argument(
         "--triage",

@@ -2,7 +2,8 @@
 
 A previous build's records (`.tiercheck-site.json`, `badges/aliases.json`) sit in the site
 folder, where anything may have changed them; what they name is acted on only when it is a
-plain path inside the site (`site_path`) or a plain badge name (`badge_name`). And a site is
+plain path inside the site (`site_path`) or a plain badge name (`badge_name`); an alias given
+on the command line must be one too, and no `..` in it (`alias_name`). And a site is
 checked out on case-insensitive disks too (macOS, Windows): `CaseFold` keeps the first of two
 paths that would be one file (or one folder) there.
 """
@@ -12,12 +13,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["CaseFold", "badge_name", "site_path"]
+__all__ = ["ALIAS_NAME", "CaseFold", "alias_name", "badge_name", "site_path"]
 
 #: One part of a site path: letters, digits, `.`, `_`, `-` (what slugs and the fixed files use).
 _PART = re.compile(r"^[A-Za-z0-9._-]{1,255}$")
 #: A badge name: a slug (`tiercheck.history.datafile.line_slug` makes nothing else).
 _BADGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+#: What `alias_name` takes, as a refusal says it.
+ALIAS_NAME = (
+    "letters, digits, '.', '_' and '-', the first a letter or digit, no '..', "
+    "at most 128 characters"
+)
 
 
 def site_path(text: object) -> str | None:
@@ -39,6 +45,13 @@ def badge_name(text: object) -> str | None:
     if isinstance(text, str) and _BADGE.match(text) and text not in (".", ".."):
         return text
     return None
+
+
+def alias_name(text: object) -> str | None:
+    """`text` when it can name a badge alias given on the command line (`--alias OLD=NEW`):
+    a badge name with no `..` in it (`ALIAS_NAME`), else None."""
+    name = badge_name(text)
+    return name if name is not None and ".." not in name else None
 
 
 @dataclass

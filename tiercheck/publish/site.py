@@ -79,7 +79,7 @@ from tiercheck.history.regression import NightState, timeline
 from tiercheck.matrix.model import Matrix, MatrixRow
 from tiercheck.model import to_json
 from tiercheck.publish.files import SiteStage, remove_site_file, site_bytes, site_link
-from tiercheck.publish.names import CaseFold, badge_name, site_path
+from tiercheck.publish.names import ALIAS_NAME, CaseFold, alias_name, badge_name, site_path
 
 __all__ = [
     "MANIFEST",
@@ -604,10 +604,16 @@ def _merged_aliases(
     warnings: list[str],
 ) -> dict[str, str]:
     """The previous build's aliases with the `given` ones over them (by the old name's slug);
-    UsageError for a given alias to a line without runs, and a previous one to such a line is
-    dropped with a warning (its badge stays as it was)."""
+    UsageError for a given alias whose old name is no plain badge name (`names.alias_name`:
+    `../../x` would be served as `x-<digest>`, a name nobody gave) or that serves a line
+    without runs, and a previous one to such a line is dropped with a warning (its badge stays
+    as it was)."""
     merged = dict(previous)
     for old, line in given.items():
+        if alias_name(old) is None:
+            pair = f"{old}={line}"
+            msg = f"publish: --alias {pair!r}: {old!r} is not a badge name ({ALIAS_NAME})"
+            raise UsageError(msg)
         if line not in lines:
             msg = f"publish: --alias {old}={line}: the history has no line {line!r}"
             raise UsageError(msg)

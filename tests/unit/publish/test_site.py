@@ -30,7 +30,12 @@ from support.schema_check import conforms
 from tiercheck.cli.app import main
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, ScenarioIndex
 from tiercheck.document_files import atomic_write_text, write_matrix_reports
-from tiercheck.document_schemas import schema_text
+from tiercheck.document_schemas import (
+    DASHBOARD_DOCUMENTS,
+    DASHBOARD_SCHEMAS,
+    dashboard_schema,
+    schema_text,
+)
 from tiercheck.history.record import record_of
 from tiercheck.history.store import HistoryStore
 from tiercheck.model import from_json
@@ -101,6 +106,41 @@ def test_the_api_follows_its_generated_schemas_and_reads_back(
         conforms(data, schema)
         from_json(model, data)
         assert data["api_version"] == 1
+
+
+def test_every_api_document_the_site_writes_has_its_schema_and_follows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A site with every kind of document: the thirty nights and the latest matrix.
+    db = _db(tmp_path / "h.sqlite")
+    folder = tmp_path / "matrix"
+    write_matrix_reports(matrix(row("alpha-sdk@main", alpha(30))), folder)
+    site = tmp_path / "site"
+    _publish(db, site, "--matrix", str(folder), capsys=capsys)
+    api = site / "api/v1"
+    shipped = {p.name for p in (api / "schemas").iterdir()}
+    assert shipped == set(DASHBOARD_SCHEMAS) == set(DASHBOARD_DOCUMENTS.values())
+    documents = sorted(
+        p.relative_to(site).as_posix()
+        for p in api.rglob("*")
+        if p.is_file() and p.parent != api / "schemas"
+    )
+    # index, three lines, scenarios, the matrix, the grid, the nights' list, thirty nights.
+    assert len(documents) == 1 + 3 + 1 + 1 + 1 + 1 + 30
+    for path in documents:
+        name = dashboard_schema(path)
+        assert name is not None, f"{path} ships with no schema"
+        assert (api / "schemas" / name).read_text("utf-8") == schema_text(name)
+        conforms(_json(site, path), json.loads(schema_text(name)))
+
+
+def test_a_document_no_schema_names_is_found() -> None:
+    # The control: a path outside the table, or one folder deeper than its pattern, has none.
+    assert dashboard_schema("api/v1/lines/alpha-sdk.json") == "dashboard_line.schema.json"
+    assert dashboard_schema("api/v1/nights/2026-10-30.json") == "dashboard_night.schema.json"
+    assert dashboard_schema("api/v1/extra.json") is None
+    assert dashboard_schema("api/v1/lines/alpha-sdk/runs.json") is None
+    assert dashboard_schema("api/v2/index.json") is None
 
 
 def test_the_thirty_nights_in_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -256,6 +296,13 @@ def test_the_latest_matrix_and_its_pages_are_published(
         (["--history", "{tmp}/none.sqlite"], "no such file"),
         (["--alias", "x"], "expected OLD=NEW"),
         (["--alias", "old=nobody"], "the history has no line 'nobody'"),
+        # An old name that is no plain badge name: refused, never served under another name.
+        (["--alias", "../../x=gamma-sdk"], "--alias '../../x=gamma-sdk': '../../x' is not a badge"),
+        (["--alias", "a/b=gamma-sdk"], "'a/b' is not a badge name (letters, digits, '.', '_' and"),
+        (["--alias", ".x=gamma-sdk"], "'.x' is not a badge name"),
+        (["--alias", "a..b=gamma-sdk"], "'a..b' is not a badge name"),
+        (["--alias", "a\u202eb=gamma-sdk"], "'a\\u202eb' is not a badge name"),
+        (["--alias", "x" * 129 + "=gamma-sdk"], "is not a badge name"),
         (["--matrix", "{tmp}"], "no matrix.json there"),
         (["--matrix", "{tmp}/missing"], "is not a directory"),
     ],
@@ -271,6 +318,22 @@ def test_bad_input_is_one_line(
     err = capsys.readouterr().err
     assert needle in err
     assert err.count("\n") == 1
+
+
+def test_an_alias_that_is_no_badge_name_is_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "h.sqlite"
+    HistoryStore(db).append(record_of(gamma(1)))
+    site = tmp_path / "site"
+    args = ["publish", "--history", str(db), "--out", str(site), "--alias", "../../x=gamma-sdk"]
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        "tier-check: error: publish: --alias '../../x=gamma-sdk': '../../x' is not a badge name "
+        "(letters, digits, '.', '_' and '-', the first a letter or digit, no '..', at most 128 "
+        "characters)\n"
+    )
+    assert not site.exists()  # no badges/x-9cdf6a50.svg, nor anything else
 
 
 def test_no_build_time_anywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
