@@ -214,6 +214,19 @@ def test_a_client_that_never_did_anything_checked_is_not_a_conformance_client(
     }
 
 
+def test_clients_stopped_at_the_timeout_are_scored_not_called_no_conformance_client(
+    tmp_path: Path,
+) -> None:
+    # A slow machine: the harness stopped the client of each scenario at its timeout and said
+    # so in its log, as 0.2.0-alpha.12's client runner does.
+    scored = client_leg(tmp_path, NO_CLIENT)
+    (tmp_path / "harness.log").write_text(
+        "Running client scenario: tools_call\n\nClient timed out after 30000ms\n"
+    )
+    assert diagnose(scored) is scored
+    assert [d.scenario for d in scored.failing] == ["initialize", "tools_call", "sse-retry"]
+
+
 def test_one_successful_check_keeps_the_client_leg_scored(tmp_path: Path) -> None:
     results = dict(NO_CLIENT)
     results["initialize"] = [check("mcp-client-initialization")]

@@ -18,7 +18,9 @@ The rules, each on a measured leg only (a leg already unmeasured keeps its reaso
   not recorded (its `tools/list` failed) is scored as usual too: that failure is its own.
 * **not a conformance client**: the leg wrote results for at least one scored scenario and not
   one check of any scenario succeeded: the client never did the first thing any scenario
-  checks for (connect, initialize, call). One success anywhere and the leg is scored.
+  checks for (connect, initialize, call). One success anywhere and the leg is scored; so is
+  a leg whose harness log says it stopped a client at the scenario's timeout (a conformance
+  client on a slow machine fails as it is, it is not called no client).
 
 A diagnosed leg keeps its scenarios: those that passed stay passed, each that failed becomes
 unmeasured with why (the fixture it calls), so no report lists them as the SDK's failures.
@@ -40,6 +42,7 @@ from tiercheck.conformance.fixtures import (
     FixtureKind,
     wanted,
 )
+from tiercheck.conformance.legs import LOG_NAME
 from tiercheck.errors import ConfigError
 from tiercheck.plaintext import one_line
 from tiercheck.scoring import Diagnosis, LegVerdict, ScenarioVerdict, with_unmeasured
@@ -52,6 +55,10 @@ SHOWN = 3
 NAME_CHARS = 40
 #: Bytes read from the end of a client's stderr for the line quoted.
 STDERR_TAIL_BYTES = 4096
+#: What the harness writes to its log when it stops a client at the scenario's timeout
+#: (0.2.0-alpha.12's `client` runner), and how much of that log is read for it.
+TIMED_OUT = b"Client timed out after "
+LOG_READ_BYTES = 4 * 1024 * 1024
 
 _NOUN: Mapping[FixtureKind, str] = {"tool": "tools", "resource": "resources", "prompt": "prompts"}
 
@@ -169,9 +176,24 @@ def _stderr_line(details: Iterable[ScenarioVerdict]) -> str | None:
     return None
 
 
+def _clients_timed_out(verdict: LegVerdict) -> bool:
+    """Whether the harness's log of the leg says it stopped a client at the timeout: a client
+    that ran out of time may be a conformance client on a slow machine, so its leg is scored
+    (each scenario a failure the harness recorded), never called no conformance client."""
+    if verdict.results_dir is None:
+        return False
+    try:
+        with (verdict.results_dir / LOG_NAME).open("rb") as log:
+            return TIMED_OUT in log.read(LOG_READ_BYTES)
+    except OSError:
+        return False
+
+
 def _not_a_client(verdict: LegVerdict) -> str | None:
     ran = [d for d in verdict.details if d.measured and d.results_path is not None]
     if not any(d.scored for d in ran) or any(d.checks_passed for d in ran):
+        return None
+    if _clients_timed_out(verdict):
         return None
     said = _stderr_line(ran)
     heard = f"; its stderr {said}" if said else ""
