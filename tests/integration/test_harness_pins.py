@@ -24,6 +24,15 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 OLD = "0.1.16"
 
 
+def _clones(session: Session) -> dict[str, int]:
+    """Every path under the session's clone cache with its modification time: the cache is shared
+    with the other tests of the session, so a refusal is proven by leaving it exactly as it was."""
+    root = session.cache / "repos"
+    if not root.exists():
+        return {}
+    return {str(p.relative_to(root)): p.lstat().st_mtime_ns for p in root.rglob("*")}
+
+
 @pytest.fixture(scope="module")
 def old_release(session: Session) -> Path:
     provision(session.cache, version=OLD)
@@ -44,6 +53,7 @@ def test_harness_version_0_1_16_is_refused_up_front(
     session: Session, origin: Origin, old_release: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
+    before = _clones(session)
     run = tier_check(
         "--sdk",
         "sample-sdk",
@@ -63,8 +73,7 @@ def test_harness_version_0_1_16_is_refused_up_front(
     assert f"harness {OLD} cannot run " in errors[0]
     assert "take no --requirements" in errors[0]
     assert "Traceback" not in run.stderr
-    clones = session.cache / "repos"
-    assert not clones.exists() or not any(clones.iterdir()), "it cloned before refusing"
+    assert _clones(session) == before, "it cloned or fetched before refusing"
     assert not (out / "scorecard.json").exists()
 
 
@@ -73,6 +82,7 @@ def test_compare_harness_0_1_16_is_refused_where_it_runs_no_planned_revision(
 ) -> None:
     last = known_revisions()[-1]
     out = tmp_path / "out"
+    before = _clones(session)
     run = tier_check(
         "--sdk",
         "sample-sdk",
@@ -93,8 +103,7 @@ def test_compare_harness_0_1_16_is_refused_where_it_runs_no_planned_revision(
     assert len(errors) == 1, run.stderr
     assert f"--compare-harness: harness {OLD} cannot run {last}: " in errors[0]
     assert "Traceback" not in run.stderr
-    clones = session.cache / "repos"
-    assert not clones.exists() or not any(clones.iterdir()), "it cloned before refusing"
+    assert _clones(session) == before, "it cloned or fetched before refusing"
     assert not (out / "scorecard.json").exists()
 
 
