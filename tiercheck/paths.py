@@ -4,6 +4,7 @@ given stays inside that tree."""
 from __future__ import annotations
 
 import os
+from functools import cache
 from importlib.resources import files
 from pathlib import Path, PurePosixPath
 
@@ -27,7 +28,13 @@ def data_path(*parts: str) -> Path:
     a source checkout (so an edit to known_sdks.yaml takes effect at once in an editable
     install), and the files themselves in a built wheel.
     """
-    return Path(str(files("tiercheck").joinpath("_data", *parts)))
+    return _data_root().joinpath(*parts)
+
+
+@cache
+def _data_root() -> Path:
+    """The package's `_data/` folder, looked up once."""
+    return Path(str(files("tiercheck").joinpath("_data")))
 
 
 #: The environment variable that names the cache folder.

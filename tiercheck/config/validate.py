@@ -180,14 +180,43 @@ def _validator(schema_name: str, revisions: tuple[str, ...]) -> Draft202012Valid
     return Draft202012Validator(load_schema(schema_name))
 
 
+#: Documents a schema accepted, by their canonical JSON text: the same document validated again
+#: in one process (the bundled registry, on every command that names an SDK) is not walked again.
+#: Only accepted documents are kept, at most `_ACCEPTED_MAX` of up to `_ACCEPTED_TEXT_MAX`
+#: characters; the oldest goes first.
+_accepted: dict[tuple[str, tuple[str, ...], str], None] = {}
+_ACCEPTED_MAX = 32
+_ACCEPTED_TEXT_MAX = 256 * 1024
+
+
+def _accepted_key(
+    instance: object, schema_name: str, revisions: tuple[str, ...]
+) -> tuple[str, tuple[str, ...], str] | None:
+    """The memo's key for `instance`, or None for a document that is not plain JSON data (a date
+    a YAML loader made, say) or too large to keep."""
+    try:
+        text = json.dumps(instance, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return (schema_name, revisions, text) if len(text) <= _ACCEPTED_TEXT_MAX else None
+
+
 def validate(instance: object, schema_name: str, source: str) -> None:
     """Validate `instance` against a shipped schema; raise one-line ConfigError on the first error.
 
     The error chosen is the most specific one (deepest path), so a typo inside a nested mapping
     is reported at the typo, not as "the whole entry is invalid".
     """
-    errors = list(_validator(schema_name, known_revisions()).iter_errors(instance))
+    revisions = known_revisions()
+    key = _accepted_key(instance, schema_name, revisions)
+    if key is not None and key in _accepted:
+        return
+    errors = list(_validator(schema_name, revisions).iter_errors(instance))
     if not errors:
+        if key is not None:
+            if len(_accepted) >= _ACCEPTED_MAX:
+                del _accepted[next(iter(_accepted))]
+            _accepted[key] = None
         return
     best = max(errors, key=lambda e: (len(e.absolute_path), e.validator == "additionalProperties"))
     path, message = _message(best)
