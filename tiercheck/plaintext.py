@@ -26,11 +26,19 @@ _SPACE = re.compile(r"\s+")
 #: overrides (U+202A–U+202E), the word joiner and invisible operators (U+2060–U+2064), the
 #: isolates (U+2066–U+2069), the zero-width no-break space (BOM), and the noncharacters
 #: (U+FDD0–U+FDEF, and the last two code points of every plane, U+FFFE, U+FFFF … U+10FFFF).
-HIDDEN = re.compile(
-    "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufdd0-\ufdef"
-    + "".join(chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0, 0x110000, 0x10000))
-    + "]"
+_HIDDEN_BMP = (
+    "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufdd0-\ufdef\ufffe\uffff"
 )
+_HIDDEN_ASTRAL = "".join(
+    chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000)
+)
+HIDDEN = re.compile(f"[{_HIDDEN_BMP}{_HIDDEN_ASTRAL}]")
+# The same, in two passes a long text goes through faster: a class of ranges is one comparison
+# a character, a list of 32 code points is 32; the list is read only where a character lies
+# beyond the first plane.
+_BMP = re.compile(f"[{_HIDDEN_BMP}]")
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+_ASTRAL = re.compile(f"[{_HIDDEN_ASTRAL}]")
 
 
 def clean(text: object) -> str:
@@ -49,7 +57,10 @@ def one_line(text: object, limit: int = 0) -> str:
 def visible(text: str) -> str:
     """`text` with every character that hides or reorders text (`HIDDEN`) shown as its code
     point, `[U+202E]`: what every output kind shows of untrusted text."""
-    return HIDDEN.sub(_shown, text)
+    if text.isascii():  # every HIDDEN character is outside ASCII; the check reads one flag
+        return text
+    text = _BMP.sub(_shown, text)
+    return _ASTRAL.sub(_shown, text) if _BEYOND_BMP.search(text) else text
 
 
 def _shown(found: re.Match[str]) -> str:

@@ -70,6 +70,29 @@ def test_the_characters_beside_them_are_left_as_they_are() -> None:
     assert visible(SHOWN) == SHOWN  # shown once, it stays so
 
 
+def test_every_code_point_is_shown_exactly_when_the_one_pattern_names_it() -> None:
+    # Every code point of the first plane and each plane's last 3 and first 2, one text each
+    # way: alone, and among others (a long text is read in two passes, the first plane's and,
+    # only when a character lies beyond it, the other planes').
+    points = [*range(0x10000)] + [
+        p for plane in range(0x10000, 0x110000, 0x10000) for p in (plane, plane + 1)
+    ]
+    points += [
+        p
+        for plane in range(0x10000, 0x110000, 0x10000)
+        for p in range(plane + 0xFFFD, plane + 0x10000)
+    ]
+    chars = [chr(p) for p in points if not 0xD800 <= p <= 0xDFFF]
+    for char in chars:
+        expected = f"[U+{ord(char):04X}]" if HIDDEN.fullmatch(char) else char
+        assert visible(char) == expected, hex(ord(char))
+    text = "".join(chars)
+    assert visible(text) == "".join(
+        f"[U+{ord(c):04X}]" if HIDDEN.fullmatch(c) else c for c in chars
+    )
+    assert len([c for c in chars if HIDDEN.fullmatch(c)]) == 1 + 5 + 5 + 5 + 4 + 1 + 32 + 34
+
+
 def test_every_output_kind_shows_them_the_same_way() -> None:
     assert Html.escape(NAME) == SHOWN
     assert Svg.escape(NAME) == SHOWN
