@@ -13,6 +13,17 @@ Three states are kept apart: *failed* (measured, and a required scenario failed)
 measure — the harness crashed or was killed before writing results). Unmeasured is never
 reported as "every scenario failed".
 
+A scored failure measured beside other work (legs overlapping, the client scenarios of a leg
+run together) is *confirmed* before it counts: the scenario is run again by itself, with nothing
+else of tiercheck running, and `confirm_failure` is the one rule for what that decides. A failure
+that comes back is a failure. One that does not is *flaky*, a state of its own that every report
+shows as flaky; it counts as the run by itself judged it (passed), in the official reading and in
+SEP-1730's alike: the official `tier-check` applies the harness's pass rule to a run of each
+leg by itself, which is what the confirming run is for that scenario, and SEP-1730 scores tests
+by their result, setting one aside only by a dispute. The confirming run that measured nothing
+(the server did not start again, the harness wrote nothing) leaves the failure a failure, and
+says why it was not confirmed. Both results are kept (`Confirmation.first`).
+
 A single scenario can be unmeasured too: its `checks.json` is unreadable (truncated, not JSON,
 not UTF-8, of the wrong shape, nested without end), its folder holds none after a harness that
 exited non-zero, or the server had stopped answering when it ran. Such a scenario is neither
@@ -37,6 +48,7 @@ __all__ = [
     "PARTIAL_THRESHOLD",
     "PASS_THRESHOLD",
     "CheckNote",
+    "Confirmation",
     "Diagnosis",
     "LegState",
     "LegVerdict",
@@ -45,6 +57,7 @@ __all__ = [
     "ScenarioVerdict",
     "Status",
     "Totals",
+    "confirm_failure",
     "judge_scenario",
     "mark_disputes",
     "merge_revisions",
@@ -53,7 +66,9 @@ __all__ = [
     "sep1730_totals",
     "skipped_leg",
     "status_for",
+    "to_confirm",
     "unmeasured_leg",
+    "with_confirmations",
     "with_unmeasured",
 ]
 
@@ -63,6 +78,11 @@ PARTIAL_THRESHOLD = 0.8
 LegState = Literal["measured", "skipped", "unmeasured"]
 MergedState = Literal["measured", "partially-measured", "unmeasured", "skipped"]
 Status = Literal["pass", "partial", "fail", "skipped"]
+#: What a scenario's run by itself measured, once its failure beside other work was run again.
+Alone = Literal["passed", "failed", "unmeasured"]
+#: What a report shows of one scenario: `flaky` failed beside other work and passed by itself
+#: (it counts as passed); `unmeasured` is neither passed nor failed.
+Result = Literal["passed", "flaky", "failed", "unmeasured"]
 #: Why a leg the harness ran is unmeasured all the same: what it ran against is no conformance
 #: server (none of the fixtures the scenarios call) or no conformance client (nothing any scenario
 #: checks for ever happened), so its failures say nothing about the SDK's MCP.
@@ -124,6 +144,10 @@ class ScenarioVerdict:
     #: The scenario's dispute on the day judged, if the disputes file names it. An open one
     #: leaves it out of the SEP-1730 reading only: the official counts never see it.
     dispute: DisputeMark | None = None
+    #: Set when this scenario failed beside other work and was run again by itself: the first
+    #: result, and what the run by itself decided (`confirm_failure`). The fields above are then
+    #: the run by itself's, unless it measured nothing.
+    confirmation: Confirmation | None = field(default=None, repr=False)
 
     @property
     def disputed(self) -> bool:
@@ -139,6 +163,79 @@ class ScenarioVerdict:
     def measured(self) -> bool:
         """Whether the SDK's answer was measured (else `unmeasured` says why not)."""
         return self.unmeasured is None
+
+    @property
+    def flaky(self) -> bool:
+        """Whether it failed beside other work and passed by itself (it counts as passed)."""
+        return self.confirmation is not None and self.confirmation.flaky
+
+    @property
+    def result(self) -> Result:
+        """What a report shows: passed, flaky, failed or unmeasured (never confused)."""
+        if not self.measured:
+            return "unmeasured"
+        if self.flaky:
+            return "flaky"
+        return "passed" if self.passed else "failed"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A failure measured beside other work, run again by itself with nothing else of tiercheck
+    running: the first result kept whole, what the run by itself measured, and its cost."""
+
+    #: The scenario as the run beside other work judged it (it failed).
+    first: ScenarioVerdict
+    alone: Alone
+    #: Seconds the run by itself took (the server's start again included, shared evenly).
+    duration_s: float
+    #: Why the run by itself measured nothing (`alone` "unmeasured").
+    reason: str | None = None
+
+    @property
+    def flaky(self) -> bool:
+        """The failure did not come back."""
+        return self.alone == "passed"
+
+
+def to_confirm(leg: LegVerdict) -> tuple[ScenarioVerdict, ...]:
+    """The scenarios of a leg whose failure must be confirmed by a run by itself before it
+    counts: the scored, measured failures of a measured leg not confirmed yet (a scenario that
+    does not count, or a leg that measured nothing, has no verdict to confirm)."""
+    if leg.state != "measured":
+        return ()
+    return tuple(d for d in leg.failing if d.confirmation is None)
+
+
+def confirm_failure(
+    first: ScenarioVerdict,
+    alone: ScenarioVerdict | None,
+    *,
+    duration_s: float,
+    reason: str | None = None,
+) -> ScenarioVerdict:
+    """The one rule for a failure run again by itself (`alone`: its verdict from that run, None
+    when the run left nothing to judge, `reason` saying why).
+
+    * failed again: a failure, the run by itself's verdict, the first kept;
+    * passed: flaky, counted as the run by itself judged it (passed), the first kept;
+    * measured nothing: the first verdict stands (a failure), with why it was not confirmed.
+
+    Raises ValueError for a scenario that did not fail, was not measured or was confirmed.
+    """
+    if first.passed or not first.measured or first.confirmation is not None:
+        msg = f"{first.scenario}: only a measured failure not yet confirmed can be confirmed"
+        raise ValueError(msg)
+    if alone is None or not alone.measured:
+        why = reason or (alone.unmeasured if alone is not None else None) or "no result"
+        return replace(first, confirmation=Confirmation(first, "unmeasured", duration_s, why))
+    decided: Alone = "passed" if alone.passed else "failed"
+    return replace(
+        alone,
+        not_scored_reason=first.not_scored_reason,
+        dispute=first.dispute,
+        confirmation=Confirmation(first, decided, duration_s),
+    )
 
 
 def passes(checks: Iterable[Check]) -> bool:
@@ -233,6 +330,8 @@ class Totals:
     checks_passed: int = 0
     checks_failed: int = 0
     warnings: int = 0
+    #: Scored scenarios that failed beside other work and passed by themselves: in `passed`.
+    flaky: int = 0
 
 
 def _counts(totals: Totals) -> dict[str, Any]:
@@ -263,6 +362,7 @@ def _totals(details: Iterable[ScenarioVerdict]) -> Totals:
         checks_passed=sum(d.checks_passed for d in scored),
         checks_failed=sum(d.checks_failed for d in scored),
         warnings=sum(d.checks_warned for d in scored),
+        flaky=sum(d.flaky for d in scored),
     )
 
 
@@ -368,6 +468,23 @@ def with_unmeasured(
         results_dir=results_dir,
         **_counts(t),
     )
+
+
+def with_confirmations(leg: LegVerdict, confirmed: Sequence[ScenarioVerdict]) -> LegVerdict:
+    """`leg` with each of `confirmed` (`confirm_failure`'s verdicts) in place of the scenario
+    of its name, and its counts and status again. Raises ValueError for a leg not measured or a
+    scenario it does not hold."""
+    if leg.state != "measured":
+        msg = f"{leg.leg} leg {leg.revision}: only a measured leg has failures to confirm"
+        raise ValueError(msg)
+    by_name = {d.scenario: d for d in confirmed}
+    unknown = sorted(set(by_name) - {d.scenario for d in leg.details})
+    if unknown:
+        msg = f"{leg.leg} leg {leg.revision} has no scenario {unknown[0]}"
+        raise ValueError(msg)
+    details = tuple(by_name.get(d.scenario, d) for d in leg.details)
+    t = _totals(details)
+    return replace(leg, details=details, status=status_for(t.pass_rate), **_counts(t))
 
 
 def unmeasured_leg(
