@@ -81,10 +81,21 @@ def _run(
     allow_env: Collection[str],
     timeout_s: float,
     way: LegWay = "requirements",
+    scenario: str | None = None,
 ) -> LegRun:
     _fresh_dir(results_dir)
     log = results_dir / LOG_NAME
-    if way == "spec-version":
+    if scenario is not None:
+        # One scenario by itself, as the harness's `--requirements` run passes each of its
+        # scenarios: at the set's wire, applicable or not (`--force`).
+        selection = [
+            "--scenario",
+            scenario,
+            "--spec-version",
+            harness_requirements(revision),
+            "--force",
+        ]
+    elif way == "spec-version":
         suite = ["--suite", "all"] if leg == "client" else []
         selection = [*suite, "--spec-version", revision]
     else:
@@ -123,9 +134,11 @@ def run_server_leg(
     allow_env: Collection[str] = (),
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
     way: LegWay = "requirements",
+    scenario: str | None = None,
 ) -> LegRun:
     """Run `server --url URL --requirements SET -o DIR` against an already running server (SET:
-    the revision's `harness_requirements`; `way` "spec-version": `--spec-version REVISION`)."""
+    the revision's `harness_requirements`; `way` "spec-version": `--spec-version REVISION`);
+    with `scenario`, that one alone: `--scenario NAME --spec-version SET --force`."""
     return _run(
         harness,
         "server",
@@ -137,6 +150,7 @@ def run_server_leg(
         allow_env=allow_env,
         timeout_s=timeout_s,
         way=way,
+        scenario=scenario,
     )
 
 
@@ -152,9 +166,11 @@ def run_client_leg(
     timeout_s: float = DEFAULT_LEG_TIMEOUT_S,
     scenario_timeout_ms: int = DEFAULT_SCENARIO_TIMEOUT_MS,
     way: LegWay = "requirements",
+    scenario: str | None = None,
 ) -> LegRun:
     """Run `client --command CMD --requirements SET -o DIR --timeout MS` (SET as for the server;
-    `way` "spec-version": `--suite all --spec-version REVISION`).
+    `way` "spec-version": `--suite all --spec-version REVISION`; with `scenario`, that one
+    alone: `--scenario NAME --spec-version SET --force`).
 
     The harness starts `command` once per scenario (through a shell, with the scenario's mock
     server URL appended), so `cwd` and `env` are the SDK's.
@@ -171,4 +187,5 @@ def run_client_leg(
         allow_env=allow_env,
         timeout_s=timeout_s,
         way=way,
+        scenario=scenario,
     )

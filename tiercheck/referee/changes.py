@@ -42,10 +42,19 @@ __all__ = [
     "compare",
 ]
 
-#: The flags tiercheck passes to each harness command (`conformance.legs`): one gone blocks.
+#: The flags tiercheck passes to each harness command (`conformance.legs`), a leg's run and a
+#: failure's run by itself (`--scenario`, `--spec-version`, `--force`) alike: one gone blocks.
 TIERCHECK_FLAGS: Final[Mapping[str, tuple[str, ...]]] = {
-    "server": ("--url", "--requirements", "-o"),
-    "client": ("--command", "--timeout", "--requirements", "-o"),
+    "server": ("--url", "--requirements", "-o", "--scenario", "--spec-version", "--force"),
+    "client": (
+        "--command",
+        "--timeout",
+        "--requirements",
+        "-o",
+        "--scenario",
+        "--spec-version",
+        "--force",
+    ),
 }
 #: How much of two scenarios' checks must be shared to call one the other renamed.
 _RENAMED_AT: Final = 0.5

@@ -44,6 +44,37 @@ def test_the_table_is_every_flag_the_legs_pass(
         results_dir=tmp_path / "c",
         cwd=tmp_path,
     )
-    server, client = seen
-    assert sorted(_flags(server, "server")) == sorted(TIERCHECK_FLAGS["server"])
-    assert sorted(_flags(client, "client")) == sorted(TIERCHECK_FLAGS["client"])
+    # A failure run again by itself.
+    legs.run_server_leg(
+        harness,
+        url="http://127.0.0.1:9/mcp",
+        revision="2025-11-25",
+        results_dir=tmp_path / "s1",
+        cwd=tmp_path,
+        scenario="tools-call-simple-text",
+    )
+    legs.run_client_leg(
+        harness,
+        command="./client",
+        revision="2025-11-25",
+        results_dir=tmp_path / "c1",
+        cwd=tmp_path,
+        scenario="initialize",
+    )
+    server, client, server_one, client_one = seen
+    used = {
+        "server": set(_flags(server, "server")) | set(_flags(server_one, "server")),
+        "client": set(_flags(client, "client")) | set(_flags(client_one, "client")),
+    }
+    assert used["server"] == set(TIERCHECK_FLAGS["server"])
+    assert used["client"] == set(TIERCHECK_FLAGS["client"])
+    # The one scenario at its set's wire, as the harness's own `--requirements` run passes it.
+    after = server_one[server_one.index("server") + 1 :]
+    assert after[after.index("--scenario") :][:5] == [
+        "--scenario",
+        "tools-call-simple-text",
+        "--spec-version",
+        "2025-11-25",
+        "--force",
+    ]
+    assert "--requirements" not in client_one
