@@ -31,6 +31,9 @@ from tiercheck.scorecard.model import (
     CheckEntry,
     Checks,
     ConfigEntry,
+    ConfirmationBlock,
+    ConfirmationEntry,
+    FirstRunEntry,
     GovernanceBlock,
     HarnessBlock,
     ImpliedTierBlock,
@@ -54,6 +57,7 @@ from tiercheck.scorecard.model import (
 )
 from tiercheck.scoring import (
     CheckNote,
+    Confirmation,
     LegVerdict,
     MergedLeg,
     ScenarioVerdict,
@@ -70,6 +74,7 @@ __all__ = [
     "ScorecardParts",
     "blocker_entry",
     "build_scorecard",
+    "confirmation_block",
     "exit_code_for",
     "implied_tier_block",
     "leg_entry",
@@ -142,6 +147,44 @@ def scenario_entry(verdict: ScenarioVerdict, outcomes: Outcomes, leg: str) -> Sc
         baseline=outcome,  # type: ignore[arg-type]
         unmeasured=verdict.unmeasured,
         dispute=None if verdict.dispute is None else _dispute(verdict.dispute),
+        confirmation=None if verdict.confirmation is None else _confirmation(verdict.confirmation),
+    )
+
+
+def _confirmation(confirmation: Confirmation) -> ConfirmationEntry:
+    """A failure run again by itself, as the document writes it: what that run measured, its
+    cost, and the first result."""
+    first = confirmation.first
+    return ConfirmationEntry(
+        alone=confirmation.alone,
+        duration_s=round(confirmation.duration_s, 3),
+        reason=confirmation.reason,
+        first=FirstRunEntry(
+            passed=first.passed,
+            checks_passed=first.checks_passed,
+            checks_failed=first.checks_failed,
+            checks_warned=first.checks_warned,
+            reason=first.reason,
+            failures=tuple(_check_entry(n) for n in first.failures),
+            results_path=None if first.results_path is None else str(first.results_path),
+        ),
+    )
+
+
+def confirmation_block(
+    legs: Sequence[LegVerdict], rerun: int | None, duration_s: float
+) -> ConfirmationBlock | None:
+    """What confirming the failures of `legs` by themselves found and cost (None: the step
+    did not run). The counts are read from the scenarios' recorded confirmations."""
+    if rerun is None:
+        return None
+    done = [d.confirmation for leg in legs for d in leg.details if d.confirmation is not None]
+    return ConfirmationBlock(
+        rerun=rerun,
+        duration_s=round(duration_s, 3),
+        flaky=sum(c.alone == "passed" for c in done),
+        failed=sum(c.alone == "failed" for c in done),
+        unconfirmed=sum(c.alone == "unmeasured" for c in done),
     )
 
 
@@ -192,6 +235,7 @@ def _leg_summary_entry(leg: LegVerdict) -> LegSummaryEntry:
         checks_passed=leg.checks_passed,
         checks_failed=leg.checks_failed,
         warnings=leg.warnings,
+        flaky=leg.flaky,
         results_dir=None if leg.results_dir is None else str(leg.results_dir),
     )
 
@@ -230,6 +274,7 @@ def merged_leg_entry(merged: MergedLeg, outcomes: Outcomes | None = None) -> Mer
         checks_passed=merged.checks_passed,
         checks_failed=merged.checks_failed,
         warnings=merged.warnings,
+        flaky=merged.flaky,
         by_revision={p.revision: _leg_summary_entry(p) for p in merged.parts},
         sep1730=sep1730_counts(merged),
     )
@@ -322,6 +367,9 @@ class ScorecardParts:
     #: Tag → the day the SDK's GitHub release of that tag came out
     #: (`governance.signals.release_date.published_days`; empty without governance).
     release_days: Mapping[str, date] = field(default_factory=dict)
+    #: Failures run again by themselves, and the wall seconds it took (None: not run).
+    rerun: int | None = None
+    rerun_s: float = 0.0
 
 
 def _baseline_by_scenario(baseline: BaselineVerdict | None) -> dict[tuple[str, str, str], str]:
@@ -485,4 +533,9 @@ def build_scorecard(parts: ScorecardParts) -> Scorecard:
         artifacts=parts.artifacts,
         interrupted=parts.interrupted,
         exit_code=parts.exit_code,
+        confirmation=confirmation_block(
+            [leg for legs in parts.per_revision.values() for leg in legs.values()],
+            parts.rerun,
+            parts.rerun_s,
+        ),
     )

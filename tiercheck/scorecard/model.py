@@ -27,6 +27,9 @@ __all__ = [
     "Checks",
     "ComparedLeg",
     "ConfigEntry",
+    "ConfirmationBlock",
+    "ConfirmationEntry",
+    "FirstRunEntry",
     "GovernanceBlock",
     "HarnessBlock",
     "HarnessComparison",
@@ -79,6 +82,8 @@ ProbeLevel = Literal["MUST", "SHOULD"]
 NotApplicableWhy = Literal["removed", "not-yet-introduced"]
 DisagreementKind = Literal["scenario-absent", "check-added", "check-removed", "verdict-flipped"]
 ComparedState = Literal["compared", "not-compared"]
+AloneName = Literal["passed", "failed", "unmeasured"]
+ResultName = Literal["passed", "flaky", "failed", "unmeasured"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,6 +135,35 @@ class Sep1730Counts:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FirstRunEntry:
+    """A scenario's result beside other work (a failure), kept once it was run again by itself."""
+
+    passed: bool
+    checks_passed: int
+    checks_failed: int
+    checks_warned: int = 0
+    reason: str | None = doc_field(default=None, doc="a failure no failing check explains")
+    failures: tuple[CheckEntry, ...] = ()
+    results_path: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfirmationEntry:
+    """A failure measured beside other work, run again by itself with nothing else of tiercheck
+    running; the scenario's other fields are that run's, unless it measured nothing."""
+
+    alone: AloneName = doc_field(
+        doc="what the run by itself measured: passed (the scenario is flaky, counted as passed), "
+        "failed (a failure), unmeasured (the failure stands unconfirmed, `reason` says why)"
+    )
+    duration_s: float = doc_field(doc="seconds the run by itself took")
+    reason: str | None = doc_field(
+        default=None, omit_none=True, doc="why the run by itself measured nothing"
+    )
+    first: FirstRunEntry = doc_field(doc="the result beside other work")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScenarioEntry:
     """One scenario of one leg at one revision, judged (an official `details` entry plus ours)."""
 
@@ -167,6 +201,26 @@ class ScenarioEntry:
         omit_none=True,
         doc="its dispute, if the disputes file names it (open: not in the SEP-1730 reading)",
     )
+    confirmation: ConfirmationEntry | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="set when it failed beside other work and was run again by itself (absent: it "
+        "passed, or ran by itself already)",
+    )
+
+    @property
+    def flaky(self) -> bool:
+        """Whether it failed beside other work and passed by itself (counted as passed)."""
+        return self.confirmation is not None and self.confirmation.alone == "passed"
+
+    @property
+    def result(self) -> ResultName:
+        """What a report shows: passed, flaky, failed or unmeasured (never confused)."""
+        if not self.measured:
+            return "unmeasured"
+        if self.flaky:
+            return "flaky"
+        return "passed" if self.passed else "failed"
 
     @property
     def scored(self) -> bool:
@@ -234,6 +288,12 @@ class LegSummaryEntry(LegCounts):
         doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
         "verdict, pass rate or tier",
     )
+    flaky: int = doc_field(
+        default=0,
+        optional=True,
+        doc="scored scenarios that failed beside other work and passed when run again by "
+        "themselves: counted in `passed`",
+    )
     results_dir: str | None = None
 
 
@@ -253,6 +313,12 @@ class LegEntry(LegCounts):
         default=0,
         doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
         "verdict, pass rate or tier",
+    )
+    flaky: int = doc_field(
+        default=0,
+        optional=True,
+        doc="scored scenarios that failed beside other work and passed when run again by "
+        "themselves: counted in `passed`",
     )
     results_dir: str | None = None
     duration_s: float | None = doc_field(default=None, doc="seconds the leg took")
@@ -295,6 +361,12 @@ class MergedLegEntry(LegCounts):
         default=0,
         doc="WARNING (SHOULD-level) checks of the scored scenarios, as written: they change no "
         "verdict, pass rate or tier",
+    )
+    flaky: int = doc_field(
+        default=0,
+        optional=True,
+        doc="scored scenarios that failed beside other work and passed when run again by "
+        "themselves: counted in `passed`",
     )
     by_revision: Mapping[str, LegSummaryEntry] = doc_field(default_factory=dict)
     sep1730: Sep1730Counts | None = doc_field(
@@ -907,6 +979,17 @@ class HarnessComparison:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ConfirmationBlock:
+    """Failures measured beside other work, run again by themselves before they count."""
+
+    rerun: int = doc_field(doc="scenarios run again by themselves")
+    duration_s: float = doc_field(doc="wall seconds that took, servers started again included")
+    flaky: int = doc_field(doc="of them, passed by themselves: flaky, counted as passed")
+    failed: int = doc_field(doc="of them, failed again: failures")
+    unconfirmed: int = doc_field(doc="of them, not measured by themselves: failures as first seen")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scorecard:
     """A tiercheck scorecard: a superset of the official `tier-check --output json`.
 
@@ -933,6 +1016,12 @@ class Scorecard:
     artifacts: Artifacts = doc_field(doc="where the run's files are")
     interrupted: bool = doc_field(doc="whether the run was interrupted")
     exit_code: int = doc_field(doc="the documented exit code of the run")
+    confirmation: ConfirmationBlock | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="the failures run again by themselves and what it cost (absent: no leg was run, as "
+        "with `score`, `--reuse` or an interrupted run)",
+    )
     history: HistoryBlock | None = doc_field(
         default=None, omit_none=True, doc="this run against the run history, when one is kept"
     )

@@ -70,6 +70,8 @@ def finish_scorecard(
             for revision, report in measured.probes.items()
         },
         release_days=judged.release_days,
+        rerun=measured.rerun,
+        rerun_s=measured.rerun_s,
     )
     doc = build_scorecard(parts)
     compared = None

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +38,7 @@ from tiercheck.pipeline.assess.base import (
     elapsed,
 )
 from tiercheck.pipeline.assess.compare import COMPARE_DIR, ComparedRun, Comparing, compare_dir
+from tiercheck.pipeline.assess.confirm import CONFIRM_DIR, confirm_failures
 from tiercheck.pipeline.assess.diagnosis import diagnose, missing_note
 from tiercheck.pipeline.assess.liveness import Liveness, LivenessWatch, judge_liveness
 from tiercheck.pipeline.assess.plan import RevisionPlan
@@ -86,6 +87,10 @@ class LegsResult:
     probes: Mapping[str, ProbeReport] = field(default_factory=dict)
     #: (revision, leg) → the `--compare-harness` run of the leg, or why it was not run.
     compared: Mapping[tuple[str, Leg], ComparedRun] = field(default_factory=dict)
+    #: Failures measured beside other work and run again by themselves (`confirm`), and the
+    #: wall seconds that took; None when the legs were interrupted before it.
+    rerun: int | None = None
+    rerun_s: float = 0.0
 
 
 def nothing_to_run(options: AssessOptions, revisions: Sequence[RevisionPlan]) -> LegsResult | None:
@@ -601,6 +606,8 @@ def run_legs(  # noqa: PLR0917 - the step's inputs, and the harness compared
     With `compare` (`--compare-harness`), each leg the referee measured is run again with that
     harness after the referee's run."""
     refused = _fresh_raw(options.out_dir / "raw")
+    if refused is None:
+        refused = _fresh_raw(options.out_dir / CONFIRM_DIR)
     if refused is None and compare is not None:
         refused = _fresh_raw(options.out_dir / COMPARE_DIR)
     if refused is not None:
@@ -636,10 +643,44 @@ def run_legs(  # noqa: PLR0917 - the step's inputs, and the harness compared
     )
     try:
         with admitting:
-            return _run_tasks(options, revisions, cwd, harness, progress, client_slots, compare)
+            ran = _run_tasks(options, revisions, cwd, harness, progress, client_slots, compare)
     finally:
         if options.settings.budget_dir is None:  # a shared directory belongs to the matrix
             shutil.rmtree(slot_dir, ignore_errors=True)
+    if ran.interrupted:
+        return ran
+    return _confirmed(options, revisions, cwd, harness, progress, ran)
+
+
+def _confirmed(  # noqa: PLR0917 - run_legs's arguments and what the legs measured
+    options: AssessOptions,
+    revisions: Sequence[RevisionPlan],
+    cwd: Path,
+    harness: Harness,
+    progress: ProgressSink,
+    ran: LegsResult,
+) -> LegsResult:
+    """`ran` with each failure measured beside other work confirmed by a run by itself, now
+    that no leg runs (`confirm`). Ctrl-C stops it: the failures are then left unconfirmed, as
+    measured, and the run is interrupted."""
+    began = time.monotonic()
+    try:
+        confirmed = confirm_failures(options, revisions, cwd, harness, progress, ran.verdicts)
+    except KeyboardInterrupt:
+        process.kill_all_children(term_grace_s=2.0)
+        stopped = Unmeasured("confirming failures", "interrupted")
+        return replace(ran, interrupted=True, unmeasured=(*ran.unmeasured, stopped))
+    timings = dict(ran.timings)
+    if confirmed.rerun:
+        timings["confirm"] = elapsed(began)
+    return replace(
+        ran,
+        verdicts=confirmed.verdicts,
+        logs={**ran.logs, **confirmed.logs},
+        timings=timings,
+        rerun=confirmed.rerun,
+        rerun_s=confirmed.duration_s,
+    )
 
 
 def _run_tasks(  # noqa: PLR0917 - run_legs's arguments and its client slots

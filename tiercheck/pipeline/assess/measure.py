@@ -84,6 +84,9 @@ class Measurement:
     #: `--compare-harness`: the other harness, and each leg's run with it (never a verdict's).
     compare: Comparing | None = None
     compared: Mapping[tuple[str, Leg], ComparedRun] = field(default_factory=dict)
+    #: Failures run again by themselves, and the wall seconds it took (None: not run).
+    rerun: int | None = None
+    rerun_s: float = 0.0
 
     @classmethod
     def from_steps(
@@ -136,6 +139,8 @@ class Measurement:
             probes=dict(legs.probes) if legs else {},
             compare=compare,
             compared=dict(legs.compared) if legs else {},
+            rerun=legs.rerun if legs else None,
+            rerun_s=legs.rerun_s if legs else 0.0,
         )
 
 
