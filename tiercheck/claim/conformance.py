@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from tiercheck.claim.model import (
     ConformanceSplit,
     DisputedScenario,
+    FlakyScenario,
     NotScoredTally,
     SplitRow,
     Tally,
@@ -109,6 +110,26 @@ def _disputed(doc: Scorecard) -> tuple[DisputedScenario, ...]:
     )
 
 
+def _flaky(doc: Scorecard) -> tuple[FlakyScenario, ...]:
+    found = []
+    for revision, leg, d in revision_scenarios(doc):
+        if not (d.scored and d.result == "flaky" and d.confirmation is not None):
+            continue
+        first = d.confirmation.first
+        check = first.failures[0] if first.failures else None
+        why = f"{check.id}: {check.message}" if check else first.reason or "no check succeeded"
+        found.append(
+            FlakyScenario(
+                leg=leg,
+                revision=revision,
+                scenario=d.scenario,
+                first=why,
+                duration_s=d.confirmation.duration_s,
+            )
+        )
+    return tuple(found)
+
+
 def conformance_split(doc: Scorecard) -> ConformanceSplit:
     """The server leg per revision; the client leg per revision, core and auth apart."""
 
@@ -132,6 +153,7 @@ def conformance_split(doc: Scorecard) -> ConformanceSplit:
         warnings=_warnings(doc),
         not_scored=_not_scored(doc),
         disputed=_disputed(doc),
+        flaky=_flaky(doc),
     )
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "DocsHitDoc",
     "DocumentationDoc",
     "EvidenceDoc",
+    "FlakyScenario",
     "NotScoredTally",
     "PreviousAssessment",
     "RefereeChanged",
@@ -173,6 +174,18 @@ class DisputedScenario:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FlakyScenario:
+    """A scored scenario that failed beside other work and passed when run again by itself:
+    counted as passed in the official and SEP-1730 readings, never shown as a plain pass."""
+
+    leg: str
+    revision: str
+    scenario: str
+    first: str = doc_field(doc="how it failed beside other work: its first failing check")
+    duration_s: float = doc_field(doc="seconds the run by itself took")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConformanceSplit:
     """Rows 1a and 1b as the filed claims split them: per revision, client core vs auth."""
 
@@ -182,6 +195,11 @@ class ConformanceSplit:
     not_scored: tuple[NotScoredTally, ...]
     disputed: tuple[DisputedScenario, ...] = doc_field(
         default=(), doc="scenarios the disputes file names, open or resolved on the day judged"
+    )
+    flaky: tuple[FlakyScenario, ...] = doc_field(
+        default=(),
+        optional=True,
+        doc="scored scenarios that failed beside other work and passed by themselves",
     )
 
 

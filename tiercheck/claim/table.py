@@ -193,6 +193,8 @@ def _split_current(leg: MergedLegEntry, split: ConformanceSplit) -> str:
         core, auth = rows["client: core"].all, rows["client: auth"].all
         text += f"; core {core.passed}/{core.total}, auth {auth.passed}/{auth.total}"
     text = f"{text}; {_warnings_text(split, leg.leg)}"
+    if leg.flaky:
+        text += f"; {leg.flaky} flaky (counted as passed: failed beside other work, passed alone)"
     if leg.sep1730 is not None and leg.sep1730.disputed:
         sep = leg.sep1730
         text += (
@@ -230,6 +232,14 @@ def _conformance_row(
             "(listed under Conformance) are acceptable for the tier: the official pass rate "
             "ignores them, and SEP-1730 does not say whether they count (conformance#245)"
         )
+    if leg.flaky:
+        # Counted as the run by itself judged it; a person decides whether it holds.
+        flaky = (
+            f"the {leg.flaky} flaky scenario{'s' if leg.flaky != 1 else ''} (failed beside "
+            "other work, passed when run again by itself; listed under Conformance) pass "
+            "reliably enough for the tier"
+        )
+        review = f"{review}; and {flaky}" if review else flaky
     return Row(
         id=row_id,
         requirement=f"{leg.leg.capitalize()} conformance",

@@ -293,7 +293,31 @@ def split_notes(claim: Claim) -> list[tuple[Segment, ...]]:
         notes.append((Segment(f"Run but not scored (informational): {parts}."),))
     if split.disputed:
         notes.append(_disputed_note(split))
+    if split.flaky:
+        notes.append(_flaky_note(split))
     return notes
+
+
+def _flaky_note(split: ConformanceSplit) -> tuple[Segment, ...]:
+    """Each flaky scenario: how it failed beside other work, and that it passed by itself."""
+    listed: list[Segment] = [
+        Segment(
+            own(
+                "Flaky: failed while other scenarios ran beside it, passed when run again by "
+                "itself with nothing else running; counted as passed in the official and "
+                "SEP-1730 readings, as the official tier-check runs each leg by itself: "
+            )
+        )
+    ]
+    for i, f in enumerate(split.flaky):
+        listed += [
+            Segment(f"{'; ' if i else ''}{f.leg} "),
+            Segment(f.scenario, code=True),
+            Segment(f" @ {f.revision} ("),
+            Segment(one_line(f.first, 200)),
+            Segment(fmt(", then passed by itself in {} s)", f"{f.duration_s:.1f}")),
+        ]
+    return (*listed, Segment("."))
 
 
 def _dispute_issue(url: str) -> Segment:

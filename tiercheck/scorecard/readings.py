@@ -24,6 +24,7 @@ from tiercheck.scorecard.model import (
 )
 
 __all__ = [
+    "FLAKY_NOTE",
     "LEG_CHECK_KEYS",
     "NOT_APPLICABLE_NOTE",
     "SIGNALS",
@@ -31,11 +32,14 @@ __all__ = [
     "LegView",
     "NotApplicableRow",
     "WarningRow",
+    "confirmation_line",
+    "confirmation_note",
     "dispute_lead",
     "dispute_state",
     "dispute_summary",
     "dispute_title",
     "failure_message",
+    "flaky_summary",
     "leg_tiers_line",
     "legs",
     "measured_nothing",
@@ -160,6 +164,11 @@ class LegView:
     def failing(self) -> list[ScenarioEntry]:
         """Scored scenarios that failed."""
         return list(self.data.failing)
+
+    @property
+    def flaky(self) -> list[ScenarioEntry]:
+        """Scored scenarios that failed beside other work and passed by themselves."""
+        return [d for d in self.details if d.scored and d.result == "flaky"]
 
     @property
     def not_scored(self) -> list[ScenarioEntry]:
@@ -330,11 +339,64 @@ def not_applicable_rows(doc: Scorecard) -> list[NotApplicableRow]:
     return rows
 
 
+#: What every report says beside its flaky scenarios (the rule: `scoring.confirm_failure`).
+FLAKY_NOTE = (
+    "failed beside other work, passed when run again by itself with nothing else running: "
+    "counted as passed in the official and SEP-1730 readings (the run by itself is how the "
+    "official tier-check runs each leg), shown as flaky, never as a plain pass"
+)
+
+
 def scenario_result(detail: ScenarioEntry) -> str:
-    """ "passed", "failed: <why>" or "unmeasured: <why>", on one line."""
-    if not detail.measured:
+    """ "passed", "flaky: <first failure>", "failed: <why>" or "unmeasured: <why>", one line."""
+    result = detail.result
+    if result == "unmeasured":
         return f"unmeasured: {one_line(detail.unmeasured)}"
-    return "passed" if detail.passed else f"failed: {failure_message(detail)}"
+    if result == "flaky":
+        return f"flaky: {flaky_summary(detail)}"
+    return "passed" if result == "passed" else f"failed: {failure_message(detail)}"
+
+
+def flaky_summary(detail: ScenarioEntry) -> str:
+    """One line: how a flaky scenario failed beside other work and that it passed by itself
+    ("" for any other)."""
+    conf = detail.confirmation
+    if conf is None or conf.alone != "passed":
+        return ""
+    first = conf.first
+    if first.failures:
+        check = first.failures[0]
+        why = f"{one_line(check.id)}: {one_line(check.message)}" if check.message else check.id
+    else:
+        why = one_line(first.reason or "no check succeeded")
+    return f"failed beside other work ({why}), passed by itself ({conf.duration_s:.1f} s)"
+
+
+def confirmation_note(detail: ScenarioEntry) -> str:
+    """One line on a failure's run by itself ("" when it had none, or passed: see flaky)."""
+    conf = detail.confirmation
+    if conf is None or conf.alone == "passed":
+        return ""
+    if conf.alone == "failed":
+        return f"failed again by itself ({conf.duration_s:.1f} s)"
+    return f"not confirmed by itself: {one_line(conf.reason or 'no result')}"
+
+
+def confirmation_line(doc: Scorecard) -> str:
+    """One line: how many failures were run again by themselves, what it cost and found
+    ("" when the run confirmed nothing: `score`, `--reuse`, interrupted)."""
+    block = doc.confirmation
+    if block is None:
+        return ""
+    if block.rerun == 0:
+        return "failures confirmed by themselves: none to confirm"
+    found = [f"{block.flaky} flaky", f"{block.failed} failed again"]
+    if block.unconfirmed:
+        found.append(f"{block.unconfirmed} not confirmed")
+    return (
+        f"failures confirmed by themselves: {block.rerun} run again in "
+        f"{block.duration_s:.1f} s: {', '.join(found)}"
+    )
 
 
 def dispute_state(detail: ScenarioEntry) -> str:

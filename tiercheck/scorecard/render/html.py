@@ -17,11 +17,15 @@ from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    FLAKY_NOTE,
     NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
+    confirmation_line,
+    confirmation_note,
     dispute_lead,
     dispute_title,
     failure_message,
+    flaky_summary,
     leg_tiers_line,
     legs,
     merged_legs,
@@ -46,12 +50,17 @@ def _scenario_row(entry: ScenarioEntry) -> list[Html | str]:
     why = ""
     if not entry.measured:
         verdict, why = chip("skipped", "unmeasured"), one_line(entry.unmeasured)
+    elif entry.result == "flaky":
+        verdict, why = chip("needs review", "flaky"), flaky_summary(entry)
     elif entry.passed:
         verdict = chip("pass")
     elif entry.expected_failure:
         verdict, why = chip("partial", "expected failure"), failure_message(entry)
     else:
         verdict, why = chip("fail"), failure_message(entry)
+    confirmed = confirmation_note(entry)
+    if confirmed:
+        why = f"{why} ({confirmed})"
     message = el("div", why, class_="msg") if why else ""
     scored = (
         ""
@@ -83,11 +92,16 @@ def _conformance(doc: Scorecard) -> Html:
             parts.append(el("p", view.reason, class_="msg"))
             continue
         summary = f"{data.passed}/{data.total} scored passed ({pct(data.pass_rate)})"
+        if data.flaky:
+            summary += f", {data.flaky} of them flaky"
         parts.append(
             el("h3", title, " ", chip(data.status), " ", el("span", summary, class_="msg"))
         )
-        # Failures first, then the rest, each group by name: what needs acting on is on top.
-        ordered = sorted(view.details, key=lambda d: (d.passed, not d.scored, d.scenario))
+        # Failures first, then flaky, then the rest, each group by name: what needs acting on
+        # is on top.
+        ordered = sorted(
+            view.details, key=lambda d: (d.passed, not d.flaky, not d.scored, d.scenario)
+        )
         parts.append(
             table(
                 ["Scenario", "Result", "Checks"], [_scenario_row(d) for d in ordered], numeric=(2,)
@@ -97,6 +111,10 @@ def _conformance(doc: Scorecard) -> Html:
         note = sep1730_note(view.data)
         if note:
             parts.append(el("p", f"{view.leg}, all revisions: {note}", class_="note"))
+    if any(view.flaky for view in legs(doc)):
+        parts.append(el("p", f"Flaky: {FLAKY_NOTE}.", class_="note"))
+    if confirmation_line(doc):
+        parts.append(el("p", confirmation_line(doc), class_="note", id="confirmation"))
     return join(parts, "\n")
 
 
@@ -114,7 +132,9 @@ def _warnings(doc: Scorecard) -> Html:
         rows = []
         for row in found:
             detail = row.detail
-            verdict = chip("pass") if detail.passed else chip("fail")
+            verdict = {"flaky": chip("needs review", "flaky"), "passed": chip("pass")}.get(
+                detail.result, chip("fail")
+            )
             scored = "" if detail.scored else " (not scored)"
             check = row.check
             message = el("div", check.message, class_="msg") if check.message else ""

@@ -5,6 +5,9 @@ Mapping (the shape Jenkins, GitLab, GitHub test reporters and junitparser read):
 * a scored scenario that passed → a plain `<testcase>`;
 * a scored scenario that failed → `<failure message="first failing check">` with every failing
   check (id, message, spec link) in the body;
+* a flaky scored scenario (failed beside other work, passed by itself) → a plain `<testcase>`,
+  as it counts, its first failure said in `<system-out>` and counted in the suite's `flaky`
+  property;
 * a not-scored scenario, and a failure the expected-failures baseline lists → `<skipped
   message="…">` with the reason, so neither turns a dashboard red;
 * an unmeasured leg → a suite with one `<error>` test case carrying the reason (the harness or
@@ -26,11 +29,14 @@ from tiercheck.plaintext import one_line
 from tiercheck.render.xml import xml_text
 from tiercheck.scorecard.model import ProbesBlock, ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    FLAKY_NOTE,
     NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
+    confirmation_note,
     dispute_summary,
     failure_message,
+    flaky_summary,
     legs,
     not_applicable_rows,
     not_scored_why,
@@ -114,6 +120,7 @@ def _properties(suite: ET.Element, doc: Scorecard, view: LegView) -> None:
         "harness": f"{harness.package}@{harness.version}",
         "node": harness.node_version,
         "warnings": str(warned) if measured else None,
+        "flaky": str(view.data.flaky) if measured and view.data.flaky else None,
         "not_applicable": _not_applicable(doc, view),
     }
     for name, value in values.items():
@@ -146,7 +153,8 @@ def _suite(root: ET.Element, doc: Scorecard, view: LegView) -> dict[str, int]:
         counts["tests"] += 1
         # The verdict below stays the official one; a dispute and the warnings are said
         # beside it.
-        said = [dispute_summary(detail), _warnings_text(detail)]
+        flaky = f"flaky: {flaky_summary(detail)} ({FLAKY_NOTE})" if detail.flaky else ""
+        said = [flaky, confirmation_note(detail), dispute_summary(detail), _warnings_text(detail)]
         if any(said):
             ET.SubElement(case, "system-out").text = xml_text("\n".join(t for t in said if t))
         if not detail.scored:

@@ -16,12 +16,16 @@ from tiercheck.render.element import ISSUE_PAGES
 from tiercheck.render.markdown import BLANK, Inline, Md, bullet, code, fmt, own
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
 from tiercheck.scorecard.readings import (
+    FLAKY_NOTE,
     NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
     WarningRow,
+    confirmation_line,
+    confirmation_note,
     dispute_state,
     failure_message,
+    flaky_summary,
     leg_tiers_line,
     legs,
     merged_legs,
@@ -117,6 +121,9 @@ def _leg_row(view: LegView, label: Inline) -> list[Inline]:
     if data.not_scored.total:
         extra = f"{data.not_scored.total} not scored"
         note = fmt("{}; {}", note, extra) if note else extra
+    if data.flaky:
+        extra = f"{data.flaky} flaky (counted as passed)"
+        note = fmt("{}; {}", note, extra) if note else extra
     sep = sep1730_note(data)
     if sep:
         note = fmt("{}; {}", note, sep) if note else sep
@@ -127,7 +134,11 @@ def _failing_items(failing: Sequence[tuple[LegView, ScenarioEntry]]) -> list[Md]
     lines = []
     for view, detail in failing:
         expected = own(" _(expected failure in baseline)_") if detail.expected_failure else ""
-        where = fmt("{}: {} [{}]{}", view.leg, code(detail.scenario), view.revision, expected)
+        confirmed = confirmation_note(detail)
+        said = fmt(" ({})", confirmed) if confirmed else ""
+        where = fmt(
+            "{}: {} [{}]{}{}", view.leg, code(detail.scenario), view.revision, expected, said
+        )
         lines.append(bullet(where))
         if not detail.failures:
             lines.append(bullet(failure_message(detail), 2))
@@ -152,6 +163,15 @@ def _conformance(doc: Scorecard) -> list[Md]:
             lines += [BLANK, *md.details(f"Failing ({len(failing)})", items)]
         else:
             lines += [BLANK, md.italic(f"Failing ({len(failing)}):"), BLANK, *items]
+    flaky = [(v, d) for v in views for d in v.flaky]
+    if flaky:
+        items = [
+            bullet(fmt("{}: {} [{}]: {}", v.leg, code(d.scenario), v.revision, flaky_summary(d)))
+            for v, d in flaky
+        ]
+        lines += [BLANK, md.italic(f"Flaky ({len(flaky)}): {FLAKY_NOTE}."), BLANK, *items]
+    if confirmation_line(doc):
+        lines += [BLANK, md.italic(confirmation_line(doc))]
     unmeasured = [(v, d) for v in views for d in v.unmeasured]
     if unmeasured:
         items = [
@@ -211,7 +231,7 @@ def _warning_items(found: Sequence[WarningRow]) -> list[Md]:
         # One bullet per scenario, its warnings under it (rows come scenario by scenario).
         at = (id(row.view), id(detail))
         if at != last:
-            shown = "passed" if detail.passed else "failed"
+            shown = detail.result
             scored = "" if detail.scored else ", not scored"
             where = fmt(
                 "{}: {} [{}], scenario {}{}",

@@ -8,15 +8,20 @@ fit for a log file or `scorecard.txt`.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tiercheck.plaintext import one_line
 from tiercheck.scorecard.readings import (
+    FLAKY_NOTE,
     NOT_APPLICABLE_NOTE,
     WARNINGS_NOTE,
     LegView,
+    confirmation_line,
+    confirmation_note,
     dispute_summary,
     failure_message,
+    flaky_summary,
     leg_tiers_line,
     legs,
     merged_legs,
@@ -159,6 +164,8 @@ def _leg_cells(view: LegView, label: str) -> list[Any]:
         notes.append(view.reason)
     if data.not_scored.total:
         notes.append(f"{data.not_scored.total} not scored")
+    if data.flaky:
+        notes.append(f"{data.flaky} flaky (counted as passed)")
     if sep1730_note(data):
         notes.append(sep1730_note(data))
     return [label, view.leg, Text(counts), _status_text(status), Text("; ".join(notes))]
@@ -191,10 +198,13 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
             text.append(one_line(detail.scenario), style="bold")
             if detail.expected_failure:
                 text.append("  (expected: baseline)", style="yellow")
+            if confirmation_note(detail):
+                text.append(f"  ({confirmation_note(detail)})", style="dim")
             text.append(f"\n{failure_message(detail)}", style="dim")
             rows.append((Text("✗", style="red"), text))
         rows = _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")
         out.append(_list(Text(f"Failing ({len(failing)})", style="bold red"), rows))
+    out += _flaky(doc, views)
     not_scored = [(v, d) for v in views for d in v.not_scored]
     if not_scored:
         rows = []
@@ -217,6 +227,27 @@ def _conformance(doc: Scorecard) -> list[RenderableType]:
         out.append(_list(title, _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")))
     out += _warnings(doc)
     out += _not_applicable(doc)
+    return out
+
+
+def _flaky(doc: Scorecard, views: Sequence[LegView]) -> list[RenderableType]:
+    """The flaky scenarios, apart from the failures, and what confirming failures cost."""
+    from rich.text import Text
+
+    out: list[RenderableType] = []
+    flaky = [(v, d) for v in views for d in v.flaky]
+    if flaky:
+        rows = []
+        for view, detail in flaky:
+            text = Text(f"{view.leg} {view.revision} ")
+            text.append(one_line(detail.scenario), style="bold")
+            text.append(f"\n{flaky_summary(detail)}", style="dim")
+            rows.append((Text("~", style="yellow"), text))
+        rows = _capped(rows, FAILING_SHOWN, "all of them in scorecard.md")
+        title = Text(f"Flaky ({len(flaky)}): {FLAKY_NOTE}", style="bold yellow")
+        out.append(_list(title, rows))
+    if confirmation_line(doc):
+        out.append(Text(confirmation_line(doc), style="dim"))
     return out
 
 
@@ -258,7 +289,7 @@ def _warnings(doc: Scorecard) -> list[RenderableType]:
         detail = row.detail
         text = Text(f"{row.view.leg} {row.view.revision} ")
         text.append(one_line(detail.scenario), style="bold")
-        shown = "passed" if detail.passed else "failed"
+        shown = detail.result
         scored = "" if detail.scored else ", not scored"
         text.append(f"  (scenario {shown}{scored})", style="dim")
         check = one_line(row.check.id)
