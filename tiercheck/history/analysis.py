@@ -300,7 +300,8 @@ def relegation_readings(
 
 def flaky_scenarios(runs: Iterable[RunRecord]) -> list[Flaky]:
     """Scenarios whose measured verdict changed between runs of one commit and configuration,
-    with the number of changes (flips)."""
+    or within one run (it failed beside other work and passed by itself: one flip), with the
+    number of changes (flips)."""
     seen: dict[tuple[str | None, str, ScenarioKey], tuple[bool, int]] = {}
     for run in _upto(runs, None):
         if run.commit is None:
@@ -309,7 +310,7 @@ def flaky_scenarios(runs: Iterable[RunRecord]) -> list[Flaky]:
             group = (run.commit, run.config_digest, key)
             before = seen.get(group)
             flips = 0 if before is None else before[1] + (before[0] != row.passed)
-            seen[group] = (row.passed, flips)
+            seen[group] = (row.passed, flips + bool(row.flaky))
     return sorted(
         (
             Flaky(*key, commit=commit, flips=flips)

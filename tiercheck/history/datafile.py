@@ -231,6 +231,8 @@ def _scenario_line(r: ScenarioRow) -> dict[str, Any]:
         line["expected"] = r.expected
     if r.unmeasured is not None:
         line["unmeasured"] = r.unmeasured
+    if r.flaky is not None:
+        line["flaky"] = r.flaky
     return line
 
 
@@ -258,6 +260,7 @@ _SCENARIO_OPTIONAL: dict[str, tuple[type, ...]] = {
     "dispute": (dict,),
     "expected": (bool,),
     "unmeasured": (bool,),
+    "flaky": (bool,),
 }
 _NAMES = {
     str: "a string",
@@ -363,9 +366,19 @@ def _record(
     )
     values["scenarios"] = tuple(
         ScenarioRow(
-            rev, leg, name, passed, scored, check, message, _dispute(dispute, i), expected, gap
+            rev,
+            leg,
+            name,
+            passed,
+            scored,
+            check,
+            message,
+            _dispute(dispute, i),
+            expected,
+            gap,
+            flaky,
         )
-        for i, (rev, leg, name, passed, scored, check, message, dispute, expected, gap) in (
+        for i, (rev, leg, name, passed, scored, check, message, dispute, expected, gap, flaky) in (
             enumerate(scenarios)
         )
     )

@@ -110,6 +110,12 @@ class ScenarioRow:
         doc="true: its leg was measured but this scenario's answer was not (no readable "
         "checks.json); neither passed nor failed (absent: measured)",
     )
+    flaky: bool | None = doc_field(
+        default=None,
+        omit_none=True,
+        doc="true: it failed beside other work and passed when run again by itself in this "
+        "run, counted as passed; one flip of the flaky view (absent: not so)",
+    )
 
     @property
     def outcome(self) -> Literal["passed", "failed", "unmeasured"]:
@@ -372,6 +378,7 @@ def _scenario_row(revision: str, leg: str, d: ScenarioEntry) -> ScenarioRow:
         dispute=DisputeRecord(d.dispute.state, d.dispute.issue) if d.dispute else None,
         expected=True if d.expected_failure else None,
         unmeasured=True if not d.measured else None,
+        flaky=True if d.result == "flaky" else None,
     )
 
 

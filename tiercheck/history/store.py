@@ -121,6 +121,11 @@ _MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE runs ADD COLUMN definitions TEXT;
     """,
+    # Per scenario whether it was flaky within the run (failed beside other work, passed by
+    # itself); NULL: not so, or a run stored before this version.
+    """
+    ALTER TABLE scenarios ADD COLUMN flaky INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -197,7 +202,7 @@ def _insert_verdicts(conn: sqlite3.Connection, run: int | None, r: RunRecord) ->
         ],
     )
     conn.executemany(
-        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 run,
@@ -212,6 +217,7 @@ def _insert_verdicts(conn: sqlite3.Connection, run: int | None, r: RunRecord) ->
                 s.dispute.issue if s.dispute else None,
                 None if s.expected is None else int(s.expected),
                 None if s.unmeasured is None else int(s.unmeasured),
+                None if s.flaky is None else int(s.flaky),
             )
             for s in r.scenarios
         ],
@@ -475,7 +481,7 @@ def _grouped_scenarios(
     out: dict[int, list[ScenarioRow]] = {}
     query = (
         "SELECT t.run, t.revision, t.leg, t.scenario, t.passed, t.scored, t.check_id, "  # noqa: S608
-        "t.message, t.dispute_state, t.dispute_issue, t.expected, t.unmeasured "
+        "t.message, t.dispute_state, t.dispute_issue, t.expected, t.unmeasured, t.flaky "
         f"FROM scenarios t JOIN runs ON runs.id = t.run {where} ORDER BY t.rowid"
     )
     cursor = conn.cursor()
@@ -483,7 +489,7 @@ def _grouped_scenarios(
     for run, revision, leg, name, passed, scored, check, message, *rest in cursor.execute(
         query, params
     ):
-        state, issue, expected, unmeasured = rest
+        state, issue, expected, unmeasured, flaky = rest
         out.setdefault(run, []).append(
             ScenarioRow(
                 revision,
@@ -496,6 +502,7 @@ def _grouped_scenarios(
                 dispute=_dispute_of(state, issue),
                 expected=None if expected is None else bool(expected),
                 unmeasured=None if unmeasured is None else bool(unmeasured),
+                flaky=None if flaky is None else bool(flaky),
             )
         )
     return out
