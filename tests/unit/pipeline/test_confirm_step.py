@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -172,3 +173,42 @@ def test_nothing_to_confirm_runs_nothing(tmp_path: Path, monkeypatch: pytest.Mon
     )
     assert (calls, done.rerun, done.duration_s) == ([], 0, 0.0)
     assert done.verdicts == verdicts
+
+
+def test_a_stored_run_with_a_flaky_scenario_is_not_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its stored raw results are the runs beside other work: scored again, the flaky
+    scenario would read as a failure. A run whose failure came back is re-used."""
+    from tiercheck.history.record import RunRecord, ScenarioRow
+    from tiercheck.pipeline.assess import reuse
+    from tiercheck.pipeline.assess.checkout import CheckoutResult
+    from tiercheck.pipeline.assess.plan import Plan, decide_ref
+
+    target = Target(name="x", repo="o/x", ref=None, entry=None, path=None)
+    plan = Plan(target, "clone", decide_ref(target, "clone"), (_plan(),))
+    options = _options(tmp_path)
+    monkeypatch.setattr(
+        reuse, "check_out", lambda *_: CheckoutResult(path=tmp_path, commit="c" * 40)
+    )
+    looked: list[object] = []
+
+    def lookup(flaky: bool | None) -> reuse.ReuseLookup:
+        row = ScenarioRow(REV, "server", "s-bad", flaky is True, True, None, None, flaky=flaky)
+        record = RunRecord.__new__(RunRecord)
+        object.__setattr__(record, "scenarios", (row,))
+        object.__setattr__(record, "run_id", "run-1")
+
+        def found(key: object) -> Any:
+            looked.append(key)
+            return record, {}
+
+        return found
+
+    assert reuse.reused_measurement(options, plan, NullProgress(), lookup(True)) is None
+    assert len(looked) == 1
+    # Without a flaky scenario the stored run is taken (its legs here: skipped ones).
+    monkeypatch.setattr(RunRecord, "leg", lambda *_: SimpleNamespace(reason="no command"))
+    taken = reuse.reused_measurement(options, plan, NullProgress(), lookup(None))
+    assert taken is not None
+    assert {v.state for v in taken.measurement.verdicts.values()} == {"skipped"}

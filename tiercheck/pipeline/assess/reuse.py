@@ -2,7 +2,9 @@
 version and requirement sets instead of building and running again.
 
 The stored run's raw checks.json files are written back under this run's `raw/` and scored
-again by the same scorer, so the verdicts are the ones a fresh run of those results gives.
+again by the same scorer, so the verdicts are the ones a fresh run of those results gives. A
+stored run with a flaky scenario is not re-used: its raw results are the runs beside other
+work, and the flaky scenario's run by itself is not among them.
 Only the checkout runs (to learn the commit); governance is still judged fresh by the caller,
 because it changes without commits.
 """
@@ -77,6 +79,11 @@ def reused_measurement(
         progress.done("reuse", "no stored run of this commit and configuration; measuring")
         return None
     record, stored = found
+    if any(row.flaky for row in record.scenarios):
+        # Its stored results are the runs beside other work: scored again, a flaky scenario
+        # would read as the failure its run by itself did not confirm.
+        progress.done("reuse", f"run {record.run_id} had flaky scenarios; measuring")
+        return None
     verdicts: dict[tuple[str, Leg], LegVerdict] = {}
     for p in plan.revisions:
         for leg in LEGS:
