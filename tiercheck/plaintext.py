@@ -32,6 +32,7 @@ __all__ = [
     "cut",
     "cut_mark",
     "one_line",
+    "page_text",
     "visible",
 ]
 
@@ -97,6 +98,18 @@ def cut(text: str, limit: int) -> str:
         return text
     mark = cut_mark(text)
     return text[: max(limit - len(mark), 0)] + mark
+
+
+def page_text(text: object) -> tuple[str, str]:
+    """`text` as a page shows it (`visible(clean(text))`) and, when that is longer than
+    `PAGE_CHARS`, cut: its start, and the `cut_mark` of the whole text (else "") to show after
+    it, `PAGE_CHARS` characters in all. Every output kind of a page (HTML text and attributes,
+    SVG) shows untrusted text through it."""
+    shown = visible(clean(text))
+    if len(shown) <= PAGE_CHARS:
+        return shown, ""
+    mark = cut_mark("" if text is None else str(text))
+    return shown[: PAGE_CHARS - len(mark)], mark
 
 
 def _shown(found: re.Match[str]) -> str:
