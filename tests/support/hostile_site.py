@@ -55,9 +55,7 @@ def _run(run: RunRecord) -> RunRecord:
     )
     found = run.unaddressed
     unaddressed = (
-        dataclasses.replace(
-            found, reason=text(found.reason or "why"), oldest_title=text("title")
-        )
+        dataclasses.replace(found, reason=text(found.reason or "why"), oldest_title=text("title"))
         if found is not None
         else None
     )
