@@ -238,7 +238,10 @@ def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None =
     )
     meta = f"{len(grid.lines)} SDK line(s) · {len(grid.tables)} revision × leg table(s)"
     heading = el("span", "Cross-SDK grid")
-    return str(page("Cross-SDK grid: tiercheck dashboard", heading, meta, body, css=_CSS))
+    source = site("api/v1/grid.json")
+    return str(
+        page("Cross-SDK grid: tiercheck dashboard", heading, meta, body, css=_CSS, data=source)
+    )
 
 
 # --- a night's page -------------------------------------------------------------------------
@@ -261,7 +264,7 @@ def _entry(e: DiffEntry, line: str, root: str) -> Html:
     """One change; the scenario links to its page, at the line's row (where a failure's check
     and message are)."""
     target = f"{root}scenarios/{scenario_slug(e.leg, e.scenario)}.html"
-    href = site(f"{target}#now-{line}-{e.revision}") or site(target)
+    href = site(f"{target}#now-{line_slug(line)}-{e.revision}") or site(target)
     return el(
         "li",
         f"{e.revision} {e.leg} ",
@@ -367,7 +370,11 @@ def render_night(diff: NightDiff) -> str:
     )
     heading = el("span", f"Night {diff.night}")
     meta = f"{len(diff.lines)} line(s) ran · the night before: {diff.previous or 'none'}"
-    return str(page(f"Night {diff.night}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = (
+        f"Night {diff.night}: tiercheck dashboard",
+        site(f"{root}api/v1/nights/{diff.night}.json"),
+    )
+    return str(page(title, heading, meta, body, css=_CSS, data=source))
 
 
 def render_nights(listing: NightList) -> str:
@@ -426,4 +433,5 @@ def render_nights(listing: NightList) -> str:
     body = join((crumbs, table), "\n")
     meta = f"{len(listing.nights)} night(s) · latest {listing.latest or 'none'}"
     heading = el("span", "Night against night")
-    return str(page("Nights: tiercheck dashboard", heading, meta, body, css=_CSS))
+    source = site(f"{root}api/v1/nights.json")
+    return str(page("Nights: tiercheck dashboard", heading, meta, body, css=_CSS, data=source))

@@ -43,6 +43,7 @@ from tiercheck.dashboard.model import (
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
 from tiercheck.dashboard.panel import badge_panel
 from tiercheck.dashboard.triage import Triage, TriageEntry, TriageStatus
+from tiercheck.history.datafile import line_slug
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import (
     LABEL,
@@ -478,7 +479,8 @@ def render_index(
         if feed
         else None
     )
-    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS, head=head))
+    source = site("api/v1/index.json")
+    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS, head=head, data=source))
 
 
 # --- a line's page ---------------------------------------------------------------------------
@@ -885,7 +887,8 @@ def render_line(
         "\n",
     )
     heading, meta = _line_heading(summary)
-    return str(page(f"{summary.line}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = f"{summary.line}: tiercheck dashboard", site(f"{root}{summary.links.runs}")
+    return str(page(title, heading, meta, body, css=_CSS, data=source))
 
 
 # --- a scenario's page -----------------------------------------------------------------------
@@ -936,7 +939,7 @@ def render_scenario(
                 if r.state == "failing"
                 else "",
             ),
-            id=f"now-{r.line}-{r.revision}",
+            id=f"now-{line_slug(r.line)}-{r.revision}",
         )
         for r in sorted(scenario.lines, key=lambda r: (r.state != "failing", r.line, r.revision))
     ]
@@ -966,4 +969,8 @@ def render_scenario(
     crumbs = el("nav", _a(f"{root}index.html", "← all lines"), class_="crumbs")
     body = join((crumbs, now, periods))
     heading = el("span", f"{scenario.leg} · {scenario.scenario}")
-    return str(page(f"{scenario.scenario}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = (
+        f"{scenario.scenario}: tiercheck dashboard",
+        site(f"{root}api/v1/scenarios.json"),
+    )
+    return str(page(title, heading, meta, body, css=_CSS, data=source))

@@ -20,7 +20,7 @@ from typing import Self
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import clean, visible
+from tiercheck.plaintext import PAGE_CHARS, page_text
 from tiercheck.render.element import (
     GITHUB_PAGE_KINDS,
     Attr,
@@ -55,7 +55,10 @@ __all__ = [
 class Html(Markup):
     """HTML markup. A plain value meeting it is escaped as `html.escape(visible(clean(value)))`
     does: control characters dropped, bidirectional controls, zero-width characters and
-    noncharacters shown as `[U+202E]`, `& < > " '` written as entities."""
+    noncharacters shown as `[U+202E]`, `& < > " '` written as entities; one longer than
+    `PAGE_CHARS` is cut (`plaintext.page_text`), its mark in a `<span class="cut">`, which
+    `page` links to the document holding the whole text. (An attribute's value is cut the
+    same, its mark as text: `element`.)"""
 
     __slots__ = ()
 
@@ -64,7 +67,14 @@ class Html(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        return cls(html.escape(visible(clean(s)), quote=True))
+        shown, mark = page_text(s)
+        if not mark:
+            return cls(html.escape(shown, quote=True))
+        return cls(f"{html.escape(shown, quote=True)}{_CUT_START}{html.escape(mark)}</span>")
+
+
+#: What starts the mark of a text `Html.escape` cut (no text can hold it: `<` is escaped).
+_CUT_START = '<span class="cut">'
 
 
 class Cell(Html):
@@ -243,10 +253,33 @@ def page(
     *,
     css: Css | None = None,
     head: Html | None = None,
+    data: Href | None = None,
 ) -> Html:
     """A whole document: the shared styles then `css`, inline; no script, no external
     reference. `title` is text; `heading`, `meta` and `body` are markup or text; `head` is
-    more of the head (a `link rel="alternate"`, made by `void`), each element on its line."""
+    more of the head (a `link rel="alternate"`, made by `void`), each element on its line.
+    `data` is the document the page is made from (its JSON): when the page cut a text
+    (`Html.escape`), a note before the body says so and links there, where each is whole."""
     styles = Html(_CSS + (css.text if css else ""))
     more = Html(head + Html("\n")) if head else Html()
-    return _SHELL.format(title=title, head=more, css=styles, heading=heading, meta=meta, body=body)
+    parts = [Html.escape(p) for p in (heading, meta, body)]
+    if data is not None and any(_CUT_START in p for p in parts):
+        note = el(
+            "p",
+            f"A text longer than {PAGE_CHARS:,} characters is cut on this page where it says "
+            "[cut: …], with its length and the start of its SHA-256; the texts are whole in ",
+            el("a", data.url, href=data),
+            ".",
+            class_="note",
+        )
+        parts[2] = Html(note + Html("\n") + parts[2])
+    heading, meta, body = parts
+    return _SHELL.format(
+        # The title is text of its own: a cut one keeps its mark as text.
+        title="".join(page_text(title)),
+        head=more,
+        css=styles,
+        heading=heading,
+        meta=meta,
+        body=body,
+    )
