@@ -185,5 +185,5 @@ def test_night_30_the_month_is_in_the_history(sites: dict[int, Path], tmp_path: 
     )
     ping, _ = _page(tmp_path, site, "scenarios/server-ping.html")
     row = _id(ping, "now-beta-sdk-2025-11-25")
-    assert row.startswith("beta-sdk 2025-11-25 failing 2026-10-25 6")
+    assert row.startswith("beta-sdk 2025-11-25 ✗ failing 2026-10-25 6")
     assert "regression" not in row  # failing since the harness change: marked, not regressed

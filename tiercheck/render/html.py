@@ -151,8 +151,14 @@ _CHIP_CLASS = {
 
 #: A verdict's symbol, shown before its words when a chip asks for it (never colour alone).
 _CHIP_SYMBOL = {"pass": "✓", "fail": "✗", "review": "!", "skip": "–"}
-#: Verdicts whose symbol is not their colour's: no verdict at all.
-_CHIP_SYMBOL_OF = {"unmeasured": "?", "inconclusive": "?", "partially-measured": "?"}
+#: Verdicts whose symbol is not their colour's: no verdict at all, and "review" (shown in the
+#: colour of information: at risk, harness changed).
+_CHIP_SYMBOL_OF = {
+    "unmeasured": "?",
+    "inconclusive": "?",
+    "partially-measured": "?",
+    "review": "!",
+}
 
 
 def chip(verdict: str, text: str | None = None, *, symbol: bool = False) -> Html:

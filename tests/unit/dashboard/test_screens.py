@@ -19,6 +19,7 @@ import pytest
 
 from support.nights import records, thirty_nights
 from tiercheck.publish.site import build_site
+from tiercheck.render.html import chip
 from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.model import HistoryTrendPoint
 
@@ -183,3 +184,22 @@ def test_end_labels_of_lines_ending_together_are_moved_apart() -> None:
     plain = trend_svg("x", points, [(R1, "server"), (R1, "client")])
     assert 'points="24.0,24.0 456.0,80.0"' in plain
     assert "50%</text>" not in plain
+
+
+@pytest.mark.parametrize(
+    ("verdict", "words", "symbol"),
+    [
+        ("pass", "ok", "✓"),
+        ("fail", "regressed", "✗"),
+        ("review", "harness changed", "!"),  # drawn in the colour of information
+        ("warn", "stale", "!"),
+        ("unmeasured", "no stable release assessed yet", "?"),
+        ("skipped", "skipped", "–"),
+    ],
+)
+def test_a_status_chip_says_it_in_a_symbol_and_words(verdict: str, words: str, symbol: str) -> None:
+    shown = chip(verdict, words, symbol=True)
+    assert shown.endswith(f'<span class="sym" aria-hidden="true">{symbol}</span> {words}</span>')
+    assert chip(verdict, words).endswith(f'">{words}</span>')  # as before, without
+    # Information is no verdict: a word, no symbol.
+    assert chip("info", "triaged", symbol=True) == '<span class="chip info">triaged</span>'
