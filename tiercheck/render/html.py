@@ -8,7 +8,8 @@ the SDK under test can only ever be text, read in its own order. Elements come f
 own URLs (`Href`), and from `github_link`, which links an issue, pull request or release only
 through the one check of its address (`element.github_page`); the shared pieces are the page
 shell (`page`: inline styles, no script, the Content-Security-Policy that lets nothing be
-fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
+fetched; its styles fit any screen from 360 px up), the verdict chip (`chip`), the table
+(`table`, `td`, `th`, `tr`) and the region a wide table scrolls in (`scroll_region`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ __all__ = [
     "join",
     "link",
     "page",
+    "scroll_region",
     "table",
     "td",
     "th",
@@ -157,10 +159,37 @@ _CHIP_CLASS = {
 }
 
 
-def chip(verdict: str, text: str | None = None) -> Html:
-    """A coloured verdict label: `text` (else the verdict) in the verdict's colour."""
+#: A verdict's symbol, shown before its words when a chip asks for it (never colour alone).
+_CHIP_SYMBOL = {"pass": "✓", "fail": "✗", "review": "!", "skip": "–"}
+#: Verdicts whose symbol is not their colour's: no verdict at all, and "review" (shown in the
+#: colour of information: at risk, harness changed).
+_CHIP_SYMBOL_OF = {
+    "unmeasured": "?",
+    "inconclusive": "?",
+    "partially-measured": "?",
+    "review": "!",
+}
+
+
+def chip(verdict: str, text: str | None = None, *, symbol: bool = False) -> Html:
+    """A coloured verdict label: `text` (else the verdict) in the verdict's colour; with
+    `symbol`, the verdict's symbol before the words (✓ ✗ ! ? –; hidden from screen readers,
+    which read the words), so the label never says it by colour alone."""
     cls = _CHIP_CLASS.get(verdict.lower(), "info")
-    return el("span", text or verdict, class_=f"chip {cls}")
+    mark = _CHIP_SYMBOL_OF.get(verdict.lower()) or _CHIP_SYMBOL.get(cls)
+    if not symbol or mark is None:
+        return el("span", text or verdict, class_=f"chip {cls}")
+    sym = el("span", mark, class_="sym", aria_hidden="true")
+    return el("span", sym, " ", text or verdict, class_=f"chip {cls}")
+
+
+def scroll_region(content: Child, label: str, **attrs: Attr) -> Html:
+    """`content` (a wide table) in a box of its own that scrolls sideways when the screen is
+    narrower than it, so the page itself never does: a region named `label` that the keyboard
+    can reach (`tabindex="0"`) to scroll it."""
+    return el(
+        "div", content, class_="scroll", tabindex="0", role="region", aria_label=label, **attrs
+    )
 
 
 def td(*children: Child, **attrs: Attr) -> Cell:
@@ -230,6 +259,15 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .msg { color: var(--muted); font-size: 12px; }
 ul.blockers li { margin: 2px 0; }
 .note { color: var(--muted); border-left: 3px solid var(--line); padding-left: 8px; }
+main, header { overflow-wrap: break-word; }
+header h1 { flex-wrap: wrap; } header h1 > span { min-width: 0; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; position: relative; max-width: 100%; margin: 6px 0 12px; }
+.scroll > table { margin: 0; }
+.scroll:focus-visible { outline: 2px solid var(--info); outline-offset: 2px; }
+@media (max-width: 640px) {
+  header { padding: 12px; } main { padding: 4px 12px 24px; }
+  header h1 { font-size: 17px; }
+}
 """
 
 # Nothing may be fetched at view time: no scripts, styles, images or fonts from elsewhere.
