@@ -11,13 +11,44 @@ and the Markdown kit, and so the issue bodies): a bidirectional control (an over
 embedding, an isolate or a mark), a zero-width or invisible character, and a noncharacter are
 shown as `[U+202E]`, so `abc\u202edcba.exe` reads as `abc[U+202E]dcba.exe`, never as
 `abcexe.abcd`. JSON documents keep the text as it was.
+
+How much of what an SDK says tiercheck keeps and shows is decided here too, one rule per
+decision: the history keeps a name (`NAME_CHARS`) or a message or reason (`TEXT_CHARS`) up to
+its bound, and a page shows one text up to `PAGE_CHARS`; beyond, the text is `cut`, saying so
+in its last characters with its length and a digest of the whole text (`cut_mark`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
-__all__ = ["HIDDEN", "clean", "one_line", "visible"]
+__all__ = [
+    "HIDDEN",
+    "NAME_CHARS",
+    "PAGE_CHARS",
+    "TEXT_CHARS",
+    "clean",
+    "cut",
+    "cut_mark",
+    "one_line",
+    "page_text",
+    "visible",
+]
+
+#: The most characters the history keeps of a name an SDK, its repository or the harness
+#: writes: a line, a repository, a ref, a commit, a version, a scenario, a check id, an issue's
+#: title. Real ones are under 100 (a scenario `auth/scope-step-up`, a check id, a tag); 200
+#: leaves a name recognisable even cut, and a page listing hundreds of them small.
+NAME_CHARS = 200
+#: The most characters the history keeps of a message or a reason (a failing check's message,
+#: why a leg went unmeasured, which may quote a client's stderr): a few KB, a stack trace's
+#: first frames, so a year of nights stays a history and not a log.
+TEXT_CHARS = 4096
+#: The most characters of one text a page shows (as shown, hidden characters written out):
+#: every name whole, a message's first lines; the rest is in the page's JSON document.
+#: A page shows at most a few hundred texts, so it stays under its 1 MB whatever they say.
+PAGE_CHARS = 1000
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _SPACE = re.compile(r"\s+")
@@ -61,6 +92,35 @@ def visible(text: str) -> str:
         return text
     text = _BMP.sub(_shown, text)
     return _ASTRAL.sub(_shown, text) if _BEYOND_BMP.search(text) else text
+
+
+def cut_mark(text: str) -> str:
+    """What a cut text ends with: `… [cut: 102400 characters, sha256 0123456789abcdef…]`,
+    the whole text's length and the start of the SHA-256 of its UTF-8 (so two texts cut alike
+    still differ, and the whole one can be found)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return f"… [cut: {len(text)} characters, sha256 {hashlib.sha256(data).hexdigest()[:16]}…]"
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` when it has at most `limit` characters; else its start then its `cut_mark`,
+    `limit` characters in all. Cutting a cut text again changes nothing."""
+    if len(text) <= limit:
+        return text
+    mark = cut_mark(text)
+    return text[: max(limit - len(mark), 0)] + mark
+
+
+def page_text(text: object) -> tuple[str, str]:
+    """`text` as a page shows it (`visible(clean(text))`) and, when that is longer than
+    `PAGE_CHARS`, cut: its start, and the `cut_mark` of the whole text (else "") to show after
+    it, `PAGE_CHARS` characters in all. Every output kind of a page (HTML text and attributes,
+    SVG) shows untrusted text through it."""
+    shown = visible(clean(text))
+    if len(shown) <= PAGE_CHARS:
+        return shown, ""
+    mark = cut_mark("" if text is None else str(text))
+    return shown[: PAGE_CHARS - len(mark)], mark
 
 
 def _shown(found: re.Match[str]) -> str:

@@ -7,7 +7,12 @@ data folder, the night's scorecards imported, exported back, the site brought up
 the thirty nights of tests/support/nights.py (alpha-sdk regresses on night 12 and is fixed on
 night 15, its server leg is unmeasured on night 20; beta-sdk runs a new harness from night 25),
 and photographs with headless Chromium the index as it stood after night 12 (the regression
-just opened) and alpha-sdk's page after night 30 (the month behind it). Prints the two paths.
+just opened) and alpha-sdk's page after night 30 (the month behind it), each on a desktop
+(1,400 px wide) and on a phone (400 px: `-narrow`). Prints the four paths.
+
+A page is photographed in a frame as wide as the screen, in a page of its own: Chromium's
+window is never narrower than 500 px, and `--window-size=400,900` alone would lay the page out
+500 px wide and cut the picture (as `tests/support/page_checks.py` measures pages).
 """
 
 from __future__ import annotations
@@ -27,9 +32,17 @@ from tiercheck.cli.app import main as tier_check  # noqa: E402
 from tiercheck.document_files import write_reports  # noqa: E402
 
 SHOTS = {
-    12: ("index.html", "dashboard-index.png"),
-    30: ("lines/alpha-sdk.html", "dashboard-line.png"),
+    12: ("index.html", "dashboard-index"),
+    30: ("lines/alpha-sdk.html", "dashboard-line"),
 }
+#: (width, the name's suffix), each 900 px high.
+WIDTHS = ((1400, ""), (400, "-narrow"))
+HEIGHT = 900
+_FRAME = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>shot</title></head>'
+    '<body style="margin:0"><iframe src="{src}" width="{width}" height="{height}" '
+    'style="border:0;display:block" title="the page"></iframe></body></html>'
+)
 
 
 def _run(argv: list[str]) -> None:
@@ -37,10 +50,12 @@ def _run(argv: list[str]) -> None:
         sys.exit(f"tier-check {' '.join(argv)} failed")
 
 
-def _shoot(page: Path, png: Path, profile: Path) -> None:
+def _shoot(page: Path, png: Path, profile: Path, width: int) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("Chromium is not installed (apt-get install chromium)")
+    frame = page.with_name(f".{page.stem}-{width}.frame.html")
+    frame.write_text(_FRAME.format(src=page.name, width=width, height=HEIGHT), "utf-8")
     subprocess.run(
         [
             chromium,
@@ -50,14 +65,15 @@ def _shoot(page: Path, png: Path, profile: Path) -> None:
             "--hide-scrollbars",
             "--no-first-run",
             f"--user-data-dir={profile}",
-            "--window-size=1300,1500",
+            f"--window-size={width},{HEIGHT}",
             f"--screenshot={png}",
-            page.as_uri(),
+            frame.as_uri(),
         ],
         check=True,
         capture_output=True,
         timeout=180,
     )
+    frame.unlink()
 
 
 def main() -> int:
@@ -77,8 +93,10 @@ def main() -> int:
             _run(["publish", "--history", db, "--out", str(site)])
             if n in SHOTS:
                 page, name = SHOTS[n]
-                _shoot(site / page, out / name, root / f"profile-{n}")
-                sys.stdout.write(f"{out / name}\n")
+                for width, suffix in WIDTHS:
+                    png = out / f"{name}{suffix}.png"
+                    _shoot(site / page, png, root / f"profile-{n}-{width}", width)
+                    sys.stdout.write(f"{png}\n")
     return 0
 
 

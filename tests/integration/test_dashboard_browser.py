@@ -76,9 +76,9 @@ def test_night_12_the_regression_is_on_the_index_the_line_and_the_scenario(
 ) -> None:
     site = sites[12]
     index, _ = _page(tmp_path, site, "index.html")
-    assert _id(index, "status-alpha-sdk") == "regressed"
-    assert _id(index, "status-gamma-sdk") == "ok"
-    assert _id(index, "score-alpha-sdk-2025-11-25-server") == "3/4"
+    assert _id(index, "status-alpha-sdk") == "✗ regressed"
+    assert _id(index, "status-gamma-sdk") == "✓ ok"
+    assert _id(index, "score-alpha-sdk-2025-11-25-server") == "✗ 3/4 · 1 fail"
     night = _id(index, "night-alpha-sdk")
     assert "2025-11-25 server tools-call-image failing since 2026-10-12" in night
     assert "Tier 1 → Tier 2 since 2026-10-12" in night
@@ -98,10 +98,10 @@ def test_night_12_the_regression_is_on_the_index_the_line_and_the_scenario(
     assert "unmeasured" not in _id(line, "clock")
     assert "tier-check --sdk alpha-sdk@stable" in _id(line, "clock-no-stable-run")
     early = _id(line, "early-warning")
-    assert "at risk 2026-10-12 2026-11-09 28 day(s) server/tools-call-image" in early
+    assert "! at risk 2026-10-12 2026-11-09 28 day(s) server/tools-call-image" in early
     scenario, _ = _page(tmp_path, site, IMAGE_PAGE)
     row = _id(scenario, "now-alpha-sdk-2025-11-25")
-    assert row.startswith("alpha-sdk 2025-11-25 failing regression 2026-10-12 1")
+    assert row.startswith("alpha-sdk 2025-11-25 ✗ failing regression 2026-10-12 1")
     assert "tools-call-image-check" in row
     assert "alpha-sdk 2025-11-25: 2026-10-12 → still failing" in _id(scenario, "periods")
 
@@ -110,7 +110,7 @@ def test_night_13_the_regression_is_still_open_and_nothing_new(
     sites: dict[int, Path], tmp_path: Path
 ) -> None:
     index, _ = _page(tmp_path, sites[13], "index.html")
-    assert _id(index, "status-alpha-sdk") == "regressed"
+    assert _id(index, "status-alpha-sdk") == "✗ regressed"
     assert "night-alpha-sdk" not in index.ids  # still failing is not a change of last night
     assert _id(index, "last-night") == "Nothing changed."
 
@@ -118,7 +118,7 @@ def test_night_13_the_regression_is_still_open_and_nothing_new(
 def test_night_15_the_fix_shows_everywhere(sites: dict[int, Path], tmp_path: Path) -> None:
     site = sites[15]
     index, _ = _page(tmp_path, site, "index.html")
-    assert _id(index, "status-alpha-sdk") == "ok"
+    assert _id(index, "status-alpha-sdk") == "✓ ok"
     night = _id(index, "night-alpha-sdk")
     assert night.count("fixed") == 2
     assert "Tier 2 → Tier 1" in night
@@ -130,7 +130,7 @@ def test_night_15_the_fix_shows_everywhere(sites: dict[int, Path], tmp_path: Pat
     )
     assert "2026-10-15: Tier 2 → Tier 1" in _id(line, "tier-changes")
     scenario, _ = _page(tmp_path, site, IMAGE_PAGE)
-    assert _id(scenario, "now-alpha-sdk-2025-11-25").startswith("alpha-sdk 2025-11-25 passing")
+    assert _id(scenario, "now-alpha-sdk-2025-11-25").startswith("alpha-sdk 2025-11-25 ✓ passing")
     assert "alpha-sdk 2025-11-25: 2026-10-12 → 2026-10-14 (3 failing run(s))" in _id(
         scenario, "periods"
     )
@@ -141,9 +141,9 @@ def test_night_20_unmeasured_is_shown_and_a_regression_of_its_own(
 ) -> None:
     site = sites[20]
     index, _ = _page(tmp_path, site, "index.html")
-    assert _id(index, "score-alpha-sdk-2025-11-25-server") == "unmeasured"
+    assert _id(index, "score-alpha-sdk-2025-11-25-server") == "? unmeasured"
     # The leg, measured the night before, is newly unmeasured: a regression (never a failure).
-    assert _id(index, "status-alpha-sdk") == "regressed"
+    assert _id(index, "status-alpha-sdk") == "✗ regressed"
     night = _id(index, "night-alpha-sdk")
     # Said once, by the regression it began.
     assert (
@@ -156,13 +156,13 @@ def test_night_20_unmeasured_is_shown_and_a_regression_of_its_own(
     )
     scenario, _ = _page(tmp_path, site, IMAGE_PAGE)
     # The leg was not measured: the scenario's state is unmeasured, never failing.
-    assert _id(scenario, "now-alpha-sdk-2025-11-25").startswith("alpha-sdk 2025-11-25 unmeasured")
+    assert _id(scenario, "now-alpha-sdk-2025-11-25").startswith("alpha-sdk 2025-11-25 ? unmeasured")
 
 
 def test_night_30_the_month_is_in_the_history(sites: dict[int, Path], tmp_path: Path) -> None:
     site = sites[30]
     index, _ = _page(tmp_path, site, "index.html")
-    assert {_id(index, f"status-{line}") for line in LINES} == {"ok"}
+    assert {_id(index, f"status-{line}") for line in LINES} == {"✓ ok"}
     # alpha's sparkline at 2025-11-25 server: the fall on night 12, the gap on night 20.
     row = _id(index, "line-alpha-sdk")
     assert "2026-10-12: 75%" in row
@@ -185,5 +185,5 @@ def test_night_30_the_month_is_in_the_history(sites: dict[int, Path], tmp_path: 
     )
     ping, _ = _page(tmp_path, site, "scenarios/server-ping.html")
     row = _id(ping, "now-beta-sdk-2025-11-25")
-    assert row.startswith("beta-sdk 2025-11-25 failing 2026-10-25 6")
+    assert row.startswith("beta-sdk 2025-11-25 ✗ failing 2026-10-25 6")
     assert "regression" not in row  # failing since the harness change: marked, not regressed

@@ -274,7 +274,7 @@ def _cell(
         since_run=since.run_id if since else None,
         check=row.check if failing and row else None,
         message=row.message if failing and row else None,
-        page=f"{page}#now-{line}-{revision}" if failing and page else None,
+        page=f"{page}#now-{line_slug(line)}-{revision}" if failing and page else None,
     )
 
 

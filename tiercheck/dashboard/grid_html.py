@@ -9,6 +9,10 @@ in their own `tbody` under a `th scope="rowgroup"`, and a footer row of each lin
 A cell says its state in words beside a symbol (colour is never the only signal) and its
 since-when as text; a failing cell links to the scenario's page, at the line's row, where the
 failing check's message is.
+
+Every table scrolls sideways in a region of its own (`scroll_region`) when the screen is
+narrower than it, its row headers (the scenario, the night) held at its left edge as it does,
+so a row reads at both ends.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from tiercheck.dashboard.nightdiff import (
 from tiercheck.dashboard.triage import Triage
 from tiercheck.history.datafile import line_slug
 from tiercheck.render.element import ISSUE_PAGES, fragment, site
-from tiercheck.render.html import Css, Html, a, el, github_link, join, page
+from tiercheck.render.html import Css, Html, a, el, github_link, join, page, scroll_region
 
 __all__ = ["render_grid", "render_night", "render_nights"]
 
@@ -36,7 +40,8 @@ main { max-width: none; }
 .vh { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 table.grid { width: auto; }
-table.grid caption { text-align: left; font-weight: 600; margin: 4px 0; }
+table.grid caption { text-align: left; font-weight: 600; margin: 4px 0; position: sticky;
+  left: 0; max-width: calc(100vw - 24px); }
 table.grid td { white-space: nowrap; font-size: 12px; }
 table.grid th[scope=rowgroup] { background: #eaeef2; }
 table.grid td.count, table.grid tfoot td { font-variant-numeric: tabular-nums; }
@@ -45,6 +50,13 @@ td.s-unmeasured { background: #fff8c5; } td.s-not-run, td.s-not-scored { backgro
 .sym { font-weight: 700; }
 nav.crumbs { font-size: 13px; margin: 8px 0 0; }
 ul.changes li { margin: 3px 0; }
+table.grid th[scope=row], table.grid thead th:first-child { position: sticky; left: 0;
+  z-index: 1; box-shadow: 1px 0 0 var(--line); }
+table.grid tbody th[scope=row] { white-space: nowrap; }
+@media (max-width: 640px) {
+  table.grid tbody th[scope=row] { white-space: normal; min-width: 8em; max-width: 11em;
+    overflow-wrap: anywhere; }
+}
 """)
 
 _SYMBOL = {"pass": "✓", "fail": "✗", "unmeasured": "?", "not-scored": "○", "not-run": "–"}
@@ -184,14 +196,17 @@ def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
     return join(
         (
             el("h2", f"{table.revision} · {table.leg}", id=f"g-{key}"),
-            el(
-                "table",
-                caption,
-                el("thead", _head(table)),
-                *_groups(grid, table, triage),
-                el("tfoot", _foot(table)),
-                class_="grid",
-                id=f"grid-{key}",
+            scroll_region(
+                el(
+                    "table",
+                    caption,
+                    el("thead", _head(table)),
+                    *_groups(grid, table, triage),
+                    el("tfoot", _foot(table)),
+                    class_="grid",
+                    id=f"grid-{key}",
+                ),
+                f"{table.revision} {table.leg} grid",
             ),
             _outside(table),
         )
@@ -238,7 +253,10 @@ def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None =
     )
     meta = f"{len(grid.lines)} SDK line(s) · {len(grid.tables)} revision × leg table(s)"
     heading = el("span", "Cross-SDK grid")
-    return str(page("Cross-SDK grid: tiercheck dashboard", heading, meta, body, css=_CSS))
+    source = site("api/v1/grid.json")
+    return str(
+        page("Cross-SDK grid: tiercheck dashboard", heading, meta, body, css=_CSS, data=source)
+    )
 
 
 # --- a night's page -------------------------------------------------------------------------
@@ -261,7 +279,7 @@ def _entry(e: DiffEntry, line: str, root: str) -> Html:
     """One change; the scenario links to its page, at the line's row (where a failure's check
     and message are)."""
     target = f"{root}scenarios/{scenario_slug(e.leg, e.scenario)}.html"
-    href = site(f"{target}#now-{line}-{e.revision}") or site(target)
+    href = site(f"{target}#now-{line_slug(line)}-{e.revision}") or site(target)
     return el(
         "li",
         f"{e.revision} {e.leg} ",
@@ -367,7 +385,11 @@ def render_night(diff: NightDiff) -> str:
     )
     heading = el("span", f"Night {diff.night}")
     meta = f"{len(diff.lines)} line(s) ran · the night before: {diff.previous or 'none'}"
-    return str(page(f"Night {diff.night}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = (
+        f"Night {diff.night}: tiercheck dashboard",
+        site(f"{root}api/v1/nights/{diff.night}.json"),
+    )
+    return str(page(title, heading, meta, body, css=_CSS, data=source))
 
 
 def render_nights(listing: NightList) -> str:
@@ -423,7 +445,8 @@ def render_nights(listing: NightList) -> str:
         ),
         class_="crumbs",
     )
-    body = join((crumbs, table), "\n")
+    body = join((crumbs, scroll_region(table, "Every night")), "\n")
     meta = f"{len(listing.nights)} night(s) · latest {listing.latest or 'none'}"
     heading = el("span", "Night against night")
-    return str(page("Nights: tiercheck dashboard", heading, meta, body, css=_CSS))
+    source = site(f"{root}api/v1/nights.json")
+    return str(page("Nights: tiercheck dashboard", heading, meta, body, css=_CSS, data=source))

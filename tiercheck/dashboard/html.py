@@ -43,6 +43,7 @@ from tiercheck.dashboard.model import (
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE
 from tiercheck.dashboard.panel import badge_panel
 from tiercheck.dashboard.triage import Triage, TriageEntry, TriageStatus
+from tiercheck.history.datafile import line_slug
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import (
     LABEL,
@@ -62,6 +63,7 @@ from tiercheck.render.html import (
     github_link,
     join,
     page,
+    scroll_region,
     table,
     td,
     tr,
@@ -70,7 +72,7 @@ from tiercheck.render.html import (
 from tiercheck.render.svg import Svg
 from tiercheck.render.trend import sparkline_svg, trend_svg
 from tiercheck.scorecard.history_text import NO_STABLE_RUN, TITLE_CHARS, no_stable_hint
-from tiercheck.scorecard.model import HistoryUnaddressed
+from tiercheck.scorecard.model import HistoryTrendPoint, HistoryUnaddressed
 from tiercheck.scorecard.readings import short_sha, trend_columns
 
 __all__ = [
@@ -96,6 +98,10 @@ td.unmeasured { background: #fff1b8; } td.skipped { background: #f6f8fa; color: 
 ul.changes li { margin: 3px 0; }
 nav.crumbs { font-size: 13px; margin: 8px 0 0; }
 svg.spark { display: block; }
+figure.trend { margin: 8px 0; }
+.nowrap, .scroll td:first-child:not(.line) { white-space: nowrap; }
+svg.trend { display: block; max-width: 900px; height: auto; }
+td.line .badge { margin: 4px 0 2px; }
 .badge svg { vertical-align: middle; }
 details summary { cursor: pointer; }
 pre.snippet { background: var(--bg); border: 1px solid var(--line); padding: 6px 8px;
@@ -109,7 +115,7 @@ _STATE_CHIP = {"failing": "fail", "passing": "pass", "unmeasured": "unmeasured"}
 
 
 def _status(status: str) -> Html:
-    return chip(_STATUS_CHIP.get(status, "info"), _STATUS_TEXT.get(status, status))
+    return chip(_STATUS_CHIP.get(status, "info"), _STATUS_TEXT.get(status, status), symbol=True)
 
 
 def _a(href: str, text: str) -> Html:
@@ -144,14 +150,25 @@ def line_badge_json(summary: LineSummary) -> str:
     return badge_json(LABEL, *_badge_parts(summary))
 
 
-def _score(leg: LegSummary | None) -> tuple[str, str]:
-    """(css class, text) of a latest-score cell."""
+#: A score cell's symbol by its class: the cell says it in a symbol and words, never colour alone.
+_SCORE_SYMBOL = {"measured-full": "✓", "measured-partial": "✗", "unmeasured": "?", "skipped": "–"}
+
+
+def _score(leg: LegSummary | None) -> tuple[str, Html]:
+    """(css class, symbol and words) of a latest-score cell: `✓ 4/4 pass`, `✗ 3/4 · 1 fail`,
+    `? unmeasured`, `– skipped`."""
     if leg is None:
-        return "skipped", "—"
+        return "skipped", Html.escape("—")
     if leg.state != "measured":
-        return leg.state, leg.state
-    full = "measured-full" if leg.passed == leg.total else "measured-partial"
-    return full, f"{leg.passed}/{leg.total}"
+        cls, words = leg.state, leg.state
+    elif leg.passed == leg.total:
+        cls, words = "measured-full", f"{leg.passed}/{leg.total} pass"
+    else:
+        cls, words = "measured-partial", f"{leg.passed}/{leg.total} · {leg.total - leg.passed} fail"
+    symbol = _SCORE_SYMBOL.get(cls)
+    if symbol is None:
+        return cls, Html.escape(words)
+    return cls, join((el("span", symbol, class_="sym", aria_hidden="true"), " ", words))
 
 
 def _spark(history: LineHistory, revision: str, leg: str) -> Html:
@@ -246,12 +263,12 @@ def _last_night(index: DashboardIndex, root: str = "") -> Html:
 
 
 def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) -> Html:
+    # The key columns first (the line and its tier, its status, each leg's latest score), so
+    # a narrow screen shows them before the table scrolls.
     header = (
-        "SDK line",
-        "Tier",
+        "SDK line and tier",
         "Status",
-        "Revision",
-        "Leg",
+        "Revision and leg",
         "Latest",
         f"Trend (last {SPARK_RUNS} runs)",
     )
@@ -269,20 +286,20 @@ def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) ->
                 el("code", short_sha(summary.commit)),
                 class_="msg",
             ),
+            el("div", _line_badge(summary), class_="badge"),
             el("ul", *regressions, class_="msg") if regressions else "",
             rowspan=span,
+            class_="line",
         )
-        tier = td(_line_badge(summary), rowspan=span, class_="badge")
         status = td(_status(summary.status), rowspan=span, id=f"status-{summary.slug}")
         for i, leg in enumerate(legs or [None]):
             cls, text = _score(leg)
-            cells = [name, tier, status] if i == 0 else []
+            cells = [name, status] if i == 0 else []
             if leg is None:
-                cells.append(td("no legs", colspan="4", class_="msg"))
+                cells.append(td("no legs", colspan="3", class_="msg"))
             else:
                 cells += [
-                    td(leg.revision),
-                    td(leg.leg),
+                    td(el("span", leg.revision, class_="nowrap"), " ", leg.leg),
                     td(
                         text,
                         class_=f"score {cls}",
@@ -295,10 +312,12 @@ def _lines_table(index: DashboardIndex, histories: Mapping[str, LineHistory]) ->
     return join(
         (
             el("h2", "SDK lines"),
-            table(header, rows, class_="lines"),
+            scroll_region(table(header, rows, class_="lines"), "SDK lines"),
             el(
                 "p",
-                "Sparkline: scored pass rate per run; a red dot marks a fall, an amber tick a "
+                "Latest: scored scenarios passed of those run (✓ all pass, ✗ some fail, "
+                "? unmeasured). Sparkline: scored pass rate per run; a red dot marks a fall, an "
+                "amber tick a "
                 "night the leg was not measured. A row measured under another harness version "
                 "or other requirement sets is marked and never called a regression.",
                 class_="msg",
@@ -478,7 +497,8 @@ def render_index(
         if feed
         else None
     )
-    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS, head=head))
+    source = site("api/v1/index.json")
+    return str(page("tiercheck dashboard", heading, meta, body, css=_CSS, head=head, data=source))
 
 
 # --- a line's page ---------------------------------------------------------------------------
@@ -535,7 +555,8 @@ def _recent(history: LineHistory) -> Html:
                 id=anchor,
             )
         )
-    return join((el("h2", "Recent runs"), table(header, rows, body_id="recent-runs")))
+    recent = scroll_region(table(header, rows, body_id="recent-runs"), "Recent runs")
+    return join((el("h2", "Recent runs"), recent))
 
 
 def _tier_over_time(history: LineHistory) -> Html:
@@ -584,7 +605,7 @@ def _clock_rows(entries: tuple[ClockEntry, ...]) -> list[list[Child]]:
             [
                 c.revision,
                 rule,
-                chip(verdict, label),
+                chip(verdict, label, symbol=True),
                 _day(c.since),
                 c.due_on or "—",
                 left,
@@ -605,7 +626,7 @@ def _clock(history: LineHistory) -> Html:
             "four weeks costs Tier 2. Time left counts from the latest night.",
             class_="msg",
         ),
-        table(header, _clock_rows(history.clock), id="clock"),
+        scroll_region(table(header, _clock_rows(history.clock), id="clock"), "SEP-1730 clock"),
     ]
     if any(c.status == "no-stable-run" for c in history.clock):
         sdk = history.line.removesuffix("@stable") if history.series == "stable" else history.line
@@ -631,7 +652,10 @@ def _clock(history: LineHistory) -> Html:
                 "carry. Never the relegation verdict.",
                 class_="msg",
             ),
-            table(header, _clock_rows(history.early_warning), id="early-warning"),
+            scroll_region(
+                table(header, _clock_rows(history.early_warning), id="early-warning"),
+                "Early warning",
+            ),
         ]
     return join(parts)
 
@@ -650,11 +674,13 @@ def _ground_row(u: HistoryUnaddressed) -> list[Child]:
     if u.status == "unaddressed":
         title = one_line(u.oldest_title, TITLE_CHARS) if u.oldest_title else ""
         oldest: Child = join((f"#{u.oldest_number} ", el("span", title, class_="msg")))
-        return [chip(verdict, label), _day(u.timestamp), u.issues, oldest, u.oldest_age_days]
+        status = chip(verdict, label, symbol=True)
+        return [status, _day(u.timestamp), u.issues, oldest, u.oldest_age_days]
     why = one_line(u.reason, TITLE_CHARS) if u.reason else "—"
     if u.status == "not-recorded":
         why = "the latest run predates this record" if u.run_id else "no run"
-    return [chip(verdict, label), _day(u.timestamp), "—" if u.status != "none" else 0, why, "—"]
+    status = chip(verdict, label, symbol=True)
+    return [status, _day(u.timestamp), "—" if u.status != "none" else 0, why, "—"]
 
 
 def _unaddressed(history: LineHistory) -> Html:
@@ -674,7 +700,9 @@ def _unaddressed(history: LineHistory) -> Html:
                 "from the SDK's latest run, of either series.",
                 class_="msg",
             ),
-            table(header, [_ground_row(ground)], id="unaddressed"),
+            scroll_region(
+                table(header, [_ground_row(ground)], id="unaddressed"), "Issues unaddressed"
+            ),
         )
     )
 
@@ -700,7 +728,8 @@ def _streaks(history: LineHistory, root: str, triage: Triage) -> Html:
         for s in history.streaks
     ]
     header = ("Revision", "Leg", "Scenario", "Since", "Runs", "Check")
-    return join((el("h2", "Failing now"), table(header, rows, body_id="streaks")))
+    failing = scroll_region(table(header, rows, body_id="streaks"), "Failing now")
+    return join((el("h2", "Failing now"), failing))
 
 
 def _regression_history(history: LineHistory) -> Html:
@@ -811,23 +840,58 @@ def _open_regressions(summary: LineSummary) -> Html:
     return join((el("h2", "Open regressions ", _status(summary.status)), open_now))
 
 
+def _trend_table(points: Sequence[HistoryTrendPoint], columns: Sequence[tuple[str, str]]) -> Html:
+    """The trend chart's numbers as a table, run by run in the chart's order: each column's
+    scored pass rate ("unmeasured" where the chart has a gap, "—" where the leg did not run)
+    and the tier."""
+    rows = []
+    for point in points:
+        cells: list[Child] = [_day(point.timestamp), tier_text(point.tier)]
+        for rev, leg in columns:
+            rates = point.pass_rate.get(rev, {})
+            rate = rates.get(leg)
+            cells.append(
+                f"{rate:.0%}" if rate is not None else "unmeasured" if leg in rates else "—"
+            )
+        if point.tier_changed:
+            cells[1] = f"{cells[1]} (changed)"
+        rows.append(cells)
+    header = ("Night", "Tier", *(f"{rev} {leg}" for rev, leg in columns))
+    numeric = range(2, 2 + len(columns))
+    chart = table(header, rows, numeric, class_="trend-table")
+    return el(
+        "details",
+        el("summary", f"The chart's numbers: a table of the {len(points)} run(s)"),
+        scroll_region(chart, "The trend chart's numbers"),
+        id="trend-table",
+    )
+
+
 def _trend(summary: LineSummary, history: LineHistory) -> Html:
-    """The trend chart of every run, with gaps where a leg was not measured, and its caption."""
+    """The trend chart of every run (as wide as the page allows), with gaps where a leg was not
+    measured, its caption, and its numbers as a table."""
+    points = trend_points(history)
+    columns = trend_columns(history.revisions)
     chart = trend_svg(
         summary.line,
-        trend_points(history),
-        trend_columns(history.revisions),
-        width=900,
-        height=220,
+        points,
+        columns,
+        width=640,
+        height=240,
         gaps=True,
+        end_labels=True,
+        fluid=True,
     )
     caption = el(
         "figcaption",
-        f"Scored pass rate per revision and leg over {len(history.runs)} run(s); a gap (and an "
-        "amber tick below) is a night a leg was not measured, a dashed line a tier change.",
+        f"Scored pass rate per revision and leg over {len(history.runs)} run(s): each line has "
+        "its own dash pattern and marker (named in the legend below the chart and at its end; "
+        "a marker's title gives its night and rate); a gap (and an amber tick below) is a "
+        "night a leg was not measured, a dashed grey line a tier change.",
         class_="msg",
     )
-    return join((el("h2", "Trend"), el("figure", chart, caption, class_="trend")))
+    figure = el("figure", chart, caption, class_="trend")
+    return join((el("h2", "Trend"), figure, _trend_table(points, columns)))
 
 
 def _line_heading(summary: LineSummary) -> tuple[Html, str]:
@@ -885,7 +949,8 @@ def render_line(
         "\n",
     )
     heading, meta = _line_heading(summary)
-    return str(page(f"{summary.line}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = f"{summary.line}: tiercheck dashboard", site(f"{root}{summary.links.runs}")
+    return str(page(title, heading, meta, body, css=_CSS, data=source))
 
 
 # --- a scenario's page -----------------------------------------------------------------------
@@ -922,7 +987,7 @@ def render_scenario(
             td(_a(root + pages[r.line], r.line) if r.line in pages else r.line),
             td(r.revision),
             td(
-                chip(_STATE_CHIP[r.state], r.state),
+                chip(_STATE_CHIP[r.state], r.state, symbol=True),
                 join((" ", chip("fail", "regression"))) if r.regression else "",
                 "" if r.scored else join((" ", el("span", "(not scored)", class_="msg"))),
                 join((" ", _dispute_mark(r.dispute))) if r.dispute else "",
@@ -936,12 +1001,12 @@ def render_scenario(
                 if r.state == "failing"
                 else "",
             ),
-            id=f"now-{r.line}-{r.revision}",
+            id=f"now-{line_slug(r.line)}-{r.revision}",
         )
         for r in sorted(scenario.lines, key=lambda r: (r.state != "failing", r.line, r.revision))
     ]
     header = ("SDK line", "Revision", "State", "Failing since", "Runs", "Check")
-    now = join((el("h2", "Now"), table(header, rows, body_id="now")))
+    now = join((el("h2", "Now"), scroll_region(table(header, rows, body_id="now"), "Now")))
     items = [
         el(
             "li",
@@ -966,4 +1031,8 @@ def render_scenario(
     crumbs = el("nav", _a(f"{root}index.html", "← all lines"), class_="crumbs")
     body = join((crumbs, now, periods))
     heading = el("span", f"{scenario.leg} · {scenario.scenario}")
-    return str(page(f"{scenario.scenario}: tiercheck dashboard", heading, meta, body, css=_CSS))
+    title, source = (
+        f"{scenario.scenario}: tiercheck dashboard",
+        site(f"{root}api/v1/scenarios.json"),
+    )
+    return str(page(title, heading, meta, body, css=_CSS, data=source))

@@ -33,11 +33,16 @@ from tiercheck.history.record import (
     RunRecord,
     ScenarioRow,
     UnaddressedRecord,
+    bounded,
     parse_time,
     record_problem,
     run_key,
 )
 from tiercheck.model import ModelError, doc_field, from_json, to_json
+from tiercheck.plaintext import NAME_CHARS
+
+#: The schema of a name an SDK, its repository or the harness writes (`record.bounded`).
+_NAME = {"maxLength": NAME_CHARS}
 
 __all__ = [
     "DATA_MARKER",
@@ -62,8 +67,13 @@ __all__ = [
 #: `expected` and `unmeasured`; an older file has none of them, and reads as a run that
 #: measured something, with no dispute, expected failure or unmeasured scenario recorded. 4
 #: added a run's `definitions` (per scenario the digest of its definition in the harness): an
-#: older file has none, and reads as not recorded.
-SCHEMA_VERSION = 4
+#: older file has none, and reads as not recorded. 5 bounds every text an SDK, its repository
+#: or the harness writes (`record.bounded`: a name 200 characters, a message or reason 4096,
+#: a cut one saying so with a digest of the whole; `maxLength` in the schema): an older file's
+#: longer text is cut as it is read, as it would have been when recorded. 6 added a
+#: scenario's `flaky` (it failed beside other work and passed by itself): an older file has
+#: none, and reads as no scenario flaky within its run.
+SCHEMA_VERSION = 6
 #: The version of the folder's layout (its marker file) this tiercheck writes and reads.
 FOLDER_VERSION = 1
 #: The file at the root of a data folder that says what the folder is.
@@ -111,13 +121,15 @@ class RunFile:
     schema_version: int = doc_field(doc="the version of this file's layout", schema={"minimum": 1})
     run_id: str = doc_field(doc="the run's id (its output folder's name)")
     timestamp: str = doc_field(doc="when the run finished, ISO-8601 UTC")
-    sdk: str = doc_field(doc="the SDK line")
-    repo: str
-    ref: str | None
-    commit: str | None
-    tiercheck_version: str
-    harness_version: str | None = doc_field(doc="the conformance harness that ran the legs")
-    node_version: str | None
+    sdk: str = doc_field(doc="the SDK line", schema=_NAME)
+    repo: str = doc_field(schema=_NAME)
+    ref: str | None = doc_field(schema=_NAME)
+    commit: str | None = doc_field(schema=_NAME)
+    tiercheck_version: str = doc_field()
+    harness_version: str | None = doc_field(
+        doc="the conformance harness that ran the legs", schema=_NAME
+    )
+    node_version: str | None = doc_field(schema=_NAME)
     requirements_digest: str | None = doc_field(
         doc="a digest of the requirement sets scored against (null: not recorded)"
     )
@@ -149,6 +161,7 @@ class RunFile:
         omit_none=True,
         doc="scenario → a digest of its definition in the harness that ran it: what says "
         "which scenarios a referee change changed (absent: not recorded)",
+        schema={"propertyNames": _NAME},
     )
     legs: tuple[LegRow, ...]
     scenarios: tuple[ScenarioRow, ...]
@@ -333,8 +346,10 @@ def newer_schema(data: object, source: str) -> str | None:
 
 
 def record_of_file(data: object, source: str) -> RunRecord:
-    """The run a data file holds; ValueError (one line, naming `source`) when it is not one,
-    or holds a value the history cannot (a tier, count, pass rate or time out of range)."""
+    """The run a data file holds, its texts within their bounds (`record.bounded`: a file of
+    version 4 or older may hold longer ones); ValueError (one line, naming `source`) when it is
+    not one, or holds a value the history cannot (a tier, count, pass rate or time out of
+    range)."""
     newer = newer_schema(data, source)
     if newer is not None:
         raise ValueError(newer)
@@ -352,7 +367,7 @@ def record_of_file(data: object, source: str) -> RunRecord:
     problem = record_problem(record)
     if problem is not None:
         raise ValueError(f"{source}: not a tiercheck run file: {problem}")
-    return record
+    return bounded(record)
 
 
 def _record(

@@ -6,6 +6,7 @@ The same function reads a scorecard just produced and one loaded from a saved fo
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -15,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from tiercheck.model import doc_field
+from tiercheck.plaintext import NAME_CHARS, TEXT_CHARS, cut
 from tiercheck.revisions import LEGS
 from tiercheck.scorecard.compared import GOVERNANCE_SIGNALS
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard, SignalEntry
@@ -32,6 +34,7 @@ __all__ = [
     "Series",
     "UnaddressedRecord",
     "UnaddressedStatus",
+    "bounded",
     "config_digest",
     "line_of",
     "parse_time",
@@ -51,6 +54,9 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(3000, 1, 1, tzinfo=UTC)
 #: The largest tier or count the history stores: SQLite's INTEGER is a signed 64-bit one.
 MAX_COUNT = 2**63 - 1
+#: The schema of a name and of a message or reason the history keeps (`bounded`).
+NAME = {"maxLength": NAME_CHARS}
+TEXT = {"maxLength": TEXT_CHARS}
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class LegRow:
     revision: str
     leg: str
     state: str = doc_field(doc="measured, unmeasured or skipped")
-    reason: str | None = doc_field(doc="why the leg is unmeasured or skipped")
+    reason: str | None = doc_field(doc="why the leg is unmeasured or skipped", schema=TEXT)
     pass_rate: float = doc_field(doc="scored scenarios passed / scored scenarios")
     # Declared like the described fields before them (still required, still positional).
     passed: int = doc_field()
@@ -88,11 +94,11 @@ class ScenarioRow:
 
     revision: str
     leg: str
-    scenario: str
-    passed: bool
+    scenario: str = doc_field(schema=NAME)
+    passed: bool = doc_field()
     scored: bool = doc_field(doc="counted by the requirement set (not an extension or pending)")
-    check: str | None = doc_field(doc="the first failing check's id")
-    message: str | None = doc_field(doc="the first failing check's message")
+    check: str | None = doc_field(doc="the first failing check's id", schema=NAME)
+    message: str | None = doc_field(doc="the first failing check's message", schema=TEXT)
     dispute: DisputeRecord | None = doc_field(
         default=None,
         omit_none=True,
@@ -136,8 +142,8 @@ class ScenarioRow:
 #: How a run judged SEP-1730's "issues unaddressed for two months": pass (none), fail (some),
 #: inconclusive (the issues or their timelines could not be read) or skipped.
 UnaddressedStatus = Literal["pass", "fail", "inconclusive", "skipped"]
-#: How long a title the history keeps (the oldest issue's): enough to recognise it.
-TITLE_CHARS = 200
+#: How long a title the history keeps (the oldest issue's): a name's bound.
+TITLE_CHARS = NAME_CHARS
 
 
 @dataclass(frozen=True)
@@ -149,11 +155,13 @@ class UnaddressedRecord:
     status: UnaddressedStatus = doc_field(
         doc="pass: none; fail: some issues unaddressed for two months; inconclusive; skipped"
     )
-    reason: str | None = doc_field(doc="why it is inconclusive or skipped")
+    reason: str | None = doc_field(doc="why it is inconclusive or skipped", schema=TEXT)
     days: int = doc_field(doc="two months, in days: the age an unaddressed issue has reached")
     total: int = doc_field(doc="open issues unaddressed for `days` or more (exact)")
     oldest_number: int | None = doc_field(doc="the oldest such issue's number")
-    oldest_title: str | None = doc_field(doc="its title, from GitHub (untrusted), cut short")
+    oldest_title: str | None = doc_field(
+        doc="its title, from GitHub (untrusted), cut short", schema=NAME
+    )
     oldest_age_days: int | None = doc_field(doc="its age in whole days at the run's as-of")
 
 
@@ -401,14 +409,15 @@ def _verdicts(doc: Scorecard) -> tuple[tuple[LegRow, ...], tuple[ScenarioRow, ..
 
 
 def record_of(doc: Scorecard) -> RunRecord:
-    """The history's record of a scorecard."""
+    """The history's record of a scorecard, every text an SDK or the harness wrote within its
+    bound (`bounded`)."""
     legs, scenarios = _verdicts(doc)
     configs = {
         rev: {key: c.value for key, c in entry.config.items()}
         for rev, entry in doc.revisions.items()
     }
     signals = {name: doc.checks.signal(name) for name in GOVERNANCE_SIGNALS}
-    return RunRecord(
+    record = RunRecord(
         run_id=doc.tiercheck.run_id,
         timestamp=parse_time(doc.timestamp),
         sdk=doc.sdk.name,
@@ -434,6 +443,94 @@ def record_of(doc: Scorecard) -> RunRecord:
         sep_tier=doc.implied_tier.sep1730.tier,
         nothing_measured=measured_nothing(doc),
         definitions=dict(doc.harness.definitions) if doc.harness.definitions else None,
+    )
+    return bounded(record)
+
+
+def _name(text: str) -> str:
+    return text if len(text) <= NAME_CHARS else cut(text, NAME_CHARS)
+
+
+def _opt_name(text: str | None) -> str | None:
+    return text if text is None or len(text) <= NAME_CHARS else cut(text, NAME_CHARS)
+
+
+def _opt_text(text: str | None) -> str | None:
+    return text if text is None or len(text) <= TEXT_CHARS else cut(text, TEXT_CHARS)
+
+
+def _long_scenario(s: ScenarioRow) -> bool:
+    return (
+        len(s.scenario) > NAME_CHARS
+        or (s.check is not None and len(s.check) > NAME_CHARS)
+        or (s.message is not None and len(s.message) > TEXT_CHARS)
+    )
+
+
+def bounded(record: RunRecord) -> RunRecord:
+    """`record` with every text an SDK, its repository or the harness wrote within its bound
+    (`plaintext.cut`): a name (the line, repository, ref, commit, versions, a scenario, a check
+    id, an issue's title) to `NAME_CHARS`, a message or reason to `TEXT_CHARS`; a cut text
+    says so and keeps a digest of the whole. `record` itself when every text is within.
+
+    Every run the history takes passes here (`record_of`, `datafile.record_of_file`), so a
+    run file and the database hold what `history_run.schema.json` bounds, and a file written
+    before the bounds is cut as it is read."""
+    scenarios = record.scenarios
+    if any(_long_scenario(s) for s in scenarios):
+        scenarios = tuple(
+            dataclasses.replace(
+                s,
+                scenario=_name(s.scenario),
+                check=_opt_name(s.check),
+                message=_opt_text(s.message),
+            )
+            if _long_scenario(s)
+            else s
+            for s in scenarios
+        )
+    legs = record.legs
+    if any(x.reason is not None and len(x.reason) > TEXT_CHARS for x in legs):
+        legs = tuple(dataclasses.replace(x, reason=_opt_text(x.reason)) for x in legs)
+    found = record.unaddressed
+    if found is not None:
+        found = dataclasses.replace(
+            found, reason=_opt_text(found.reason), oldest_title=_opt_name(found.oldest_title)
+        )
+    definitions = record.definitions
+    if definitions is not None and any(len(k) > NAME_CHARS for k in definitions):
+        definitions = {_name(k): v for k, v in definitions.items()}
+    sdk, repo = _name(record.sdk), _name(record.repo)
+    ref, commit = _opt_name(record.ref), _opt_name(record.commit)
+    harness, node = _opt_name(record.harness_version), _opt_name(record.node_version)
+    if (
+        (sdk, repo, ref, commit, harness, node)
+        == (
+            record.sdk,
+            record.repo,
+            record.ref,
+            record.commit,
+            record.harness_version,
+            record.node_version,
+        )
+        and scenarios is record.scenarios
+        and legs is record.legs
+        and found == record.unaddressed
+        and definitions is record.definitions
+    ):
+        return record
+    return dataclasses.replace(
+        record,
+        sdk=sdk,
+        repo=repo,
+        ref=ref,
+        commit=commit,
+        harness_version=harness,
+        node_version=node,
+        scenarios=scenarios,
+        legs=legs,
+        unaddressed=found,
+        definitions=definitions,
     )
 
 
@@ -470,12 +567,14 @@ def unaddressed_record(signal: SignalEntry | None) -> UnaddressedRecord | None:
     title = oldest.get("title") if oldest else None
     return UnaddressedRecord(
         status=status,
-        reason=_free_text(reason[:TITLE_CHARS] if reason else None),
+        reason=_free_text(cut(reason, TITLE_CHARS) if reason else None),
         days=days or 0,
         total=(total or 0) if status == "fail" else 0,
         oldest_number=_count(oldest.get("number")) if oldest and status == "fail" else None,
         oldest_title=(
-            _free_text(title[:TITLE_CHARS]) if isinstance(title, str) and status == "fail" else None
+            _free_text(cut(title, TITLE_CHARS))
+            if isinstance(title, str) and status == "fail"
+            else None
         ),
         oldest_age_days=_count(oldest.get("age_days")) if oldest and status == "fail" else None,
     )

@@ -31,6 +31,7 @@ from tiercheck.history.record import (
     parse_time,
     run_key,
 )
+from tiercheck.plaintext import NAME_CHARS, TEXT_CHARS, cut
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -121,6 +122,20 @@ _MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE runs ADD COLUMN definitions TEXT;
     """,
+    # Every text an SDK or the harness wrote within its bound, as `record.bounded` keeps it
+    # since (a scenario's name and check id, its message, a leg's reason), cut by the one cut
+    # (`plaintext.cut`, registered as `tiercheck_cut` while migrating). The line's name, ref
+    # and repository make each run's key, so a run stored before keeps them as they were.
+    f"""
+    UPDATE scenarios SET scenario = tiercheck_cut(scenario, {NAME_CHARS})
+        WHERE length(scenario) > {NAME_CHARS};
+    UPDATE scenarios SET check_id = tiercheck_cut(check_id, {NAME_CHARS})
+        WHERE length(check_id) > {NAME_CHARS};
+    UPDATE scenarios SET message = tiercheck_cut(message, {TEXT_CHARS})
+        WHERE length(message) > {TEXT_CHARS};
+    UPDATE legs SET reason = tiercheck_cut(reason, {TEXT_CHARS})
+        WHERE length(reason) > {TEXT_CHARS};
+    """,  # noqa: S608 (the numbers are ours)
     # Per scenario whether it was flaky within the run (failed beside other work, passed by
     # itself); NULL: not so, or a run stored before this version.
     """
@@ -280,6 +295,7 @@ class HistoryStore:
             raise _newer_schema(self.path, version)
         if version == SCHEMA_VERSION:
             return
+        conn.create_function("tiercheck_cut", 2, cut, deterministic=True)
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Read again under the write lock: another writer may have migrated meanwhile.

@@ -14,6 +14,7 @@ carries): only an https URL of exactly that shape passes, so text that merely lo
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Literal, TypeVar
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import visible
+from tiercheck.plaintext import clean, page_text, visible
 
 __all__ = [
     "GITHUB_PAGE_KINDS",
@@ -184,7 +185,12 @@ def _attributes(cls: type[M], attrs: Mapping[str, Attr]) -> str:
         if value is True:
             out.append(f" {name}")
             continue
-        text = value.url if isinstance(value, Href) else value
+        if isinstance(value, Href):
+            # A link is never cut: it holds nothing that hides or reorders text (`Href`).
+            out.append(f' {name}="{html.escape(clean(value.url), quote=True)}"')
+            continue
+        # A long text is cut as a page's text is (`plaintext.page_text`), its mark as text.
+        text = "".join(page_text(value)) if isinstance(value, str) else value
         out.append(f' {name}="{cls.escape(text)}"')
     return "".join(out)
 

@@ -8,7 +8,8 @@ the SDK under test can only ever be text, read in its own order. Elements come f
 own URLs (`Href`), and from `github_link`, which links an issue, pull request or release only
 through the one check of its address (`element.github_page`); the shared pieces are the page
 shell (`page`: inline styles, no script, the Content-Security-Policy that lets nothing be
-fetched), the verdict chip (`chip`) and the table (`table`, `td`, `th`, `tr`).
+fetched; its styles fit any screen from 360 px up), the verdict chip (`chip`), the table
+(`table`, `td`, `th`, `tr`) and the region a wide table scrolls in (`scroll_region`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Self
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import clean, visible
+from tiercheck.plaintext import PAGE_CHARS, page_text
 from tiercheck.render.element import (
     GITHUB_PAGE_KINDS,
     Attr,
@@ -44,6 +45,7 @@ __all__ = [
     "join",
     "link",
     "page",
+    "scroll_region",
     "table",
     "td",
     "th",
@@ -55,7 +57,10 @@ __all__ = [
 class Html(Markup):
     """HTML markup. A plain value meeting it is escaped as `html.escape(visible(clean(value)))`
     does: control characters dropped, bidirectional controls, zero-width characters and
-    noncharacters shown as `[U+202E]`, `& < > " '` written as entities."""
+    noncharacters shown as `[U+202E]`, `& < > " '` written as entities; one longer than
+    `PAGE_CHARS` is cut (`plaintext.page_text`), its mark in a `<span class="cut">`, which
+    `page` links to the document holding the whole text. (An attribute's value is cut the
+    same, its mark as text: `element`.)"""
 
     __slots__ = ()
 
@@ -64,7 +69,14 @@ class Html(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        return cls(html.escape(visible(clean(s)), quote=True))
+        shown, mark = page_text(s)
+        if not mark:
+            return cls(html.escape(shown, quote=True))
+        return cls(f"{html.escape(shown, quote=True)}{_CUT_START}{html.escape(mark)}</span>")
+
+
+#: What starts the mark of a text `Html.escape` cut (no text can hold it: `<` is escaped).
+_CUT_START = '<span class="cut">'
 
 
 class Cell(Html):
@@ -147,10 +159,37 @@ _CHIP_CLASS = {
 }
 
 
-def chip(verdict: str, text: str | None = None) -> Html:
-    """A coloured verdict label: `text` (else the verdict) in the verdict's colour."""
+#: A verdict's symbol, shown before its words when a chip asks for it (never colour alone).
+_CHIP_SYMBOL = {"pass": "✓", "fail": "✗", "review": "!", "skip": "–"}
+#: Verdicts whose symbol is not their colour's: no verdict at all, and "review" (shown in the
+#: colour of information: at risk, harness changed).
+_CHIP_SYMBOL_OF = {
+    "unmeasured": "?",
+    "inconclusive": "?",
+    "partially-measured": "?",
+    "review": "!",
+}
+
+
+def chip(verdict: str, text: str | None = None, *, symbol: bool = False) -> Html:
+    """A coloured verdict label: `text` (else the verdict) in the verdict's colour; with
+    `symbol`, the verdict's symbol before the words (✓ ✗ ! ? –; hidden from screen readers,
+    which read the words), so the label never says it by colour alone."""
     cls = _CHIP_CLASS.get(verdict.lower(), "info")
-    return el("span", text or verdict, class_=f"chip {cls}")
+    mark = _CHIP_SYMBOL_OF.get(verdict.lower()) or _CHIP_SYMBOL.get(cls)
+    if not symbol or mark is None:
+        return el("span", text or verdict, class_=f"chip {cls}")
+    sym = el("span", mark, class_="sym", aria_hidden="true")
+    return el("span", sym, " ", text or verdict, class_=f"chip {cls}")
+
+
+def scroll_region(content: Child, label: str, **attrs: Attr) -> Html:
+    """`content` (a wide table) in a box of its own that scrolls sideways when the screen is
+    narrower than it, so the page itself never does: a region named `label` that the keyboard
+    can reach (`tabindex="0"`) to scroll it."""
+    return el(
+        "div", content, class_="scroll", tabindex="0", role="region", aria_label=label, **attrs
+    )
 
 
 def td(*children: Child, **attrs: Attr) -> Cell:
@@ -220,6 +259,15 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .msg { color: var(--muted); font-size: 12px; }
 ul.blockers li { margin: 2px 0; }
 .note { color: var(--muted); border-left: 3px solid var(--line); padding-left: 8px; }
+main, header { overflow-wrap: break-word; }
+header h1 { flex-wrap: wrap; } header h1 > span { min-width: 0; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; position: relative; max-width: 100%; margin: 6px 0 12px; }
+.scroll > table { margin: 0; }
+.scroll:focus-visible { outline: 2px solid var(--info); outline-offset: 2px; }
+@media (max-width: 640px) {
+  header { padding: 12px; } main { padding: 4px 12px 24px; }
+  header h1 { font-size: 17px; }
+}
 """
 
 # Nothing may be fetched at view time: no scripts, styles, images or fonts from elsewhere.
@@ -243,10 +291,33 @@ def page(
     *,
     css: Css | None = None,
     head: Html | None = None,
+    data: Href | None = None,
 ) -> Html:
     """A whole document: the shared styles then `css`, inline; no script, no external
     reference. `title` is text; `heading`, `meta` and `body` are markup or text; `head` is
-    more of the head (a `link rel="alternate"`, made by `void`), each element on its line."""
+    more of the head (a `link rel="alternate"`, made by `void`), each element on its line.
+    `data` is the document the page is made from (its JSON): when the page cut a text
+    (`Html.escape`), a note before the body says so and links there, where each is whole."""
     styles = Html(_CSS + (css.text if css else ""))
     more = Html(head + Html("\n")) if head else Html()
-    return _SHELL.format(title=title, head=more, css=styles, heading=heading, meta=meta, body=body)
+    parts = [Html.escape(p) for p in (heading, meta, body)]
+    if data is not None and any(_CUT_START in p for p in parts):
+        note = el(
+            "p",
+            f"A text longer than {PAGE_CHARS:,} characters is cut on this page where it says "
+            "[cut: …], with its length and the start of its SHA-256; the texts are whole in ",
+            el("a", data.url, href=data),
+            ".",
+            class_="note",
+        )
+        parts[2] = Html(note + Html("\n") + parts[2])
+    heading, meta, body = parts
+    return _SHELL.format(
+        # The title is text of its own: a cut one keeps its mark as text.
+        title="".join(page_text(title)),
+        head=more,
+        css=styles,
+        heading=heading,
+        meta=meta,
+        body=body,
+    )

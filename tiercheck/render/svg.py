@@ -2,10 +2,11 @@
 
 `Svg` is markup (a markupsafe `Markup`) escaped for XML: a plain value meeting it loses its
 control characters, shows the characters that hide or reorder text and the noncharacters as
-`[U+202E]` (`plaintext.visible`; XML 1.0 cannot hold U+FFFE and U+FFFF), and `& < > " '` become
-entities, so a label is safe in element text and in an attribute (`aria-label`) alike. An SVG
-element with no children closes itself (`<rect …/>`); none may carry a link. An `Svg` placed in
-an `Html` page goes in as it is (inline SVG).
+`[U+202E]` (`plaintext.visible`; XML 1.0 cannot hold U+FFFE and U+FFFF), one longer than a page
+shows is cut (`plaintext.page_text`), and `& < > " '` become entities, so a label is safe in
+element text and in an attribute (`aria-label`) alike. An SVG element with no children closes
+itself (`<rect …/>`); none may carry a link. An `Svg` placed in an `Html` page goes in as it
+is (inline SVG).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Self
 
 from markupsafe import Markup
 
-from tiercheck.plaintext import clean, visible
+from tiercheck.plaintext import page_text
 from tiercheck.render.element import Child, element
 
 __all__ = ["XMLNS", "Svg", "el", "join", "svg"]
@@ -37,7 +38,8 @@ class Svg(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        return cls(html.escape(visible(clean(s)), quote=True))
+        # One longer than a page shows is cut, as on a page (`plaintext.page_text`).
+        return cls(html.escape("".join(page_text(s)), quote=True))
 
 
 def el(name: str, *children: Child, **attrs: SvgAttr) -> Svg:

@@ -26,7 +26,8 @@ _TAGS = (
 )
 TAGS = frozenset(_TAGS.split())
 _ATTRS = "lang charset name content http-equiv class id href scope colspan aria-hidden"
-ATTRS = frozenset([*_ATTRS.split(), "aria-labelledby"])
+# A wide table's scroll region: `div tabindex="0" role="region" aria-label`.
+ATTRS = frozenset([*_ATTRS.split(), "aria-labelledby", "tabindex", "role", "aria-label"])
 SITE_LINK = re.compile(r"(\.\./)*[\w.-]+(/[\w.-]+)*\.(html|json)(#[\w-]+)?|#[\w-]+")
 R1 = "2025-11-25"
 

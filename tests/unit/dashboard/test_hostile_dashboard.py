@@ -35,7 +35,7 @@ TAGS = frozenset(
             "html head meta title style body header h1 h2 h3 main div span p a ul li strong code",
             "pre section",
             "nav table thead tbody tr th td details summary figure figcaption svg g text",
-            "lineargradient stop clippath rect line circle polyline",
+            "lineargradient stop clippath rect line circle polyline path",
         )
     ).split()
 )
@@ -45,7 +45,8 @@ ATTRS = frozenset(
             "lang charset name content http-equiv class id href title rowspan colspan",
             "xmlns width height viewbox role aria-label x y x1 y1 x2 y2 cx cy r rx fill stroke",
             "stroke-width stroke-dasharray stroke-opacity stop-color stop-opacity offset",
-            "clip-path text-anchor font-family font-size fill-opacity points",
+            "clip-path text-anchor font-family font-size fill-opacity points d",
+            "tabindex aria-hidden",
         )
     ).split()
 )

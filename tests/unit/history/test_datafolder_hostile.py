@@ -238,7 +238,7 @@ def test_a_run_file_of_a_newer_tiercheck_is_refused(data: Path, tmp_path: Path) 
         code, _, err = tier_check(tmp_path, *argv)
         assert code == 2
         assert err.count("\n") == 1
-        assert "schema version 7, newer than this tiercheck's (4)" in err
+        assert "schema version 7, newer than this tiercheck's (6)" in err
 
 
 # --- B: symbolic links in the data folder -------------------------------------------------

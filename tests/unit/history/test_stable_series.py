@@ -222,7 +222,7 @@ def test_without_a_stable_run_the_clock_says_no_stable_release_was_assessed() ->
     assert {c["status"] for c in data["clock"]} == {"no-stable-run"}
     page = render_line(summary, history)
     clock = page.split('id="clock"')[1].split("</table>")[0]
-    assert clock.count(">no stable release assessed yet<") == 4
+    assert clock.count(">?</span> no stable release assessed yet<") == 4  # symbol and words
     assert "unmeasured" not in clock
     assert _ids(page)["clock-no-stable-run"] == (
         "No stable release of go-sdk assessed yet: the clock starts with its first run at its "
@@ -245,7 +245,7 @@ def test_an_unmeasured_clock_written_before_no_stable_run_still_loads_and_reads(
     assert {c.status for c in old.clock} == {"unmeasured"}
     page = render_line(summary, old)
     clock = page.split('id="clock"')[1].split("</table>")[0]
-    assert clock.count(">unmeasured<") == 4
+    assert clock.count(">?</span> unmeasured<") == 4
     assert 'id="clock-no-stable-run"' not in page
 
     block = history_block(runs[:-1], runs[-1], database=None)

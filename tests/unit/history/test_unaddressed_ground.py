@@ -220,7 +220,7 @@ def test_the_data_file_carries_it_and_an_old_file_without_it_is_not_recorded() -
     text = run_file_text(record)
     data = json.loads(text)
     conforms(data, json.loads((SCHEMAS / "history_run.schema.json").read_text()))
-    assert data["schema_version"] == 4
+    assert data["schema_version"] == 6
     assert data["unaddressed"] == {
         "status": "fail",
         "reason": None,
