@@ -63,7 +63,9 @@ def _verdicts(tmp_path: Path) -> dict[tuple[str, Leg], LegVerdict]:
     }
 
 
-Alone = dict[str, bool | None]  # scenario → passes by itself (None: the harness writes nothing)
+#: scenario → passes by itself (None: the harness writes nothing; "empty": an empty folder
+#: and exit 1, as when the harness throws in the scenario)
+Alone = dict[str, bool | str | None]
 
 
 def _harness(monkeypatch: pytest.MonkeyPatch, alone: Alone) -> list[dict[str, Any]]:
@@ -78,9 +80,11 @@ def _harness(monkeypatch: pytest.MonkeyPatch, alone: Alone) -> list[dict[str, An
             assert not folder.exists()
             folder.mkdir(parents=True)
             ok = alone[name]
-            if ok is not None:
+            if ok == "empty":
+                write_scenario(folder, name, None, leg=leg)
+            elif ok is not None:
                 write_scenario(folder, name, passing() if ok else failing("alone"), leg=leg)
-            return LegRun(leg, REV, folder, 0 if ok else 1, False, "", 0.1)
+            return LegRun(leg, REV, folder, 0 if ok is True else 1, False, "", 0.1)
 
         return fake
 
@@ -142,7 +146,7 @@ def test_a_server_leg_run_sequentially_ran_by_itself_already(
 def test_a_run_by_itself_that_measures_nothing_leaves_the_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _harness(monkeypatch, {"c-bad": None, "c-worse": None})
+    _harness(monkeypatch, {"c-bad": None, "c-worse": "empty"})
     monkeypatch.setattr("tiercheck.sdk.server.managed_server", _no_server)
     done = confirm.confirm_failures(
         _options(tmp_path), [_plan()], tmp_path, HARNESS, NullProgress(), _verdicts(tmp_path)
@@ -154,12 +158,14 @@ def test_a_run_by_itself_that_measures_nothing_leaves_the_failure(
     assert reason.startswith("the server did not become ready again: exited 3")
     client = done.verdicts[(REV, "client")]
     assert [d.result for d in client.details] == ["passed", "failed", "failed"]
-    for d in client.failing:
+    bad, worse = client.failing
+    for d in (bad, worse):
         assert d.confirmation is not None
         assert d.confirmation.alone == "unmeasured"
-        assert "without writing" in (d.confirmation.reason or "")
         assert d.results_path is not None
         assert "raw" in d.results_path.parts  # the first result stands
+    assert "without writing c-bad's results" in (bad.confirmation.reason or "")
+    assert (worse.confirmation.reason or "").startswith("no checks.json: the harness exited 1")
 
 
 def test_nothing_to_confirm_runs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

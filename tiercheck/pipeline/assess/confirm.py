@@ -125,8 +125,9 @@ def _confirm_each(
         out.append(verdict)
         said = {"passed": "flaky: passed by itself", "failed": "failed again by itself"}
         conf = verdict.confirmation
-        detail = said.get(conf.alone, "") if conf else ""
-        progress.done(name, detail or f"not confirmed: {(why or '').splitlines()[0]}", ok=False)
+        assert conf is not None  # confirm_failure always records one
+        unconfirmed = f"not confirmed: {(conf.reason or 'no result').splitlines()[0]}"
+        progress.done(name, said.get(conf.alone, unconfirmed), ok=False)
     return out
 
 
