@@ -236,8 +236,8 @@ def _conformance_row(
         # Counted as the run by itself judged it; a person decides whether it holds.
         flaky = (
             f"the {leg.flaky} flaky scenario{'s' if leg.flaky != 1 else ''} (failed beside "
-            "other work, passed when run again by itself; listed under Conformance) pass "
-            "reliably enough for the tier"
+            "other work, passed when run again by itself; listed under Conformance) "
+            f"{'pass' if leg.flaky != 1 else 'passes'} reliably enough for the tier"
         )
         review = f"{review}; and {flaky}" if review else flaky
     return Row(
