@@ -168,6 +168,34 @@ def test_a_run_by_itself_that_measures_nothing_leaves_the_failure(
     assert (worse.confirmation.reason or "").startswith("no checks.json: the harness exited 1")
 
 
+def test_a_leg_failing_more_widely_than_the_bound_is_not_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _harness(monkeypatch, {"s-bad": True})
+    monkeypatch.setattr(confirm, "MOST_PER_LEG", 1)
+    done = confirm.confirm_failures(
+        _options(tmp_path, url="http://127.0.0.1:9/mcp"),
+        [_plan()],
+        tmp_path,
+        HARNESS,
+        NullProgress(),
+        _verdicts(tmp_path),
+    )
+    # The server leg's one failure is run again; the client leg's two are not.
+    assert [(c["leg"], c["scenario"]) for c in calls] == [("server", "s-bad")]
+    assert done.rerun == 1
+    client = done.verdicts[(REV, "client")]
+    assert [d.result for d in client.details] == ["passed", "failed", "failed"]
+    for d in client.failing:
+        assert d.confirmation is not None
+        assert d.confirmation.alone == "unmeasured"
+        assert d.confirmation.reason == (
+            "not run again: 2 failures in the client leg at 2025-11-25, more than 1; "
+            "a leg failing that widely fails for the SDK"
+        )
+    assert [d.result for d in done.verdicts[(REV, "server")].details] == ["passed", "flaky"]
+
+
 def test_nothing_to_confirm_runs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _harness(monkeypatch, {})
     verdicts = {
