@@ -30,7 +30,7 @@ The frozen sets carry no category, so a row's category is derived from its scena
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -44,6 +44,7 @@ from tiercheck.model import doc_field
 __all__ = [
     "CATEGORIES",
     "CATEGORY_RULE",
+    "CellFound",
     "Grid",
     "GridCell",
     "GridColumn",
@@ -52,6 +53,8 @@ __all__ = [
     "GridTable",
     "build_grid",
     "category",
+    "grid_keys",
+    "line_cells",
     "runs_by_line",
 ]
 
@@ -213,16 +216,21 @@ class _Track:
     unmeasured_since: RunRecord | None = None
 
 
-def _cells(
-    line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]
-) -> dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]:
-    """key → (state, the first run of its stretch, the latest run's row) for one line."""
+#: A key's state as of a run: its state, the first run of its stretch, the run's row.
+CellFound = tuple[GridState, RunRecord | None, ScenarioRow | None]
+
+
+def line_cells(
+    runs: Sequence[RunRecord], keys: Sequence[_Key]
+) -> Iterator[tuple[RunRecord, dict[_Key, CellFound]]]:
+    """After each of a line's runs (oldest first): that run, and each key (revision, leg,
+    scenario) → (state, the first run of its stretch, the run's row), as the grid of the runs
+    up to it reads them. The last one is the line's cells in the grid of all its runs."""
     tracks = {key: _Track() for key in keys}
-    latest: dict[_Key, tuple[GridState, ScenarioRow | None]] = {}
-    for i, run in enumerate(runs):
+    for run in runs:
         rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
         legs = {(x.revision, x.leg): x.state for x in run.legs}
-        last = i == len(runs) - 1
+        found: dict[_Key, CellFound] = {}
         for key, track in tracks.items():
             state, row = _state(legs, key, rows)
             if state == "unmeasured":
@@ -232,21 +240,24 @@ def _cells(
                 track.unmeasured_since = None
                 if state != track.verdict:
                     track.verdict, track.verdict_since = state, run
-            if last:
-                latest[key] = (state, row)
-    out: dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]] = {}
-    for key, track in tracks.items():
-        state, row = latest.get(key, ("not-run", None))
-        since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
-        out[key] = (state, since, row)
-    return out
+            since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
+            found[key] = (state, since, row)
+        yield run, found
+
+
+def _cells(line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]) -> dict[_Key, CellFound]:
+    """key → (state, the first run of its stretch, the latest run's row) for one line."""
+    last: dict[_Key, CellFound] = dict.fromkeys(keys, ("not-run", None, None))
+    for _, cells in line_cells(runs, keys):
+        last = cells
+    return last
 
 
 def _leg_order(leg: str) -> tuple[bool, str]:
     return (leg != "server", leg)
 
 
-_Cells = Mapping[str, Mapping[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]]
+_Cells = Mapping[str, Mapping[_Key, CellFound]]
 
 
 def _in_set_order(names: Sequence[str]) -> list[str]:
@@ -259,7 +270,7 @@ def _in_set_order(names: Sequence[str]) -> list[str]:
 def _cell(
     line: str,
     revision: str,
-    found: tuple[GridState, RunRecord | None, ScenarioRow | None],
+    found: CellFound,
     page: str | None,
 ) -> GridCell:
     """A line's cell in a scenario's row; a failure names its check and message and links the
@@ -353,23 +364,31 @@ def _grid_table(
     )
 
 
-def build_grid(
-    by_line: Mapping[str, Sequence[RunRecord]],
-    sets: Mapping[str, Mapping[str, Sequence[str]]],
-    *,
-    scenario_pages: Mapping[tuple[str, str], str] | None = None,
-) -> Grid:
-    """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
-    leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
-    its page in the site."""
-    lines = sorted(by_line)
-    keys = [
+def grid_keys(sets: Mapping[str, Mapping[str, Sequence[str]]]) -> list[_Key]:
+    """Every (revision, leg, scenario) of the frozen sets `sets`, in the grid's order of reading."""
+    return [
         (revision, leg, name)
         for revision in sorted(sets)
         for leg in sorted(sets[revision])
         for name in sets[revision][leg]
     ]
-    cells = {line: _cells(line, by_line[line], keys) for line in lines}
+
+
+def build_grid(
+    by_line: Mapping[str, Sequence[RunRecord]],
+    sets: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    scenario_pages: Mapping[tuple[str, str], str] | None = None,
+    cells: _Cells | None = None,
+) -> Grid:
+    """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
+    leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
+    its page in the site; `cells` are each line's cells after its last run in `by_line`
+    (`line_cells`, covering every key of `sets`) when the caller has them already."""
+    lines = sorted(by_line)
+    if cells is None:
+        keys = grid_keys(sets)
+        cells = {line: _cells(line, by_line[line], keys) for line in lines}
     tables = [
         _grid_table(
             revision,

@@ -1,0 +1,157 @@
+"""The grid as of every night (pure): `nights/<night>/grid.html`, a permalink that never moves.
+
+A night's grid is the cross-SDK grid (`grid.build_grid`) of the runs up to the end of that
+night (UTC) — each line's runs until then, the revisions their latest runs claimed then, every
+line that had run by then — read from the verdicts the runs recorded, exactly as `grid.html`
+was published that night: nothing is scored again, and no run of a later night reaches it.
+
+Built in one reading of each line's runs (`grid.line_cells`): after the last run of each of
+a line's nights, the line's cells are kept, with a digest of everything in them so far (each
+cell that changed, each run's date, claimed revisions and scenarios scored outside the frozen
+sets). A night's `key` is made of those digests, so the next build knows, without building
+it, that a night's grid is the one it published — and a later night never changes an earlier
+night's key. The grid itself (`NightGrids.grid`) is built only for a night whose page is
+rendered.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tiercheck.dashboard.grid import CellFound, Grid, build_grid, grid_keys, line_cells
+from tiercheck.history.record import RunRecord, run_key
+from tiercheck.history.section import stamp
+
+__all__ = ["NightGrids", "night_grid_page"]
+
+
+def night_grid_page(night: str) -> str:
+    """The page of the grid as of `night` (an ISO date)."""
+    return f"nights/{night}/grid.html"
+
+
+_Sets = Mapping[str, Mapping[str, Sequence[str]]]
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A line after its last run of a night."""
+
+    night: str
+    upto: int  # how many of the line's runs (oldest first) the night has
+    digest: str
+    cells: dict[tuple[str, str, str], CellFound]
+
+
+def _signature(state: str, found: CellFound) -> tuple[object, ...]:
+    """What of a cell a page shows: its state, since when, whether disputed, and a failure's
+    check and message (the run whose stretch it is, by identity)."""
+    _, since, row = found
+    disputed = row is not None and row.disputed
+    said = (row.check, row.message) if state == "fail" and row is not None else None
+    return (state, since, disputed, said)
+
+
+def _said(key: tuple[str, str, str], sig: tuple[object, ...]) -> str:
+    state, since, disputed, said = sig
+    when = [stamp(since), since.run_id, run_key(since)] if isinstance(since, RunRecord) else None
+    return json.dumps([*key, state, when, disputed, said], ensure_ascii=False)
+
+
+def _outside(run: RunRecord, keys: set[tuple[str, str, str]]) -> list[str]:
+    return sorted(
+        f"{s.revision}/{s.leg}/{s.scenario}"
+        for s in run.scenarios
+        if s.scored and (s.revision, s.leg, s.scenario) not in keys
+    )
+
+
+def _kept(runs: Sequence[RunRecord], keys: list[tuple[str, str, str]]) -> list[_Kept]:
+    """The line after the last run of each of its nights, oldest first."""
+    kept: list[_Kept] = []
+    known = set(keys)
+    digest = hashlib.sha256()
+    before: dict[tuple[str, str, str], tuple[object, ...]] = {}
+    for i, (run, cells) in enumerate(line_cells(runs, keys)):
+        for key, found in cells.items():
+            sig = _signature(found[0], found)
+            if before.get(key) != sig:
+                before[key] = sig
+                digest.update(_said(key, sig).encode("utf-8", "surrogatepass"))
+        revisions = sorted({x.revision for x in run.legs})
+        outside = _outside(run, known)
+        night = run.timestamp.date().isoformat()
+        digest.update(json.dumps([night, revisions, outside], ensure_ascii=False).encode())
+        entry = _Kept(night, i + 1, digest.copy().hexdigest(), cells)
+        if kept and kept[-1].night == night:
+            kept[-1] = entry
+        else:
+            kept.append(entry)
+    return kept
+
+
+class NightGrids:
+    """The grid as of each night of `by_line`'s runs (`grid.runs_by_line`) over the frozen sets
+    `sets` (revision → leg → its scored scenarios: every revision any run claimed that has
+    one), with the scenario `pages` of the site."""
+
+    def __init__(
+        self,
+        by_line: Mapping[str, Sequence[RunRecord]],
+        sets: _Sets,
+        *,
+        pages: Mapping[tuple[str, str], str],
+    ) -> None:
+        self._by_line = by_line
+        self._sets = sets
+        self._pages = pages
+        keys = grid_keys(sets)
+        self._kept = {line: _kept(runs, keys) for line, runs in sorted(by_line.items())}
+        self._nights = {line: [k.night for k in kept] for line, kept in self._kept.items()}
+        #: Every night on which some line ran, oldest first.
+        self.nights: tuple[str, ...] = tuple(
+            sorted({k.night for kept in self._kept.values() for k in kept})
+        )
+        self._base = json.dumps(
+            [
+                {
+                    r: {leg: list(names) for leg, names in sorted(v.items())}
+                    for r, v in sets.items()
+                },
+                sorted([*key, page] for key, page in pages.items()),
+            ],
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+
+    def _as_of(self, night: str) -> dict[str, _Kept]:
+        """Each line that had run by the end of `night`, as it stood then."""
+        found: dict[str, _Kept] = {}
+        for line, nights in self._nights.items():
+            i = bisect.bisect_right(nights, night)
+            if i:
+                found[line] = self._kept[line][i - 1]
+        return found
+
+    def key(self, night: str) -> str:
+        """A digest of everything the grid as of `night` is made from."""
+        lines = sorted((line, k.digest) for line, k in self._as_of(night).items())
+        text = json.dumps([self._base, night, lines], ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def grid(self, night: str) -> Grid:
+        """The grid as of the end of `night`."""
+        kept = self._as_of(night)
+        by_line = {line: self._by_line[line][: k.upto] for line, k in kept.items()}
+        revisions = {x.revision for runs in by_line.values() for x in runs[-1].legs}
+        sets = {r: self._sets[r] for r in sorted(revisions) if r in self._sets}
+        cells = {line: k.cells for line, k in kept.items()}
+        return build_grid(by_line, sets, scenario_pages=self._pages, cells=cells)
+
+    def latest_cells(self) -> dict[str, dict[tuple[str, str, str], CellFound]]:
+        """Each line's cells after its last run: the present grid's (`build_grid(cells=…)`)."""
+        return {line: kept[-1].cells for line, kept in self._kept.items() if kept}
