@@ -53,8 +53,10 @@ __all__ = [
     "GridTable",
     "build_grid",
     "category",
+    "grid_cell",
     "grid_keys",
     "line_cells",
+    "line_grid_cells",
     "runs_by_line",
 ]
 
@@ -257,7 +259,8 @@ def _leg_order(leg: str) -> tuple[bool, str]:
     return (leg != "server", leg)
 
 
-_Cells = Mapping[str, Mapping[_Key, CellFound]]
+#: line → (revision, leg, scenario) → its cell.
+_Cells = Mapping[str, Mapping[_Key, GridCell]]
 
 
 def _in_set_order(names: Sequence[str]) -> list[str]:
@@ -267,7 +270,7 @@ def _in_set_order(names: Sequence[str]) -> list[str]:
     return sorted(dict.fromkeys(names), key=lambda n: order[category(n)])
 
 
-def _cell(
+def grid_cell(
     line: str,
     revision: str,
     found: CellFound,
@@ -291,8 +294,8 @@ def _cell(
 
 def _row(key: _Key, lines: Sequence[str], cells: _Cells, page: str | None) -> GridRow:
     """A scenario's row: every line's cell, and how many lines pass and fail it."""
-    revision, _, name = key
-    row = tuple(_cell(line, revision, cells[line][key], page) for line in lines)
+    name = key[2]
+    row = tuple(cells[line][key] for line in lines)
     return GridRow(
         scenario=name,
         category=category(name),
@@ -374,6 +377,16 @@ def grid_keys(sets: Mapping[str, Mapping[str, Sequence[str]]]) -> list[_Key]:
     ]
 
 
+def line_grid_cells(
+    line: str, found: Mapping[_Key, CellFound], pages: Mapping[tuple[str, str], str]
+) -> dict[_Key, GridCell]:
+    """A line's cells (`line_cells`) as the grid shows them; `pages` as `build_grid`'s."""
+    return {
+        key: grid_cell(line, key[0], cell, pages.get((key[1], key[2])))
+        for key, cell in found.items()
+    }
+
+
 def build_grid(
     by_line: Mapping[str, Sequence[RunRecord]],
     sets: Mapping[str, Mapping[str, Sequence[str]]],
@@ -384,11 +397,14 @@ def build_grid(
     """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
     leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
     its page in the site; `cells` are each line's cells after its last run in `by_line`
-    (`line_cells`, covering every key of `sets`) when the caller has them already."""
+    (`line_grid_cells`, covering every key of `sets`) when the caller has them already."""
     lines = sorted(by_line)
+    pages = scenario_pages or {}
     if cells is None:
         keys = grid_keys(sets)
-        cells = {line: _cells(line, by_line[line], keys) for line in lines}
+        cells = {
+            line: line_grid_cells(line, _cells(line, by_line[line], keys), pages) for line in lines
+        }
     tables = [
         _grid_table(
             revision,
@@ -396,7 +412,7 @@ def build_grid(
             sets[revision][leg],
             by_line=by_line,
             cells=cells,
-            pages=scenario_pages or {},
+            pages=pages,
         )
         for revision in sorted(sets)
         for leg in sorted(sets[revision], key=_leg_order)

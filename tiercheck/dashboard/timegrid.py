@@ -22,9 +22,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tiercheck.dashboard.grid import CellFound, Grid, build_grid, grid_keys, line_cells
-from tiercheck.history.record import RunRecord, run_key
-from tiercheck.history.section import stamp
+from tiercheck.dashboard.grid import Grid, GridCell, build_grid, grid_cell, grid_keys, line_cells
+from tiercheck.history.record import RunRecord
 
 __all__ = ["NightGrids", "night_grid_page"]
 
@@ -37,6 +36,9 @@ def night_grid_page(night: str) -> str:
 _Sets = Mapping[str, Mapping[str, Sequence[str]]]
 
 
+_Key = tuple[str, str, str]
+
+
 @dataclass(frozen=True)
 class _Kept:
     """A line after its last run of a night."""
@@ -44,25 +46,17 @@ class _Kept:
     night: str
     upto: int  # how many of the line's runs (oldest first) the night has
     digest: str
-    cells: dict[tuple[str, str, str], CellFound]
+    cells: dict[_Key, GridCell]
 
 
-def _signature(state: str, found: CellFound) -> tuple[object, ...]:
-    """What of a cell a page shows: its state, since when, whether disputed, and a failure's
-    check and message (the run whose stretch it is, by identity)."""
-    _, since, row = found
-    disputed = row is not None and row.disputed
-    said = (row.check, row.message) if state == "fail" and row is not None else None
-    return (state, since, disputed, said)
+def _said(key: _Key, cell: GridCell) -> bytes:
+    """What a page shows of a cell, as bytes for the digest."""
+    fields = [cell.state, cell.disputed, cell.since, cell.since_run, cell.check, cell.message]
+    text = json.dumps([*key, *fields, cell.page], ensure_ascii=False)
+    return text.encode("utf-8", "surrogatepass")
 
 
-def _said(key: tuple[str, str, str], sig: tuple[object, ...]) -> str:
-    state, since, disputed, said = sig
-    when = [stamp(since), since.run_id, run_key(since)] if isinstance(since, RunRecord) else None
-    return json.dumps([*key, state, when, disputed, said], ensure_ascii=False)
-
-
-def _outside(run: RunRecord, keys: set[tuple[str, str, str]]) -> list[str]:
+def _outside(run: RunRecord, keys: set[_Key]) -> list[str]:
     return sorted(
         f"{s.revision}/{s.leg}/{s.scenario}"
         for s in run.scenarios
@@ -70,23 +64,39 @@ def _outside(run: RunRecord, keys: set[tuple[str, str, str]]) -> list[str]:
     )
 
 
-def _kept(runs: Sequence[RunRecord], keys: list[tuple[str, str, str]]) -> list[_Kept]:
-    """The line after the last run of each of its nights, oldest first."""
+def _kept(
+    line: str, runs: Sequence[RunRecord], keys: list[_Key], pages: Mapping[tuple[str, str], str]
+) -> list[_Kept]:
+    """The line after the last run of each of its nights, oldest first. A cell is made again
+    only when what it shows changed (its state, the run its stretch began with, its dispute,
+    a failure's check and message), and only then is it added to the digest."""
     kept: list[_Kept] = []
     known = set(keys)
     digest = hashlib.sha256()
-    before: dict[tuple[str, str, str], tuple[object, ...]] = {}
-    for i, (run, cells) in enumerate(line_cells(runs, keys)):
-        for key, found in cells.items():
-            sig = _signature(found[0], found)
-            if before.get(key) != sig:
-                before[key] = sig
-                digest.update(_said(key, sig).encode("utf-8", "surrogatepass"))
+    shown: dict[_Key, tuple[object, ...]] = {}
+    cells: dict[_Key, GridCell] = {}
+    for i, (run, found) in enumerate(line_cells(runs, keys)):
+        for key, cell in found.items():
+            state, since, row = cell
+            disputed = row is not None and row.disputed
+            said = (row.check, row.message) if state == "fail" and row is not None else None
+            before = shown.get(key)
+            if (
+                before is None
+                or before[0] != state
+                or before[1] is not since
+                or before[2] != disputed
+                or before[3] != said
+            ):
+                shown[key] = (state, since, disputed, said)
+                made = grid_cell(line, key[0], cell, pages.get((key[1], key[2])))
+                cells[key] = made
+                digest.update(_said(key, made))
         revisions = sorted({x.revision for x in run.legs})
-        outside = _outside(run, known)
         night = run.timestamp.date().isoformat()
-        digest.update(json.dumps([night, revisions, outside], ensure_ascii=False).encode())
-        entry = _Kept(night, i + 1, digest.copy().hexdigest(), cells)
+        said_run = [night, revisions, _outside(run, known)]
+        digest.update(json.dumps(said_run, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        entry = _Kept(night, i + 1, digest.copy().hexdigest(), dict(cells))
         if kept and kept[-1].night == night:
             kept[-1] = entry
         else:
@@ -110,7 +120,9 @@ class NightGrids:
         self._sets = sets
         self._pages = pages
         keys = grid_keys(sets)
-        self._kept = {line: _kept(runs, keys) for line, runs in sorted(by_line.items())}
+        self._kept = {
+            line: _kept(line, runs, keys, pages) for line, runs in sorted(by_line.items())
+        }
         self._nights = {line: [k.night for k in kept] for line, kept in self._kept.items()}
         #: Every night on which some line ran, oldest first.
         self.nights: tuple[str, ...] = tuple(
@@ -152,6 +164,6 @@ class NightGrids:
         cells = {line: k.cells for line, k in kept.items()}
         return build_grid(by_line, sets, scenario_pages=self._pages, cells=cells)
 
-    def latest_cells(self) -> dict[str, dict[tuple[str, str, str], CellFound]]:
+    def latest_cells(self) -> dict[str, dict[_Key, GridCell]]:
         """Each line's cells after its last run: the present grid's (`build_grid(cells=…)`)."""
         return {line: kept[-1].cells for line, kept in self._kept.items() if kept}

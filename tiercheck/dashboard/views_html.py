@@ -113,33 +113,53 @@ class NightGridPages:
     _ROOT = "../../"
 
     def __init__(self) -> None:
-        self._cells: dict[tuple[str, str, str, GridCell], Html] = {}
+        # A cell's markup, by the cell (kept here, so its id names no other): the nights'
+        # grids share most of their cells, as `timegrid` makes a cell again only on a change.
+        self._cells: dict[int, tuple[GridCell, str]] = {}
+        self._heads: dict[tuple[str, str, str, str | None], str] = {}
+        self._counts: dict[tuple[int, int], str] = {}
 
-    def _cell(self, table: GridTable, row: GridRow, cell: GridCell) -> Html:
-        key = (table.revision, table.leg, row.scenario, cell)
-        found = self._cells.get(key)
+    def _cell(self, cell: GridCell) -> str:
+        found = self._cells.get(id(cell))
+        if found is not None and found[0] is cell:
+            return found[1]
+        words = state_html(cell.state)
+        if cell.page:
+            words = _link(self._ROOT + cell.page, words)
+        quiet = cell.state in ("pass", "not-run")
+        since = f" since {cell.since[:10]}" if cell.since else ""
+        when = el("span", since, class_="vh" if quiet else "msg") if since else ""
+        disputed = join((" ", el("strong", "(disputed)"))) if cell.disputed else ""
+        made = str(el("td", words, disputed, when, class_=f"s-{cell.state}"))
+        self._cells[id(cell)] = (cell, made)
+        return made
+
+    def _head(self, table: GridTable, row: GridRow) -> str:
+        """A row's start tag and its header (the scenario, linked to its page)."""
+        key = (table.revision, table.leg, row.scenario, row.page)
+        found = self._heads.get(key)
         if found is None:
-            words = state_html(cell.state)
-            if cell.page:
-                words = _link(self._ROOT + cell.page, words)
-            quiet = cell.state in ("pass", "not-run")
-            since = f" since {cell.since[:10]}" if cell.since else ""
-            when = el("span", since, class_="vh" if quiet else "msg") if since else ""
-            disputed = join((" ", el("strong", "(disputed)"))) if cell.disputed else ""
-            found = el("td", words, disputed, when, class_=f"s-{cell.state}")
-            self._cells[key] = found
+            ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}"
+            label = _link(self._ROOT + row.page if row.page else None, row.scenario)
+            found = str(el("tr", el("th", el("code", label), scope="row"), id=ident))[
+                : -len("</tr>")
+            ]
+            self._heads[key] = found
         return found
 
-    def _row(self, table: GridTable, row: GridRow) -> Html:
-        ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}"
-        label = _link(self._ROOT + row.page if row.page else None, row.scenario)
-        return el(
-            "tr",
-            el("th", el("code", label), scope="row"),
-            *(self._cell(table, row, c) for c in row.cells),
-            el("td", f"passes in {row.passes} of {len(table.columns)} line(s)", class_="count"),
-            id=ident,
-        )
+    def _count(self, passes: int, lines: int) -> str:
+        key = (passes, lines)
+        found = self._counts.get(key)
+        if found is None:
+            found = str(el("td", f"passes in {passes} of {lines} line(s)", class_="count"))
+            self._counts[key] = found
+        return found
+
+    def _row(self, table: GridTable, row: GridRow) -> str:
+        """A scenario's row, made of the markup of its header and cells (each made once)."""
+        cells = "".join(self._cell(c) for c in row.cells)
+        count = self._count(row.passes, len(table.columns))
+        return f"{self._head(table, row)}{cells}{count}</tr>"
 
     def _table(self, grid: Grid, table: GridTable, night: str) -> Html:
         key = f"{table.revision}-{table.leg}"
@@ -156,7 +176,8 @@ class NightGridPages:
                 title = el(
                     "th", f"{name} ({len(rows)})", scope="rowgroup", colspan=len(table.columns) + 2
                 )
-                groups.append(el("tbody", el("tr", title), *(self._row(table, r) for r in rows)))
+                body = "".join(self._row(table, r) for r in rows)
+                groups.append(Html(f"<tbody>{el('tr', title)}{body}</tbody>"))
         foot = el(
             "tr",
             el("th", "Passes", scope="row"),
