@@ -211,13 +211,18 @@ def _state(
 
 @dataclass
 class _Track:
-    """One key's current stretch while a line's runs are read in order."""
+    """One key's current stretch while a line's runs are read in order, and what its cell
+    showed after the last run (`_Shown`)."""
 
     verdict: GridState | None = None
     verdict_since: RunRecord | None = None
     unmeasured_since: RunRecord | None = None
+    shown: _Shown | None = None
 
 
+#: What a cell shows: its state, the first run of its stretch, whether disputed, and a
+#: failure's check and message.
+_Shown = tuple[GridState, RunRecord | None, bool, tuple[str | None, str | None] | None]
 #: A key's state as of a run: its state, the first run of its stretch, the run's row.
 CellFound = tuple[GridState, RunRecord | None, ScenarioRow | None]
 
@@ -226,13 +231,15 @@ def line_cells(
     runs: Sequence[RunRecord], keys: Sequence[_Key]
 ) -> Iterator[tuple[RunRecord, dict[_Key, CellFound]]]:
     """After each of a line's runs (oldest first): that run, and each key (revision, leg,
-    scenario) → (state, the first run of its stretch, the run's row), as the grid of the runs
-    up to it reads them. The last one is the line's cells in the grid of all its runs."""
+    scenario) whose cell changed with it — its state, the first run of its stretch, its
+    dispute, a failure's check and message — → (state, the first run of its stretch, the
+    run's row), as the grid of the runs up to it reads them (after the first run: every key).
+    A key's cell after a run is the one its last change gave."""
     tracks = {key: _Track() for key in keys}
     for run in runs:
         rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
         legs = {(x.revision, x.leg): x.state for x in run.legs}
-        found: dict[_Key, CellFound] = {}
+        changed: dict[_Key, CellFound] = {}
         for key, track in tracks.items():
             state, row = _state(legs, key, rows)
             if state == "unmeasured":
@@ -243,15 +250,27 @@ def line_cells(
                 if state != track.verdict:
                     track.verdict, track.verdict_since = state, run
             since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
-            found[key] = (state, since, row)
-        yield run, found
+            disputed = row is not None and row.disputed
+            said = (row.check, row.message) if state == "fail" and row is not None else None
+            shown = track.shown
+            if (
+                shown is None
+                or shown[0] != state
+                or shown[1] is not since
+                or shown[2] != disputed
+                or shown[3] != said
+            ):
+                track.shown = (state, since, disputed, said)
+                changed[key] = (state, since, row)
+        yield run, changed
 
 
 def _cells(line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]) -> dict[_Key, CellFound]:
-    """key → (state, the first run of its stretch, the latest run's row) for one line."""
+    """key → (state, the first run of its stretch, the row of the run that last changed
+    its cell) for one line."""
     last: dict[_Key, CellFound] = dict.fromkeys(keys, ("not-run", None, None))
-    for _, cells in line_cells(runs, keys):
-        last = cells
+    for _, changed in line_cells(runs, keys):
+        last.update(changed)
     return last
 
 

@@ -56,11 +56,14 @@ def _said(key: _Key, cell: GridCell) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _outside(run: RunRecord, keys: set[_Key]) -> list[str]:
-    return sorted(
-        f"{s.revision}/{s.leg}/{s.scenario}"
-        for s in run.scenarios
-        if s.scored and (s.revision, s.leg, s.scenario) not in keys
+def _outside(run: RunRecord, names: Mapping[tuple[str, str], set[str]]) -> str:
+    """The scenarios `run` scored outside the frozen sets' `names`, as one text."""
+    return "\x1f".join(
+        sorted(
+            f"{s.revision}/{s.leg}/{s.scenario}"
+            for s in run.scenarios
+            if s.scored and s.scenario not in names.get((s.revision, s.leg), ())
+        )
     )
 
 
@@ -68,35 +71,27 @@ def _kept(
     line: str, runs: Sequence[RunRecord], keys: list[_Key], pages: Mapping[tuple[str, str], str]
 ) -> list[_Kept]:
     """The line after the last run of each of its nights, oldest first. A cell is made again
-    only when what it shows changed (its state, the run its stretch began with, its dispute,
-    a failure's check and message), and only then is it added to the digest."""
+    only when what it shows changed (`grid.line_cells`: its state, the run its stretch began
+    with, its dispute, a failure's check and message), and only then added to the digest; a
+    night that changed no cell shares the night before's cells."""
     kept: list[_Kept] = []
-    known = set(keys)
+    names: dict[tuple[str, str], set[str]] = {}
+    for revision, leg, name in keys:
+        names.setdefault((revision, leg), set()).add(name)
     digest = hashlib.sha256()
-    shown: dict[_Key, tuple[object, ...]] = {}
     cells: dict[_Key, GridCell] = {}
-    for i, (run, found) in enumerate(line_cells(runs, keys)):
-        for key, cell in found.items():
-            state, since, row = cell
-            disputed = row is not None and row.disputed
-            said = (row.check, row.message) if state == "fail" and row is not None else None
-            before = shown.get(key)
-            if (
-                before is None
-                or before[0] != state
-                or before[1] is not since
-                or before[2] != disputed
-                or before[3] != said
-            ):
-                shown[key] = (state, since, disputed, said)
-                made = grid_cell(line, key[0], cell, pages.get((key[1], key[2])))
-                cells[key] = made
-                digest.update(_said(key, made))
-        revisions = sorted({x.revision for x in run.legs})
+    for i, (run, changed) in enumerate(line_cells(runs, keys)):
+        if changed:
+            cells = dict(cells)  # a new one: the nights before keep theirs
+        for key, found in changed.items():
+            made = grid_cell(line, key[0], found, pages.get((key[1], key[2])))
+            cells[key] = made
+            digest.update(_said(key, made))
         night = run.timestamp.date().isoformat()
-        said_run = [night, revisions, _outside(run, known)]
-        digest.update(json.dumps(said_run, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-        entry = _Kept(night, i + 1, digest.copy().hexdigest(), dict(cells))
+        revisions = " ".join(sorted({x.revision for x in run.legs}))
+        said = f"\x1e{night}\x1e{revisions}\x1e{_outside(run, names)}"
+        digest.update(said.encode("utf-8", "surrogatepass"))
+        entry = _Kept(night, i + 1, digest.copy().hexdigest(), cells)
         if kept and kept[-1].night == night:
             kept[-1] = entry
         else:
