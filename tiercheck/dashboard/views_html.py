@@ -115,11 +115,11 @@ class NightGridPages:
     def __init__(self) -> None:
         # A cell's markup, by the cell (kept here, so its id names no other): the nights'
         # grids share most of their cells, as `timegrid` makes a cell again only on a change.
-        self._cells: dict[int, tuple[GridCell, str]] = {}
-        self._heads: dict[tuple[str, str, str, str | None], str] = {}
-        self._counts: dict[tuple[int, int], str] = {}
+        self._cells: dict[int, tuple[GridCell, Html]] = {}
+        self._heads: dict[tuple[str, str, str, str | None], tuple[Html, str]] = {}
+        self._counts: dict[tuple[int, int], Html] = {}
 
-    def _cell(self, cell: GridCell) -> str:
+    def _cell(self, cell: GridCell) -> Html:
         found = self._cells.get(id(cell))
         if found is not None and found[0] is cell:
             return found[1]
@@ -130,36 +130,39 @@ class NightGridPages:
         since = f" since {cell.since[:10]}" if cell.since else ""
         when = el("span", since, class_="vh" if quiet else "msg") if since else ""
         disputed = join((" ", el("strong", "(disputed)"))) if cell.disputed else ""
-        made = str(el("td", words, disputed, when, class_=f"s-{cell.state}"))
+        made = el("td", words, disputed, when, class_=f"s-{cell.state}")
         self._cells[id(cell)] = (cell, made)
         return made
 
-    def _head(self, table: GridTable, row: GridRow) -> str:
-        """A row's start tag and its header (the scenario, linked to its page)."""
+    def _head(self, table: GridTable, row: GridRow) -> tuple[Html, str]:
+        """A row's header (the scenario, linked to its page) and the row's id."""
         key = (table.revision, table.leg, row.scenario, row.page)
         found = self._heads.get(key)
         if found is None:
-            ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}"
             label = _link(self._ROOT + row.page if row.page else None, row.scenario)
-            found = str(el("tr", el("th", el("code", label), scope="row"), id=ident))[
-                : -len("</tr>")
-            ]
+            ident = f"g-{table.revision}-{scenario_slug(table.leg, row.scenario)}"
+            found = (el("th", el("code", label), scope="row"), ident)
             self._heads[key] = found
         return found
 
-    def _count(self, passes: int, lines: int) -> str:
+    def _count(self, passes: int, lines: int) -> Html:
         key = (passes, lines)
         found = self._counts.get(key)
         if found is None:
-            found = str(el("td", f"passes in {passes} of {lines} line(s)", class_="count"))
+            found = el("td", f"passes in {passes} of {lines} line(s)", class_="count")
             self._counts[key] = found
         return found
 
-    def _row(self, table: GridTable, row: GridRow) -> str:
+    def _row(self, table: GridTable, row: GridRow) -> Html:
         """A scenario's row, made of the markup of its header and cells (each made once)."""
-        cells = "".join(self._cell(c) for c in row.cells)
-        count = self._count(row.passes, len(table.columns))
-        return f"{self._head(table, row)}{cells}{count}</tr>"
+        head, ident = self._head(table, row)
+        return el(
+            "tr",
+            head,
+            join(self._cell(c) for c in row.cells),
+            self._count(row.passes, len(table.columns)),
+            id=ident,
+        )
 
     def _table(self, grid: Grid, table: GridTable, night: str) -> Html:
         key = f"{table.revision}-{table.leg}"
@@ -176,8 +179,8 @@ class NightGridPages:
                 title = el(
                     "th", f"{name} ({len(rows)})", scope="rowgroup", colspan=len(table.columns) + 2
                 )
-                body = "".join(self._row(table, r) for r in rows)
-                groups.append(Html(f"<tbody>{el('tr', title)}{body}</tbody>"))
+                body = join(self._row(table, r) for r in rows)
+                groups.append(el("tbody", el("tr", title), body))
         foot = el(
             "tr",
             el("th", "Passes", scope="row"),
