@@ -11,6 +11,8 @@ pages of each line) into a static site:
     api/v1/index.json               api/v1/lines/<line>.json     api/v1/scenarios.json
     api/v1/matrix.json              api/v1/schemas/*.schema.json .nojekyll
     api/v1/grid.json                api/v1/nights.json           api/v1/nights/<night>.json
+    grid-<status>.html              nights/<night>/grid.html     compare/<a>/<b>.html
+    api/v1/views.json               (the grid's drill-down pages and their list)
 
 Incremental: each file has a key (a digest of what it is made from and of this tiercheck's
 version); a page whose key is the one the previous build recorded (`.tiercheck-site.json`) and
