@@ -20,8 +20,11 @@ time and peak RSS:
 5. `publish` of the original database into a second site, whose `api/v1/` must be byte for
    byte the first site's (the rebuild from the data folder alone).
 
-The site holds the cross-SDK grid (`grid.html`) and a page and a document per night
-(`nights/<night>.html`), as `publish` always builds them.
+The site holds the cross-SDK grid (`grid.html`), a page and a document per night
+(`nights/<night>.html`) and the grid's drill-down pages — the grid per status
+(`grid-<status>.html`), the grid as of each night (`nights/<night>/grid.html`) and a comparison
+per pair of lines (`compare/<a>/<b>.html`), listed in `api/v1/views.json` — as `publish` always
+builds them; the sizes count each of the three kinds apart.
 
 Sizes: the data folder and the site (files and bytes, by kind, the largest file and the largest
 page). It is a
@@ -182,21 +185,27 @@ def _tier_check(*args: str) -> dict[str, Any]:
     }
 
 
+def _kind(rel: str) -> str:
+    """What a file of the site or the data folder is, for the sizes by kind."""
+    for prefix, kind in (
+        ("api/", "api"),
+        ("badges/", "badges"),
+        ("runs/", "runs"),
+        ("compare/", "drill: comparisons"),
+        ("grid-", "drill: status views"),
+    ):
+        if rel.startswith(prefix):
+            return kind
+    if rel.startswith("nights/") and rel.endswith("/grid.html"):
+        return "drill: nights' grids"
+    return Path(rel).suffix.lstrip(".") or "other"
+
+
 def _size(folder: Path) -> dict[str, Any]:
     files = [p for p in folder.rglob("*") if p.is_file()]
     kinds: dict[str, list[int]] = {}
     for p in files:
-        rel = p.relative_to(folder).as_posix()
-        kind = (
-            "api"
-            if rel.startswith("api/")
-            else "badges"
-            if rel.startswith("badges/")
-            else "runs"
-            if rel.startswith("runs/")
-            else p.suffix.lstrip(".") or "other"
-        )
-        kinds.setdefault(kind, []).append(p.stat().st_size)
+        kinds.setdefault(_kind(p.relative_to(folder).as_posix()), []).append(p.stat().st_size)
     largest = max(files, key=lambda p: p.stat().st_size)
     pages = [p for p in files if p.suffix == ".html"] or files
     page = max(pages, key=lambda p: p.stat().st_size)
@@ -308,6 +317,9 @@ def main() -> int:
         f"largest page: {site_size['largest_page']['path']} "
         f"{site_size['largest_page']['bytes'] / 1e3:.0f} kB\n"
     )
+    for kind, size in site_size["by_kind"].items():
+        if kind.startswith("drill: "):
+            sys.stderr.write(f"{kind:32} {size['files']:5} files {size['bytes'] / 1e6:7.1f} MB\n")
     return 0 if identical else 1
 
 

@@ -22,6 +22,7 @@ from tiercheck.claim.model import ClaimDocument
 from tiercheck.dashboard.grid import Grid
 from tiercheck.dashboard.model import DashboardIndex, LineHistory, ScenarioIndex
 from tiercheck.dashboard.nightdiff import NightDiff, NightList
+from tiercheck.dashboard.views import ViewIndex
 from tiercheck.governance.snapshot import Snapshot
 from tiercheck.history.datafile import DataFolder, RunFile
 from tiercheck.matrix.model import Matrix
@@ -77,6 +78,9 @@ GENERATED: Mapping[str, GeneratedSchema] = {
     "dashboard_nights.schema.json": GeneratedSchema(
         NightList, "tiercheck dashboard API v1: api/v1/nights.json"
     ),
+    "dashboard_views.schema.json": GeneratedSchema(
+        ViewIndex, "tiercheck dashboard API v1: api/v1/views.json"
+    ),
 }
 
 #: The schemas a published dashboard carries under `api/v1/schemas/`.
@@ -88,6 +92,7 @@ DASHBOARD_SCHEMAS = (
     "dashboard_grid.schema.json",
     "dashboard_night.schema.json",
     "dashboard_nights.schema.json",
+    "dashboard_views.schema.json",
 )
 
 #: Every document a published dashboard writes under `api/v1/` (a path; `*` is one file name)
@@ -101,6 +106,7 @@ DASHBOARD_DOCUMENTS: Mapping[str, str] = {
     "api/v1/grid.json": "dashboard_grid.schema.json",
     "api/v1/nights.json": "dashboard_nights.schema.json",
     "api/v1/nights/*.json": "dashboard_night.schema.json",
+    "api/v1/views.json": "dashboard_views.schema.json",
 }
 
 

@@ -180,16 +180,17 @@ def test_night_30_links_and_the_harness_change(sites: dict[int, Path], tmp_path:
     site = sites[30]
     index, _ = _page(tmp_path, site, "index.html")
     assert _id(index, "views") == (
-        "API (JSON) · cross-SDK grid · night 2026-10-30 against the night before · all nights"
+        "API (JSON) · cross-SDK grid · only failing · only flaky · only disputed · only triaged"
+        " · night 2026-10-30 against the night before · all nights"
         " · regressions and recoveries (Atom feed)"
     )
     nights, _ = _page(tmp_path, site, "nights/index.html")
     # Hand count: night 12 one newly failing, night 15 one fixed, night 20 one leg newly
-    # unmeasured, night 25 beta not compared; every night three lines.
-    assert _id(nights, "night-2026-10-12") == "2026-10-12 3 1 0 0 0 0 0"
-    assert _id(nights, "night-2026-10-15") == "2026-10-15 3 0 1 0 0 0 0"
-    assert _id(nights, "night-2026-10-20") == "2026-10-20 3 0 0 1 0 0 0"
-    assert _id(nights, "night-2026-10-25") == "2026-10-25 3 0 0 0 0 0 1"
+    # unmeasured, night 25 beta not compared; every night three lines, and its grid.
+    assert _id(nights, "night-2026-10-12") == "2026-10-12 3 1 0 0 0 0 0 grid"
+    assert _id(nights, "night-2026-10-15") == "2026-10-15 3 0 1 0 0 0 0 grid"
+    assert _id(nights, "night-2026-10-20") == "2026-10-20 3 0 0 1 0 0 0 grid"
+    assert _id(nights, "night-2026-10-25") == "2026-10-25 3 0 0 0 0 0 1 grid"
     night, text = _page(tmp_path, site, "nights/2026-10-25.html")
     assert (
         "not compared : referee changed on 2026-10-25 (harness 0.2.0-alpha.10 → 0.2.0-alpha.12)"
@@ -204,6 +205,18 @@ def test_the_pages_pass_the_nu_html_checker(sites: dict[int, Path]) -> None:
     site = sites[30]
     pages = [site / "grid.html", *sorted((site / "nights").glob("*.html"))]
     assert len(pages) == 32  # the grid, thirty nights and their list
+    assert vnu_errors(pages) == []
+
+
+def test_the_drill_down_pages_pass_the_nu_html_checker(sites: dict[int, Path]) -> None:
+    site = sites[30]
+    pages = [
+        *sorted(site.glob("grid-*.html")),
+        *sorted(site.glob("nights/*/grid.html")),
+        *sorted(site.glob("compare/*/*.html")),
+    ]
+    # Four status views, thirty nights' grids, three comparisons.
+    assert len(pages) == 4 + 30 + 3
     assert vnu_errors(pages) == []
 
 
@@ -222,6 +235,13 @@ def test_the_nu_html_checker_can_fail(tmp_path: Path) -> None:
         (20, "nights/2026-10-20.html"),
         (30, "nights/2026-10-25.html"),
         (30, "nights/index.html"),
+        (12, "grid-failing.html"),
+        (30, "grid-flaky.html"),  # no row: the page says so
+        (12, "nights/2026-10-12/grid.html"),
+        (30, "nights/2026-10-20/grid.html"),
+        (12, "compare/alpha-sdk/beta-sdk.html"),
+        (30, "compare/alpha-sdk/gamma-sdk.html"),  # no difference
+        (30, "lines/alpha-sdk.html"),  # its links to the comparisons
     ],
 )
 def test_axe_finds_no_wcag_21_a_or_aa_violation(

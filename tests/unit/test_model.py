@@ -113,6 +113,7 @@ def test_the_generator_writes_each_schema_it_lists(tmp_path: Path) -> None:
         "dashboard_night.schema.json",
         "dashboard_nights.schema.json",
         "dashboard_scenarios.schema.json",
+        "dashboard_views.schema.json",
         "governance_snapshot.schema.json",
         "history_folder.schema.json",
         "history_run.schema.json",

@@ -30,7 +30,7 @@ The frozen sets carry no category, so a row's category is derived from its scena
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -44,6 +44,7 @@ from tiercheck.model import doc_field
 __all__ = [
     "CATEGORIES",
     "CATEGORY_RULE",
+    "CellFound",
     "Grid",
     "GridCell",
     "GridColumn",
@@ -52,6 +53,10 @@ __all__ = [
     "GridTable",
     "build_grid",
     "category",
+    "grid_cell",
+    "grid_keys",
+    "line_cells",
+    "line_grid_cells",
     "runs_by_line",
 ]
 
@@ -206,23 +211,35 @@ def _state(
 
 @dataclass
 class _Track:
-    """One key's current stretch while a line's runs are read in order."""
+    """One key's current stretch while a line's runs are read in order, and what its cell
+    showed after the last run (`_Shown`)."""
 
     verdict: GridState | None = None
     verdict_since: RunRecord | None = None
     unmeasured_since: RunRecord | None = None
+    shown: _Shown | None = None
 
 
-def _cells(
-    line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]
-) -> dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]:
-    """key → (state, the first run of its stretch, the latest run's row) for one line."""
+#: What a cell shows: its state, the first run of its stretch, whether disputed, and a
+#: failure's check and message.
+_Shown = tuple[GridState, RunRecord | None, bool, tuple[str | None, str | None] | None]
+#: A key's state as of a run: its state, the first run of its stretch, the run's row.
+CellFound = tuple[GridState, RunRecord | None, ScenarioRow | None]
+
+
+def line_cells(
+    runs: Sequence[RunRecord], keys: Sequence[_Key]
+) -> Iterator[tuple[RunRecord, dict[_Key, CellFound]]]:
+    """After each of a line's runs (oldest first): that run, and each key (revision, leg,
+    scenario) whose cell changed with it — its state, the first run of its stretch, its
+    dispute, a failure's check and message — → (state, the first run of its stretch, the
+    run's row), as the grid of the runs up to it reads them (after the first run: every key).
+    A key's cell after a run is the one its last change gave."""
     tracks = {key: _Track() for key in keys}
-    latest: dict[_Key, tuple[GridState, ScenarioRow | None]] = {}
-    for i, run in enumerate(runs):
+    for run in runs:
         rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
         legs = {(x.revision, x.leg): x.state for x in run.legs}
-        last = i == len(runs) - 1
+        changed: dict[_Key, CellFound] = {}
         for key, track in tracks.items():
             state, row = _state(legs, key, rows)
             if state == "unmeasured":
@@ -232,21 +249,37 @@ def _cells(
                 track.unmeasured_since = None
                 if state != track.verdict:
                     track.verdict, track.verdict_since = state, run
-            if last:
-                latest[key] = (state, row)
-    out: dict[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]] = {}
-    for key, track in tracks.items():
-        state, row = latest.get(key, ("not-run", None))
-        since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
-        out[key] = (state, since, row)
-    return out
+            since = track.unmeasured_since if state == "unmeasured" else track.verdict_since
+            disputed = row is not None and row.disputed
+            said = (row.check, row.message) if state == "fail" and row is not None else None
+            shown = track.shown
+            if (
+                shown is None
+                or shown[0] != state
+                or shown[1] is not since
+                or shown[2] != disputed
+                or shown[3] != said
+            ):
+                track.shown = (state, since, disputed, said)
+                changed[key] = (state, since, row)
+        yield run, changed
+
+
+def _cells(line: str, runs: Sequence[RunRecord], keys: Sequence[_Key]) -> dict[_Key, CellFound]:
+    """key → (state, the first run of its stretch, the row of the run that last changed
+    its cell) for one line."""
+    last: dict[_Key, CellFound] = dict.fromkeys(keys, ("not-run", None, None))
+    for _, changed in line_cells(runs, keys):
+        last.update(changed)
+    return last
 
 
 def _leg_order(leg: str) -> tuple[bool, str]:
     return (leg != "server", leg)
 
 
-_Cells = Mapping[str, Mapping[_Key, tuple[GridState, RunRecord | None, ScenarioRow | None]]]
+#: line → (revision, leg, scenario) → its cell.
+_Cells = Mapping[str, Mapping[_Key, GridCell]]
 
 
 def _in_set_order(names: Sequence[str]) -> list[str]:
@@ -256,10 +289,10 @@ def _in_set_order(names: Sequence[str]) -> list[str]:
     return sorted(dict.fromkeys(names), key=lambda n: order[category(n)])
 
 
-def _cell(
+def grid_cell(
     line: str,
     revision: str,
-    found: tuple[GridState, RunRecord | None, ScenarioRow | None],
+    found: CellFound,
     page: str | None,
 ) -> GridCell:
     """A line's cell in a scenario's row; a failure names its check and message and links the
@@ -280,8 +313,8 @@ def _cell(
 
 def _row(key: _Key, lines: Sequence[str], cells: _Cells, page: str | None) -> GridRow:
     """A scenario's row: every line's cell, and how many lines pass and fail it."""
-    revision, _, name = key
-    row = tuple(_cell(line, revision, cells[line][key], page) for line in lines)
+    name = key[2]
+    row = tuple(cells[line][key] for line in lines)
     return GridRow(
         scenario=name,
         category=category(name),
@@ -353,23 +386,44 @@ def _grid_table(
     )
 
 
-def build_grid(
-    by_line: Mapping[str, Sequence[RunRecord]],
-    sets: Mapping[str, Mapping[str, Sequence[str]]],
-    *,
-    scenario_pages: Mapping[tuple[str, str], str] | None = None,
-) -> Grid:
-    """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
-    leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
-    its page in the site."""
-    lines = sorted(by_line)
-    keys = [
+def grid_keys(sets: Mapping[str, Mapping[str, Sequence[str]]]) -> list[_Key]:
+    """Every (revision, leg, scenario) of the frozen sets `sets`, in the grid's order of reading."""
+    return [
         (revision, leg, name)
         for revision in sorted(sets)
         for leg in sorted(sets[revision])
         for name in sets[revision][leg]
     ]
-    cells = {line: _cells(line, by_line[line], keys) for line in lines}
+
+
+def line_grid_cells(
+    line: str, found: Mapping[_Key, CellFound], pages: Mapping[tuple[str, str], str]
+) -> dict[_Key, GridCell]:
+    """A line's cells (`line_cells`) as the grid shows them; `pages` as `build_grid`'s."""
+    return {
+        key: grid_cell(line, key[0], cell, pages.get((key[1], key[2])))
+        for key, cell in found.items()
+    }
+
+
+def build_grid(
+    by_line: Mapping[str, Sequence[RunRecord]],
+    sets: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    scenario_pages: Mapping[tuple[str, str], str] | None = None,
+    cells: _Cells | None = None,
+) -> Grid:
+    """The grid of every line's runs (`runs_by_line`) over the frozen sets `sets` (revision →
+    leg → its scored scenarios, in the set's order). `scenario_pages` maps (leg, scenario) to
+    its page in the site; `cells` are each line's cells after its last run in `by_line`
+    (`line_grid_cells`, covering every key of `sets`) when the caller has them already."""
+    lines = sorted(by_line)
+    pages = scenario_pages or {}
+    if cells is None:
+        keys = grid_keys(sets)
+        cells = {
+            line: line_grid_cells(line, _cells(line, by_line[line], keys), pages) for line in lines
+        }
     tables = [
         _grid_table(
             revision,
@@ -377,7 +431,7 @@ def build_grid(
             sets[revision][leg],
             by_line=by_line,
             cells=cells,
-            pages=scenario_pages or {},
+            pages=pages,
         )
         for revision in sorted(sets)
         for leg in sorted(sets[revision], key=_leg_order)

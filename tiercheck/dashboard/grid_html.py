@@ -17,6 +17,8 @@ so a row reads at both ends.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tiercheck.dashboard.build import scenario_slug
 from tiercheck.dashboard.grid import Grid, GridCell, GridRow, GridTable
 from tiercheck.dashboard.nightdiff import (
@@ -33,7 +35,7 @@ from tiercheck.history.datafile import line_slug
 from tiercheck.render.element import ISSUE_PAGES, fragment, site
 from tiercheck.render.html import Css, Html, a, el, github_link, join, page, scroll_region
 
-__all__ = ["render_grid", "render_night", "render_nights"]
+__all__ = ["GRID_CSS", "grid_tables", "render_grid", "render_night", "render_nights", "state_html"]
 
 _CSS = Css("""
 main { max-width: none; }
@@ -69,6 +71,10 @@ _WORDS = {
 }
 
 
+#: The grid's own styles, for the pages that show its tables.
+GRID_CSS = _CSS
+
+
 def _a(href: str, text: str) -> Html:
     return a(text, site(href))
 
@@ -79,6 +85,10 @@ def _day(stamp: str | None) -> str:
 
 def _state(state: str) -> Html:
     return join((el("span", _SYMBOL[state], class_="sym", aria_hidden="true"), " ", _WORDS[state]))
+
+
+#: A cell's state as the grid says it: its symbol (hidden from screen readers) and its word.
+state_html = _state
 
 
 def _triaged(triage: Triage, table: GridTable, row: GridRow, cell: GridCell) -> Html:
@@ -213,9 +223,8 @@ def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
     )
 
 
-def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None = None) -> str:
-    """`grid.html`: every scored scenario × every line, per revision and leg; a failing cell
-    the `triage` file links to an issue shows that link."""
+def grid_tables(grid: Grid, triage: Triage | None = None) -> Html:
+    """The grid's list of tables and its tables (each a heading, the table and its note)."""
     triage = triage or Triage()
     toc = el(
         "ul",
@@ -227,6 +236,19 @@ def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None =
             for t in grid.tables
         ),
     )
+    return join((toc, *(_table(grid, t, triage) for t in grid.tables)), "\n")
+
+
+def render_grid(
+    grid: Grid,
+    *,
+    night: str | None = None,
+    triage: Triage | None = None,
+    links: Sequence[tuple[str, str]] = (),
+) -> str:
+    """`grid.html`: every scored scenario × every line, per revision and leg; a failing cell
+    the `triage` file links to an issue shows that link; `links` (path, text) are more pages
+    to name beside the index's and the nights' (the views of the grid)."""
     legend = el(
         "p",
         "Each cell is the line's latest run: ✓ pass, ✗ fail (linked to the failing check's "
@@ -242,12 +264,12 @@ def render_grid(grid: Grid, *, night: str | None = None, triage: Triage | None =
     if night:
         crumbs.append(_a(night_page(night), f"night {night} against the night before"))
         crumbs.append(_a(NIGHTS_PAGE, "all nights"))
+    crumbs += [_a(path, text) for path, text in links]
     body = join(
         (
             el("nav", join(crumbs, " · "), class_="crumbs"),
             legend,
-            toc,
-            *(_table(grid, t, triage) for t in grid.tables),
+            grid_tables(grid, triage),
         ),
         "\n",
     )
@@ -361,6 +383,7 @@ def render_night(diff: NightDiff) -> str:
         crumbs.append(_a(f"{diff.previous}.html", f"← {diff.previous}"))
     if diff.next:
         crumbs.append(_a(f"{diff.next}.html", f"{diff.next} →"))
+    crumbs.append(_a(f"{diff.night}/grid.html", f"the grid as of {diff.night}"))
     crumbs.append(_a(f"{root}api/v1/nights/{diff.night}.json", "this night (JSON)"))
     absent = (
         el("p", f"No run this night: {', '.join(diff.absent)}.", class_="msg", id="absent")
@@ -404,6 +427,7 @@ def render_nights(listing: NightList) -> str:
         "Added",
         "Removed",
         "Not compared",
+        "Grid that night",
     )
     rows = [
         el(
@@ -421,6 +445,7 @@ def render_nights(listing: NightList) -> str:
                     n.incomparable,
                 )
             ),
+            el("td", _a(f"{n.night}/grid.html", "grid")),
             id=f"night-{n.night}",
         )
         for n in listing.nights

@@ -459,11 +459,12 @@ def render_index(
     night: tuple[str, str] | None = None,
     feed: bool = False,
     triage: Sequence[TriageStatus] = (),
+    more: Sequence[tuple[str, str]] = (),
 ) -> str:
     """`index.html`: last night's changes, every line × revision × leg, failing scenarios;
     with links to the cross-SDK grid page `grid` and the latest night's page `night` (night,
-    path) when the site has them; with `feed`, a link to the Atom feed (`feed.atom`); stale
-    `triage` entries listed."""
+    path) when the site has them, and to the grid's views `more` (path, text); with `feed`, a link
+    to the Atom feed (`feed.atom`); stale `triage` entries listed."""
     meta = (
         f"{len(index.lines)} SDK line(s) · latest night {index.latest_night or 'none'} · "
         f"revisions {', '.join(index.revisions) or 'none'}"
@@ -471,6 +472,8 @@ def render_index(
     data = _a("api/v1/index.json", "API (JSON)")
     matrix = join((" · ", _a(index.matrix, "latest matrix (JSON)"))) if index.matrix else ""
     views = join((" · ", _a(grid, "cross-SDK grid"))) if grid else ""
+    for path, text in more:
+        views = join((views, " · ", _a(path, text)))
     if night:
         latest = _a(night[1], f"night {night[0]} against the night before")
         views = join((views, " · ", latest, " · ", _a(NIGHTS_PAGE, "all nights")))
@@ -829,6 +832,14 @@ def _line_links(summary: LineSummary, aliases: Sequence[str], root: str) -> Html
     return join((el("nav", join(links, " · "), class_="crumbs", id="links"), also))
 
 
+def _compare(compare: Sequence[tuple[str, str]], root: str) -> Html:
+    """Links to the pages comparing the line with each other line it is paired with."""
+    if not compare:
+        return Html()
+    links = join((_a(f"{root}{path}", other) for other, path in compare), " · ")
+    return el("p", "Compare with: ", links, class_="msg", id="compare")
+
+
 def _open_regressions(summary: LineSummary) -> Html:
     """The line's open regressions, under a heading with its status ("None." when none is)."""
     regressions = [_regression_item(r) for r in summary.regressions]
@@ -919,10 +930,12 @@ def render_line(
     base_url: str | None = None,
     triage: Triage | None = None,
     statuses: Sequence[TriageStatus] = (),
+    compare: Sequence[tuple[str, str]] = (),
 ) -> str:
     """`lines/<line>.html`: everything the history says of one line; `triage` links beside its
-    failures and its entries judged (`statuses`); the badge panel (URLs under `base_url`, else
-    relative)."""
+    failures and its entries judged (`statuses`); links to its comparison with each of
+    `compare` (the other line, the page from the site's root); the badge panel (URLs under
+    `base_url`, else relative)."""
     triage = triage or Triage()
     root = "../"
     body = join(
@@ -930,6 +943,7 @@ def render_line(
             part
             for part in (
                 _line_links(summary, aliases, root),
+                _compare(compare, root),
                 _open_regressions(summary),
                 _trend(summary, history),
                 _tier_over_time(history),

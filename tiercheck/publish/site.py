@@ -11,6 +11,8 @@ pages of each line) into a static site:
     api/v1/index.json               api/v1/lines/<line>.json     api/v1/scenarios.json
     api/v1/matrix.json              api/v1/schemas/*.schema.json .nojekyll
     api/v1/grid.json                api/v1/nights.json           api/v1/nights/<night>.json
+    grid-<status>.html              nights/<night>/grid.html     compare/<a>/<b>.html
+    api/v1/views.json               (the grid's drill-down pages and their list)
 
 Incremental: each file has a key (a digest of what it is made from and of this tiercheck's
 version); a page whose key is the one the previous build recorded (`.tiercheck-site.json`) and
@@ -70,7 +72,26 @@ from tiercheck.dashboard.nightdiff import (
     build_nights,
     night_page,
 )
+from tiercheck.dashboard.timegrid import NightGrids, night_grid_page
 from tiercheck.dashboard.triage import Triage, TriageStatus, judge_triage
+from tiercheck.dashboard.views import (
+    STATUSES,
+    StatusEntry,
+    column_text,
+    compare_links,
+    compare_page,
+    compare_pairs,
+    comparison,
+    status_grid,
+    status_page,
+    view_index,
+)
+from tiercheck.dashboard.views_html import (
+    NightGridPages,
+    render_comparison,
+    render_status,
+    status_links,
+)
 from tiercheck.document_schemas import DASHBOARD_SCHEMAS, schema_text
 from tiercheck.errors import ConfigError, TiercheckError, UsageError
 from tiercheck.history.datafile import line_slug
@@ -303,7 +324,11 @@ class _Extras:
 
 
 def _line_page(
-    summary: LineSummary, history: LineHistory, aliases: Sequence[str], extras: _Extras
+    summary: LineSummary,
+    history: LineHistory,
+    aliases: Sequence[str],
+    extras: _Extras,
+    compare: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     return render_line(
         summary,
@@ -312,6 +337,7 @@ def _line_page(
         base_url=extras.base_url,
         triage=extras.triage,
         statuses=[s for s in extras.statuses if s.entry.line == summary.line],
+        compare=compare,
     ).encode("utf-8")
 
 
@@ -321,11 +347,14 @@ def _scenario_page(page: ScenarioPage, index: DashboardIndex, triage: Triage) ->
 
 @dataclass(frozen=True)
 class _Views:
-    """The cross-SDK grid and the nights, built beside the dashboard's documents."""
+    """The cross-SDK grid and the nights, built beside the dashboard's documents, the grid as
+    of each night, and the pairs of lines compared."""
 
     grid: Grid
     nights: NightList
     diffs: Mapping[str, NightDiff]
+    night_grids: NightGrids
+    pairs: tuple[tuple[str, str], ...] = ()
 
 
 def _views(
@@ -337,12 +366,15 @@ def _views(
     """The grid over the frozen sets of the revisions the lines' latest runs scored (as this
     tiercheck ships them), with the disputes each run recorded, and every night against the
     night before (by `timelines`, the ones the dashboard was built from)."""
+    claimed = sorted({x.revision for runs in by_line.values() for run in runs for x in run.legs})
+    latest = set(dashboard.index.revisions)
     sets: dict[str, dict[str, Sequence[str]]] = {}
-    for revision in dashboard.index.revisions:
+    for revision in claimed:
         try:
             found = load_requirement_set(revision)
         except ConfigError as exc:
-            warnings.append(f"grid: {revision} has no frozen set here ({exc}); not in the grid")
+            if revision in latest:
+                warnings.append(f"grid: {revision} has no frozen set here ({exc}); not in the grid")
             continue
         sets[revision] = {
             leg: names
@@ -350,25 +382,32 @@ def _views(
             if names
         }
     pages = {(s.leg, s.scenario): s.page for s in dashboard.index.scenarios}
-    grid = build_grid(by_line, sets, scenario_pages=pages)
+    # One reading of every line's runs gives the grid as of each night and the grid now.
+    night_grids = NightGrids(by_line, sets, pages=pages)
+    now = {r: v for r, v in sets.items() if r in latest}
+    grid = build_grid(by_line, now, scenario_pages=pages, cells=night_grids.latest_cells())
     listing, diffs = build_nights(by_line, timelines=timelines)
-    return _Views(grid, listing, diffs)
+    pairs = tuple(compare_pairs(grid.lines))
+    return _Views(grid, listing, diffs, night_grids, pairs)
 
 
 def _night_page(diff: NightDiff) -> bytes:
     return render_night(diff).encode("utf-8")
 
 
-def _add_views(plan: _Plan, views: _Views, extras: _Extras) -> None:
+def _add_views(plan: _Plan, views: _Views, dashboard: Dashboard, extras: _Extras) -> None:
     """The grid's and the nights' files (the grid shows the triage links)."""
     grid_text = api_text(to_json(views.grid))
     plan.add("api/v1/grid.json", _text(grid_text))
+    _add_drill(plan, views, dashboard, extras, grid_text)
     latest = views.nights.latest
     plan.add(
         "grid.html",
         _File(
             _digest(grid_text, latest or "", extras.key),
-            lambda: render_grid(views.grid, night=latest, triage=extras.triage).encode("utf-8"),
+            lambda: render_grid(
+                views.grid, night=latest, triage=extras.triage, links=status_links()
+            ).encode("utf-8"),
         ),
     )
     nights_text = api_text(to_json(views.nights))
@@ -384,6 +423,71 @@ def _add_views(plan: _Plan, views: _Views, extras: _Extras) -> None:
         text = api_text(to_json(diff))
         plan.add(data, _text(text))
         plan.add(html, _File(_digest(text), partial(_night_page, diff)))
+
+
+def _utf8(make: Callable[[], str]) -> Callable[[], bytes]:
+    """`make`'s page as the bytes of the file."""
+    return lambda: make().encode("utf-8")
+
+
+def _night_grid(grids: NightGrids, pages: NightGridPages, night: str, before: str | None) -> str:
+    return pages.render(grids.grid(night), night, before)
+
+
+def _add_drill(
+    plan: _Plan, views: _Views, dashboard: Dashboard, extras: _Extras, grid_text: str
+) -> None:
+    """The grid's drill-down pages (`grid-<status>.html`, `nights/<night>/grid.html`,
+    `compare/<a>/<b>.html`) and their list, `api/v1/views.json`."""
+    histories = list(dashboard.lines.values())
+    flaky = sorted(
+        (h.line, f.revision, f.leg, f.scenario, f.flips) for h in histories for f in h.flaky
+    )
+    entries = []
+    for status in STATUSES:
+        shown, cells = status_grid(views.grid, status, histories, extras.triage)
+        entries.append(
+            StatusEntry(
+                status=status,
+                page=status_page(status),
+                rows=sum(len(t.rows) for t in shown.tables),
+                cells=cells,
+            )
+        )
+        listed = flaky if status == "flaky" else []
+        make = partial(render_status, shown, status, cells, triage=extras.triage, flaky=listed)
+        key = _digest(grid_text, status, json.dumps(listed), extras.key)
+        plan.add(status_page(status), _File(key, _utf8(make)))
+    grids, pages = views.night_grids, NightGridPages()
+    nights = grids.nights
+    for i, night in enumerate(nights):
+        before = nights[i - 1] if i else None
+        path = site_path(night_grid_page(night))
+        if path is None:  # a night is an ISO date: never
+            continue
+        plan.add(
+            path,
+            _File(
+                _digest(grids.key(night), before or ""),
+                _utf8(partial(_night_grid, grids, pages, night, before)),
+            ),
+        )
+    columns = {line: column_text(views.grid, line) for line in views.grid.lines}
+    line_pages = {s.line: s.links.page for s in dashboard.index.lines}
+    compared = []
+    for a, b in views.pairs:
+        found = comparison(views.grid, a, b)
+        compared.append(found)
+        both = (line_pages[a], line_pages[b])
+        plan.add(
+            compare_page(a, b),
+            _File(
+                _digest(columns[a], columns[b], json.dumps(both)),
+                _utf8(partial(render_comparison, found, both)),
+            ),
+        )
+    listing = view_index(entries, nights, {n: night_grid_page(n) for n in nights}, compared)
+    plan.add("api/v1/views.json", _text(api_text(to_json(listing))))
 
 
 @dataclass
@@ -448,6 +552,7 @@ def _add_front(
                 night=night,
                 feed=True,
                 triage=extras.statuses,
+                more=status_links() if views is not None else (),
             ).encode("utf-8"),
         ),
     )
@@ -487,12 +592,16 @@ def _add_line(
     badge: tuple[str, str],
     copied: Mapping[str, Path],
     extras: _Extras,
+    compare: Sequence[tuple[str, str]] = (),
 ) -> None:
-    """One line's files: its page (which lists its badge's old `names`), its runs document
-    (`text`), its `badge` (SVG and endpoint JSON), and the scorecard and claim pages `copied`
-    from the matrix."""
-    key = _digest(api_text(to_json(summary)), text, json.dumps(names), extras.key)
-    plan.add(summary.links.page, _File(key, partial(_line_page, summary, history, names, extras)))
+    """One line's files: its page (which lists its badge's old `names` and links its
+    comparisons, `compare`), its runs document (`text`), its `badge` (SVG and endpoint JSON),
+    and the scorecard and claim pages `copied` from the matrix."""
+    key = _digest(
+        api_text(to_json(summary)), text, json.dumps(names), extras.key, json.dumps(compare)
+    )
+    make = partial(_line_page, summary, history, names, extras, compare)
+    plan.add(summary.links.page, _File(key, make))
     plan.add(summary.links.runs, _text(text))
     plan.add(summary.links.badge_svg, _text(badge[0]))
     plan.add(summary.links.badge_json, _text(badge[1]))
@@ -513,9 +622,11 @@ def _add_lines(
     copied: Mapping[str, Mapping[str, Path]],
     aliases: Mapping[str, str],
     extras: _Extras,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> None:
-    """Every line's files, then each alias's badge (the badge of the line it serves), after
-    all the lines' so that a line's own file wins a clash."""
+    """Every line's files (each linking its comparisons among `pairs`), then each alias's
+    badge (the badge of the line it serves), after all the lines' so that a line's own file
+    wins a clash."""
     aliases_of: dict[str, list[str]] = {}
     for old, line in aliases.items():
         aliases_of.setdefault(line, []).append(old)
@@ -532,6 +643,7 @@ def _add_lines(
             badge=badge,
             copied=copied.get(summary.line, {}),
             extras=extras,
+            compare=compare_links(summary.line, pairs),
         )
         badges += [(name, badge) for name in names]
     for name, (svg, endpoint) in badges:
@@ -569,9 +681,10 @@ def _plan(
     texts = {slug: api_text(to_json(h)) for slug, h in dashboard.lines.items()}
     _add_front(plan, dashboard, texts, index_text=index_text, views=views, extras=extras)
     if views is not None:
-        _add_views(plan, views, extras)
+        _add_views(plan, views, dashboard, extras)
     _add_alias_record(plan, aliases, published, dashboard.index)
-    _add_lines(plan, dashboard, texts, copied=copied, aliases=aliases, extras=extras)
+    pairs = views.pairs if views is not None else ()
+    _add_lines(plan, dashboard, texts, copied=copied, aliases=aliases, extras=extras, pairs=pairs)
     _add_scenarios(plan, dashboard, extras)
     return plan
 

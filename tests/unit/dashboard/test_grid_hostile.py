@@ -17,6 +17,14 @@ from tiercheck.config.requirements import load_requirement_set
 from tiercheck.dashboard.grid import Grid, build_grid, runs_by_line
 from tiercheck.dashboard.grid_html import render_grid, render_night, render_nights
 from tiercheck.dashboard.nightdiff import NightDiff, NightList, build_nights
+from tiercheck.dashboard.triage import Triage
+from tiercheck.dashboard.views import comparison, status_grid
+from tiercheck.dashboard.views_html import (
+    NightGridPages,
+    render_comparison,
+    render_status,
+    status_links,
+)
 from tiercheck.plaintext import HIDDEN, clean, visible
 
 CASES = sorted(name for name in HOSTILE if name != "huge")
@@ -70,10 +78,20 @@ def _documents() -> tuple[Grid, NightDiff, NightList]:
 
 def _pages(text: str) -> dict[str, str]:
     grid, night, listing = _documents()
+    failing, cells = status_grid(grid, "failing", [], Triage())
+    compared = comparison(grid, "alpha-sdk", "beta-sdk")
+    assert compared.differ  # the failing cell of alpha's is one
+    flaky = [(text, text, text, text, 2)]
     return {
-        "grid": render_grid(filled(grid, text), night=text),
+        "grid": render_grid(filled(grid, text), night=text, links=status_links()),
         "night": render_night(filled(night, text)),
         "nights": render_nights(filled(listing, text)),
+        "failing": render_status(filled(failing, text), "failing", cells, triage=Triage()),
+        "flaky": render_status(filled(failing, text), "flaky", 1, triage=Triage(), flaky=flaky),
+        "night's grid": NightGridPages().render(filled(grid, text), text, text),
+        "comparison": render_comparison(
+            filled(compared, text), ("lines/alpha-sdk.html", "lines/beta-sdk.html")
+        ),
     }
 
 
@@ -82,6 +100,12 @@ def test_the_filled_pages_show_the_word_in_their_parts() -> None:
     assert "WORD" in pages["grid"].split("<tbody>")[1]  # a row's scenario
     assert "(disputed)" in pages["grid"]
     assert 'id="newly-failing-WORD"' in pages["night"]
+    # The drill-down pages: a row's scenario in each, the lines' names, the flaky list.
+    for where in ("failing", "night's grid", "comparison"):
+        assert "WORD" in pages[where].split("<tbody>")[1], where
+    assert "(disputed)" in pages["night's grid"]
+    assert "WORD" in pages["flaky"].split('id="flaky"')[1]
+    assert "WORD and WORD" in pages["comparison"]
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -112,6 +112,8 @@ def _pages(dashboard: Dashboard, note: str = "a note") -> dict[str, str]:
             aliases=(HOSTILE["script"],),
             triage=triage,
             statuses=[s for s in statuses if s.entry.line == summary.line],
+            # Its comparison with another line (here named as this one is).
+            compare=[(summary.line, "compare/a/b.html")],
         )
     for i, scenario in enumerate(dashboard.scenarios.scenarios[:3]):
         pages[f"scenario {i}"] = render_scenario(scenario, index, triage=triage)
@@ -148,6 +150,7 @@ def test_the_filled_dashboard_reaches_every_part_of_every_page() -> None:
     assert 'id="triage"' in line
     assert any('class="triage"' in page for where, page in pages.items() if "scenario" in where)
     assert 'id="badge-snippets"' in line
+    assert "WORD" in line.split('id="compare"')[1].split("</p>")[0]
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -82,8 +82,8 @@ def test_rebuilt_from_the_data_folder_alone_the_api_is_byte_identical(
     _publish(fresh, tmp_path / "site-b", capsys=capsys)
     api_a, api_b = _files(tmp_path / "site-a", "api/v1"), _files(tmp_path / "site-b", "api/v1")
     # index, three lines, scenarios, four schemas; the grid, the nights' list, thirty nights
-    # and their three schemas
-    assert len(api_a) == 1 + 3 + 1 + 4 + 1 + 1 + 30 + 3
+    # and their three schemas; the views' list and its schema
+    assert len(api_a) == 1 + 3 + 1 + 4 + 1 + 1 + 30 + 3 + 2
     assert api_a == api_b
     # The pages and badges too: nothing in the site depends on where or when it was built.
     assert _files(tmp_path / "site-a") == _files(tmp_path / "site-b")
@@ -125,8 +125,9 @@ def test_every_api_document_the_site_writes_has_its_schema_and_follows_it(
         for p in api.rglob("*")
         if p.is_file() and p.parent != api / "schemas"
     )
-    # index, three lines, scenarios, the matrix, the grid, the nights' list, thirty nights.
-    assert len(documents) == 1 + 3 + 1 + 1 + 1 + 1 + 30
+    # index, three lines, scenarios, the matrix, the grid, the nights' list, thirty nights,
+    # the views' list.
+    assert len(documents) == 1 + 3 + 1 + 1 + 1 + 1 + 30 + 1
     for path in documents:
         name = dashboard_schema(path)
         assert name is not None, f"{path} ships with no schema"

@@ -141,11 +141,15 @@ def test_a_new_night_rewrites_the_grid_the_index_and_the_two_last_nights_only(
         # Night 30 gains its link to night 31.
         "nights/2026-10-30.html",
         "api/v1/nights/2026-10-30.json",
+        # The grid as of night 31 is new; the grid as of night 30 never changes.
+        "nights/2026-10-31/grid.html",
+        "api/v1/views.json",
     } <= written
     assert not {p for p in written if p.startswith(("nights/", "api/v1/nights/"))} - {
         "nights/index.html",
         "nights/2026-10-30.html",
         "nights/2026-10-31.html",
+        "nights/2026-10-31/grid.html",
         "api/v1/nights/2026-10-30.json",
         "api/v1/nights/2026-10-31.json",
     }
