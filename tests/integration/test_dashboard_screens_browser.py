@@ -24,7 +24,7 @@ from tiercheck.history.store import HistoryStore
 #: One page of every kind the site has: the index, the grid, a line's page (alpha-sdk: a
 #: regression, a fix and an unmeasured night; beta-sdk: a failure every night and a harness
 #: change), a night with a change and the night of the harness change, the list of nights, and
-#: a scenario's page.
+#: a scenario's page; then the drill-down's: a status view, a night's grid and two lines compared.
 PAGES = (
     "index.html",
     "grid.html",
@@ -34,6 +34,9 @@ PAGES = (
     "nights/2026-10-25.html",
     "nights/index.html",
     "scenarios/server-tools-call-image.html",
+    "grid-failing.html",
+    "nights/2026-10-12/grid.html",
+    "compare/alpha-sdk/beta-sdk.html",
 )
 PHONE, NARROW, WIDE = 360, 400, 1400
 
@@ -91,7 +94,8 @@ def test_the_width_check_can_fail(site: Path, tmp_path: Path) -> None:
 
 def test_every_page_passes_the_nu_html_checker(site: Path) -> None:
     pages = sorted(site.rglob("*.html"))
-    assert len(pages) == 1 + 1 + 3 + 31 + 8  # index, grid, lines, nights and their list, scenarios
+    # index, grid, lines, nights and their list, scenarios; status views, nights' grids, pairs
+    assert len(pages) == 1 + 1 + 3 + 31 + 8 + 4 + 30 + 3
     errors = page_checks.vnu_errors(pages)
     assert errors == [], "\n".join(errors[:20])
 

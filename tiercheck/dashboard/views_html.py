@@ -20,7 +20,7 @@ from tiercheck.dashboard.nightdiff import NIGHTS_PAGE, night_page
 from tiercheck.dashboard.triage import Triage
 from tiercheck.dashboard.views import STATUSES, Comparison, Status, status_page
 from tiercheck.render.element import fragment, site
-from tiercheck.render.html import Css, Html, a, el, join, page
+from tiercheck.render.html import Css, Html, a, el, join, page, scroll_region
 
 __all__ = ["NightGridPages", "render_comparison", "render_status", "status_links"]
 
@@ -216,14 +216,17 @@ class NightGridPages:
         return join(
             (
                 el("h2", f"{table.revision} · {table.leg}", id=f"g-{key}"),
-                el(
-                    "table",
-                    caption,
-                    el("thead", head),
-                    *groups,
-                    el("tfoot", foot),
-                    class_="grid",
-                    id=f"grid-{key}",
+                scroll_region(
+                    el(
+                        "table",
+                        caption,
+                        el("thead", head),
+                        *groups,
+                        el("tfoot", foot),
+                        class_="grid",
+                        id=f"grid-{key}",
+                    ),
+                    f"{table.revision} {table.leg} grid",
                 ),
                 outside,
             )
@@ -325,21 +328,24 @@ def render_comparison(compared: Comparison, pages: tuple[str, str]) -> str:
             for r in t.differ
         ]
         parts.append(
-            el(
-                "table",
-                el("caption", f"{t.table.revision} {t.table.leg}: where they differ"),
+            scroll_region(
                 el(
-                    "thead",
+                    "table",
+                    el("caption", f"{t.table.revision} {t.table.leg}: where they differ"),
                     el(
-                        "tr",
-                        el("th", "Scenario", scope="col"),
-                        el("th", compared.a, scope="col"),
-                        el("th", compared.b, scope="col"),
+                        "thead",
+                        el(
+                            "tr",
+                            el("th", "Scenario", scope="col"),
+                            el("th", compared.a, scope="col"),
+                            el("th", compared.b, scope="col"),
+                        ),
                     ),
+                    el("tbody", *rows),
+                    class_="grid pair",
+                    id=f"compare-{key}",
                 ),
-                el("tbody", *rows),
-                class_="grid pair",
-                id=f"compare-{key}",
+                f"{t.table.revision} {t.table.leg}: where they differ",
             )
         )
     body = join(parts, "\n")
