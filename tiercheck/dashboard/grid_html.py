@@ -35,7 +35,15 @@ from tiercheck.history.datafile import line_slug
 from tiercheck.render.element import ISSUE_PAGES, fragment, site
 from tiercheck.render.html import Css, Html, a, el, github_link, join, page, scroll_region
 
-__all__ = ["GRID_CSS", "grid_tables", "render_grid", "render_night", "render_nights", "state_html"]
+__all__ = [
+    "GRID_CSS",
+    "foot_row",
+    "grid_tables",
+    "render_grid",
+    "render_night",
+    "render_nights",
+    "state_html",
+]
 
 _CSS = Css("""
 main { max-width: none; }
@@ -160,8 +168,9 @@ def _groups(grid: Grid, table: GridTable, triage: Triage) -> list[Html]:
     return groups
 
 
-def _foot(table: GridTable) -> Html:
-    """The footer row: each line's passes of the scored scenarios, and its other counts."""
+def foot_row(table: GridTable, *, ids: bool = True) -> Html:
+    """The footer row: each line's passes of the scored scenarios, and its other counts; each
+    total with an id of its own unless `ids` is False (the nights' grids, kept lean)."""
     key = f"{table.revision}-{table.leg}"
     return el(
         "tr",
@@ -175,7 +184,7 @@ def _foot(table: GridTable) -> Html:
                     f"{c.fails} fail · {c.unmeasured} unmeasured · {c.not_run} not run",
                     class_="msg",
                 ),
-                id=f"g-{key}-total-{c.slug}",
+                id=f"g-{key}-total-{c.slug}" if ids else None,
             )
             for c in table.columns
         ),
@@ -212,7 +221,7 @@ def _table(grid: Grid, table: GridTable, triage: Triage) -> Html:
                     caption,
                     el("thead", _head(table)),
                     *_groups(grid, table, triage),
-                    el("tfoot", _foot(table)),
+                    el("tfoot", foot_row(table)),
                     class_="grid",
                     id=f"grid-{key}",
                 ),

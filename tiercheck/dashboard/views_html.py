@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from tiercheck.dashboard.build import scenario_slug
 from tiercheck.dashboard.grid import Grid, GridCell, GridRow, GridTable
-from tiercheck.dashboard.grid_html import GRID_CSS, grid_tables, state_html
+from tiercheck.dashboard.grid_html import GRID_CSS, foot_row, grid_tables, state_html
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE, night_page
 from tiercheck.dashboard.triage import Triage
 from tiercheck.dashboard.views import STATUSES, Comparison, Status, status_page
@@ -181,23 +181,7 @@ class NightGridPages:
                 )
                 body = join(self._row(table, r) for r in rows)
                 groups.append(el("tbody", el("tr", title), body))
-        foot = el(
-            "tr",
-            el("th", "Passes", scope="row"),
-            *(
-                el(
-                    "td",
-                    f"{c.passes} of {table.scored}",
-                    el(
-                        "div",
-                        f"{c.fails} fail · {c.unmeasured} unmeasured · {c.not_run} not run",
-                        class_="msg",
-                    ),
-                )
-                for c in table.columns
-            ),
-            el("td", ""),
-        )
+        foot = foot_row(table, ids=False)
         caption = el(
             "caption",
             f"{table.revision} {table.leg}: the {table.scored} scored scenarios of the frozen "
