@@ -18,7 +18,7 @@ from tiercheck.dashboard.grid import Grid, GridCell, GridRow, GridTable
 from tiercheck.dashboard.grid_html import GRID_CSS, foot_row, grid_tables, state_html
 from tiercheck.dashboard.nightdiff import NIGHTS_PAGE, night_page
 from tiercheck.dashboard.triage import Triage
-from tiercheck.dashboard.views import STATUSES, Comparison, Status, status_page
+from tiercheck.dashboard.views import STATUSES, ComparedTable, Comparison, Status, status_page
 from tiercheck.render.element import fragment, site
 from tiercheck.render.html import Css, Html, a, el, join, page, scroll_region
 
@@ -282,59 +282,67 @@ def render_comparison(compared: Comparison, pages: tuple[str, str]) -> str:
     if not compared.tables:
         parts.append(el("p", "Neither line has a verdict in any table of the grid.", id="none"))
     for t in compared.tables:
-        key = f"{t.table.revision}-{t.table.leg}"
-        i, j = t.columns
-        ca, cb = t.table.columns[i], t.table.columns[j]
-        parts.append(el("h2", f"{t.table.revision} · {t.table.leg}", id=f"c-{key}"))
-        parts.append(
-            el(
-                "p",
-                f"Same in {t.same} of {len(t.table.rows)} scenario(s), different in "
-                f"{len(t.differ)}. Passes: {compared.a} {ca.passes}, {compared.b} {cb.passes} "
-                f"of {t.table.scored}.",
-                id=f"c-{key}-counts",
-            )
-        )
-        if not t.differ:
-            continue
-        rows = [
-            el(
-                "tr",
-                el(
-                    "th",
-                    el("code", _link(root + r.page if r.page else None, r.scenario)),
-                    scope="row",
-                ),
-                _pair_cell(r.cells[i], root),
-                _pair_cell(r.cells[j], root),
-                id=f"c-{t.table.revision}-{scenario_slug(t.table.leg, r.scenario)}",
-            )
-            for r in t.differ
-        ]
-        parts.append(
-            scroll_region(
-                el(
-                    "table",
-                    el("caption", f"{t.table.revision} {t.table.leg}: where they differ"),
-                    el(
-                        "thead",
-                        el(
-                            "tr",
-                            el("th", "Scenario", scope="col"),
-                            el("th", compared.a, scope="col"),
-                            el("th", compared.b, scope="col"),
-                        ),
-                    ),
-                    el("tbody", *rows),
-                    class_="grid pair",
-                    id=f"compare-{key}",
-                ),
-                f"{t.table.revision} {t.table.leg}: where they differ",
-            )
-        )
+        parts.extend(_compared_table(compared, t, root))
     body = join(parts, "\n")
     meta = f"{compared.differ} scenario row(s) differ"
     title = el("span", f"{compared.a} and {compared.b}")
     css = Css(GRID_CSS.text + _CSS.text)
     head = f"{compared.a} and {compared.b}: tiercheck dashboard"
     return str(page(head, title, meta, body, css=css))
+
+
+def _compared_table(compared: Comparison, t: ComparedTable, root: str) -> list[Html]:
+    """One revision × leg of two lines compared: its heading, its counts, and the rows where
+    they differ (none when they differ nowhere)."""
+    parts: list[Html] = []
+    key = f"{t.table.revision}-{t.table.leg}"
+    i, j = t.columns
+    ca, cb = t.table.columns[i], t.table.columns[j]
+    parts.append(el("h2", f"{t.table.revision} · {t.table.leg}", id=f"c-{key}"))
+    parts.append(
+        el(
+            "p",
+            f"Same in {t.same} of {len(t.table.rows)} scenario(s), different in "
+            f"{len(t.differ)}. Passes: {compared.a} {ca.passes}, {compared.b} {cb.passes} "
+            f"of {t.table.scored}.",
+            id=f"c-{key}-counts",
+        )
+    )
+    if not t.differ:
+        return parts
+    rows = [
+        el(
+            "tr",
+            el(
+                "th",
+                el("code", _link(root + r.page if r.page else None, r.scenario)),
+                scope="row",
+            ),
+            _pair_cell(r.cells[i], root),
+            _pair_cell(r.cells[j], root),
+            id=f"c-{t.table.revision}-{scenario_slug(t.table.leg, r.scenario)}",
+        )
+        for r in t.differ
+    ]
+    parts.append(
+        scroll_region(
+            el(
+                "table",
+                el("caption", f"{t.table.revision} {t.table.leg}: where they differ"),
+                el(
+                    "thead",
+                    el(
+                        "tr",
+                        el("th", "Scenario", scope="col"),
+                        el("th", compared.a, scope="col"),
+                        el("th", compared.b, scope="col"),
+                    ),
+                ),
+                el("tbody", *rows),
+                class_="grid pair",
+                id=f"compare-{key}",
+            ),
+            f"{t.table.revision} {t.table.leg}: where they differ",
+        )
+    )
+    return parts
