@@ -110,12 +110,18 @@ def test_scorecard_html_shows_the_trend_and_the_probes(tmp_path: Path) -> None:
     doc = dataclasses.replace(probed_scorecard(), history=HistoryBlock(database=None, trend=trend))
     parsed, text = _show(tmp_path, "scorecard.html", render_html(doc))
     assert "script" not in parsed.tags
-    # The chart survived the browser's parser as SVG: the badge's svg and the trend's, two
-    # lines' worth of shapes (the server line is broken by the unmeasured night: two dots).
+    # The chart survived the browser's parser as SVG: the badge's svg and the trend's. The
+    # server line is broken by the unmeasured night (two lone markers, no line); the client
+    # line is one polyline; each run's marker is titled with its night and rate, and the
+    # unmeasured night has none.
     assert parsed.tags.count("svg") == 2
     assert parsed.tags.count("polyline") == 1  # the client line, unbroken
-    assert parsed.tags.count("circle") == 2  # the server's two lone measured nights
-    assert parsed.tags.count("line") == 1  # the tier change on night 3
+    for night, rate in (("01", 100), ("03", 50)):
+        assert f"2026-10-{night} 2026-07-28 server: {rate}%" in text
+    assert "2026-10-02 2026-07-28 server" not in text
+    for night in ("01", "02", "03"):
+        assert f"2026-10-{night} 2026-07-28 client: 100%" in text
+    assert "tier 2 from 2026-10-03" in text  # the tier change on night 3, titled
     assert "over the last 3 run(s)" in text
     assert "Advisory probes" in text
     for probe in ("cross-origin", "tool-names", "notification-202", "request-state"):
