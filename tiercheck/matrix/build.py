@@ -39,7 +39,7 @@ from tiercheck.matrix.model import (
 from tiercheck.revisions import LEGS, known_revisions
 from tiercheck.scorecard.compared import governance_inconclusive
 from tiercheck.scorecard.model import LegEntry, ScenarioEntry, Scorecard
-from tiercheck.scorecard.readings import measured_nothing
+from tiercheck.scorecard.readings import flaky_summary, measured_nothing
 
 ServerOrClient = Literal["server", "client"]
 RowState = Literal["measured", "unmeasured", "interrupted"]
@@ -266,6 +266,7 @@ def _cell(
         reason=measured.reason or measured.error,
         passed=measured.passed if measured.state == "measured" else 0,
         total=measured.total if measured.state == "measured" else 0,
+        flaky=measured.flaky if measured.state == "measured" else 0,
         scenarios=tuple(_scenario(d, unmeasured=unmeasured) for d in measured.details),
     )
 
@@ -278,6 +279,14 @@ def _scenario(entry: ScenarioEntry, *, unmeasured: bool) -> ScenarioCell:
         verdict = "not-scored"
     elif not entry.measured:
         verdict = "unmeasured"
+    elif entry.flaky:
+        return ScenarioCell(
+            scenario=entry.scenario,
+            verdict="flaky",
+            expected_failure=entry.expected_failure,
+            message=flaky_summary(entry),
+            disputed=entry.disputed,
+        )
     else:
         verdict = "passed" if entry.passed else "failed"
     first = entry.failures[0] if entry.failures and not entry.passed else None
@@ -309,13 +318,16 @@ def _probe_counts(revision: str, card: Scorecard) -> ProbeCounts:
 
 
 def _outcome(leg: LegCell, cell: ScenarioCell) -> ScenarioOutcome:
-    """A not-scored cell keeps no verdict, only its failure: without one it passed."""
+    """A not-scored cell keeps no verdict, only its failure: without one it passed. A flaky
+    one counts as passed, as its leg's score does (`scoring.confirm_failure`)."""
     verdict = cell.verdict
     where = (leg.revision, leg.leg, cell.scenario)
     if verdict == "not-scored":
         failed = cell.check is not None or cell.message is not None
         outcome: Literal["passed", "failed"] = "failed" if failed else "passed"
         return ScenarioOutcome(*where, outcome, False, disputed=cell.disputed)
+    if verdict == "flaky":
+        return ScenarioOutcome(*where, "passed", True, disputed=cell.disputed)
     return ScenarioOutcome(*where, verdict, True, disputed=cell.disputed)
 
 

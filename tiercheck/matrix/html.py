@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, ScenarioChange
+from tiercheck.matrix.text import cell_text
 from tiercheck.render.badge import tier_text
 from tiercheck.render.element import fragment
 from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
@@ -34,6 +35,7 @@ table.heat { width: auto; }
 table.summary ul.blockers { margin: 0; padding-left: 16px; font-size: 12px; }
 table.heat td.v { text-align: center; width: 2.2em; padding: 2px; font-size: 12px; }
 td.passed, span.passed { background: #dafbe1; } td.failed, span.failed { background: #ffcecb; }
+td.flaky, span.flaky { background: #fff8c5; }
 td.not-scored, span.not-scored { background: #eaeef2; }
 td.unmeasured, span.unmeasured { background: #fff1b8; }
 td.not-claimed, span.not-claimed { background: repeating-linear-gradient(45deg, #fff, #fff 3px,
@@ -51,6 +53,7 @@ th.rot { writing-mode: vertical-rl; transform: rotate(180deg); font-size: 12px; 
 #: What a heatmap cell shows: a mark a reader can tell apart without colour as well.
 _MARK = {
     "passed": "✓",
+    "flaky": "~",
     "failed": "✗",
     "not-scored": "·",
     "unmeasured": "?",
@@ -60,6 +63,7 @@ _MARK = {
 }
 _LEGEND = (
     ("passed", "passed"),
+    ("flaky", "~ flaky (counted as passed)"),
     ("failed", "failed"),
     ("not-scored", "not scored"),
     ("unmeasured", "unmeasured"),
@@ -90,7 +94,7 @@ def _score(cell: LegCell | None) -> tuple[str, str]:
         return "not-claimed", "—"
     if cell.state != "measured":
         return cell.state, cell.state.replace("-", " ")
-    return ("passed" if cell.passed == cell.total else "failed"), f"{cell.passed}/{cell.total}"
+    return ("passed" if cell.passed == cell.total else "failed"), cell_text(cell)
 
 
 def _tier(row: MatrixRow) -> Html:
@@ -243,14 +247,16 @@ def _changes(matrix: Matrix) -> Html:
 
 
 def _failures(matrix: Matrix) -> Iterator[tuple[tuple[str, str, str, str], _Failure]]:
-    """Every failed scenario cell (and unmeasured one with a message), in page order."""
+    """Every failed scenario cell (and unmeasured or flaky one with a message), in page order."""
     n = 0
     for rev in matrix.revisions:
         for leg in ("server", "client"):
             for row in matrix.rows:
                 cell = _cell(row, rev, leg)
                 for s in cell.scenarios if cell else ():
-                    if s.verdict not in ("failed", "unmeasured") or not (s.message or s.check):
+                    if s.verdict not in ("failed", "flaky", "unmeasured") or not (
+                        s.message or s.check
+                    ):
                         continue
                     n += 1
                     yield (

@@ -39,7 +39,9 @@ CellState = Literal["measured", "unmeasured", "skipped", "not-claimed"]
 
 #: One scenario of a measured leg. `unmeasured` is a scenario of a leg that was interrupted
 #: or could not finish: it ran, or began to, but its verdict does not count as the SDK's.
-ScenarioVerdictName = Literal["passed", "failed", "not-scored", "unmeasured"]
+#: `flaky` is a scored scenario that failed beside other work and passed when run again by
+#: itself (`scoring.confirm_failure`): counted in the leg's `passed`, never shown as a pass.
+ScenarioVerdictName = Literal["passed", "flaky", "failed", "not-scored", "unmeasured"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,7 +55,9 @@ class ScenarioCell:
     )
     check: str | None = doc_field(default=None, doc="the first failing check's id")
     message: str | None = doc_field(
-        default=None, doc="the first failing check's message, or why the scenario failed"
+        default=None,
+        doc="the first failing check's message, or why the scenario failed; for a flaky one, "
+        "how it failed beside other work and that it passed by itself",
     )
     disputed: bool = doc_field(
         default=False,
@@ -72,6 +76,12 @@ class LegCell:
     reason: str | None = doc_field(doc="why it is unmeasured, skipped or not claimed")
     passed: int = doc_field(doc="scored scenarios that passed")
     total: int = doc_field(doc="scored scenarios")
+    flaky: int = doc_field(
+        default=0,
+        optional=True,
+        doc="of the passed, scored scenarios that failed beside other work and passed when run "
+        "again by themselves",
+    )
     scenarios: tuple[ScenarioCell, ...] = doc_field(doc="every scenario run, by name")
 
 

@@ -29,9 +29,11 @@ __all__ = [
 
 
 def cell_text(cell: LegCell) -> str:
-    """A leg's score as a grid shows it: `30/30`, `unmeasured`, `skipped`, `not claimed`."""
+    """A leg's score as a grid shows it: `30/30`, `30/30 (2 flaky)`, `unmeasured`, `skipped`,
+    `not claimed`."""
     if cell.state == "measured":
-        return f"{cell.passed}/{cell.total}"
+        flaky = f" ({cell.flaky} flaky)" if cell.flaky else ""
+        return f"{cell.passed}/{cell.total}{flaky}"
     return cell.state.replace("-", " ")
 
 
@@ -173,6 +175,9 @@ def _case(suite: ET.Element, classname: str, scenario: ScenarioCell) -> tuple[in
     if scenario.verdict == "unmeasured":
         ET.SubElement(case, "error", message="unmeasured")
         return 0, 1, 0
+    if scenario.verdict == "flaky":
+        # As it counts: a pass, with how it failed beside other work said beside it.
+        ET.SubElement(case, "system-out").text = xml_text(f"flaky: {scenario.message or ''}")
     return 0, 0, 0
 
 

@@ -10,6 +10,9 @@ Scenarios in only one document are *added* or *removed*, counted only where the 
 measured on both sides (a leg that changed state is reported as such instead); an added
 scenario that fails is shown but is not a regression. Scorecards of two harness versions are
 *incomparable*: no scenario is compared, and the context says which versions.
+A *flaky* scenario (failed beside other work, passed by itself: `scoring.confirm_failure`)
+counts as the pass it is scored as, so it is never a regression nor a fix; the diff lists
+apart the scenarios flaky in the new document and not in the old, and the other way round.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from tiercheck.plaintext import one_line
 from tiercheck.render.badge import tier_text
 from tiercheck.render.markdown import BLANK, Md, bullet, document, fmt, heading, own, text
 from tiercheck.scorecard.compared import run_scenarios
-from tiercheck.scorecard.model import Scorecard
-from tiercheck.scorecard.readings import short_sha
+from tiercheck.scorecard.model import ScenarioEntry, Scorecard
+from tiercheck.scorecard.readings import flaky_summary, legs, short_sha
 
 __all__ = [
     "ContextChange",
     "Diff",
+    "FlakyChange",
     "LegChange",
     "ScenarioChange",
     "diff_scorecards",
@@ -47,6 +51,19 @@ class ContextChange:
     field: str
     before: str | None
     after: str | None
+
+
+@dataclass(frozen=True)
+class FlakyChange:
+    """A scored scenario flaky on one side only: what it was and is (passed, flaky, failed,
+    unmeasured, absent), and how it failed beside other work on the side it was flaky."""
+
+    revision: str
+    leg: str
+    scenario: str
+    before: str
+    after: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,10 @@ class Diff:
     #: A newly failing scored scenario, a tier drop, or a leg newly unmeasured
     #: (`Comparison.regressed`).
     has_regression: bool = False
+    #: Scored scenarios flaky in the new document and not in the old, and the other way round
+    #: (each counted as passed where it is flaky: never a regression or a fix).
+    newly_flaky: tuple[FlakyChange, ...] = ()
+    no_longer_flaky: tuple[FlakyChange, ...] = ()
 
     @property
     def unchanged(self) -> bool:
@@ -103,6 +124,8 @@ class Diff:
             or self.measured_again_scenarios
             or self.newly_disputed
             or self.dispute_resolved
+            or self.newly_flaky
+            or self.no_longer_flaky
         )
 
 
@@ -141,6 +164,39 @@ def _sorted(changes: Iterable[ScenarioChange]) -> tuple[ScenarioChange, ...]:
     return tuple(sorted(changes, key=lambda c: (c.revision, c.leg, c.scenario)))
 
 
+def _results(doc: Scorecard) -> dict[tuple[str, str, str], ScenarioEntry]:
+    """Each scored scenario by (revision, leg, scenario)."""
+    return {
+        (view.revision, view.leg, detail.scenario): detail
+        for view in legs(doc)
+        for detail in view.details
+        if detail.scored
+    }
+
+
+def _flaky(old: Scorecard, new: Scorecard) -> tuple[list[FlakyChange], list[FlakyChange]]:
+    """(newly flaky, no longer flaky): scored scenarios flaky on one side only. Incomparable
+    documents (another harness) compare no scenario, so none."""
+    before, after = _results(old), _results(new)
+
+    def result(side: dict[tuple[str, str, str], ScenarioEntry], key: tuple[str, str, str]) -> str:
+        return side[key].result if key in side else "absent"
+
+    def change(key: tuple[str, str, str], flaky: ScenarioEntry) -> FlakyChange:
+        revision, leg, scenario = key
+        return FlakyChange(
+            revision, leg, scenario, result(before, key), result(after, key), flaky_summary(flaky)
+        )
+
+    newly = [
+        change(k, d) for k, d in sorted(after.items()) if d.flaky and result(before, k) != "flaky"
+    ]
+    gone = [
+        change(k, d) for k, d in sorted(before.items()) if d.flaky and result(after, k) != "flaky"
+    ]
+    return newly, gone
+
+
 def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
     """What changed from the `old` scorecard document to the `new` one."""
     found = compare(run_scenarios(old), run_scenarios(new))
@@ -149,6 +205,7 @@ def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
         return (change.revision, change.leg)
 
     old_blockers, new_blockers = old.implied_tier.tier1_blockers, new.implied_tier.tier1_blockers
+    newly_flaky, no_longer_flaky = ([], []) if found.incomparable else _flaky(old, new)
     return Diff(
         old_label=_label(old),
         new_label=_label(new),
@@ -172,6 +229,8 @@ def diff_scorecards(old: Scorecard, new: Scorecard) -> Diff:
         dispute_resolved=_sorted(found.dispute_resolved),
         tier_dropped=found.tier_dropped,
         has_regression=found.regressed,
+        newly_flaky=tuple(newly_flaky),
+        no_longer_flaky=tuple(no_longer_flaky),
     )
 
 
@@ -223,6 +282,14 @@ def _scenario_line(change: ScenarioChange, *, with_message: bool = True) -> str:
     return text
 
 
+def _flaky_line(change: FlakyChange, with_message: bool) -> str:
+    text = f"{change.leg} {change.revision} {one_line(change.scenario)}: "
+    text += f"{change.before} → {change.after}"
+    if with_message and change.message:
+        text += f" — {one_line(change.message)}"
+    return text
+
+
 def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
     yield "Regressions", [_scenario_line(c) for c in diff.regressions]
     yield (
@@ -248,6 +315,11 @@ def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
         [_scenario_line(c) for c in diff.newly_disputed],
     )
     yield "Dispute resolved (counted again)", [_scenario_line(c) for c in diff.dispute_resolved]
+    yield (
+        "Newly flaky (counted as passed: failed beside other work, passed by itself)",
+        [_flaky_line(c, True) for c in diff.newly_flaky],
+    )
+    yield "No longer flaky", [_flaky_line(c, False) for c in diff.no_longer_flaky]
     yield "New Tier 1 blockers", [one_line(b) for b in diff.blockers_added]
     yield "Cleared Tier 1 blockers", [one_line(b) for b in diff.blockers_removed]
     yield (
