@@ -47,7 +47,7 @@ from tiercheck.document_files import load_previous, load_scorecard, write_claim
 from tiercheck.errors import EXIT_FAILED, EXIT_NOTHING_MEASURED, EXIT_OK, UsageError
 from tiercheck.governance.snapshot import Snapshot, load_snapshot
 from tiercheck.pipeline.assess.base import ProgressSink
-from tiercheck.pipeline.assess.facts import now_utc, run_id
+from tiercheck.pipeline.assess.clock import now_utc, run_id
 from tiercheck.pipeline.assess.request import AssessRequest, TargetRequest
 from tiercheck.pipeline.run import run
 from tiercheck.process import is_secret_name, is_secret_value

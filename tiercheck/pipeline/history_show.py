@@ -17,7 +17,7 @@ from tiercheck.errors import UsageError
 from tiercheck.history.record import EARLIEST, LATEST, parse_time
 from tiercheck.history.report import history_report
 from tiercheck.history.store import HistoryError, HistoryStore
-from tiercheck.pipeline.assess.facts import now_utc
+from tiercheck.pipeline.assess.clock import now_utc
 
 __all__ = ["HistoryShowRequest", "ShowOutcome", "moment", "show_history", "since"]
 

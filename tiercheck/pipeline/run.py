@@ -20,7 +20,7 @@ from tiercheck.errors import TiercheckError, UsageError
 from tiercheck.history.store import HistoryStore
 from tiercheck.pipeline.assess.assessment import assess
 from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink
-from tiercheck.pipeline.assess.facts import now_utc
+from tiercheck.pipeline.assess.clock import now_utc
 from tiercheck.pipeline.assess.history import HistoryHook
 from tiercheck.pipeline.assess.inputs import check_inputs
 from tiercheck.pipeline.assess.output import ReportFolder, report_folder

@@ -16,7 +16,8 @@ from tiercheck.conformance.results import ScenarioResult
 from tiercheck.errors import ConfigError, UsageError
 from tiercheck.governance.obtain import GovernanceOptions, check_snapshot
 from tiercheck.pipeline.assess.base import AssessOptions, ProgressSink, Unmeasured
-from tiercheck.pipeline.assess.facts import harness_facts, now_utc, tiercheck_facts
+from tiercheck.pipeline.assess.clock import now_utc
+from tiercheck.pipeline.assess.facts import harness_facts, tiercheck_facts
 from tiercheck.pipeline.assess.finish import finish_scorecard
 from tiercheck.pipeline.assess.judge import Baselines, find_baselines, judge, load_dispute_entries
 from tiercheck.pipeline.assess.measure import Measurement, measure

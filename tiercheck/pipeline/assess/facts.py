@@ -1,10 +1,9 @@
-"""The clock and the facts the scorecard records about the run itself."""
+"""The facts the scorecard records about the run itself (the clock is `clock`)."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 from tiercheck import __version__
@@ -22,21 +21,8 @@ __all__ = [
     "harness_definitions",
     "harness_facts",
     "harness_not_applicable",
-    "now_utc",
-    "run_id",
     "tiercheck_facts",
 ]
-
-
-def now_utc() -> datetime:
-    """The current time, aware, in UTC (the only clock read of an assessment)."""
-    return datetime.now(UTC)
-
-
-def run_id(moment: datetime) -> str:
-    """`20261130T071500Z`: sortable, and named before the commit is known (the output folder
-    holds the build log), so the scorecard carries the commit instead."""
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def harness_facts(outcome: Measurement, requested: str) -> HarnessBlock:

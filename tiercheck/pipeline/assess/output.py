@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tiercheck.paths import writable_dir
-from tiercheck.pipeline.assess.facts import run_id
+from tiercheck.pipeline.assess.clock import run_id
 
 __all__ = ["ReportFolder", "report_folder"]
 

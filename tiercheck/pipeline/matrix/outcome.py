@@ -19,7 +19,7 @@ from tiercheck.matrix.build import RowInput, build_matrix
 from tiercheck.matrix.model import Matrix
 from tiercheck.model import format_time
 from tiercheck.paths import writable_dir
-from tiercheck.pipeline.assess.facts import now_utc, run_id
+from tiercheck.pipeline.assess.clock import now_utc, run_id
 from tiercheck.pipeline.matrix.request import MatrixReports
 
 __all__ = ["MatrixFolder", "MatrixResult", "finish", "load_previous", "matrix_folder"]
