@@ -14,6 +14,7 @@ carries): only an https URL of exactly that shape passes, so text that merely lo
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -166,6 +167,7 @@ def github_page(
     return GithubPage(url=url, repo=found["repo"], kind=kind, ref=ref)
 
 
+@functools.cache  # the keywords the package's code writes: a few dozen
 def _attr_name(key: str) -> str:
     """A keyword as an attribute name: `class_` → `class`, `aria_label` → `aria-label`."""
     name = key.rstrip("_").replace("_", "-")
@@ -190,9 +192,26 @@ def _attributes(cls: type[M], attrs: Mapping[str, Attr]) -> str:
             out.append(f' {name}="{html.escape(clean(value.url), quote=True)}"')
             continue
         # A long text is cut as a page's text is (`plaintext.page_text`), its mark as text.
-        text = "".join(page_text(value)) if isinstance(value, str) else value
+        text: object = value
+        if isinstance(value, str):
+            text = _attr_text(value) if len(value) <= _REMEMBERED else "".join(page_text(value))
         out.append(f' {name}="{cls.escape(text)}"')
     return "".join(out)
+
+
+#: The longest attribute text remembered (a class, a title, an id; of the 4,096 most recent).
+_REMEMBERED = 256
+
+
+@functools.lru_cache(maxsize=4096)
+def _attr_text(value: str) -> str:
+    return "".join(page_text(value))
+
+
+@functools.cache  # the element names the package's code writes: a few dozen
+def _check_name(name: str) -> None:
+    if not _NAME.fullmatch(name) or name.lower() in _REFUSED:
+        raise ValueError(f"not an element tiercheck writes: {name!r}")
 
 
 def element(
@@ -205,12 +224,11 @@ def element(
 ) -> M:
     """`<name attrs>children</name>` as markup of `cls`; `end` "void" writes no end tag (an
     HTML `br`), "self" closes a childless element in its start tag (SVG's `<rect …/>`)."""
-    if not _NAME.fullmatch(name) or name.lower() in _REFUSED:
-        raise ValueError(f"not an element tiercheck writes: {name!r}")
+    _check_name(name)
     start = f"<{name}{_attributes(cls, attrs)}"
     if end == "void" or (end == "self" and not children):
         if children:
             raise ValueError(f"<{name}> holds nothing")
-        return cls(start + ("/>" if end == "self" else ">"))
+        return str.__new__(cls, start + ("/>" if end == "self" else ">"))
     inner = "".join(cls.escape(child) for child in children)
-    return cls(f"{start}>{inner}</{name}>")
+    return str.__new__(cls, f"{start}>{inner}</{name}>")

@@ -14,6 +14,7 @@ fetched; its styles fit any screen from 360 px up), the verdict chip (`chip`), t
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -69,14 +70,27 @@ class Html(Markup):
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
         if hasattr(s, "__html__"):
             return cls(s.__html__())
-        shown, mark = page_text(s)
-        if not mark:
-            return cls(html.escape(shown, quote=True))
-        return cls(f"{html.escape(shown, quote=True)}{_CUT_START}{html.escape(mark)}</span>")
+        # A page repeats its short texts (a verdict, a scenario's name, a class) hundreds of
+        # times: each is escaped once and remembered; a long one every time, never kept.
+        text = _short_text(s) if type(s) is str and len(s) <= _REMEMBERED else _text(s)
+        return str.__new__(cls, text)
 
 
 #: What starts the mark of a text `Html.escape` cut (no text can hold it: `<` is escaped).
 _CUT_START = '<span class="cut">'
+#: The longest text `Html.escape` remembers (of the 8,192 it keeps, the most recent).
+_REMEMBERED = 256
+
+
+def _text(value: object) -> str:
+    """`value` as escaped page text: what `Html.escape` makes of a plain value."""
+    shown, mark = page_text(value)
+    if not mark:
+        return html.escape(shown, quote=True)
+    return f"{html.escape(shown, quote=True)}{_CUT_START}{html.escape(mark)}</span>"
+
+
+_short_text = functools.lru_cache(maxsize=8192)(_text)
 
 
 class Cell(Html):

@@ -185,3 +185,30 @@ def test_what_hides_or_reorders_text_is_shown_by_its_code_point() -> None:
 def test_a_web_address_that_hides_or_reorders_text_is_no_link() -> None:
     assert link("x", "https://example.com/a\u202ecod.exe") == "x"
     assert link("x", "https://example.com/a") == '<a href="https://example.com/a">x</a>'
+
+
+def test_a_short_text_is_escaped_once_and_a_long_one_never_kept() -> None:
+    from tiercheck.render import html as kit
+
+    kit._short_text.cache_clear()
+    hostile = "a\u202e<b>&\u200b"
+    first = Html.escape(hostile)
+    assert type(first) is Html
+    assert Html.escape(hostile) == first == "a[U+202E]&lt;b&gt;&amp;[U+200B]"
+    assert kit._short_text.cache_info().hits == 1
+    long = "x\u202e" * 400  # longer than a page shows: cut, its mark in a span, not kept
+    shown = Html.escape(long)
+    assert shown.count('<span class="cut">') == 1
+    assert "[U+202E]" in shown
+    assert kit._short_text.cache_info().currsize == 1
+    # A number, None and markup take their own way, as before.
+    assert (Html.escape(7), Html.escape(None), Html.escape(Html("<i>x</i>"))) == (
+        "7",
+        "",
+        "<i>x</i>",
+    )
+    # An attribute's text is cut as a page's is, its mark as text; a short one is remembered.
+    titled = el("span", "x", title=long)
+    assert '<span class="cut">' not in titled
+    assert "[cut: 800 characters" in titled
+    assert el("span", "x", title=hostile) == el("span", "x", title=hostile)
