@@ -4,6 +4,14 @@ Every process a test starts inherits a unique marker in its environment, so a gr
 was re-parented to init (the very leak process groups exist to prevent) is still found: by
 walking our own descendants *and* scanning our user's processes for the marker.
 
+Scanning every process of the machine is most of the check's cost, and most tests start no
+process: the scan runs only after a test in which this process started one, as its audit
+events say (`subprocess.Popen`, `os.fork`, `os.forkpty`, `os.posix_spawn`, `os.exec`,
+`os.system`, `os.spawn`, from any thread). A process carrying the test's marker can only come
+from one started while the marker was set. (multiprocessing's spawn and forkserver start
+theirs with no audit event; the package and the tests do not use them, and their children are
+found as descendants all the same.)
+
 `no_leftovers` is an autouse fixture, switched on for every test by `tests/conftest.py`.
 """
 
@@ -12,6 +20,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -23,16 +32,46 @@ import pytest
 __all__ = [
     "MARK_ENV",
     "assert_port_free",
+    "left_behind",
     "leftover_processes",
     "no_leftovers",
     "own_listening_ports",
     "pid_gone",
+    "processes_started",
     "wait_for",
 ]
 
 #: The environment variable carrying the per-test marker (not secret-like, so it is inherited
 #: through `process.sdk_environment`).
 MARK_ENV = "TIERCHECK_TEST_PROCESS_MARK"
+
+#: The audit events of this process starting another one.
+_START_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.fork",
+        "os.forkpty",
+        "os.posix_spawn",
+        "os.exec",
+        "os.system",
+        "os.spawn",
+    }
+)
+#: How many processes this process has started (its audit events, counted by `_count_start`).
+_started = [0]
+
+
+def _count_start(event: str, _args: tuple[object, ...]) -> None:
+    if event in _START_EVENTS:
+        _started[0] += 1
+
+
+sys.addaudithook(_count_start)
+
+
+def processes_started() -> int:
+    """How many processes this test process has started so far, from any thread."""
+    return _started[0]
 
 
 def interruptible() -> None:
@@ -114,6 +153,13 @@ def leftover_processes(mark: str | None = None, *, since: float = 0.0) -> list[p
             except psutil.Error:
                 continue
     return sorted(found.values(), key=lambda p: p.pid)
+
+
+def left_behind(mark: str, *, began: float, started: int) -> list[psutil.Process]:
+    """What a test that set `mark` at `began`, when this process had started `started`
+    processes, left alive: our descendants, and our user's processes carrying `mark` when this
+    process started one since (only those can carry it)."""
+    return leftover_processes(mark if processes_started() != started else None, since=began)
 
 
 def own_listening_ports() -> set[int]:
@@ -204,12 +250,13 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setenv(MARK_ENV, mark)
     ports_before = own_listening_ports()
     began = time.time()
+    started = processes_started()
     yield mark
     lingering: list[psutil.Process] = []
 
     def settled() -> bool:
         nonlocal lingering
-        lingering = leftover_processes(mark, since=began)
+        lingering = left_behind(mark, began=began, started=started)
         return not lingering
 
     if not wait_for(settled, timeout_s=10.0, interval_s=0.1):
