@@ -18,7 +18,7 @@ from tiercheck.claim.wording import (
     split_table,
 )
 from tiercheck.render.badge import tier_badge
-from tiercheck.render.html import Css, Html, chip, el, join, link, page, table, void
+from tiercheck.render.html import Css, Html, chip, el, join, link, page, scroll_region, table, void
 from tiercheck.scorecard.remediation import not_assessed
 
 __all__ = ["render_claim_html"]
@@ -73,7 +73,8 @@ def _requirements(claim: Claim) -> Html:
         f"Tier {t2}",
         "Gap",
     ]
-    return el("section", el("h2", "Requirements"), table(header, rows), id="requirements")
+    region = scroll_region(table(header, rows), "Requirements")
+    return el("section", el("h2", "Requirements"), region, id="requirements")
 
 
 def _segments(segments: tuple[Segment, ...]) -> Html:
@@ -93,7 +94,9 @@ def _conformance(claim: Claim) -> Html:
     return el(
         "section",
         el("h2", "Conformance"),
-        table(header, cells, numeric=tuple(range(1, len(header) - 2))),
+        scroll_region(
+            table(header, cells, numeric=tuple(range(1, len(header) - 2))), "Conformance"
+        ),
         *notes,
         id="conformance",
     )
@@ -104,7 +107,7 @@ def _block(title: str, ident: str, block: Block) -> Html:
     parts += [el("p", _segments(p)) for p in block.paragraphs]
     if block.header:
         cells = [[_segments(cell) for cell in row] for row in block.rows]
-        parts.append(table(list(block.header), cells))
+        parts.append(scroll_region(table(list(block.header), cells), title))
     return el("section", *parts, id=ident)
 
 
@@ -181,7 +184,7 @@ def _documentation(claim: Claim) -> Html:
             kind = "skip" if f.lifecycle is not None and not f.covered else _FOUND_CHIP[f.finding]
             cells[3] = chip(kind, row[3][0].text)
             rows.append(cells)
-        parts.append(table(list(block.header), rows))
+        parts.append(scroll_region(table(list(block.header), rows), "Documentation"))
     return el("section", *parts, id="documentation")
 
 

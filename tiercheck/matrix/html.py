@@ -22,7 +22,20 @@ from tiercheck.matrix.model import LegCell, Matrix, MatrixRow, ScenarioCell, Sce
 from tiercheck.matrix.text import cell_text
 from tiercheck.render.badge import tier_text
 from tiercheck.render.element import fragment
-from tiercheck.render.html import Css, Html, a, chip, el, join, page, table, td, th, tr
+from tiercheck.render.html import (
+    Css,
+    Html,
+    a,
+    chip,
+    el,
+    join,
+    page,
+    scroll_region,
+    table,
+    td,
+    th,
+    tr,
+)
 from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.readings import short_sha, trend_columns
 
@@ -191,7 +204,8 @@ def _summary(matrix: Matrix) -> Html:
         cells += [td(_probes(row, rev)) for rev in matrix.revisions]
         cells += [td(_blockers(row)), td(_trend(row, matrix.revisions))]
         body.append(tr(*cells, id=f"row-{i}"))
-    return join((el("h2", "Summary"), table(header, body, class_="summary")))
+    summary = scroll_region(table(header, body, class_="summary"), "Summary")
+    return join((el("h2", "Summary"), summary))
 
 
 def _change_item(change: ScenarioChange) -> Html:
@@ -336,7 +350,8 @@ def _heatmaps(matrix: Matrix, failures: dict[tuple[str, str, str, str], _Failure
                         _heat_cell(verdict, scenario, cell, failures.get((row.id, rev, leg, name)))
                     )
                 body.append(tr(td(el("code", name)), *tds))
-            parts.append(table(head, body, class_="heat", id=f"heat-{rev}-{leg}"))
+            heat = table(head, body, class_="heat", id=f"heat-{rev}-{leg}")
+            parts.append(scroll_region(heat, f"Scenarios, {rev} · {leg}"))
     return join(parts, "\n")
 
 

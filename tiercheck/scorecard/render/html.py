@@ -12,7 +12,17 @@ from tiercheck.config.disputes import CONFORMANCE_REPO
 from tiercheck.plaintext import one_line
 from tiercheck.render.badge import tier_badge
 from tiercheck.render.element import ISSUE_PAGES
-from tiercheck.render.html import Html, chip, el, github_link, join, page, table, void
+from tiercheck.render.html import (
+    Html,
+    chip,
+    el,
+    github_link,
+    join,
+    page,
+    scroll_region,
+    table,
+    void,
+)
 from tiercheck.render.trend import trend_svg
 from tiercheck.scorecard.history_text import history_lines
 from tiercheck.scorecard.model import ScenarioEntry, Scorecard
@@ -102,9 +112,10 @@ def _conformance(doc: Scorecard) -> Html:
         ordered = sorted(
             view.details, key=lambda d: (d.passed, not d.flaky, not d.scored, d.scenario)
         )
+        rows = [_scenario_row(d) for d in ordered]
         parts.append(
-            table(
-                ["Scenario", "Result", "Checks"], [_scenario_row(d) for d in ordered], numeric=(2,)
+            scroll_region(
+                table(["Scenario", "Result", "Checks"], rows, numeric=(2,)), f"Scenarios, {title}"
             )
         )
     for view in merged_legs(doc):
@@ -146,7 +157,8 @@ def _warnings(doc: Scorecard) -> Html:
                     join((el("code", check.id), message)),
                 ]
             )
-        parts.append(table(["Scenario", "Leg", "Scenario verdict", "Warning"], rows))
+        header = ["Scenario", "Leg", "Scenario verdict", "Warning"]
+        parts.append(scroll_region(table(header, rows), "Warnings"))
     return join(parts, "\n")
 
 
@@ -164,7 +176,7 @@ def _governance(doc: Scorecard) -> Html:
         (
             el("h2", "Governance"),
             el("p", f"source: {source.source}{when}", class_="msg"),
-            table(["Check", "Status", "Evidence"], rows),
+            scroll_region(table(["Check", "Status", "Evidence"], rows), "Governance checks"),
         )
     )
 
@@ -201,7 +213,8 @@ def _remediation(doc: Scorecard) -> Html:
         ]
         for step in doc.remediation
     ]
-    return join((el("h2", "Remediation"), table(["For", "Action", "Evidence"], rows)))
+    steps = scroll_region(table(["For", "Action", "Evidence"], rows), "Remediation steps")
+    return join((el("h2", "Remediation"), steps))
 
 
 def _history(doc: Scorecard) -> Html:
@@ -258,7 +271,9 @@ def _probes(doc: Scorecard) -> Html:
             rows.append(
                 [el("code", entry.probe), chip(entry.outcome), join((entry.summary, detail))]
             )
-        parts.append(table(["Probe", "Result", "Observed"], rows))
+        parts.append(
+            scroll_region(table(["Probe", "Result", "Observed"], rows), f"Probes, {revision}")
+        )
     return join(parts, "\n")
 
 
@@ -297,7 +312,9 @@ def _not_applicable(doc: Scorecard) -> Html:
         (
             el("h2", f"Not applicable at this revision ({total})"),
             el("p", f"{NOT_APPLICABLE_NOTE}.", class_="note"),
-            table(["Leg", "Not applicable", "Scenarios", "Source"], rows),
+            scroll_region(
+                table(["Leg", "Not applicable", "Scenarios", "Source"], rows), "Not applicable"
+            ),
         ),
         "\n",
     )
