@@ -200,6 +200,9 @@ class NightState:
     #: What the referee changed since the previous run, when this run is under another harness
     #: version (`basis_change` says it in a sentence): never a regression.
     referee: RefereeChange | None = None
+    #: The run in the form `tiercheck.comparison` compares (`run_scenarios(run)`), made once
+    #: for every reader of the timeline.
+    form: RunScenarios | None = field(default=None, compare=False, repr=False)
 
     @property
     def night(self) -> date:
@@ -406,6 +409,7 @@ class _Line:
             ended=tuple(self.ended),
             unmeasured=unmeasured,
             referee=referee_of(self.previous, run) if self.previous else None,
+            form=now,
         )
         if starts_comparisons(now):
             self.previous, self.previous_form = run, now
