@@ -23,9 +23,9 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from tiercheck.history.record import (
