@@ -5,8 +5,9 @@ with the HTML kit, which escapes every string. A status view shows the grid's ow
 (`grid_html.grid_tables`), rows filtered. A night's grid is the grid's tables as that night's
 runs left them, written leaner than `grid.html` (no id per cell: a year of nights is a year of
 these pages): a cell's markup depends only on the cell, so it is made once for every night
-that shows it (`NightGridPages`). A comparison shows, per revision × leg, the rows where two
-lines' cells differ.
+that shows it, and a row's only on its scenario and its cells, so a night's row of the very
+cells of a row made before is that row (`NightGridPages`). A comparison shows, per revision ×
+leg, the rows where two lines' cells differ.
 """
 
 from __future__ import annotations
