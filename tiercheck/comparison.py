@@ -78,6 +78,7 @@ __all__ = [
     "classify",
     "comparable",
     "compare",
+    "leg_changes",
     "leg_measured",
     "leg_unmeasured",
     "referee_change",
@@ -444,8 +445,11 @@ def _ordered_keys(before: Iterable[_K], after: Iterable[_K]) -> list[_K]:
     return list(seen)
 
 
-def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
-    """What changed from the `before` run to the `after` run, by the rule above."""
+def leg_changes(
+    before: RunScenarios, after: RunScenarios
+) -> tuple[tuple[LegChange, ...], tuple[LegChange, ...]]:
+    """The legs newly unmeasured and the legs measured again from the `before` run to the
+    `after` run, by the rule above (what `compare` says of the legs, without the scenarios)."""
     old_legs = {(x.revision, x.leg): x for x in before.legs}
     new_legs = {(x.revision, x.leg): x for x in after.legs}
     newly_unmeasured: list[LegChange] = []
@@ -458,6 +462,14 @@ def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
             newly_unmeasured.append(LegChange(*where, was.state, now.state, now.reason or None))
         elif leg_unmeasured(was.state) and leg_measured(now.state):
             measured_again.append(LegChange(*where, was.state, now.state))
+    return tuple(newly_unmeasured), tuple(measured_again)
+
+
+def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
+    """What changed from the `before` run to the `after` run, by the rule above."""
+    old_legs = {(x.revision, x.leg): x for x in before.legs}
+    new_legs = {(x.revision, x.leg): x for x in after.legs}
+    newly_unmeasured, measured_again = leg_changes(before, after)
     changes: list[ScenarioChange] = []
     if comparable(before.harness_version, after.harness_version):
         old = {s.key: s for s in before.scenarios}
@@ -476,8 +488,8 @@ def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
         harness_before=before.harness_version,
         harness_after=after.harness_version,
         changes=tuple(changes),
-        legs_newly_unmeasured=tuple(newly_unmeasured),
-        legs_measured_again=tuple(measured_again),
+        legs_newly_unmeasured=newly_unmeasured,
+        legs_measured_again=measured_again,
         tier_before=before.tier,
         tier_after=after.tier,
         tier_dropped=tier_dropped(before, after),

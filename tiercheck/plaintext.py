@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 __all__ = [
     "HIDDEN",
@@ -97,6 +98,7 @@ def visible(text: str) -> str:
     return _ASTRAL.sub(_shown, text) if _BEYOND_BMP.search(text) else text
 
 
+@lru_cache(maxsize=256)  # a page shows one text in many places (a cell, its title)
 def cut_mark(text: str) -> str:
     """What a cut text ends with: `… [cut: 102400 characters, sha256 0123456789abcdef…]`,
     the whole text's length and the start of the SHA-256 of its UTF-8 (so two texts cut alike
@@ -119,11 +121,25 @@ def page_text(text: object) -> tuple[str, str]:
     `PAGE_CHARS`, cut: its start, and the `cut_mark` of the whole text (else "") to show after
     it, `PAGE_CHARS` characters in all. Every output kind of a page (HTML text and attributes,
     SVG) shows untrusted text through it."""
-    shown = visible(clean(text))
+    whole = "" if text is None else str(text)
+    shown = _shown_start(whole, PAGE_CHARS + 1)
     if len(shown) <= PAGE_CHARS:
         return shown, ""
-    mark = cut_mark("" if text is None else str(text))
+    mark = cut_mark(whole)
     return shown[: PAGE_CHARS - len(mark)], mark
+
+
+def _shown_start(text: str, least: int) -> str:
+    """`visible(clean(text))` whole when it is shorter than `least` characters, else a start
+    of it at least `least` long. Both treat each character alone (dropping it, keeping it or
+    writing it out), so the treated start of `text` is the start of the treated whole: a long
+    text is read only as far as it needs to be, never whole for the sake of its first page."""
+    size = least
+    while True:
+        shown = visible(clean(text[:size]))
+        if len(shown) >= least or size >= len(text):
+            return shown
+        size *= 4
 
 
 def _shown(found: re.Match[str]) -> str:

@@ -41,7 +41,15 @@ from tiercheck.history.analysis import (
     relegation_readings,
 )
 from tiercheck.history.datafile import line_slug
-from tiercheck.history.record import RunRecord, ScenarioRow, line_of, run_key
+from tiercheck.history.record import (
+    SERIES,
+    RunRecord,
+    ScenarioRow,
+    Series,
+    line_of,
+    run_key,
+    series_line,
+)
 from tiercheck.history.regression import NightState, Regression, run_scenarios, timeline
 from tiercheck.history.section import stamp, streak_entry
 from tiercheck.history.unaddressed import latest_ground
@@ -483,19 +491,39 @@ def build_dashboard(
     histories: dict[str, LineHistory] = {}
     latest: dict[str, NightState] = {}
     line_streaks: dict[str, list[Streak]] = {}
+    # Flaky scenarios and streaks once per line: every view below reads the same ones.
+    line_flaky = {line: flaky_scenarios(line_runs) for line, line_runs in by_line.items()}
+    for line, line_runs in by_line.items():
+        line_streaks[line] = current_streaks(line_runs, flaky=line_flaky[line])
+    readings_of: dict[tuple[str, tuple[str, ...]], RelegationReadings] = {}
     for line in sorted(by_line):
         line_runs = by_line[line]
         states = timelines[line] if timelines is not None else timeline(line_runs)
         latest[line] = states[-1]
-        # Flaky scenarios and streaks once per line: every view below reads the same ones.
-        flaky = flaky_scenarios(line_runs)
-        line_streaks[line] = current_streaks(line_runs, flaky=flaky)
         # Both series' pages show the SDK's one clock (its stable series) and early warning,
         # and the issues unaddressed for two months as its latest run of either judged them.
-        sdk_runs = by_sdk[line_runs[-1].sdk]
-        readings = relegation_readings(sdk_runs, line_runs[-1].revisions)
+        sdk = line_runs[-1].sdk
+        sdk_runs = by_sdk[sdk]
+        revisions = line_runs[-1].revisions
+        readings = readings_of.get((sdk, revisions))
+        if readings is None:
+            # A series' streaks are its line's (`record.series_line`), read above, when the
+            # line holds that SDK's runs alone.
+            known: dict[Series, list[Streak]] = {}
+            for each in SERIES:
+                name = series_line(sdk, each)
+                if name in by_line and all(r.sdk == sdk for r in by_line[name]):
+                    known[each] = line_streaks[name]
+            readings = relegation_readings(sdk_runs, revisions, streaks=known)
+            readings_of[(sdk, revisions)] = readings
         history = _line_history(
-            line, line_runs, states, line_streaks[line], flaky, readings=readings, sdk_runs=sdk_runs
+            line,
+            line_runs,
+            states,
+            line_streaks[line],
+            line_flaky[line],
+            readings=readings,
+            sdk_runs=sdk_runs,
         )
         histories[history.slug] = history
         summaries.append(

@@ -297,9 +297,7 @@ def build_nights(
     # The line's state after each run, as its page and the index read it.
     if timelines is None:
         timelines = {line: timeline(runs) for line, runs in by_line.items()}
-    regressed = {
-        run_key(state.run): state.regressed for line in by_line for state in timelines[line]
-    }
+    states = {run_key(state.run): state for line in by_line for state in timelines[line]}
     diffs: dict[str, NightDiff] = {}
     previous_of: dict[str, RunRecord | None] = dict.fromkeys(nightly)
     form_of: dict[str, RunScenarios | None] = dict.fromkeys(nightly)
@@ -312,14 +310,15 @@ def build_nights(
                 if previous_of[line] is not None:
                     absent.append(line)
                 continue
-            form = run_scenarios(found)
+            state = states[run_key(found)]
+            form = state.form or run_scenarios(found)
             lines.append(
                 _line_diff(
                     line,
                     found,
                     previous_of[line],
                     (form, form_of[line]),
-                    regressed=regressed[run_key(found)],
+                    regressed=state.regressed,
                 )
             )
             if starts_comparisons(form):  # a night that measured nothing is no baseline

@@ -5,8 +5,9 @@ with the HTML kit, which escapes every string. A status view shows the grid's ow
 (`grid_html.grid_tables`), rows filtered. A night's grid is the grid's tables as that night's
 runs left them, written leaner than `grid.html` (no id per cell: a year of nights is a year of
 these pages): a cell's markup depends only on the cell, so it is made once for every night
-that shows it (`NightGridPages`). A comparison shows, per revision × leg, the rows where two
-lines' cells differ.
+that shows it, and a row's only on its scenario and its cells, so a night's row of the very
+cells of a row made before is that row (`NightGridPages`). A comparison shows, per revision ×
+leg, the rows where two lines' cells differ.
 """
 
 from __future__ import annotations
@@ -118,6 +119,9 @@ class NightGridPages:
         self._cells: dict[int, tuple[GridCell, Html]] = {}
         self._heads: dict[tuple[str, str, str, str | None], tuple[Html, str]] = {}
         self._counts: dict[tuple[int, int], Html] = {}
+        # A row's markup, by its header and the cells it is made of (kept here, so their ids
+        # name no others): most of a night's rows are the night before's, cell for cell.
+        self._rows: dict[tuple[object, ...], tuple[tuple[GridCell, ...], Html]] = {}
 
     def _cell(self, cell: GridCell) -> Html:
         found = self._cells.get(id(cell))
@@ -154,15 +158,30 @@ class NightGridPages:
         return found
 
     def _row(self, table: GridTable, row: GridRow) -> Html:
-        """A scenario's row, made of the markup of its header and cells (each made once)."""
+        """A scenario's row, made of the markup of its header and cells (each made once); a
+        row of the very cells of one made before is that row's markup."""
+        key = (
+            table.revision,
+            table.leg,
+            row.scenario,
+            row.page,
+            row.passes,
+            len(table.columns),
+            *(id(c) for c in row.cells),
+        )
+        found = self._rows.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], row.cells, strict=True)):
+            return found[1]
         head, ident = self._head(table, row)
-        return el(
+        made = el(
             "tr",
             head,
             join(self._cell(c) for c in row.cells),
             self._count(row.passes, len(table.columns)),
             id=ident,
         )
+        self._rows[key] = (row.cells, made)
+        return made
 
     def _table(self, grid: Grid, table: GridTable, night: str) -> Html:
         key = f"{table.revision}-{table.leg}"

@@ -38,7 +38,7 @@ How gaps count (decided here, documented in docs/history.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -209,12 +209,15 @@ def _judge(
     return Relegation(revision, rule, status, first, due, tuple(scenarios))
 
 
-def _share_failing(run: RunRecord, revision: str) -> tuple[float, tuple[str, ...]] | None:
-    """The share of scored scenarios failing at `revision`, or None when it is a gap."""
+def _share_failing(
+    run: RunRecord, revision: str, verdicts: Mapping[ScenarioKey, ScenarioRow]
+) -> tuple[float, tuple[str, ...]] | None:
+    """The share of scored scenarios failing at `revision`, or None when it is a gap;
+    `verdicts` are the run's (`_verdicts(run, scored_only=True)`)."""
     legs = [x for x in run.legs if x.revision == revision and x.state != "skipped"]
     if not legs or any(x.state != "measured" for x in legs):
         return None
-    rows = [r for k, r in _verdicts(run, scored_only=True).items() if k[0] == revision]
+    rows = [r for k, r in verdicts.items() if k[0] == revision]
     if not rows:
         return None
     failing = tuple(sorted(f"{r.leg}/{r.scenario}" for r in rows if not r.passed))
@@ -234,6 +237,8 @@ def relegation(
     if streaks is None:
         streaks = current_streaks(ordered)
     out: list[Relegation] = []
+    # Each run's counted verdicts, read once for every revision.
+    counted = [(run, _verdicts(run, scored_only=True)) for run in ordered]
     for revision in revisions:
         mine = [s for s in streaks if s.revision == revision]
         if mine:
@@ -246,8 +251,8 @@ def relegation(
         first: RunRecord | None = None
         latest: RunRecord | None = None
         failing: tuple[str, ...] = ()
-        for run in ordered:
-            share = _share_failing(run, revision)
+        for run, verdicts in counted:
+            share = _share_failing(run, revision, verdicts)
             if share is None:
                 continue  # a gap: neither breaks nor extends
             if share[0] > TIER2_FAIL_SHARE:
@@ -275,7 +280,11 @@ class RelegationReadings:
 
 
 def relegation_readings(
-    runs: Iterable[RunRecord], revisions: Sequence[str], as_of: datetime | None = None
+    runs: Iterable[RunRecord],
+    revisions: Sequence[str],
+    as_of: datetime | None = None,
+    *,
+    streaks: Mapping[Series, Sequence[Streak]] | None = None,
 ) -> RelegationReadings:
     """Both relegation rules over each series of one line's `runs`, judged up to `as_of`.
 
@@ -286,14 +295,21 @@ def relegation_readings(
     """
     upto = _upto(runs, as_of)
     stable, branch = of_series(upto, "stable"), of_series(upto, "branch")
+    known = streaks or {}
+    # `streaks` holds a series' `current_streaks` of the same runs when the caller has them.
     if stable:
-        verdict = tuple(relegation(stable, revisions))
+        verdict = tuple(relegation(stable, revisions, streaks=known.get("stable")))
     else:
         verdict = tuple(
             Relegation(revision, rule, "no-stable-run") for revision in revisions for rule in _RULES
         )
     warning = (
-        tuple(replace(r, series="branch") for r in relegation(branch, revisions)) if branch else ()
+        tuple(
+            replace(r, series="branch")
+            for r in relegation(branch, revisions, streaks=known.get("branch"))
+        )
+        if branch
+        else ()
     )
     return RelegationReadings(verdict, warning)
 

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from tiercheck.history.record import (
@@ -84,6 +85,7 @@ FOLDER_FORMAT = "tiercheck-history"
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
+@lru_cache(maxsize=4096)  # a site names each line in every page, row and link of it
 def line_slug(name: str) -> str:
     """`name` as one path segment of a file name or URL that never changes for that name, and
     that no other name's slug equals in any letter case (a case-insensitive checkout of a data

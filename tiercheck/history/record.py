@@ -27,6 +27,7 @@ __all__ = [
     "EARLIEST",
     "LATEST",
     "MAX_COUNT",
+    "SERIES",
     "DisputeRecord",
     "LegRow",
     "RunRecord",
@@ -41,6 +42,7 @@ __all__ = [
     "record_of",
     "record_problem",
     "run_key",
+    "series_line",
     "series_of",
     "signals_digest",
     "text_problem",
@@ -235,6 +237,8 @@ class RunRecord:
 #: other run (the default branch the nightly assesses, or any ref named). The series is read
 #: from the run's requested ref, so runs stored before the series existed are `branch` runs.
 Series = Literal["branch", "stable"]
+#: Every series, the branch's first.
+SERIES: tuple[Series, ...] = ("branch", "stable")
 
 
 def series_of(ref: str | None) -> Series:
@@ -246,7 +250,12 @@ def line_of(record: RunRecord) -> str:
     """The name a run's series goes by wherever lines are listed apart (the dashboard, the
     tracking issues, `notify`): the line's own name for its branch series, `NAME@stable` for
     its stable series."""
-    return record.sdk if record.series == "branch" else f"{record.sdk}@{STABLE_REF}"
+    return series_line(record.sdk, record.series)
+
+
+def series_line(sdk: str, series: Series) -> str:
+    """The line an SDK's `series` goes by (`line_of`)."""
+    return sdk if series == "branch" else f"{sdk}@{STABLE_REF}"
 
 
 def run_key(record: RunRecord) -> str:

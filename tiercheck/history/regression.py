@@ -44,20 +44,20 @@ states, so they never disagree about whether a line regressed).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from tiercheck.comparison import (
-    Comparison,
+    LegChange,
     LegOutcome,
     RefereeChange,
     RunScenarios,
     ScenarioOutcome,
     classify,
     comparable,
-    compare,
+    leg_changes,
     leg_measured,
     leg_unmeasured,
     referee_change,
@@ -200,6 +200,9 @@ class NightState:
     #: What the referee changed since the previous run, when this run is under another harness
     #: version (`basis_change` says it in a sentence): never a regression.
     referee: RefereeChange | None = None
+    #: The run in the form `tiercheck.comparison` compares (`run_scenarios(run)`), made once
+    #: for every reader of the timeline.
+    form: RunScenarios | None = field(default=None, compare=False, repr=False)
 
     @property
     def night(self) -> date:
@@ -290,14 +293,15 @@ class _Line:
         if key in self.active:
             self.ended.append(self.active.pop(key))
 
-    def _scenarios(self, run: RunRecord) -> None:
+    def _scenarios(self, run: RunRecord, form: RunScenarios) -> None:
+        """`run`'s scenarios, each with its outcome in `form` (`run_scenarios(run)`: one
+        outcome a row, in the run's order)."""
         measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
         rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
-        for row in run.scenarios:
+        for row, now in zip(run.scenarios, form.scenarios, strict=True):
             where = (row.revision, row.leg, row.scenario)
             if where[:2] not in measured:
                 continue
-            now = _outcome(row)
             key = f"newly-failing:{row.revision}/{row.leg}/{row.scenario}"
             prior = self.last_seen.get(where)
             if now.outcome == "unmeasured":
@@ -327,11 +331,11 @@ class _Line:
             if where not in rows or not rows[where].scored:
                 self._end(key)
 
-    def _legs(self, run: RunRecord, found: Comparison | None) -> None:
-        """A leg newly unmeasured by the one rule (against the last run that measured
+    def _legs(self, run: RunRecord, found: Sequence[LegChange]) -> None:
+        """A leg newly unmeasured by the one rule (`found`, against the last run that measured
         something) begins a regression; it lasts while the leg stays unmeasured, and ends when
         the leg is measured again or a run that measured something no longer plans it."""
-        newly = {(c.revision, c.leg): c for c in found.legs_newly_unmeasured} if found else {}
+        newly = {(c.revision, c.leg): c for c in found}
         for x in run.legs:
             where = (x.revision, x.leg)
             if leg_measured(x.state):
@@ -383,8 +387,8 @@ class _Line:
         self.nights.add(run.timestamp.date())
         change = basis_change(self.previous, run) if self.previous else ()
         now = run_scenarios(run)
-        found = compare(self.previous_form, now) if self.previous_form is not None else None
-        self._scenarios(run)
+        found = leg_changes(self.previous_form, now)[0] if self.previous_form is not None else ()
+        self._scenarios(run, now)
         self._legs(run, found)
         self._tier(run, now)
         unmeasured = tuple(
@@ -405,6 +409,7 @@ class _Line:
             ended=tuple(self.ended),
             unmeasured=unmeasured,
             referee=referee_of(self.previous, run) if self.previous else None,
+            form=now,
         )
         if starts_comparisons(now):
             self.previous, self.previous_form = run, now

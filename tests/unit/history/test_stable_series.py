@@ -22,7 +22,7 @@ from support.schema_check import conforms
 from tiercheck.dashboard.build import build_dashboard
 from tiercheck.dashboard.html import render_line
 from tiercheck.dashboard.model import LineHistory
-from tiercheck.history.analysis import relegation_readings
+from tiercheck.history.analysis import current_streaks, relegation_readings
 from tiercheck.history.record import RunRecord, line_of, record_of
 from tiercheck.history.regression import line_states
 from tiercheck.history.render import render_markdown as history_markdown
@@ -274,3 +274,16 @@ def _ids(html: str) -> dict[str, str]:
     text = Text()
     text.feed(html)
     return text.ids
+
+
+def test_the_readings_from_each_series_streaks_are_the_readings_worked_out() -> None:
+    # The dashboard hands each series' streaks (its line's) to the SDK's readings.
+    for main_fails, stable_fails in ((False, True), (True, False), (True, True)):
+        runs = _nights(main_fails=main_fails, stable_fails=stable_fails)
+        streaks = {
+            series: current_streaks([r for r in runs if line_of(r) == line])
+            for series, line in (("branch", "go-sdk"), ("stable", "go-sdk@stable"))
+        }
+        assert any(streaks.values())
+        given = relegation_readings(runs, (R1, R2), streaks=streaks)  # type: ignore[arg-type]
+        assert given == relegation_readings(runs, (R1, R2))
