@@ -40,8 +40,9 @@ def test_a_grandchild_left_to_init_is_found_by_its_mark() -> None:
     found: list[psutil.Process] = []
 
     def orphaned() -> bool:
+        # The shell's child is a shell until it has become `sleep`.
         found[:] = left_behind(mark, began=began, started=started)
-        return bool(found)
+        return bool(found) and all(p.cmdline()[:1] == ["sleep"] for p in found)
 
     try:
         assert wait_for(orphaned, 5)
