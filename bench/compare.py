@@ -108,6 +108,8 @@ class TreePeak:
     processes: int = 0
     samples: int = 0
     pss_samples: int = 0
+    #: PSS bytes per process kind at the peak of the PSS sum.
+    pss_kinds: dict[str, int] = field(default_factory=dict)
 
 
 def tree_processes(root: psutil.Process, *, include_root: bool) -> list[psutil.Process]:
@@ -132,16 +134,22 @@ def sample_tree(root: psutil.Process, *, include_root: bool) -> tuple[int, int]:
     return total, count
 
 
-def sample_pss(root: psutil.Process, *, include_root: bool) -> int:
+def sample_pss(
+    root: psutil.Process, *, include_root: bool, kinds: Mapping[int, str] | None = None
+) -> tuple[int, dict[str, int]]:
     """Summed PSS (proportional set size: each shared page divided among its sharers) of the
-    tree right now, in bytes."""
+    tree right now, in bytes, and its split by `kinds` (pid → kind; "other" for the rest)."""
     total = 0
+    split: dict[str, int] = {}
     for proc in tree_processes(root, include_root=include_root):
         try:
-            total += proc.memory_full_info().pss
+            pss = int(proc.memory_full_info().pss)
         except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
             continue
-    return total
+        total += pss
+        kind = (kinds or {}).get(proc.pid, "other")
+        split[kind] = split.get(kind, 0) + pss
+    return total, split
 
 
 class TreeSampler:
@@ -176,6 +184,8 @@ class TreeSampler:
         self._pss_at = float("-inf")
         #: Each process's ancestry's command lines, kept once (a tick's rows share them).
         self._chains: dict[tuple[int, float], tuple[tuple[str, ...], ...]] = {}
+        #: pid → kind at the last tick.
+        self._kinds: dict[int, str] = {}
         self._procs: dict[int, tuple[float, int, list[str]]] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="tree-sampler", daemon=True)
@@ -205,6 +215,7 @@ class TreeSampler:
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 continue
         self._procs = live
+        self._kinds = {}
         rows: list[Row] = []
         for pid, used in cpu.items():
             chain: list[list[str]] = []
@@ -220,6 +231,7 @@ class TreeSampler:
                 itself=watch is not None and pid == watch.pid,
             )
             self.ledger.note((pid, live[pid][0]), kind, used)
+            self._kinds[pid] = kind
             key = (pid, live[pid][0])
             if key not in self._chains:
                 self._chains[key] = tuple(tuple(cmd) for cmd in chain[::-1])
@@ -235,8 +247,10 @@ class TreeSampler:
         near_peak = since >= PSS_GAP_S and rss >= 0.95 * self.peak.rss_bytes
         if self.pss and (since >= PSS_EVERY_S or near_peak):
             self._pss_at = now
-            pss = sample_pss(self.root, include_root=self.include_root)
-            self.peak.pss_bytes = max(self.peak.pss_bytes, pss)
+            pss, split = sample_pss(self.root, include_root=self.include_root, kinds=self._kinds)
+            if pss > self.peak.pss_bytes:
+                self.peak.pss_bytes = pss
+                self.peak.pss_kinds = split
             self.peak.pss_samples += 1
         self.peak.rss_bytes = max(self.peak.rss_bytes, rss)
         self.peak.processes = max(self.peak.processes, count)
@@ -370,6 +384,8 @@ class RunSample:
     #: Peak of the summed PSS (read at most every PSS_EVERY_S; `pss_samples` readings).
     peak_pss_mb: float | None = None
     pss_samples: int = 0
+    #: MB of PSS per process kind at the peak of the PSS sum.
+    pss_kinds_mb: dict[str, float] = field(default_factory=dict)
     #: The kernel's peak of the run's own memory cgroup (cgroup.py), None where none was made.
     cgroup_peak_mb: float | None = None
     #: CPU and wall per kind, leg and phase, and the cores left idle (breakdown.py).
@@ -488,6 +504,7 @@ def measure(
         peak_rss_mb=round(sampler.peak.rss_bytes / 2**20, 1),
         peak_pss_mb=round(sampler.peak.pss_bytes / 2**20, 1) if pss else None,
         pss_samples=sampler.peak.pss_samples,
+        pss_kinds_mb={k: round(v / 2**20, 1) for k, v in sorted(sampler.peak.pss_kinds.items())},
         cgroup_peak_mb=None if cgroup_peak is None else round(cgroup_peak / 2**20, 1),
         breakdown=sampler.timeline.report(),
         peak_processes=sampler.peak.processes,
@@ -959,6 +976,12 @@ def format_table(result: Mapping[str, Any]) -> str:
             f"leg {key} wall (s): "
             + ", ".join(f"{k} {_fmt(v, 2 if '/' in k else 1)}" for k, v in row.items())
         )
+    for side, split in (result.get("pss_kinds_mb") or {}).items():
+        if split:
+            lines.append(
+                f"PSS at its peak by kind, {side} (MB): "
+                + ", ".join(f"{k} {_fmt(v, 0)}" for k, v in split.items())
+            )
     for side, doc in (result.get("breakdown") or {}).items():
         lines.extend(format_breakdown(side, doc or {}))
     if result.get("ratios_before"):
@@ -1232,6 +1255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "before_args": args.before_arg,
             "kinds": kind_medians(samples),
             "breakdown": breakdown_medians(samples),
+            "pss_kinds_mb": {
+                side: _median_tree([s.pss_kinds_mb for s in samples if s.side == side])
+                for side in sorted({s.side for s in samples})
+            },
             "legs": leg_walls(samples, bench.legs),
         }
         result["met"] = {

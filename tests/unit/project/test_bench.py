@@ -77,6 +77,7 @@ def test_sampler_sums_rss_over_the_whole_tree(bench: ModuleType, tmp_path: Path)
         # PSS is read at the first sample; each child's 32 MiB is its own.
         assert sampler.peak.pss_samples == 1
         assert 64 * 2**20 <= sampler.peak.pss_bytes <= sampler.peak.rss_bytes
+        assert sum(sampler.peak.pss_kinds.values()) == sampler.peak.pss_bytes
         without_root = bench.TreeSampler(root.pid, include_root=False)
         without_root.sample_once()
         assert without_root.peak.processes == 2
