@@ -1199,6 +1199,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             say(f"  build {warm.extra.get('build_state')}, {warm.wall_s:.1f} s")
             warm_log = (work / "warm-0.log").read_text(encoding="utf-8", errors="replace")
             provisioned = "provisioning" in warm_log
+
+        def build(pairs: int) -> dict[str, Any]:
+            """The result document of the pairs measured so far."""
+            differences = sorted({d for c in comparisons for d in c["differences"]})
+            medians = summarize(samples)
+            result: dict[str, Any] = {
+                "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                "command": ["python", "bench/compare.py", *(argv or sys.argv[1:])],
+                "sdk": {"name": sdk, "path": str(sdk_path), "commit": sdk_commit},
+                "revisions": rev_names,
+                "runs": runs,
+                "tiercheck": code,
+                "harness": {"version": harness.version, "node_version": harness.node_version},
+                "machine": {
+                    **machine,
+                    "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+                    "subreaper": subreaper,
+                },
+                "targets": {k: {"op": op, "limit": v} for k, (op, v) in TARGETS.items()},
+                "samples": [asdict(s) for s in samples],
+                "medians": medians,
+                "ratios": ratios(medians),
+                "ratios_before": ratios(medians, "A0") if args.before_arg else None,
+                "verdicts": {
+                    "identical": not differences,
+                    "scenarios": max((c["scenarios"] for c in comparisons), default=0),
+                    "differences": differences,
+                    "per_run": comparisons,
+                },
+                "help": {"samples_s": helps, "median_s": median(helps)},
+                "prime": asdict(prime) if prime else None,
+                "warm": {
+                    **asdict(warm),
+                    "build_state": warm.extra.get("build_state"),
+                    "timings": warm_card.get("timings"),
+                    "provisioned": provisioned,
+                }
+                if warm
+                else None,
+                "before_args": args.before_arg,
+                "kinds": kind_medians(samples),
+                "breakdown": breakdown_medians(samples),
+                "pss_kinds_mb": {
+                    side: _median_tree([s.pss_kinds_mb for s in samples if s.side == side])
+                    for side in sorted({s.side for s in samples})
+                },
+                "legs": leg_walls(samples, bench.legs),
+            }
+            result["met"] = {
+                "wall_ratio": meets("wall_ratio", result["ratios"]["wall"]),
+                "rss_ratio": meets("rss_ratio", result["ratios"]["peak_rss"]),
+                "cgroup_peak_ratio": meets("cgroup_peak_ratio", result["ratios"]["cgroup_peak"]),
+                "floor_ratio": meets("floor_ratio", medians.get("A", {}).get("floor_ratio")),
+                "own_cpu_s": meets("own_cpu_s", medians.get("A", {}).get("own_cpu_s")),
+                "help_s": meets("help_s", result["help"]["median_s"]),
+                "warm_cached": None
+                if warm is None
+                else warm.extra.get("build_state") == "cached" and not provisioned,
+                "verdicts_identical": not differences,
+            }
+            result["pairs_done"] = pairs
+            result["complete"] = pairs == runs
+            return result
+
+        commit = (code["commit"] or "nocommit")[:7]
+        target = args.json or REPO / "bench" / "results" / f"{sdk}-{commit}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+
+        def write(result: Mapping[str, Any]) -> None:
+            text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+            target.write_text(text, "utf-8")
+
         samples: list[RunSample] = []
         comparisons = []
         for index in range(runs):
@@ -1216,68 +1288,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             samples.append(b_sample)
             say(f"  B: {_brief(b_sample)}")
             comparisons.append(compare_verdicts(tiercheck_verdicts(card, bench.legs), b_verdicts))
-        differences = sorted({d for c in comparisons for d in c["differences"]})
-        medians = summarize(samples)
-        result: dict[str, Any] = {
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": ["python", "bench/compare.py", *(argv or sys.argv[1:])],
-            "sdk": {"name": sdk, "path": str(sdk_path), "commit": sdk_commit},
-            "revisions": rev_names,
-            "runs": runs,
-            "tiercheck": code,
-            "harness": {"version": harness.version, "node_version": harness.node_version},
-            "machine": {
-                **machine,
-                "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-                "subreaper": subreaper,
-            },
-            "targets": {k: {"op": op, "limit": v} for k, (op, v) in TARGETS.items()},
-            "samples": [asdict(s) for s in samples],
-            "medians": medians,
-            "ratios": ratios(medians),
-            "ratios_before": ratios(medians, "A0") if args.before_arg else None,
-            "verdicts": {
-                "identical": not differences,
-                "scenarios": max((c["scenarios"] for c in comparisons), default=0),
-                "differences": differences,
-                "per_run": comparisons,
-            },
-            "help": {"samples_s": helps, "median_s": median(helps)},
-            "prime": asdict(prime) if prime else None,
-            "warm": {
-                **asdict(warm),
-                "build_state": warm.extra.get("build_state"),
-                "timings": warm_card.get("timings"),
-                "provisioned": provisioned,
-            }
-            if warm
-            else None,
-            "before_args": args.before_arg,
-            "kinds": kind_medians(samples),
-            "breakdown": breakdown_medians(samples),
-            "pss_kinds_mb": {
-                side: _median_tree([s.pss_kinds_mb for s in samples if s.side == side])
-                for side in sorted({s.side for s in samples})
-            },
-            "legs": leg_walls(samples, bench.legs),
-        }
-        result["met"] = {
-            "wall_ratio": meets("wall_ratio", result["ratios"]["wall"]),
-            "rss_ratio": meets("rss_ratio", result["ratios"]["peak_rss"]),
-            "cgroup_peak_ratio": meets("cgroup_peak_ratio", result["ratios"]["cgroup_peak"]),
-            "floor_ratio": meets("floor_ratio", medians.get("A", {}).get("floor_ratio")),
-            "own_cpu_s": meets("own_cpu_s", medians.get("A", {}).get("own_cpu_s")),
-            "help_s": meets("help_s", result["help"]["median_s"]),
-            "warm_cached": None
-            if warm is None
-            else warm.extra.get("build_state") == "cached" and not provisioned,
-            "verdicts_identical": not differences,
-        }
+            # Every pair is written as soon as it is measured: a run cut short keeps them.
+            write(build(index + 1))
+        result = build(runs)
         print(format_table(result))
-        commit = (result["tiercheck"]["commit"] or "nocommit")[:7]
-        target = args.json or REPO / "bench" / "results" / f"{sdk}-{commit}.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        write(result)
         say(f"bench: wrote {target}")
     except KeyboardInterrupt:
         say("bench: interrupted")
