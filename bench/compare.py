@@ -66,11 +66,14 @@ TARGETS: dict[str, tuple[str, float]] = {
 
 SAMPLE_INTERVAL_S = 0.1
 #: PSS (`memory_full_info`) makes the kernel walk every page of every process (~25 ms for a
-#: 400 MB Node process), too dear for every tick: it is read at most every `PSS_EVERY_S`, and
-#: sooner (but not within `PSS_GAP_S` of the last reading) when the summed RSS is within 5 % of
-#: its peak so far, where the peak of the PSS sum is to be found.
+#: 400 MB Node process, ~100 ms for 25 Python clients), too dear for every tick: it is read
+#: every `PSS_EVERY_S`, and sooner (not within `PSS_GAP_S`) when the summed RSS is within 5 % of
+#: its peak so far, where the peak of the PSS sum is to be found; and never sooner than
+#: `PSS_BUDGET` × the CPU the last reading took, so that it costs at most 1/`PSS_BUDGET` of a
+#: core whatever the tree.
 PSS_EVERY_S = 1.0
 PSS_GAP_S = 0.3
+PSS_BUDGET = 20.0
 HELP_RUNS = 10
 _TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 
@@ -182,6 +185,7 @@ class TreeSampler:
         self.step: str | None = None
         self.timeline = Timeline(_cores())
         self._pss_at = float("-inf")
+        self._pss_cost_s = 0.0
         #: Each process's ancestry's command lines, kept once (a tick's rows share them).
         self._chains: dict[tuple[int, float], tuple[tuple[str, ...], ...]] = {}
         #: pid → kind at the last tick.
@@ -245,9 +249,12 @@ class TreeSampler:
         now = time.monotonic()
         since = now - self._pss_at
         near_peak = since >= PSS_GAP_S and rss >= 0.95 * self.peak.rss_bytes
-        if self.pss and (since >= PSS_EVERY_S or near_peak):
+        afford = since >= PSS_BUDGET * self._pss_cost_s
+        if self.pss and afford and (since >= PSS_EVERY_S or near_peak):
             self._pss_at = now
+            began = time.thread_time()
             pss, split = sample_pss(self.root, include_root=self.include_root, kinds=self._kinds)
+            self._pss_cost_s = time.thread_time() - began
             if pss > self.peak.pss_bytes:
                 self.peak.pss_bytes = pss
                 self.peak.pss_kinds = split
