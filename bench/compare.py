@@ -456,7 +456,11 @@ def measure(
     wall = 0.0
     step_walls: dict[str, float] = {}
     group = MemoryGroup.create(f"tiercheck-bench-{os.getpid()}-{side}-{index}")
-    with TreeSampler(os.getpid(), include_root=False, interval=interval_s, pss=pss) as sampler:
+    # The group is removed however the run ends (an interrupted run leaves no group behind).
+    with (
+        group if group is not None else contextlib.nullcontext(),
+        TreeSampler(os.getpid(), include_root=False, interval=interval_s, pss=pss) as sampler,
+    ):
         sampler.tiercheck = any(step.watch_own_cpu for step in steps)
         for step in steps:
             sampler.leg = step.leg
@@ -490,10 +494,7 @@ def measure(
             sampler.sample_once()  # nothing of the step is left to see; the sums are final
             stragglers += reap_stragglers()
         own = sampler.watch_cpu_s
-    cgroup_peak = None
-    if group is not None:
-        cgroup_peak = group.peak_bytes()
-        group.remove()
+        cgroup_peak = None if group is None else group.peak_bytes()
     if probe_file is not None:
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             spans = json.loads(probe_file.read_text(encoding="utf-8"))["probe_spans"]
