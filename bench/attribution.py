@@ -18,7 +18,9 @@ Two sources, each measuring what the other cannot:
   CPU (around `run_probes`, in the thread that calls it, plus the `probe-call` threads), so that
   tiercheck's own CPU splits into probes, the liveness watch, the progress watches, admission,
   the leg threads and the main thread. While the probes run, the SDK server's CPU is read too
-  (`server_during_probes_s`): the server's share of what probing costs.
+  (`server_during_probes_s`): the server's share of what probing costs; and each probing's
+  span (`time.monotonic()`, the same clock in every process) is kept (`_spans`) for the
+  breakdown of the run's wall (breakdown.py).
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ class KindLedger:
 THREAD_BOOT = """\
 import threading as _t, time as _time, os as _os
 _cpu = {}
+_spans = []
 _lock = _t.Lock()
 def _kind(name):
     for prefix, kind in (("probe-call", "probes"), ("liveness", "liveness watch"),
@@ -146,9 +149,11 @@ def _patch_probes():
         from urllib.parse import urlsplit
         port = str(urlsplit(url).port)
         began, server = _time.thread_time(), _server_cpu(port)
+        since = _time.monotonic()
         try:
             return original(url, *args, **kwargs)
         finally:
+            _spans.append((since, _time.monotonic()))
             spent = _time.thread_time() - began
             _add("probes", spent)
             _add("leg threads", -spent)

@@ -12,7 +12,9 @@ B: the official harness's `sdk` subcommand, one leg and revision at a time, as i
 A and B alternate (A, B, A, B, …). For every run: wall time; CPU (user+sys of the whole process
 tree, from RUSAGE_CHILDREN deltas; the benchmark is a child subreaper, so orphaned grandchildren
 are reaped by it and counted too); peak memory as the sum of RSS over every process below the
-benchmark, sampled every 100 ms; peak process count; per-scenario verdicts of both sides.
+benchmark, sampled every 100 ms, the peak of the summed PSS (read at most once a second), and
+the kernel's peak of a memory cgroup each run has to itself; peak process count; where the wall
+went (bench/breakdown.py); per-scenario verdicts of both sides.
 Also: a warm re-run of tiercheck (build must be `cached`), tiercheck's own CPU outside its
 children, and `tier-check --help` start-up time. See bench/README.md.
 """
@@ -46,19 +48,32 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from attribution import THREAD_BOOT, KindLedger, classify
+from breakdown import Row, Timeline
+from cgroup import MemoryGroup
 
 REPO = Path(__file__).resolve().parent.parent
 TIER_CHECK = Path(sys.executable).with_name("tier-check")
 
 #: Targets for A/B ratios and absolute figures (A is tiercheck).
 TARGETS: dict[str, tuple[str, float]] = {
-    "wall_ratio": ("<=", 0.85),
+    "wall_ratio": ("<=", 0.30),
     "rss_ratio": ("<=", 0.35),
+    "cgroup_peak_ratio": ("<=", 0.15),
+    "floor_ratio": ("<=", 1.3),
     "own_cpu_s": ("<", 1.0),
     "help_s": ("<", 0.3),
 }
 
 SAMPLE_INTERVAL_S = 0.1
+#: PSS (`memory_full_info`) makes the kernel walk every page of every process (~25 ms for a
+#: 400 MB Node process, ~100 ms for 25 Python clients), too dear for every tick: it is read
+#: every `PSS_EVERY_S`, and sooner (not within `PSS_GAP_S`) when the summed RSS is within 5 % of
+#: its peak so far, where the peak of the PSS sum is to be found; and never sooner than
+#: `PSS_BUDGET` × the CPU the last reading took, so that it costs at most 1/`PSS_BUDGET` of a
+#: core whatever the tree.
+PSS_EVERY_S = 1.0
+PSS_GAP_S = 0.3
+PSS_BUDGET = 20.0
 HELP_RUNS = 10
 _TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 
@@ -75,7 +90,7 @@ def _own():
     r = resource.getrusage(resource.RUSAGE_SELF)
     with open(_path, "w") as f:
         json.dump({"user_s": r.ru_utime, "sys_s": r.ru_stime, "maxrss_kb": r.ru_maxrss,
-                   "threads": _cpu}, f)
+                   "threads": _cpu, "probe_spans": _spans}, f)
 atexit.register(_own)
 sys.argv[0] = "tier-check"
 from tiercheck.cli import main
@@ -92,8 +107,12 @@ class TreePeak:
     """Peaks seen over a process tree."""
 
     rss_bytes: int = 0
+    pss_bytes: int = 0
     processes: int = 0
     samples: int = 0
+    pss_samples: int = 0
+    #: PSS bytes per process kind at the peak of the PSS sum.
+    pss_kinds: dict[str, int] = field(default_factory=dict)
 
 
 def tree_processes(root: psutil.Process, *, include_root: bool) -> list[psutil.Process]:
@@ -118,6 +137,24 @@ def sample_tree(root: psutil.Process, *, include_root: bool) -> tuple[int, int]:
     return total, count
 
 
+def sample_pss(
+    root: psutil.Process, *, include_root: bool, kinds: Mapping[int, str] | None = None
+) -> tuple[int, dict[str, int]]:
+    """Summed PSS (proportional set size: each shared page divided among its sharers) of the
+    tree right now, in bytes, and its split by `kinds` (pid → kind; "other" for the rest)."""
+    total = 0
+    split: dict[str, int] = {}
+    for proc in tree_processes(root, include_root=include_root):
+        try:
+            pss = int(proc.memory_full_info().pss)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        total += pss
+        kind = (kinds or {}).get(proc.pid, "other")
+        split[kind] = split.get(kind, 0) + pss
+    return total, split
+
+
 class TreeSampler:
     """Samples a process tree every `interval` seconds on a thread, keeping the peaks.
 
@@ -131,10 +168,12 @@ class TreeSampler:
         *,
         include_root: bool,
         interval: float = SAMPLE_INTERVAL_S,
+        pss: bool = True,
     ) -> None:
         self.root = psutil.Process(root_pid)
         self.include_root = include_root
         self.interval = interval
+        self.pss = pss
         self.peak = TreePeak()
         self.watch: psutil.Process | None = None
         self.watch_cpu_s: float | None = None
@@ -142,6 +181,15 @@ class TreeSampler:
         self.ledger = KindLedger()
         self.tiercheck = False
         self.leg: str | None = None
+        #: The step's "REV/LEG" (the official side) for the breakdown.
+        self.step: str | None = None
+        self.timeline = Timeline(_cores())
+        self._pss_at = float("-inf")
+        self._pss_cost_s = 0.0
+        #: Each process's ancestry's command lines, kept once (a tick's rows share them).
+        self._chains: dict[tuple[int, float], tuple[tuple[str, ...], ...]] = {}
+        #: pid → kind at the last tick.
+        self._kinds: dict[int, str] = {}
         self._procs: dict[int, tuple[float, int, list[str]]] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="tree-sampler", daemon=True)
@@ -154,6 +202,7 @@ class TreeSampler:
             return
         live: dict[int, tuple[float, int, list[str]]] = {}
         cpu: dict[int, float] = {}
+        runnable: set[int] = set()
         for proc in procs:
             try:
                 with proc.oneshot():
@@ -165,9 +214,13 @@ class TreeSampler:
                         live[proc.pid] = (created, proc.ppid(), proc.cmdline())
                     times = proc.cpu_times()
                     cpu[proc.pid] = times.user + times.system
+                    if proc.status() == psutil.STATUS_RUNNING:
+                        runnable.add(proc.pid)
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 continue
         self._procs = live
+        self._kinds = {}
+        rows: list[Row] = []
         for pid, used in cpu.items():
             chain: list[list[str]] = []
             at: int | None = pid
@@ -182,11 +235,30 @@ class TreeSampler:
                 itself=watch is not None and pid == watch.pid,
             )
             self.ledger.note((pid, live[pid][0]), kind, used)
+            self._kinds[pid] = kind
+            key = (pid, live[pid][0])
+            if key not in self._chains:
+                self._chains[key] = tuple(tuple(cmd) for cmd in chain[::-1])
+            rows.append(Row(key, kind, self._chains[key], used, pid in runnable, self.step))
+        self.timeline.observe(time.monotonic(), rows)
 
     def sample_once(self) -> None:
         """Take one sample now."""
         self._attribute()
         rss, count = sample_tree(self.root, include_root=self.include_root)
+        now = time.monotonic()
+        since = now - self._pss_at
+        near_peak = since >= PSS_GAP_S and rss >= 0.95 * self.peak.rss_bytes
+        afford = since >= PSS_BUDGET * self._pss_cost_s
+        if self.pss and afford and (since >= PSS_EVERY_S or near_peak):
+            self._pss_at = now
+            began = time.thread_time()
+            pss, split = sample_pss(self.root, include_root=self.include_root, kinds=self._kinds)
+            self._pss_cost_s = time.thread_time() - began
+            if pss > self.peak.pss_bytes:
+                self.peak.pss_bytes = pss
+                self.peak.pss_kinds = split
+            self.peak.pss_samples += 1
         self.peak.rss_bytes = max(self.peak.rss_bytes, rss)
         self.peak.processes = max(self.peak.processes, count)
         self.peak.samples += 1
@@ -208,6 +280,13 @@ class TreeSampler:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def children_cpu_s() -> float:
@@ -309,6 +388,15 @@ class RunSample:
     own_cpu_sampled_s: float | None = None
     #: CPU-seconds per process kind (bench/attribution.py), `unattributed` the rest.
     kinds: dict[str, float] = field(default_factory=dict)
+    #: Peak of the summed PSS (read at most every PSS_EVERY_S; `pss_samples` readings).
+    peak_pss_mb: float | None = None
+    pss_samples: int = 0
+    #: MB of PSS per process kind at the peak of the PSS sum.
+    pss_kinds_mb: dict[str, float] = field(default_factory=dict)
+    #: The kernel's peak of the run's own memory cgroup (cgroup.py), None where none was made.
+    cgroup_peak_mb: float | None = None
+    #: CPU and wall per kind, leg and phase, and the cores left idle (breakdown.py).
+    breakdown: dict[str, Any] = field(default_factory=dict)
     #: Wall seconds of each step (the official side: one per leg).
     step_walls: dict[str, float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -340,13 +428,22 @@ def _mem_available_mb() -> float:
 
 
 def measure(
-    side: str, index: int, steps: Sequence[Step], *, interval_s: float = SAMPLE_INTERVAL_S
+    side: str,
+    index: int,
+    steps: Sequence[Step],
+    *,
+    interval_s: float = SAMPLE_INTERVAL_S,
+    probe_file: Path | None = None,
+    pss: bool = True,
 ) -> RunSample:
     """Run `steps` one after another as children of this process and measure the whole.
 
     Sampling walks every process below this one each `interval_s`: its cost grows with the
     tree, so a tree of hundreds of processes (a matrix) wants a longer interval, or the
-    sampler's CPU slows the very run it measures (`bench_cpu_s` says what it cost)."""
+    sampler's CPU slows the very run it measures (`bench_cpu_s` says what it cost). The steps
+    run in a memory cgroup of their own (cgroup.py) where one can be made. `probe_file`: the
+    boot snippet's file, whose probing spans mark the breakdown's phases. `pss`: also the
+    summed PSS (dear for a tree of hundreds of processes)."""
     load = os.getloadavg()[0]
     avail_before = _mem_available_mb()
     avail_min = avail_before
@@ -358,15 +455,22 @@ def measure(
     own: float | None = None
     wall = 0.0
     step_walls: dict[str, float] = {}
-    with TreeSampler(os.getpid(), include_root=False, interval=interval_s) as sampler:
+    group = MemoryGroup.create(f"tiercheck-bench-{os.getpid()}-{side}-{index}")
+    # The group is removed however the run ends (an interrupted run leaves no group behind).
+    with (
+        group if group is not None else contextlib.nullcontext(),
+        TreeSampler(os.getpid(), include_root=False, interval=interval_s, pss=pss) as sampler,
+    ):
         sampler.tiercheck = any(step.watch_own_cpu for step in steps)
         for step in steps:
             sampler.leg = step.leg
+            sampler.step = step.label if step.leg else None
             step_began = time.monotonic()
+            sampler.timeline.begin(step_began)
             step.log.parent.mkdir(parents=True, exist_ok=True)
             with step.log.open("wb") as log:
                 child = subprocess.Popen(
-                    step.argv,
+                    group.wrap(step.argv) if group else step.argv,
                     cwd=step.cwd,
                     env=dict(step.env),
                     stdin=subprocess.DEVNULL,
@@ -390,6 +494,11 @@ def measure(
             sampler.sample_once()  # nothing of the step is left to see; the sums are final
             stragglers += reap_stragglers()
         own = sampler.watch_cpu_s
+        cgroup_peak = None if group is None else group.peak_bytes()
+    if probe_file is not None:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            spans = json.loads(probe_file.read_text(encoding="utf-8"))["probe_spans"]
+            sampler.timeline.probes = [(float(a), float(b)) for a, b in spans]
     tree_cpu = children_cpu_s() - cpu_before
     bench_cpu = _self_cpu_s() - self_before
     foreign = _busy_cpu_s() - busy_before - tree_cpu - bench_cpu
@@ -401,6 +510,11 @@ def measure(
         wall_s=round(wall, 3),
         cpu_s=round(tree_cpu, 3),
         peak_rss_mb=round(sampler.peak.rss_bytes / 2**20, 1),
+        peak_pss_mb=round(sampler.peak.pss_bytes / 2**20, 1) if pss else None,
+        pss_samples=sampler.peak.pss_samples,
+        pss_kinds_mb={k: round(v / 2**20, 1) for k, v in sorted(sampler.peak.pss_kinds.items())},
+        cgroup_peak_mb=None if cgroup_peak is None else round(cgroup_peak / 2**20, 1),
+        breakdown=sampler.timeline.report(),
         peak_processes=sampler.peak.processes,
         samples=sampler.peak.samples,
         returncodes=codes,
@@ -593,7 +707,7 @@ def run_tiercheck(
         work / f"{label}-{index}.log",
         watch_own_cpu=True,
     )
-    sample = measure(label, index, [step])
+    sample = measure(label, index, [step], probe_file=own_file)
     scorecard: dict[str, Any] = {}
     threads: dict[str, float] = {}
     with contextlib.suppress(OSError, ValueError):
@@ -680,10 +794,19 @@ def summarize(samples: Sequence[RunSample]) -> dict[str, dict[str, float | None]
     for side in sorted({s.side for s in samples}):
         mine = [s for s in samples if s.side == side]
         own = [s.own_cpu_s for s in mine if s.own_cpu_s is not None]
+        cores = [s.breakdown.get("cores") for s in mine]
+        floors = [
+            s.wall_s / (s.cpu_s / n) for s, n in zip(mine, cores, strict=True) if n and s.cpu_s
+        ]
         sides[side] = {
             "wall_s": median([s.wall_s for s in mine]),
             "cpu_s": median([s.cpu_s for s in mine]),
+            "floor_ratio": median(floors),
             "peak_rss_mb": median([s.peak_rss_mb for s in mine]),
+            "peak_pss_mb": median([s.peak_pss_mb for s in mine if s.peak_pss_mb is not None]),
+            "cgroup_peak_mb": median(
+                [s.cgroup_peak_mb for s in mine if s.cgroup_peak_mb is not None]
+            ),
             "peak_processes": median([float(s.peak_processes) for s in mine]),
             "own_cpu_s": median(own),
             "foreign_cpu_s": median([s.foreign_cpu_s for s in mine]),
@@ -700,6 +823,8 @@ def ratios(
         "wall": ratio(a.get("wall_s"), b.get("wall_s")),
         "cpu": ratio(a.get("cpu_s"), b.get("cpu_s")),
         "peak_rss": ratio(a.get("peak_rss_mb"), b.get("peak_rss_mb")),
+        "peak_pss": ratio(a.get("peak_pss_mb"), b.get("peak_pss_mb")),
+        "cgroup_peak": ratio(a.get("cgroup_peak_mb"), b.get("cgroup_peak_mb")),
         "peak_processes": ratio(a.get("peak_processes"), b.get("peak_processes")),
     }
 
@@ -723,6 +848,55 @@ def kind_medians(samples: Sequence[RunSample]) -> dict[str, dict[str, float | No
         if probes:
             sides[side]["sdk-server: during probes"] = median(probes)
     return sides
+
+
+def _median_tree(docs: Sequence[Any]) -> Any:
+    """The median of every number at the same place in `docs` (dicts nested alike; a key
+    missing from some documents takes the median of those that have it)."""
+    present = [d for d in docs if d is not None]
+    if present and all(isinstance(d, dict) for d in present):
+        keys = sorted({k for d in present for k in d})
+        return {k: _median_tree([d.get(k) for d in present]) for k in keys}
+    numbers = [float(d) for d in present if isinstance(d, (int, float))]
+    return None if not numbers else round(statistics.median(numbers), 2)
+
+
+def breakdown_medians(samples: Sequence[RunSample]) -> dict[str, Any]:
+    """Per side, the median of each figure of the runs' breakdowns (breakdown.py)."""
+    return {
+        side: _median_tree([s.breakdown for s in samples if s.side == side and s.breakdown])
+        for side in sorted({s.side for s in samples})
+    }
+
+
+def format_breakdown(side: str, doc: Mapping[str, Any]) -> list[str]:
+    """The breakdown's lines for one side."""
+    if not doc:
+        return []
+    lines = [
+        f"breakdown {side}: wall {_fmt(doc.get('wall_s'))} s, CPU {_fmt(doc.get('cpu_s'))} s "
+        f"on {_fmt(doc.get('cores'), 0)} cores (floor {_fmt(doc.get('floor_s'))} s), idle "
+        f"{_fmt(doc.get('idle_core_s'))} core-s, short of cores "
+        f"{_fmt(doc.get('short_of_cores_s'))} s"
+    ]
+    for kind, row in (doc.get("kinds") or {}).items():
+        lines.append(
+            f"  kind {kind}: CPU {_fmt(row.get('cpu_s'))} s, alive {_fmt(row.get('alive_s'))} s, "
+            f"runnable {_fmt(row.get('runnable_s'))} s"
+        )
+    for leg, row in (doc.get("legs") or {}).items():
+        kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in (row.get("kinds") or {}).items())
+        lines.append(
+            f"  leg {leg}: span {_fmt(row.get('span_s'))} s, CPU {_fmt(row.get('cpu_s'))} s "
+            f"({kinds}), runnable {_fmt(row.get('runnable_s'))} s"
+        )
+    for phase, row in (doc.get("phases") or {}).items():
+        lines.append(
+            f"  phase {phase}: wall {_fmt(row.get('wall_s'))} s, CPU {_fmt(row.get('cpu_s'))} s, "
+            f"idle {_fmt(row.get('idle_core_s'))} core-s, short of cores "
+            f"{_fmt(row.get('short_of_cores_s'))} s"
+        )
+    return lines
 
 
 def leg_walls(samples: Sequence[RunSample], legs: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -763,6 +937,9 @@ def format_table(result: Mapping[str, Any]) -> str:
         ("wall (s)", "wall_s", "wall", "wall_ratio", 1),
         ("CPU user+sys (s)", "cpu_s", "cpu", None, 1),
         ("peak summed RSS (MB)", "peak_rss_mb", "peak_rss", "rss_ratio", 0),
+        ("peak summed PSS (MB)", "peak_pss_mb", "peak_pss", None, 0),
+        ("cgroup peak (MB)", "cgroup_peak_mb", "cgroup_peak", "cgroup_peak_ratio", 0),
+        ("wall ÷ (CPU ÷ cores)", "floor_ratio", "", None, 2),
         ("peak processes", "peak_processes", "peak_processes", None, 0),
         ("others' CPU meanwhile", "foreign_cpu_s", "", None, 1),
     ]
@@ -784,6 +961,11 @@ def format_table(result: Mapping[str, Any]) -> str:
     same = "identical" if verdicts["identical"] else f"DIFFER ({len(verdicts['differences'])})"
     lines.append(f"verdicts: {same} over {verdicts['scenarios']} scenario(s)")
     lines.extend(f"  {d}" for d in verdicts["differences"][:20])
+    floor = a.get("floor_ratio")
+    lines.append(
+        f"A wall ÷ its CPU floor  {_fmt(floor, 2):>13}   target ≤ 1.3 "
+        f"{mark(meets('floor_ratio', floor))}"
+    )
     own = a.get("own_cpu_s")
     lines.append(
         f"tiercheck own CPU (s)   {_fmt(own, 2):>13}   target < 1 s {mark(meets('own_cpu_s', own))}"
@@ -802,6 +984,14 @@ def format_table(result: Mapping[str, Any]) -> str:
             f"leg {key} wall (s): "
             + ", ".join(f"{k} {_fmt(v, 2 if '/' in k else 1)}" for k, v in row.items())
         )
+    for side, split in (result.get("pss_kinds_mb") or {}).items():
+        if split:
+            lines.append(
+                f"PSS at its peak by kind, {side} (MB): "
+                + ", ".join(f"{k} {_fmt(v, 0)}" for k, v in split.items())
+            )
+    for side, doc in (result.get("breakdown") or {}).items():
+        lines.extend(format_breakdown(side, doc or {}))
     if result.get("ratios_before"):
         rb = result["ratios_before"]
         lines.append(f"A0/B (before): wall {_fmt(rb.get('wall'), 2)}, CPU {_fmt(rb.get('cpu'), 2)}")
@@ -857,7 +1047,8 @@ def machine_facts() -> dict[str, Any]:
 
 def _brief(sample: RunSample) -> str:
     return (
-        f"{sample.wall_s:.1f} s, CPU {sample.cpu_s:.1f} s, {sample.peak_rss_mb:.0f} MB, "
+        f"{sample.wall_s:.1f} s, CPU {sample.cpu_s:.1f} s, RSS {sample.peak_rss_mb:.0f} MB, "
+        f"PSS {_fmt(sample.peak_pss_mb, 0)} MB, cgroup {_fmt(sample.cgroup_peak_mb, 0)} MB, "
         f"{sample.peak_processes} processes (others used {sample.foreign_cpu_s:.1f} CPU-s)"
     )
 
@@ -1016,6 +1207,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             say(f"  build {warm.extra.get('build_state')}, {warm.wall_s:.1f} s")
             warm_log = (work / "warm-0.log").read_text(encoding="utf-8", errors="replace")
             provisioned = "provisioning" in warm_log
+
+        def build(pairs: int) -> dict[str, Any]:
+            """The result document of the pairs measured so far."""
+            differences = sorted({d for c in comparisons for d in c["differences"]})
+            medians = summarize(samples)
+            result: dict[str, Any] = {
+                "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                "command": ["python", "bench/compare.py", *(argv or sys.argv[1:])],
+                "sdk": {"name": sdk, "path": str(sdk_path), "commit": sdk_commit},
+                "revisions": rev_names,
+                "runs": runs,
+                "tiercheck": code,
+                "harness": {"version": harness.version, "node_version": harness.node_version},
+                "machine": {
+                    **machine,
+                    "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+                    "subreaper": subreaper,
+                },
+                "targets": {k: {"op": op, "limit": v} for k, (op, v) in TARGETS.items()},
+                "samples": [asdict(s) for s in samples],
+                "medians": medians,
+                "ratios": ratios(medians),
+                "ratios_before": ratios(medians, "A0") if args.before_arg else None,
+                "verdicts": {
+                    "identical": not differences,
+                    "scenarios": max((c["scenarios"] for c in comparisons), default=0),
+                    "differences": differences,
+                    "per_run": comparisons,
+                },
+                "help": {"samples_s": helps, "median_s": median(helps)},
+                "prime": asdict(prime) if prime else None,
+                "warm": {
+                    **asdict(warm),
+                    "build_state": warm.extra.get("build_state"),
+                    "timings": warm_card.get("timings"),
+                    "provisioned": provisioned,
+                }
+                if warm
+                else None,
+                "before_args": args.before_arg,
+                "kinds": kind_medians(samples),
+                "breakdown": breakdown_medians(samples),
+                "pss_kinds_mb": {
+                    side: _median_tree([s.pss_kinds_mb for s in samples if s.side == side])
+                    for side in sorted({s.side for s in samples})
+                },
+                "legs": leg_walls(samples, bench.legs),
+            }
+            result["met"] = {
+                "wall_ratio": meets("wall_ratio", result["ratios"]["wall"]),
+                "rss_ratio": meets("rss_ratio", result["ratios"]["peak_rss"]),
+                "cgroup_peak_ratio": meets("cgroup_peak_ratio", result["ratios"]["cgroup_peak"]),
+                "floor_ratio": meets("floor_ratio", medians.get("A", {}).get("floor_ratio")),
+                "own_cpu_s": meets("own_cpu_s", medians.get("A", {}).get("own_cpu_s")),
+                "help_s": meets("help_s", result["help"]["median_s"]),
+                "warm_cached": None
+                if warm is None
+                else warm.extra.get("build_state") == "cached" and not provisioned,
+                "verdicts_identical": not differences,
+            }
+            result["pairs_done"] = pairs
+            result["complete"] = pairs == runs
+            return result
+
+        commit = (code["commit"] or "nocommit")[:7]
+        target = args.json or REPO / "bench" / "results" / f"{sdk}-{commit}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+
+        def write(result: Mapping[str, Any]) -> None:
+            text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+            target.write_text(text, "utf-8")
+
         samples: list[RunSample] = []
         comparisons = []
         for index in range(runs):
@@ -1033,61 +1296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             samples.append(b_sample)
             say(f"  B: {_brief(b_sample)}")
             comparisons.append(compare_verdicts(tiercheck_verdicts(card, bench.legs), b_verdicts))
-        differences = sorted({d for c in comparisons for d in c["differences"]})
-        medians = summarize(samples)
-        result: dict[str, Any] = {
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": ["python", "bench/compare.py", *(argv or sys.argv[1:])],
-            "sdk": {"name": sdk, "path": str(sdk_path), "commit": sdk_commit},
-            "revisions": rev_names,
-            "runs": runs,
-            "tiercheck": code,
-            "harness": {"version": harness.version, "node_version": harness.node_version},
-            "machine": {
-                **machine,
-                "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-                "subreaper": subreaper,
-            },
-            "targets": {k: {"op": op, "limit": v} for k, (op, v) in TARGETS.items()},
-            "samples": [asdict(s) for s in samples],
-            "medians": medians,
-            "ratios": ratios(medians),
-            "ratios_before": ratios(medians, "A0") if args.before_arg else None,
-            "verdicts": {
-                "identical": not differences,
-                "scenarios": max((c["scenarios"] for c in comparisons), default=0),
-                "differences": differences,
-                "per_run": comparisons,
-            },
-            "help": {"samples_s": helps, "median_s": median(helps)},
-            "prime": asdict(prime) if prime else None,
-            "warm": {
-                **asdict(warm),
-                "build_state": warm.extra.get("build_state"),
-                "timings": warm_card.get("timings"),
-                "provisioned": provisioned,
-            }
-            if warm
-            else None,
-            "before_args": args.before_arg,
-            "kinds": kind_medians(samples),
-            "legs": leg_walls(samples, bench.legs),
-        }
-        result["met"] = {
-            "wall_ratio": meets("wall_ratio", result["ratios"]["wall"]),
-            "rss_ratio": meets("rss_ratio", result["ratios"]["peak_rss"]),
-            "own_cpu_s": meets("own_cpu_s", medians.get("A", {}).get("own_cpu_s")),
-            "help_s": meets("help_s", result["help"]["median_s"]),
-            "warm_cached": None
-            if warm is None
-            else warm.extra.get("build_state") == "cached" and not provisioned,
-            "verdicts_identical": not differences,
-        }
+            # Every pair is written as soon as it is measured: a run cut short keeps them.
+            write(build(index + 1))
+        result = build(runs)
         print(format_table(result))
-        commit = (result["tiercheck"]["commit"] or "nocommit")[:7]
-        target = args.json or REPO / "bench" / "results" / f"{sdk}-{commit}.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        write(result)
         say(f"bench: wrote {target}")
     except KeyboardInterrupt:
         say("bench: interrupted")

@@ -124,7 +124,7 @@ def main() -> int:
         measure("prime", 0, [matrix_step(work / "prime")])
     print("(a) tier-check matrix", file=sys.stderr)
     quiet["a"] = wait_for_quiet(QUIET_WAIT_S, QUIET_BUSY_PCT)
-    a = measure("a", 0, [matrix_step(work / "a")], interval_s=SAMPLE_S)
+    a = measure("a", 0, [matrix_step(work / "a")], interval_s=SAMPLE_S, pss=False)
     print("(b) tier-check per row, one after another", file=sys.stderr)
     b_steps = [
         Step(
@@ -139,7 +139,7 @@ def main() -> int:
         for row in rows
     ]
     quiet["b"] = wait_for_quiet(QUIET_WAIT_S, QUIET_BUSY_PCT)
-    b = measure("b", 0, b_steps, interval_s=SAMPLE_S)
+    b = measure("b", 0, b_steps, interval_s=SAMPLE_S, pss=False)
     print("(c) the official orchestration per built row, one after another", file=sys.stderr)
     built = [*SAMPLE_BUILT, *(f"{name}@{ref}" for name, ref, _ in real)]
     configs = {name: load_config(name, cache) for name in {row.split("@")[0] for row in built}}
@@ -154,7 +154,7 @@ def main() -> int:
             configs[name], harness_argv=harness.argv(), sdk_path=tree, out=work / "c" / row
         )
     quiet["c"] = wait_for_quiet(QUIET_WAIT_S, QUIET_BUSY_PCT)
-    c = measure("c", 0, c_steps, interval_s=SAMPLE_S)
+    c = measure("c", 0, c_steps, interval_s=SAMPLE_S, pss=False)
 
     matrix = json.loads((work / "a" / "matrix.json").read_text())
     same_ab, same_ac, compared = True, True, 0

@@ -74,6 +74,10 @@ def test_sampler_sums_rss_over_the_whole_tree(bench: ModuleType, tmp_path: Path)
         assert sampler.peak.processes == 3
         assert sampler.peak.rss_bytes >= 64 * 2**20
         assert sampler.peak.samples == 1
+        # PSS is read at the first sample; each child's 32 MiB is its own.
+        assert sampler.peak.pss_samples == 1
+        assert 64 * 2**20 <= sampler.peak.pss_bytes <= sampler.peak.rss_bytes
+        assert sum(sampler.peak.pss_kinds.values()) == sampler.peak.pss_bytes
         without_root = bench.TreeSampler(root.pid, include_root=False)
         without_root.sample_once()
         assert without_root.peak.processes == 2
@@ -197,6 +201,9 @@ def _sample(bench: ModuleType, side: str, wall: float, rss: float, own: float | 
         mem_available_drop_mb=0.0,
         loadavg_before=0.0,
         own_cpu_s=own,
+        peak_pss_mb=rss / 2,
+        cgroup_peak_mb=rss / 4 if side == "A" else rss / 2,
+        breakdown={"cores": 2},
     )
 
 
@@ -216,8 +223,14 @@ def test_medians_ratios_and_targets(bench: ModuleType) -> None:
     rat = bench.ratios(medians)
     assert rat["wall"] == pytest.approx(31.0 / 41.0)
     assert rat["peak_rss"] == pytest.approx(510.0 / 2050.0)
-    assert bench.meets("wall_ratio", 0.85) is True
-    assert bench.meets("wall_ratio", 0.851) is False
+    assert rat["peak_pss"] == pytest.approx(255.0 / 1025.0)
+    assert rat["cgroup_peak"] == pytest.approx(127.5 / 1025.0)
+    # wall ÷ (CPU ÷ cores): CPU is 1.5 × wall on 2 cores, so 2 / 1.5.
+    assert medians["A"]["floor_ratio"] == pytest.approx(2 / 1.5)
+    assert bench.meets("wall_ratio", 0.30) is True
+    assert bench.meets("wall_ratio", 0.301) is False
+    assert bench.meets("cgroup_peak_ratio", 0.15) is True
+    assert bench.meets("floor_ratio", 1.31) is False
     assert bench.meets("own_cpu_s", 1.0) is False
     assert bench.meets("help_s", None) is None
     assert (bench.mark(True), bench.mark(False), bench.mark(None)) == ("✓", "✗", "–")
@@ -251,10 +264,16 @@ def test_table_shows_medians_ratios_and_marks(bench: ModuleType) -> None:
     assert "30.0" in lines[1]
     assert "40.0" in lines[1]
     assert "0.75" in lines[1]
-    assert lines[1].endswith("✓")
+    assert lines[1].endswith("<= 0.30× ✗")
     rss = next(line for line in lines if line.startswith("peak summed RSS"))
     assert "0.35" in rss
     assert rss.endswith("✓")
+    pss = next(line for line in lines if line.startswith("peak summed PSS"))
+    assert pss.split()[-3:] == ["350", "1000", "0.35"]
+    cgroup = next(line for line in lines if line.startswith("cgroup peak"))
+    assert "0.17" in cgroup  # 175 / 1000
+    assert cgroup.endswith("<= 0.15× ✗")
+    assert "A wall ÷ its CPU floor           1.33   target ≤ 1.3 ✗" in lines
     assert "verdicts: DIFFER (1) over 2 scenario(s)" in table
     assert "  2025/client x: A=pass B=fail" in lines
     assert "target < 1 s ✓" in table
