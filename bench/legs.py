@@ -19,7 +19,9 @@ others' CPU (`foreign_cpu_s`), not the side's.
 Reported per revision and side: the leg's wall (A: the scorecard's `timings["client REV"]`, the
 harness run inside tiercheck; also the whole command's wall), CPU of the process tree and per
 process kind, the CPU others used meanwhile (`foreign_cpu_s`), and whether every scenario's
-verdict is the same. Nothing is asserted about time.
+verdict is the same: each tiercheck side against B (`verdicts_identical`), A0 against A
+(`verdicts_identical_a0_a`), with the scenarios that differ (`verdict_differences`; in their
+text the first side is written A, the other B). Nothing is asserted about time.
 """
 
 from __future__ import annotations
@@ -171,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             key = f"{rev.name}/client"
             rows: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
             same: list[bool] = []
+            #: Every scenario whose verdict differs: a tiercheck side against B, and A0 against A.
+            differences: list[dict[str, Any]] = []
             for index in range(max(1, args.runs)):
                 cards: dict[str, Any] = {}
                 for side in sides:
@@ -210,9 +214,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"{compare._fmt(last['leg_wall_s'])} s, CPU {last['cpu_s']:.1f} s, "
                         f"others {last['foreign_cpu_s']:.1f} CPU-s"
                     )
-                for card in cards.values():
-                    verdicts = compare.tiercheck_verdicts(card, [key])
-                    same.append(not compare.compare_verdicts(verdicts, b_verdicts)["differences"])
+                ours = {
+                    side: compare.tiercheck_verdicts(card, [key]) for side, card in cards.items()
+                }
+                pairs = [(side, "B", verdicts, b_verdicts) for side, verdicts in ours.items()]
+                if "A0" in ours:
+                    pairs.append(("A0", "A", ours["A0"], ours["A"]))
+                for side, against, left, right in pairs:
+                    found = compare.compare_verdicts(left, right)["differences"]
+                    if against == "B":
+                        same.append(not found)
+                    if found:
+                        differences.append(
+                            {"run": index + 1, "side": side, "against": against, "scenarios": found}
+                        )
             medians = {
                 side: {
                     "leg_wall_s": compare.median(
@@ -232,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if side != "B"
                 },
                 "verdicts_identical": all(same),
+                "verdicts_identical_a0_a": not any(d["against"] == "A" for d in differences),
+                "verdict_differences": differences,
             }
             compare.say(f"{rev.name} client: {json.dumps(per_rev[rev.name]['leg_wall_ratio'])}")
         result = {
