@@ -1,7 +1,7 @@
 """Each client leg alone: tiercheck against the harness run directly, alternating.
 
     .venv/bin/python bench/legs.py --sdk-path P --sdk NAME [--runs 2] [--revision REV]
-        [--config-arg=ARG …] [--before-arg=ARG …] [--json bench/results/legs-NAME.json]
+        [--config-arg=ARG …] [--before-arg=ARG …] [--load N] [--json bench/results/legs-NAME.json]
 
 Per revision with a client command, `--runs` times, alternating:
 A:  `tier-check --sdk-path P --revision REV --server-cmd= --skip-build --skip-governance`: the
@@ -11,21 +11,30 @@ A0: the same with `--before-arg`s (e.g. `--concurrency=2`, the former one-per-co
 B:  the harness's `sdk --mode client --requirements REV` for the same client command, timeout
     and environment, as the official `tier-check` runs a client leg (every client at once).
 
+`--load N`: N busy processes (CPU spinners, `while True: pass`) run beside every side's run,
+started just before it and stopped just after, the same N for each side. They are not below
+this benchmark (a holder started before it became a subreaper owns them), so their CPU is
+others' CPU (`foreign_cpu_s`), not the side's.
+
 Reported per revision and side: the leg's wall (A: the scorecard's `timings["client REV"]`, the
 harness run inside tiercheck; also the whole command's wall), CPU of the process tree and per
 process kind, the CPU others used meanwhile (`foreign_cpu_s`), and whether every scenario's
-verdict is the same. Nothing is asserted about time.
+verdict is the same: each tiercheck side against B (`verdicts_identical`), A0 against A
+(`verdicts_identical_a0_a`), with the scenarios that differ (`verdict_differences`; in their
+text the first side is written A, the other B). Nothing is asserted about time.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,7 +55,87 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--before-arg", action="append", default=[], metavar="ARG")
     parser.add_argument("--json", type=Path, help="write the result here")
     parser.add_argument("--keep", action="store_true", help="keep the raw outputs")
+    parser.add_argument(
+        "--load", type=int, default=0, metavar="N", help="N busy processes beside every side"
+    )
     return parser.parse_args(argv)
+
+
+#: The holder of the busy processes: "start N" starts N spinners, "stop" stops them (by their
+#: pids, its own children), each answered "ok" and the spinners' pids; at the end of its input it
+#: stops them and exits.
+_HOLDER = """
+import subprocess, sys
+spin = [sys.executable, "-c", "while True: pass"]
+busy = []
+def stop():
+    for p in busy:
+        p.kill()
+    for p in busy:
+        p.wait()
+    busy.clear()
+for line in sys.stdin:
+    stop()
+    if line.startswith("start"):
+        busy.extend(subprocess.Popen(spin) for _ in range(int(line.split()[1])))
+    print("ok", *(p.pid for p in busy), flush=True)
+stop()
+"""
+
+
+class Load:
+    """N busy processes, started beside each side's run and stopped after it.
+
+    Made before the benchmark becomes a subreaper: `setsid -f` leaves the holder to the
+    process that adopts orphans above us, so neither it nor its spinners are below this
+    benchmark (sampled, counted as the side's CPU, or reaped as its stragglers).
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = max(0, count)
+        self._holder: subprocess.Popen[str] | None = None
+        #: The spinners running now.
+        self.pids: tuple[int, ...] = ()
+        if self.count:
+            self._holder = subprocess.Popen(
+                ["setsid", "-f", sys.executable, "-I", "-c", _HOLDER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            self._holder.wait()  # setsid itself; the holder lives on, with our pipes
+
+    def _ask(self, line: str) -> None:
+        holder = self._holder
+        if holder is None or holder.stdin is None or holder.stdout is None:
+            raise RuntimeError("the load holder has stopped")
+        holder.stdin.write(line + "\n")
+        holder.stdin.flush()
+        answer = holder.stdout.readline().split()
+        if answer[:1] != ["ok"]:
+            raise RuntimeError(f"the load holder did not answer {line!r}")
+        self.pids = tuple(int(pid) for pid in answer[1:])
+
+    @contextlib.contextmanager
+    def beside(self) -> Iterator[None]:
+        """The spinners run while the block runs."""
+        if not self.count:
+            yield
+            return
+        self._ask(f"start {self.count}")
+        try:
+            yield
+        finally:
+            self._ask("stop")
+
+    def close(self) -> None:
+        """Stop the holder (its spinners with it): the end of its input."""
+        if self._holder is not None and self._holder.stdin:
+            self._holder.stdin.close()
+            if self._holder.stdout:
+                self._holder.stdout.read()  # its end: the holder has stopped its spinners
+                self._holder.stdout.close()
+            self._holder = None
 
 
 def _row(sample: compare.RunSample, leg_wall: float | None) -> dict[str, Any]:
@@ -74,6 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if r.client_command and (not args.revision or r.name in args.revision)
     ]
     harness = provision(cache_dir)
+    load = Load(args.load)
     compare.become_subreaper()
     work = Path(tempfile.mkdtemp(prefix="tiercheck-legs-"))
     sides = ["A", "A0", "B"] if args.before_arg else ["A", "B"]
@@ -83,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             key = f"{rev.name}/client"
             rows: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
             same: list[bool] = []
+            #: Every scenario whose verdict differs: a tiercheck side against B, and A0 against A.
+            differences: list[dict[str, Any]] = []
             for index in range(max(1, args.runs)):
                 cards: dict[str, Any] = {}
                 for side in sides:
@@ -93,24 +185,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                             [rev], harness_argv=harness.argv(), sdk_path=sdk_path, out=out
                         )
                         steps = [s for s in steps if s.leg == "client"]
-                        sample = compare.measure("B", index, steps)
+                        with load.beside():
+                            sample = compare.measure("B", index, steps)
                         rows["B"].append(_row(sample, sample.step_walls.get(key)))
                         b_verdicts = {key: compare.scenario_verdicts(out / key, "client")}
                     else:
                         extra = [*args.config_arg, "--server-cmd="]
                         if side == "A0":
                             extra += args.before_arg
-                        sample, card = compare.run_tiercheck(
-                            index,
-                            label,
-                            sdk_path=sdk_path,
-                            sdk=sdk,
-                            cache_dir=cache_dir,
-                            work=work,
-                            skip_build=True,
-                            revisions=[rev.name],
-                            extra=extra,
-                        )
+                        with load.beside():
+                            sample, card = compare.run_tiercheck(
+                                index,
+                                label,
+                                sdk_path=sdk_path,
+                                sdk=sdk,
+                                cache_dir=cache_dir,
+                                work=work,
+                                skip_build=True,
+                                revisions=[rev.name],
+                                extra=extra,
+                            )
                         timings = card.get("timings") or {}
                         rows[side].append(_row(sample, timings.get(f"client {rev.name}")))
                         cards[side] = card
@@ -120,9 +214,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"{compare._fmt(last['leg_wall_s'])} s, CPU {last['cpu_s']:.1f} s, "
                         f"others {last['foreign_cpu_s']:.1f} CPU-s"
                     )
-                for card in cards.values():
-                    verdicts = compare.tiercheck_verdicts(card, [key])
-                    same.append(not compare.compare_verdicts(verdicts, b_verdicts)["differences"])
+                ours = {
+                    side: compare.tiercheck_verdicts(card, [key]) for side, card in cards.items()
+                }
+                pairs = [(side, "B", verdicts, b_verdicts) for side, verdicts in ours.items()]
+                if "A0" in ours:
+                    pairs.append(("A0", "A", ours["A0"], ours["A"]))
+                for side, against, left, right in pairs:
+                    found = compare.compare_verdicts(left, right)["differences"]
+                    if against == "B":
+                        same.append(not found)
+                    if found:
+                        differences.append(
+                            {"run": index + 1, "side": side, "against": against, "scenarios": found}
+                        )
             medians = {
                 side: {
                     "leg_wall_s": compare.median(
@@ -142,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if side != "B"
                 },
                 "verdicts_identical": all(same),
+                "verdicts_identical_a0_a": not any(d["against"] == "A" for d in differences),
+                "verdict_differences": differences,
             }
             compare.say(f"{rev.name} client: {json.dumps(per_rev[rev.name]['leg_wall_ratio'])}")
         result = {
@@ -156,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "harness": {"version": harness.version},
             "machine": compare.machine_facts(),
             "before_args": args.before_arg,
+            "load": load.count,
             "legs": per_rev,
             "revisions": [asdict(r) for r in revisions],
         }
@@ -167,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         compare.reap_stragglers(grace_s=0.0)
         return 130
     finally:
+        load.close()
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     return 0

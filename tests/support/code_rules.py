@@ -42,6 +42,7 @@ WRITERS: dict[str, str] = {
     "tiercheck.referee.record": "the cache: the harness's record, in its install folder",
     "tiercheck.conformance.slots": "the cache or --budget: the client slot script",
     "tiercheck.conformance.admission": "the cache or --budget: the client slots' limit file",
+    "tiercheck.conformance.node_warm": "--out/logs: the client leg's warm-up lines",
     "tiercheck.conformance.warm_launcher": PROGRAMS["tiercheck.conformance.warm_launcher"],
     "tiercheck.sdk.build": "the cache: build markers",
     "tiercheck.locks": "lock files: the cache, --budget, beside --history",

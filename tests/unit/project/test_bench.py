@@ -6,6 +6,7 @@ waits for, the verdict comparison against checks.json files the test writes.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import psutil
 import pytest
 
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "compare.py"
@@ -382,3 +384,37 @@ def test_kind_ledger_keeps_each_process_once_at_its_last_sample() -> None:
     assert totals["sdk-clients"] == 1.5
     assert totals["harness"] == 1.0
     assert totals["sdk-server"] == 0.0
+
+
+# --- legs.py --load -----------------------------------------------------------------------------
+
+
+def test_load_runs_busy_processes_beside_a_side_and_not_below_the_benchmark() -> None:
+    spec = importlib.util.spec_from_file_location("bench_legs", BENCH.with_name("legs.py"))
+    assert spec is not None
+    assert spec.loader is not None
+    legs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(legs)
+    load = legs.Load(2)
+    try:
+        with load.beside():
+            spinners = [psutil.Process(pid) for pid in load.pids]
+            assert len(spinners) == 2
+            began = [sum(p.cpu_times()[:2]) for p in spinners]
+            time.sleep(0.5)
+            assert all(sum(p.cpu_times()[:2]) > b for p, b in zip(spinners, began, strict=True))
+            below = {p.pid for p in psutil.Process().children(recursive=True)}
+            assert not below & set(load.pids)
+        assert load.pids == ()
+        assert not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in spinners)
+        with load.beside():  # the same again for the next side
+            assert len(load.pids) == 2
+            again = load.pids
+    finally:
+        load.close()
+    left = []
+    for pid in again:  # the end of the holder's input stops its spinners
+        with contextlib.suppress(psutil.NoSuchProcess):
+            left.append(psutil.Process(pid))
+    _gone, alive = psutil.wait_procs(left, timeout=5)
+    assert not alive

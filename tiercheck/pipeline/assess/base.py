@@ -84,8 +84,9 @@ class RunSettings:
     #: means unbounded (the harness's own behaviour: every client at once).
     concurrency: int | None = bound(options.CONCURRENCY)
     sequential: bool = bound(options.SEQUENTIAL)
-    #: Start every Python client cold instead of forking it from a warm interpreter that has
-    #: already imported what the client imports (`conformance.warm`; `--cold-clients`).
+    #: Start every client cold instead of forking a Python client from a warm interpreter that
+    #: has already imported what the client imports (`conformance.warm`) or giving a Node
+    #: client a compile cache prepared for the leg (`conformance.node_warm`; `--cold-clients`).
     cold_clients: bool = bound(options.COLD_CLIENTS)
     #: The advisory probes to run against each revision's server while it is up (`--probes`):
     #: None means every probe, () none.

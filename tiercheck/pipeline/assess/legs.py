@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from tiercheck import process
 from tiercheck.config.resolve import RevisionConfig
-from tiercheck.conformance import admission, slots, warm
+from tiercheck.conformance import admission, node_warm, slots, warm
 from tiercheck.conformance.harness import Harness
 from tiercheck.conformance.legs import LegRun, run_client_leg, run_server_leg
 from tiercheck.errors import ServerStartError, TiercheckError
@@ -240,20 +241,42 @@ def _client_command(
 @contextmanager
 def _warm_clients(ctx: _LegContext, config: RevisionConfig, revision: str) -> Iterator[str]:
     """The client command for the leg: through a warm zygote when the command is a plain
-    Python script run and `--cold-clients` is not given (`conformance.warm`), else as
-    configured."""
+    Python script run (`conformance.warm`), with a compile cache prepared for the leg when it
+    runs on Node 22.1+ (`conformance.node_warm`), else as configured; as configured too with
+    `--cold-clients`."""
     command = config.client_command or ""
-    plan = None if ctx.options.settings.cold_clients else warm.warm_plan(command)
-    if plan is None:
+    if ctx.options.settings.cold_clients:
         yield command
         return
+    plan = warm.warm_plan(command)
+    if plan is not None:
+        with _python_warm(ctx, config, revision, plan) as client:
+            yield client
+        return
+    node = node_warm.node_plan(command)
+    if node is not None:
+        with _node_warm(ctx, config, revision, node) as client:
+            yield client
+        return
+    yield command
+
+
+def _warm_log(ctx: _LegContext, revision: str) -> Path:
     log = ctx.options.out_dir / "logs" / f"client-warm-{revision}.log"
     ctx.record.logs[f"client-warm-{revision}"] = str(log)
+    return log
+
+
+@contextmanager
+def _python_warm(
+    ctx: _LegContext, config: RevisionConfig, revision: str, plan: warm.WarmPlan
+) -> Iterator[str]:
+    log = _warm_log(ctx, revision)
     env = process.sdk_environment(config.env, allow=config.pass_env)
     with warm.zygote(plan, cwd=ctx.cwd, env=env, log_path=log) as socket_path:
         if socket_path is None:
             ctx.progress.warn(f"client {revision}: warm start unavailable, clients start cold")
-            yield command
+            yield config.client_command or ""
             return
         script = ctx.client_slots.script
         yield warm.launcher_command(
@@ -261,6 +284,35 @@ def _warm_clients(ctx: _LegContext, config: RevisionConfig, revision: str) -> It
             socket_path=socket_path,
             run_dir=None if script is None else script.parent / admission.RUN_DIR,
         )
+
+
+@contextmanager
+def _node_warm(
+    ctx: _LegContext, config: RevisionConfig, revision: str, plan: node_warm.NodePlan
+) -> Iterator[str]:
+    """The leg's clients with a compile cache of their own, in a folder of the run's output
+    that is removed when the leg ends."""
+    log = _warm_log(ctx, revision)
+    env = process.sdk_environment(config.env, allow=config.pass_env)
+    try:
+        ctx.options.out_dir.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=f".node-cache-{revision}-", dir=ctx.options.out_dir))
+    except OSError as exc:
+        ctx.progress.warn(
+            f"client {revision}: no compile cache folder ({exc.strerror or exc}); "
+            "clients start cold"
+        )
+        yield plan.command
+        return
+    try:
+        prepared = node_warm.prepare(plan, cache_dir=folder, cwd=ctx.cwd, env=env, log_path=log)
+        if prepared.cache_dir is None:
+            ctx.progress.warn(f"client {revision}: {prepared.note}; clients start cold")
+            yield plan.command
+            return
+        yield node_warm.cached_command(plan, prepared.cache_dir)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _server_task(ctx: _LegContext, plan: RevisionPlan) -> LegVerdict:

@@ -473,8 +473,9 @@ COLD_CLIENTS: Option[bool] = Option(
     kind="switch",
     default=False,
     help=(
-        "start every Python client on its own (default: a client run as `PYTHON SCRIPT.py` "
-        "is forked from one interpreter that has already imported what SCRIPT imports)"
+        "start every client cold (default: a client run as `PYTHON SCRIPT.py` is forked from "
+        "one interpreter that has already imported what SCRIPT imports; a client on Node 22.1+ "
+        "reads a compile cache that one warm-up run prepared for the leg)"
     ),
 )
 REGISTRY: Option[Path | None] = Option(
