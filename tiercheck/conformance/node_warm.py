@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tiercheck import process
+from tiercheck.conformance.warm import plain_words
 from tiercheck.errors import ProcessError
 
 __all__ = [
@@ -62,8 +63,6 @@ MIN_NODE = (22, 1)
 WARM_UP_TIMEOUT_S = 60.0
 #: Programs that run on Node: the command's first word (a path to one is fine).
 _NODE_PROGRAMS = frozenset({"node", "npx", "tsx", "pnpm", "yarn", "npm"})
-#: A word with no shell meaning (no quoting, expansion, redirection or operator).
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./@%+=:,-]+")
 _VERSION = re.compile(r"v?(\d+)\.(\d+)\.\d+")
 #: The harness's per-scenario variables: the warm-up is asked for no scenario.
 _SCENARIO_ENV = re.compile(r"MCP_CONFORMANCE_")
@@ -94,8 +93,8 @@ def node_plan(command: str) -> NodePlan | None:
     Only plain words qualify (no `&&`, `$VAR`, quotes or redirections), the first naming a Node
     program: `node`, `npx`, `tsx`, `pnpm`, `yarn` or `npm`, or a path to one.
     """
-    words = command.split()
-    if not words or not all(_PLAIN_WORD.fullmatch(w) for w in words):
+    words = plain_words(command)
+    if not words:
         return None
     program = words[0].rsplit("/", 1)[-1]
     if program not in _NODE_PROGRAMS:

@@ -35,7 +35,7 @@ from tenacity import Retrying, retry_if_result, stop_after_delay, wait_exponenti
 from tiercheck import process
 from tiercheck.errors import ProcessError
 
-__all__ = ["READY_TIMEOUT_S", "WarmPlan", "launcher_command", "warm_plan", "zygote"]
+__all__ = ["READY_TIMEOUT_S", "WarmPlan", "launcher_command", "plain_words", "warm_plan", "zygote"]
 
 #: How long the zygote may take to import the client's modules before the leg runs cold.
 READY_TIMEOUT_S = 60.0
@@ -57,6 +57,13 @@ class WarmPlan:
     args: tuple[str, ...] = ()
 
 
+def plain_words(command: str) -> list[str] | None:
+    """`command`'s words when every one is plain (no quoting, expansion, redirection or
+    operator: nothing a shell would read otherwise), else None. What a warm start may rewrite."""
+    words = command.split()
+    return words if all(_PLAIN_WORD.fullmatch(w) for w in words) else None
+
+
 def warm_plan(command: str) -> WarmPlan | None:
     """The plain Python script run in `command`, or None when it is anything else.
 
@@ -64,8 +71,8 @@ def warm_plan(command: str) -> WarmPlan | None:
     `python3` or `python3.12` (a path to it is fine), a script ending in `.py`, no option before
     it, and no shell syntax anywhere (`uv run`, `&&`, `$VAR`, quotes, redirections: cold).
     """
-    words = command.split()
-    if len(words) < 2 or not all(_PLAIN_WORD.fullmatch(w) for w in words):
+    words = plain_words(command)
+    if words is None or len(words) < 2:
         return None
     python, script, *args = words
     if not _PYTHON.fullmatch(python.rsplit("/", 1)[-1]):
