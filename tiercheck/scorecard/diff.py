@@ -274,15 +274,7 @@ def _tier_line(diff: Diff) -> str:
     return f"Tier {old} → Tier {new} ({verb})"
 
 
-def _scenario_line(change: ScenarioChange, *, with_message: bool = True) -> str:
-    text = f"{change.leg} {change.revision} {one_line(change.scenario)}: "
-    text += f"{change.before} → {change.after}"
-    if with_message and change.message:
-        text += f" — {one_line(change.message)}"
-    return text
-
-
-def _flaky_line(change: FlakyChange, with_message: bool) -> str:
+def _scenario_line(change: ScenarioChange | FlakyChange, *, with_message: bool = True) -> str:
     text = f"{change.leg} {change.revision} {one_line(change.scenario)}: "
     text += f"{change.before} → {change.after}"
     if with_message and change.message:
@@ -317,9 +309,9 @@ def _sections(diff: Diff) -> Iterable[tuple[str, list[str]]]:
     yield "Dispute resolved (counted again)", [_scenario_line(c) for c in diff.dispute_resolved]
     yield (
         "Newly flaky (counted as passed: failed beside other work, passed by itself)",
-        [_flaky_line(c, True) for c in diff.newly_flaky],
+        [_scenario_line(c) for c in diff.newly_flaky],
     )
-    yield "No longer flaky", [_flaky_line(c, False) for c in diff.no_longer_flaky]
+    yield "No longer flaky", [_scenario_line(c, with_message=False) for c in diff.no_longer_flaky]
     yield "New Tier 1 blockers", [one_line(b) for b in diff.blockers_added]
     yield "Cleared Tier 1 blockers", [one_line(b) for b in diff.blockers_removed]
     yield (
