@@ -230,5 +230,6 @@ def element(
         if children:
             raise ValueError(f"<{name}> holds nothing")
         return str.__new__(cls, start + ("/>" if end == "self" else ">"))
-    inner = "".join(cls.escape(child) for child in children)
+    # Markup is taken as it is (its `__html__` is itself); only plain values are escaped.
+    inner = "".join(child if isinstance(child, Markup) else cls.escape(child) for child in children)
     return str.__new__(cls, f"{start}>{inner}</{name}>")

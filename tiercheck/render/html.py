@@ -68,6 +68,8 @@ class Html(Markup):
     @classmethod
     def escape(cls, s: object, /) -> Self:
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
+        if type(s) is cls:
+            return s
         if hasattr(s, "__html__"):
             return cls(s.__html__())
         # A page repeats its short texts (a verdict, a scenario's name, a class) hundreds of
@@ -129,7 +131,10 @@ def void(name: str, **attrs: Attr) -> Html:
 
 def join(parts: Iterable[Child], sep: str = "") -> Html:
     """`parts` one after another with the text `sep` between (plain parts escaped)."""
-    return Html.escape(sep).join(Html.escape(p) for p in parts)
+    glue = Html.escape(sep)
+    return str.__new__(
+        Html, str.join(glue, (p if isinstance(p, Markup) else Html.escape(p) for p in parts))
+    )
 
 
 def a(text: Child, href: Href | None) -> Html:

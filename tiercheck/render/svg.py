@@ -36,6 +36,8 @@ class Svg(Markup):
     @classmethod
     def escape(cls, s: object, /) -> Self:
         """`s` as it is when it is markup already, else as escaped text (None as nothing)."""
+        if type(s) is cls:
+            return s
         if hasattr(s, "__html__"):
             return cls(s.__html__())
         # One longer than a page shows is cut, as on a page (`plaintext.page_text`).
@@ -52,7 +54,10 @@ def el(name: str, *children: Child, **attrs: SvgAttr) -> Svg:
 
 def join(parts: Iterable[Child], sep: str = "") -> Svg:
     """`parts` one after another with the text `sep` between (plain parts escaped)."""
-    return Svg.escape(sep).join(Svg.escape(p) for p in parts)
+    glue = Svg.escape(sep)
+    return str.__new__(
+        Svg, str.join(glue, (p if isinstance(p, Markup) else Svg.escape(p) for p in parts))
+    )
 
 
 def svg(*children: Child, **attrs: SvgAttr) -> Svg:
