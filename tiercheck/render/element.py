@@ -168,19 +168,22 @@ def github_page(
 
 
 @functools.cache  # the keywords the package's code writes: a few dozen
-def _attr_name(key: str) -> str:
-    """A keyword as an attribute name: `class_` → `class`, `aria_label` → `aria-label`."""
+def _attr_name(key: str) -> tuple[str, bool]:
+    """A keyword as an attribute name (`class_` → `class`, `aria_label` → `aria-label`), and
+    whether that attribute is a link (which takes only an `Href`)."""
     name = key.rstrip("_").replace("_", "-")
     if not _ATTR.fullmatch(name) or name.lower().startswith("on"):
         raise ValueError(f"not an attribute tiercheck writes: {key!r}")
-    return name
+    return name, name.lower() in _LINKS
 
 
 def _attributes(cls: type[M], attrs: Mapping[str, Attr]) -> str:
+    if not attrs:
+        return ""
     out = []
     for key, value in attrs.items():
-        name = _attr_name(key)
-        if name.lower() in _LINKS and not isinstance(value, Href | None):
+        name, is_link = _attr_name(key)
+        if is_link and not isinstance(value, Href | None):
             raise TypeError(f"{name} takes an Href, not {type(value).__name__}")
         if value is None or value is False:
             continue
