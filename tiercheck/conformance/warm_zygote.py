@@ -14,14 +14,18 @@ environment and the argv, puts itself in a process group of its own and runs SCR
 threads joined, atexit handlers, streams flushed). The zygote answers the child's pid, then its
 exit status; if the launcher goes away first, the child's group is killed.
 
-It stays single-threaded (fork safety), stops when its parent (tiercheck) is gone or on SIGTERM,
-and kills what it forked when it stops. Stdlib only, Python 3.9 and later (`os.pidfd_open`).
+What it imported is frozen (`gc.freeze`) before the first fork: a child's garbage collections
+never walk those objects, so they never write to (and copy) the pages the children share with
+the zygote. It stays single-threaded (fork safety), stops when its parent (tiercheck) is gone
+or on SIGTERM, and kills what it forked when it stops. Stdlib only, Python 3.9 and later
+(`os.pidfd_open`).
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import json
 import os
 import selectors
@@ -283,6 +287,10 @@ def main(argv: list[str]) -> int:
     if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
         sys.stderr.write("warm start: an import started a thread; forking is not safe\n")
         return 3
+    # The imports live as long as every child: out of every collection, so a child's
+    # collections leave the pages it shares with the zygote unwritten (not copied).
+    gc.collect()
+    gc.freeze()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     temp = f"{socket_path}.{os.getpid()}"

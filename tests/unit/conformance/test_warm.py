@@ -84,6 +84,9 @@ def main():
     elif mode == "signal":
         sys.stdout.flush()
         os.kill(os.getpid(), 15)
+    elif mode == "frozen":
+        import gc
+        print("frozen", gc.get_freeze_count())
     elif mode == "wait":
         import signal
         signal.signal(signal.SIGTERM, lambda *_: (print("terminated", flush=True), sys.exit(7)))
@@ -180,6 +183,17 @@ def test_every_client_draws_its_own_random_numbers(sdk: Path, zygote: Path) -> N
             json.loads(next(line for line in out.splitlines() if line.startswith("{")))["random"]
         )
     assert len(draws) == 3
+
+
+def _frozen(out: str) -> int:
+    return int(next(line for line in out.splitlines() if line.startswith("frozen "))[7:])
+
+
+def test_a_forked_client_starts_with_the_zygotes_imports_frozen(sdk: Path, zygote: Path) -> None:
+    # Frozen objects are left out of every collection, so the child's collections never write
+    # to the pages it shares with the zygote; a cold client has nothing frozen.
+    assert _frozen(_run(_cold(), sdk, "frozen").stdout) == 0
+    assert _frozen(_run(_warm(zygote), sdk, "frozen").stdout) > 1000
 
 
 def _waiting_client(command: str, cwd: Path) -> subprocess.Popen[str]:
