@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from tiercheck.plaintext import visible
+
 if TYPE_CHECKING:
     from tiercheck.history.report import HistoryReport
     from tiercheck.matrix.model import Matrix
@@ -68,6 +70,11 @@ class Format(Generic[T]):
     color: bool = False
     #: The renderer gives JSON data, printed as the commands print JSON (`json_text`).
     data: bool = False
+    #: The text is read by a person as it is (a terminal's, which has no escaping of its own):
+    #: every character that hides or reorders text (a bidirectional control, a zero-width
+    #: character, a noncharacter) is shown as its code, `[U+202E]` (`plaintext.visible`), as the
+    #: Markdown and HTML kits show it, so text from the SDK under test reads in its own order.
+    shown: bool = False
 
     def load(self) -> Callable[..., Any]:
         """Import the renderer's module; the renderer."""
@@ -81,7 +88,7 @@ class Format(Generic[T]):
         if self.data:
             return json_text(renderer(document))
         text: str = renderer(document, color=color) if self.color else renderer(document)
-        return text
+        return visible(text) if self.shown else text
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,13 @@ SCORECARD_FORMATS: FormatRegistry[Scorecard] = FormatRegistry(
         Format("json", f"{_SCORECARD}.json_format:render_json", "scorecard.json"),
         Format("markdown", f"{_SCORECARD}.markdown:render_markdown", "scorecard.md"),
         Format("junit", f"{_SCORECARD}.junit:render_junit", "junit.xml"),
-        Format("terminal", f"{_SCORECARD}.terminal:render_terminal", "scorecard.txt", color=True),
+        Format(
+            "terminal",
+            f"{_SCORECARD}.terminal:render_terminal",
+            "scorecard.txt",
+            color=True,
+            shown=True,
+        ),
         Format("html", f"{_SCORECARD}.html:render_html", "scorecard.html"),
         Format("badge", f"{_SCORECARD}.badge:render_badge_svg", "badge.svg", stdout=False),
         Format("badge-json", f"{_SCORECARD}.badge:render_badge_json", "badge.json", stdout=False),
@@ -139,7 +152,7 @@ SCORECARD_FORMATS: FormatRegistry[Scorecard] = FormatRegistry(
 #: The diff of two scorecards (`tier-check diff`).
 DIFF_FORMATS: FormatRegistry[Diff] = FormatRegistry(
     (
-        Format("terminal", "tiercheck.scorecard.diff:render_diff_terminal", color=True),
+        Format("terminal", "tiercheck.scorecard.diff:render_diff_terminal", color=True, shown=True),
         Format("markdown", "tiercheck.scorecard.diff:render_diff_markdown"),
         Format("json", "tiercheck.scorecard.diff:diff_to_dict", data=True),
     ),
@@ -150,7 +163,7 @@ DIFF_FORMATS: FormatRegistry[Diff] = FormatRegistry(
 #: already, printed as it is.
 GOVERNANCE_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
     (
-        Format("terminal", "tiercheck.governance.table:render_governance"),
+        Format("terminal", "tiercheck.governance.table:render_governance", shown=True),
         Format("json", "builtins:dict", data=True),
     ),
     default="terminal",
@@ -159,7 +172,7 @@ GOVERNANCE_FORMATS: FormatRegistry[Mapping[str, Any]] = FormatRegistry(
 #: One SDK line's history (`tier-check history`).
 HISTORY_FORMATS: FormatRegistry[HistoryReport] = FormatRegistry(
     (
-        Format("terminal", "tiercheck.history.render:render_terminal"),
+        Format("terminal", "tiercheck.history.render:render_terminal", shown=True),
         Format("json", "tiercheck.history.render:json_data", data=True),
         Format("markdown", "tiercheck.history.render:render_markdown"),
         Format("svg", "tiercheck.history.render:trend_svg"),
@@ -175,7 +188,9 @@ MATRIX_FORMATS: FormatRegistry[Matrix] = FormatRegistry(
         Format("markdown", "tiercheck.matrix.text:render_matrix_markdown", "matrix.md"),
         Format("junit", "tiercheck.matrix.text:render_matrix_junit", "junit.xml"),
         Format("html", "tiercheck.matrix.html:render_matrix_html", "matrix.html"),
-        Format("terminal", "tiercheck.matrix.text:render_matrix_terminal", "matrix.txt"),
+        Format(
+            "terminal", "tiercheck.matrix.text:render_matrix_terminal", "matrix.txt", shown=True
+        ),
     ),
     default="terminal",
 )

@@ -4,8 +4,9 @@ The pipeline calls `step`, `done`, `leg_progress` and `warn` (its `ProgressSink`
 computes or decides. On a terminal a rich live display shows the running steps and a bar per leg;
 when stderr is not a TTY, or `CI` is set, plain timestamped lines are written instead (a CI log
 cannot redraw, and a spinner there is noise). stdout is left alone so `--output json` stays
-machine-readable. Both extend the pipeline's own sink that shows nothing
-(`pipeline.assess.silent.NullProgress`).
+machine-readable. A character that hides or reorders text (a warning may quote the SDK under
+test) is shown as its code, `[U+202E]` (`plaintext.visible`), in either. Both extend the
+pipeline's own sink that shows nothing (`pipeline.assess.silent.NullProgress`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from tiercheck.pipeline.assess.silent import NullProgress
+from tiercheck.plaintext import visible
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
@@ -45,7 +47,7 @@ class LineProgress(NullProgress):
             if self._closed:
                 return
             stamp = self._clock().strftime("%H:%M:%S")
-            self._stream.write(f"[{stamp}] {text}\n")
+            self._stream.write(f"[{stamp}] {visible(text)}\n")
             self._stream.flush()
 
     @staticmethod
@@ -105,7 +107,7 @@ class LiveProgress(NullProgress):
     def _print(self, text: str, style: str = "") -> None:
         from rich.text import Text
 
-        self._progress.console.print(Text(text, style=style))
+        self._progress.console.print(Text(visible(text), style=style))
 
     def _task(self, key: str, description: str, total: float | None) -> TaskID:
         task = self._tasks.get(key)

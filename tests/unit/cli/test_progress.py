@@ -105,3 +105,17 @@ def test_the_mark_follows_the_outcome() -> None:
         "[09:15:03] ✓ client leg 2026-07-28: 32/32 scored passed (20.1 s)",
         "[09:15:03] ✗ client leg 2025-11-25: 0/18 scored passed (9.0 s)",
     ]
+
+
+def test_a_warning_quoting_the_sdk_reads_in_its_own_order_in_either_display() -> None:
+    said = "server says: abc\u202edcba.exe\u200b"
+    shown = "server says: abc[U+202E]dcba.exe[U+200B]"
+    lines = io.StringIO()
+    LineProgress(lines, clock=_fixed).warn(said)
+    assert lines.getvalue() == f"[09:15:03] warning: {shown}\n"
+    live = _Tty()
+    with make_progress(live, {}) as progress:
+        progress.warn(said)
+    assert f"! {shown}" in live.getvalue()
+    assert "\u202e" not in live.getvalue()
+    assert "\u200b" not in live.getvalue()
