@@ -17,7 +17,9 @@ lays out, and what reaches past the screen's edge), and `in_page` runs any scrip
 At a width, the copy is opened in a frame that wide, in a page of its own: Chromium's window
 is never narrower than 500 px (`--window-size=400,900` lays a page out 500 px wide and cuts the
 screenshot), while a frame is the viewport of the page in it, media queries and all, as a
-phone's screen is.
+phone's screen is. Inside `browser.shared` (a module's one browser) that page opens in a tab of
+it, read once the answer is in its DOM; without a width, and outside one, in a browser of its
+own (`--dump-dom`), as the window's size is then Chromium's default for such a browser.
 """
 
 from __future__ import annotations
@@ -180,10 +182,16 @@ def _probe(tmp_path: Path, page: Path, scripts: list[str], width: int | None) ->
     frame = page.with_name(f"{page.stem}.probe-frame.html")
     frame.write_text(_FRAME % (probe.name, width or 0, HEIGHT), "utf-8")
     opened = probe if width is None else frame
+    shared = browser.shared_browser()
     try:
-        dom = browser.chromium(
-            tmp_path, "--virtual-time-budget=60000", "--dump-dom", opened.as_uri()
-        )
+        if width is not None and shared is not None:
+            # The frame is the viewport, whatever the window around it: a tab of the module's
+            # browser lays the page out as a browser of its own would.
+            dom = shared.dom_when(opened.as_uri(), "probe-result")
+        else:
+            dom = browser.chromium(
+                tmp_path, "--virtual-time-budget=60000", "--dump-dom", opened.as_uri()
+            )
     finally:
         probe.unlink()
         frame.unlink()
