@@ -31,14 +31,14 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "tiercheck"
 _LONGEST_FIRST = tuple(
     _INTEGRATION / name
     for name in (
-        "test_e2e.py",
         "test_faults.py",
+        "test_e2e.py",
         "test_claim_e2e.py",
         "test_matrix_e2e.py",
         "test_secrets.py",
-        "test_dashboard_views_browser.py",
-        "test_governance_differential.py",
         "test_governance_faults_e2e.py",
+        "test_dashboard_views_browser.py",
+        "test_fixed_port.py",
     )
 )
 

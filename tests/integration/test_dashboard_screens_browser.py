@@ -11,6 +11,7 @@ triage file and a base URL (so every part of a page is there: triage links, the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,11 @@ PHONE, NARROW, WIDE = 360, 400, 1400
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _needs_chromium() -> None:
+def _needs_chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Chromium, and one of it for every page of the module (`browser.shared`)."""
     browser.require_chromium()
+    with browser.shared(tmp_path_factory.mktemp("browser")):
+        yield
 
 
 @pytest.fixture(scope="module")

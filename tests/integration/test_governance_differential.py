@@ -1,7 +1,8 @@
 """The official reading of governance is the pinned bundle's: both tools, same data, same moment.
 
 Runs the unmodified 0.2.0-alpha.12 bundle (`tier-check --skip-conformance --output json`, with
-the harness's Node 22 and `tests/support/official/preload.mjs`) and `tier-check governance` on every
+the harness's Node 22 and `tests/support/official/preload.mjs`, the datasets one after the other
+in a Node process per core, up to four: `official/each.mjs`) and `tier-check governance` on every
 dataset of `governance_datasets.all_cases()` (seeded generated ones, hand-made edge cases per
 rule, and the datasets our other tests use), all served by one fake GitHub, and demands that
 every status, every official field and the implied tier (legs skipped, and both legs at 100%)

@@ -6,6 +6,7 @@ axe-core's WCAG 2.1 A/AA rules at 400 and 1,400 px and the W3C Nu HTML Checker."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,11 @@ PHONE, NARROW, WIDE = 360, 400, 1400
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _needs_chromium() -> None:
+def _needs_chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Chromium, and one of it for every page of the module (`browser.shared`)."""
     browser.require_chromium()
+    with browser.shared(tmp_path_factory.mktemp("browser")):
+        yield
 
 
 @pytest.fixture(scope="module")

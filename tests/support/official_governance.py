@@ -2,9 +2,11 @@
 
 The official side is the unmodified alpha.12 bundle (`dist/index.js` of the cached harness) run
 by the harness's Node 22 as ``tier-check --repo R --skip-conformance --output json``, with
-`official/preload.mjs` loaded by ``--import``: it points the bundle's Octokit at our fake and
-fixes its clock at the case's as-of. The bundle's tier function is also asked about both legs
-at 100% (`official/tier.mjs`, which evaluates that function's own source from the bundle).
+`official/preload.mjs`: it points the bundle's Octokit at our fake and fixes its clock at the
+case's as-of. One Node process runs the bundle for many cases, one after the other, each a
+fresh evaluation of the bundle's module (`official/each.mjs`); loading Node and the bundle's
+dependencies, most of a run, is paid once. The bundle's tier function is also asked about both
+legs at 100% (`official/tier.mjs`, which evaluates that function's own source from the bundle).
 
 Our side is ``tier-check governance --repo R --as-of T --output json`` on the same fake
 (in-process, through the command's own entry point), and `tier.compute_tier` on its signals.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -51,13 +54,9 @@ class Outcome:
     ours_tier_full: dict[str, Any]  # both legs measured at 100%
 
 
-def run_official(harness: Harness, api: str, case: Case) -> dict[str, Any]:
-    """The bundle's `tier-check --skip-conformance --output json` for `case`."""
+def _official_argv(case: Case) -> list[str]:
+    """What follows `node BUNDLE` for `case`: `tier-check --skip-conformance --output json`."""
     argv = [
-        str(harness.node),
-        "--import",
-        (OFFICIAL / "preload.mjs").as_uri(),
-        str(harness.cli_js),
         "tier-check",
         "--repo",
         case.dataset.repo,
@@ -69,25 +68,48 @@ def run_official(harness: Harness, api: str, case: Case) -> dict[str, Any]:
     ]
     if case.days is not None:
         argv += ["--days", str(case.days)]
+    return argv
+
+
+def run_official(harness: Harness, cases: Sequence[tuple[str, Case]]) -> list[dict[str, Any]]:
+    """The bundle's `tier-check --skip-conformance --output json` for each (fake API, case),
+    one after the other in one Node process (`official/each.mjs`)."""
+    lines = [
+        json.dumps({"argv": _official_argv(case), "api": api, "now": iso(case.as_of)})
+        for api, case in cases
+    ]
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        handle.write("\n".join(lines) + "\n")
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": os.environ.get("HOME", "/tmp"),
-        "TIERCHECK_FAKE_API": api,
-        "TIERCHECK_FIXED_NOW": iso(case.as_of),
         "NO_COLOR": "1",
     }
-    result = process.capture(argv, env=env, timeout_s=180)
+    argv = [str(harness.node), str(OFFICIAL / "each.mjs"), str(harness.cli_js), handle.name]
+    try:
+        result = process.capture(argv, env=env, timeout_s=60 + 10 * len(lines))
+    finally:
+        Path(handle.name).unlink()
     if result.returncode != 0:
-        msg = f"{case.key}: the official bundle exited {result.returncode}: {result.stderr[-800:]}"
+        msg = f"official/each.mjs exited {result.returncode}: {result.stderr[-800:]}"
         raise RuntimeError(msg)
-    document: dict[str, Any] = json.loads(result.stdout)
-    return document
+    answers: list[dict[str, Any]] = json.loads(result.stdout)
+    assert len(answers) == len(cases), f"{len(answers)} answers for {len(cases)} cases"
+    documents = []
+    for (_, case), answer in zip(cases, answers, strict=True):
+        if answer["code"] != 0:
+            msg = (
+                f"{case.key}: the official bundle exited {answer['code']}: "
+                f"{answer['stderr'][-800:]}"
+            )
+            raise RuntimeError(msg)
+        document: dict[str, Any] = json.loads(answer["stdout"])
+        documents.append(document)
+    return documents
 
 
 def official_tiers_at_full(harness: Harness, checks: Sequence[dict[str, Any]]) -> list[Any]:
     """The bundle's tier function over each `checks`, with both conformance legs at 100%."""
-    import tempfile
-
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(list(checks), handle)
     try:
@@ -149,7 +171,8 @@ def _tier(tier: Any) -> dict[str, Any]:
 def run_all(
     harness: Harness, cases: Iterable[Case], cache: Path, workers: int = 2
 ) -> list[Outcome]:
-    """Both tools over every case, on one fake GitHub; the bundle runs `workers` at a time."""
+    """Both tools over every case, on one fake GitHub; the bundle in `workers` Node processes
+    at a time, each running its share of the cases one after the other, while ours runs here."""
     from tiercheck.ghapi import Transport, transport
     from tiercheck.tier import LegSummary, compute_tier
 
@@ -158,16 +181,19 @@ def run_all(
     fake = FakeGitHub().start()
     try:
         apis = {case.key: fake.add(case.key, case.dataset) for case in cases}
-
-        def both(case: Case) -> tuple[dict[str, Any], dict[str, Any], Any]:
-            official = run_official(harness, apis[case.key], case)
-            ours, signals = run_ours(apis[case.key], case, cache / case.key)
-            return official, ours, signals
-
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(both, cases))
+        count = max(workers, 1)
+        shares = [[(apis[c.key], c) for c in cases[i::count]] for i in range(count)]
+        shares = [share for share in shares if share]
+        with ThreadPoolExecutor(max_workers=len(shares) or 1) as pool:
+            running = [pool.submit(run_official, harness, share) for share in shares]
+            mine = [run_ours(apis[case.key], case, cache / case.key) for case in cases]
+            answered: dict[str, dict[str, Any]] = {}
+            for share, future in zip(shares, running, strict=True):
+                for (_, case), document in zip(share, future.result(), strict=True):
+                    answered[case.key] = document
     finally:
         fake.stop()
+    results = [(answered[case.key], *ours) for case, ours in zip(cases, mine, strict=True)]
     full = official_tiers_at_full(harness, [official["checks"] for official, _, _ in results])
     skipped = LegSummary("skipped", reason="--skip-conformance")
     measured = LegSummary("measured", pass_rate=1.0)

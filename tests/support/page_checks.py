@@ -17,7 +17,9 @@ lays out, and what reaches past the screen's edge), and `in_page` runs any scrip
 At a width, the copy is opened in a frame that wide, in a page of its own: Chromium's window
 is never narrower than 500 px (`--window-size=400,900` lays a page out 500 px wide and cuts the
 screenshot), while a frame is the viewport of the page in it, media queries and all, as a
-phone's screen is.
+phone's screen is. Inside `browser.shared` (a module's one browser) that page opens in a tab of
+it, read once the answer is in its DOM; without a width, and outside one, in a browser of its
+own (`--dump-dom`), as the window's size is then Chromium's default for such a browser.
 """
 
 from __future__ import annotations
@@ -60,6 +62,11 @@ INSTALL = (
 )
 #: The checker's command-line entry point in nu.validator:validator.
 _VNU_MAIN = "nu.validator.client.SimpleCommandLineValidator"
+#: The JVM for one short run: only its quick compiler (the optimising one spends more CPU
+#: compiling than a run of a few seconds wins back: half the checker's CPU on these pages), the
+#: one-thread collector, and the deeper stack the checker's schema needs once compiled so (it
+#: says so, and stops, without).
+_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m")
 #: axe's tags for WCAG 2.0 and 2.1, levels A and AA.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 
@@ -85,8 +92,9 @@ def require_axe() -> Path:
 def vnu_errors(pages: list[Path]) -> list[str]:
     """Every error the Nu HTML Checker finds in `pages` (one line each; empty: valid)."""
     java, classpath = require_vnu()
+    command = [java, *_JVM, "-cp", classpath, _VNU_MAIN, "--errors-only", "--format", "gnu"]
     done = subprocess.run(
-        [java, "-cp", classpath, _VNU_MAIN, "--errors-only", "--format", "gnu", *map(str, pages)],
+        [*command, *map(str, pages)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -180,10 +188,16 @@ def _probe(tmp_path: Path, page: Path, scripts: list[str], width: int | None) ->
     frame = page.with_name(f"{page.stem}.probe-frame.html")
     frame.write_text(_FRAME % (probe.name, width or 0, HEIGHT), "utf-8")
     opened = probe if width is None else frame
+    shared = browser.shared_browser()
     try:
-        dom = browser.chromium(
-            tmp_path, "--virtual-time-budget=60000", "--dump-dom", opened.as_uri()
-        )
+        if width is not None and shared is not None:
+            # The frame is the viewport, whatever the window around it: a tab of the module's
+            # browser lays the page out as a browser of its own would.
+            dom = shared.dom_when(opened.as_uri(), "probe-result")
+        else:
+            dom = browser.chromium(
+                tmp_path, "--virtual-time-budget=60000", "--dump-dom", opened.as_uri()
+            )
     finally:
         probe.unlink()
         frame.unlink()

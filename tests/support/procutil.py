@@ -13,6 +13,10 @@ theirs with no audit event; the package and the tests do not use them, and their
 found as descendants all the same.)
 
 `no_leftovers` is an autouse fixture, switched on for every test by `tests/conftest.py`.
+
+A process group a module-scoped fixture keeps alive across its tests (one browser serving
+every page of a module, `support.browser.shared`) is registered with `kept_group`: its members
+are that fixture's to stop and check, not a test's leftovers.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 
 import psutil
 import pytest
@@ -32,6 +36,7 @@ import pytest
 __all__ = [
     "MARK_ENV",
     "assert_port_free",
+    "kept_group",
     "left_behind",
     "leftover_processes",
     "no_leftovers",
@@ -91,6 +96,30 @@ def _alive(proc: psutil.Process) -> bool:
         return False
 
 
+#: The process groups a fixture keeps alive across tests (`kept_group`).
+_kept: set[int] = set()
+
+
+@contextmanager
+def kept_group(pgid: int) -> Iterator[None]:
+    """While inside, the members of process group `pgid` are no test's leftovers: the caller
+    started the group for many tests and stops it itself (and checks that it did)."""
+    _kept.add(pgid)
+    try:
+        yield
+    finally:
+        _kept.discard(pgid)
+
+
+def _kept_member(proc: psutil.Process) -> bool:
+    if not _kept:
+        return False
+    try:
+        return os.getpgid(proc.pid) in _kept
+    except OSError:
+        return False
+
+
 #: Linux lists each thread's children in /proc/PID/task/TID/children: reading those of this
 #: process and of its descendants finds them without reading every process's stat file, which
 #: is what psutil's `children(recursive=True)` does (a few ms a call on a busy machine, and the
@@ -136,7 +165,7 @@ def leftover_processes(mark: str | None = None, *, since: float = 0.0) -> list[p
     me = psutil.Process()
     found: dict[int, psutil.Process] = {}
     for child in _descendants(me):
-        if _alive(child):
+        if _alive(child) and not _kept_member(child):
             found[child.pid] = child
     if mark is not None:
         uid = os.getuid()
