@@ -249,13 +249,30 @@ def _outcome(row: ScenarioRow) -> ScenarioOutcome:
     )
 
 
-def run_scenarios(run: RunRecord) -> RunScenarios:
+#: A row's outcome, by the row's id, with the row (so the id names no other): `run_scenarios`
+#: makes an outcome once for a row that many runs share (`HistoryStore.runs` shares each
+#: distinct row).
+Outcomes = dict[int, tuple[ScenarioRow, ScenarioOutcome]]
+
+
+def _outcome_of(row: ScenarioRow, outcomes: Outcomes) -> ScenarioOutcome:
+    found = outcomes.get(id(row))
+    if found is not None and found[0] is row:
+        return found[1]
+    made = _outcome(row)
+    outcomes[id(row)] = (row, made)
+    return made
+
+
+def run_scenarios(run: RunRecord, outcomes: Outcomes | None = None) -> RunScenarios:
     """A stored run in the form `tiercheck.comparison` compares (the history keeps the
-    scenarios of measured legs only)."""
+    scenarios of measured legs only); `outcomes`, when given, keeps each row's outcome for
+    the next run that holds the same row."""
+    known: Outcomes = {} if outcomes is None else outcomes
     return RunScenarios(
         harness_version=run.harness_version,
         legs=tuple(LegOutcome(x.revision, x.leg, x.state, x.reason) for x in run.legs),
-        scenarios=tuple(_outcome(s) for s in run.scenarios),
+        scenarios=tuple(_outcome_of(s, known) for s in run.scenarios),
         tier=run.assessed_tier,
         requirements_digest=run.requirements_digest,
         interrupted=run.interrupted,
@@ -283,6 +300,8 @@ class _Line:
         self.ended: list[Regression] = []
         #: Every night with a run so far, for how many nights a regression has lasted.
         self.nights: set[date] = set()
+        #: Each row's outcome, made once over the line's runs (`run_scenarios`).
+        self.outcomes: Outcomes = {}
 
     def _start(self, regression: Regression) -> None:
         if regression.key not in self.active:
@@ -386,7 +405,7 @@ class _Line:
         self.started, self.ended = [], []
         self.nights.add(run.timestamp.date())
         change = basis_change(self.previous, run) if self.previous else ()
-        now = run_scenarios(run)
+        now = run_scenarios(run, self.outcomes)
         found = leg_changes(self.previous_form, now)[0] if self.previous_form is not None else ()
         self._scenarios(run, now)
         self._legs(run, found)
