@@ -316,18 +316,23 @@ class _Line:
         """`run`'s scenarios, each with its outcome in `form` (`run_scenarios(run)`: one
         outcome a row, in the run's order)."""
         measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
-        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
+        harness = run.harness_version
+        last_seen = self.last_seen
         for row, now in zip(run.scenarios, form.scenarios, strict=True):
             where = (row.revision, row.leg, row.scenario)
             if where[:2] not in measured:
                 continue
-            key = f"newly-failing:{row.revision}/{row.leg}/{row.scenario}"
-            prior = self.last_seen.get(where)
             if now.outcome == "unmeasured":
                 continue  # a gap: neither starts nor ends, and not the verdict to compare with
+            prior = last_seen.get(where)
             if now.scored and (now.outcome == "passed" or now.disputed):
-                self._end(key)
-            elif prior is not None and comparable(prior[1], run.harness_version):
+                if self.active:  # (most nights nothing is open: no key to make)
+                    self._end(f"newly-failing:{row.revision}/{row.leg}/{row.scenario}")
+            elif (
+                prior is not None
+                and prior[0] is not now  # the very outcome of the run before: no change
+                and comparable(prior[1], harness)
+            ):
                 change = classify(prior[0], now)
                 if change is not None and change.kind == "newly-failing":
                     self._start(
@@ -341,7 +346,11 @@ class _Line:
                             message=row.message,
                         )
                     )
-            self.last_seen[where] = (now, run.harness_version)
+            if prior is None or prior[0] is not now or prior[1] != harness:
+                last_seen[where] = (now, harness)
+        if not self.active:
+            return
+        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
         for key, open_one in list(self.active.items()):
             # Measured, but no longer a scored scenario: it cannot be failing any more.
             where = (open_one.revision or "", open_one.leg or "", open_one.scenario or "")
