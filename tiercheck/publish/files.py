@@ -71,12 +71,14 @@ class SiteStage:
     staged file's bytes are on disk: `sync` flushes each staged file (after all of them are
     written, so the disk takes them in one stream), only then does `commit` rename them, and
     then it flushes each folder once (and the folder holding each folder `add` created). A
-    build that dies before `commit` leaves every target as it was (at worst a hidden staged
-    file beside it, never served, removed by nothing but harmless); one that dies during the
-    renames leaves each target either its previous file or the new one, whole, since a
-    rename replaces a file in one step and the new file's bytes were durable before it. What
-    a crash in the middle of the renames can leave is a site of old and new files side by
-    side, each one whole: the next build, which compares every file, puts it right.
+    build that dies before `commit` leaves every target as it was (at worst hidden staged files
+    beside them, which no page links, as before this design); one that dies during the renames
+    leaves each target either its previous file or the new one, whole, since a rename replaces
+    a file in one step and the new file's bytes were durable before it. What a crash in the
+    middle of the renames can leave is old and new files side by side, each one whole, under
+    the previous build's record (the record is staged last, so renamed last): the next build
+    renders every page whose key differs from that record and rewrites every file whose bytes
+    differ, which puts it right.
     """
 
     def __init__(self, root: Path) -> None:
