@@ -175,7 +175,7 @@ class RunScenarios:
         return {s.key: s for s in self.scenarios}
 
     @cached_property
-    def keys(self) -> tuple[_Key, ...]:
+    def scenario_keys(self) -> tuple[_Key, ...]:
         """`by_key`'s keys, in its order."""
         return tuple(self.by_key)
 
@@ -486,8 +486,8 @@ def compare(before: RunScenarios, after: RunScenarios) -> Comparison:
     if comparable(before.harness_version, after.harness_version):
         old, new = before.by_key, after.by_key
         # Two runs of one line list the same scenarios, in the same order, most nights.
-        same = before.keys == after.keys
-        for key in after.keys if same else _ordered_keys(old, new):
+        same = before.scenario_keys == after.scenario_keys
+        for key in after.scenario_keys if same else _ordered_keys(old, new):
             was, now = old.get(key), new.get(key)
             if was is now:
                 continue  # the one outcome (as `HistoryStore.runs` shares rows): no change
