@@ -19,7 +19,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["fsync_dir", "write_bytes", "write_text"]
+__all__ = ["fsync_dir", "fsync_file", "write_bytes", "write_text"]
 
 #: The mode of a new file: readable by everyone, as a report or cache entry should be
 #: (`mkstemp` alone would make it owner-only).
@@ -32,6 +32,18 @@ def fsync_dir(directory: Path) -> None:
     if os.name != "posix":
         return
     fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_file(path: Path) -> None:
+    """Make the bytes of the regular file `path` durable (a file written without a sync, to be
+    renamed into place only after this). Opened for reading on POSIX (a file of mode 0o444
+    is flushed too); Windows flushes only a file opened for writing."""
+    access = os.O_RDONLY if os.name == "posix" else os.O_RDWR
+    fd = os.open(path, access | getattr(os, "O_BINARY", 0))
     try:
         os.fsync(fd)
     finally:

@@ -249,13 +249,30 @@ def _outcome(row: ScenarioRow) -> ScenarioOutcome:
     )
 
 
-def run_scenarios(run: RunRecord) -> RunScenarios:
+#: A row's outcome, by the row's id, with the row (so the id names no other): `run_scenarios`
+#: makes an outcome once for a row that many runs share (`HistoryStore.runs` shares each
+#: distinct row).
+Outcomes = dict[int, tuple[ScenarioRow, ScenarioOutcome]]
+
+
+def _outcome_of(row: ScenarioRow, outcomes: Outcomes) -> ScenarioOutcome:
+    found = outcomes.get(id(row))
+    if found is not None and found[0] is row:
+        return found[1]
+    made = _outcome(row)
+    outcomes[id(row)] = (row, made)
+    return made
+
+
+def run_scenarios(run: RunRecord, outcomes: Outcomes | None = None) -> RunScenarios:
     """A stored run in the form `tiercheck.comparison` compares (the history keeps the
-    scenarios of measured legs only)."""
+    scenarios of measured legs only); `outcomes`, when given, keeps each row's outcome for
+    the next run that holds the same row."""
+    known: Outcomes = {} if outcomes is None else outcomes
     return RunScenarios(
         harness_version=run.harness_version,
         legs=tuple(LegOutcome(x.revision, x.leg, x.state, x.reason) for x in run.legs),
-        scenarios=tuple(_outcome(s) for s in run.scenarios),
+        scenarios=tuple(_outcome_of(s, known) for s in run.scenarios),
         tier=run.assessed_tier,
         requirements_digest=run.requirements_digest,
         interrupted=run.interrupted,
@@ -283,6 +300,8 @@ class _Line:
         self.ended: list[Regression] = []
         #: Every night with a run so far, for how many nights a regression has lasted.
         self.nights: set[date] = set()
+        #: Each row's outcome, made once over the line's runs (`run_scenarios`).
+        self.outcomes: Outcomes = {}
 
     def _start(self, regression: Regression) -> None:
         if regression.key not in self.active:
@@ -297,18 +316,23 @@ class _Line:
         """`run`'s scenarios, each with its outcome in `form` (`run_scenarios(run)`: one
         outcome a row, in the run's order)."""
         measured = {(x.revision, x.leg) for x in run.legs if leg_measured(x.state)}
-        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
+        harness = run.harness_version
+        last_seen = self.last_seen
         for row, now in zip(run.scenarios, form.scenarios, strict=True):
             where = (row.revision, row.leg, row.scenario)
             if where[:2] not in measured:
                 continue
-            key = f"newly-failing:{row.revision}/{row.leg}/{row.scenario}"
-            prior = self.last_seen.get(where)
             if now.outcome == "unmeasured":
                 continue  # a gap: neither starts nor ends, and not the verdict to compare with
+            prior = last_seen.get(where)
             if now.scored and (now.outcome == "passed" or now.disputed):
-                self._end(key)
-            elif prior is not None and comparable(prior[1], run.harness_version):
+                if self.active:  # (most nights nothing is open: no key to make)
+                    self._end(f"newly-failing:{row.revision}/{row.leg}/{row.scenario}")
+            elif (
+                prior is not None
+                and prior[0] is not now  # the very outcome of the run before: no change
+                and comparable(prior[1], harness)
+            ):
                 change = classify(prior[0], now)
                 if change is not None and change.kind == "newly-failing":
                     self._start(
@@ -322,7 +346,11 @@ class _Line:
                             message=row.message,
                         )
                     )
-            self.last_seen[where] = (now, run.harness_version)
+            if prior is None or prior[0] is not now or prior[1] != harness:
+                last_seen[where] = (now, harness)
+        if not self.active:
+            return
+        rows = {(s.revision, s.leg, s.scenario): s for s in run.scenarios}
         for key, open_one in list(self.active.items()):
             # Measured, but no longer a scored scenario: it cannot be failing any more.
             where = (open_one.revision or "", open_one.leg or "", open_one.scenario or "")
@@ -386,7 +414,7 @@ class _Line:
         self.started, self.ended = [], []
         self.nights.add(run.timestamp.date())
         change = basis_change(self.previous, run) if self.previous else ()
-        now = run_scenarios(run)
+        now = run_scenarios(run, self.outcomes)
         found = leg_changes(self.previous_form, now)[0] if self.previous_form is not None else ()
         self._scenarios(run, now)
         self._legs(run, found)

@@ -34,8 +34,9 @@ paths still be one file on a case-insensitive disk, the first is written and the
 dropped with a warning. The matrix's pages are read only from inside its folder.
 
 All or nothing: every changed file, and the new record, is staged beside its target and put
-in place only once all of them are written, so a build that fails (a full disk) leaves the
-previous site as it was, byte for byte.
+in place only once all of them are written and flushed to disk (together, not one by one:
+`publish.files.SiteStage`), so a build that fails (a full disk) leaves the previous site as it
+was, byte for byte, and a page is never half-written, even by a crash.
 """
 
 from __future__ import annotations
@@ -854,11 +855,13 @@ def _write(out: Path, root: Path, files: Mapping[str, _File], warnings: list[str
         path = MANIFEST
         if site_bytes(root / MANIFEST) != record:
             stage.add(MANIFEST, record)
+        path = ""  # every file is staged: now onto the disk, all together
+        stage.sync()
     except OSError as exc:
         stage.discard()
+        where = out / path if path else f"the new files of {out} to disk"
         msg = (
-            f"publish: cannot write {out / path}: {exc.strerror or exc}; the site in {out} "
-            "is as it was"
+            f"publish: cannot write {where}: {exc.strerror or exc}; the site in {out} is as it was"
         )
         raise SiteError(msg) from None
     except BaseException:
