@@ -1,8 +1,9 @@
 """Every kind of dashboard page on any screen, in headless Chromium: a phone's 360 and 400 px
-and a desktop's 1,400 px, checked by the W3C Nu HTML Checker and axe-core's WCAG 2.1 A/AA rules
-at both ends, and measured: the page itself never scrolls sideways (its scroll width is the
-screen's), only a wide table's own region does, the grid's scenario column stays in view when
-its table is scrolled to the other end, and the trend chart is as wide as its box.
+and a desktop's 1,400 px, checked by the W3C Nu HTML Checker (every page) and axe-core's WCAG
+2.1 A/AA rules at both ends (one page of each kind; every page in the slow run), and measured:
+the page itself never scrolls sideways (its scroll width is the screen's), only a wide table's
+own region does, the grid's scenario column stays in view when its table is scrolled to the
+other end, and the trend chart is as wide as its box.
 
 A width is a frame that wide (`support.page_checks`: Chromium's window is never under 500 px).
 The site is thirty nights of `support.nights` published as the nightly publishes them, with a
@@ -111,6 +112,22 @@ def test_axe_finds_no_wcag_21_a_or_aa_violation_on_a_phone_or_a_desktop(
 ) -> None:
     violations = page_checks.axe_violations(tmp_path, site / path, width)
     assert violations == [], [(v["id"], v["help"]) for v in violations]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [NARROW, WIDE])
+def test_axe_finds_no_wcag_21_a_or_aa_violation_on_any_page_of_the_site(
+    site: Path, tmp_path: Path, width: int
+) -> None:
+    # Every page, not one of each kind: the slow run's (CONTRIBUTING.md lists it).
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) == 81
+    found = {}
+    for page in pages:
+        violations = page_checks.axe_violations(tmp_path, page, width)
+        if violations:
+            found[str(page.relative_to(site))] = sorted({v["id"] for v in violations})
+    assert found == {}
 
 
 def test_axe_can_fail_at_a_width(site: Path, tmp_path: Path) -> None:
