@@ -18,9 +18,6 @@ from tiercheck import durable
 
 __all__ = ["SiteStage", "remove_site_file", "site_bytes", "site_link"]
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
-
 
 def site_link(root: Path, relative: str) -> str | None:
     """The first part of `root/relative` below `root` that is a symbolic link (as a path
@@ -96,8 +93,6 @@ class SiteStage:
             missing.append(folder)
             folder = folder.parent
         self._made.extend(reversed(missing))
-        for made in reversed(missing):
-            made.mkdir(exist_ok=True)
         try:
             info = os.lstat(target)
             mode = stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
@@ -105,11 +100,8 @@ class SiteStage:
             mode = None
         staged = target.with_name(f".{target.name}.{secrets.token_hex(6)}.staged")
         self._staged.append((staged, target))
-        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        # As `durable` gives a file: the target's mode, or readable by everyone (not umask's).
-        os.chmod(staged, durable.DEFAULT_MODE if mode is None else mode)
+        # Not flushed here: `sync` flushes every staged file once all of them are written.
+        durable.write_bytes(staged, data, mode=mode, sync=False)
 
     def sync(self) -> None:
         """Make the bytes of every file staged so far durable (one fsync each, all together
