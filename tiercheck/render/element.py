@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -37,6 +37,7 @@ __all__ = [
     "element",
     "fragment",
     "github_page",
+    "joined",
     "site",
     "web",
 ]
@@ -233,6 +234,16 @@ def element(
         if children:
             raise ValueError(f"<{name}> holds nothing")
         return str.__new__(cls, start + ("/>" if end == "self" else ">"))
-    # Markup is taken as it is (its `__html__` is itself); only plain values are escaped.
-    inner = "".join(child if isinstance(child, Markup) else cls.escape(child) for child in children)
+    inner = "".join(_escaped(cls, children))
     return str.__new__(cls, f"{start}>{inner}</{name}>")
+
+
+def joined(cls: type[M], parts: Iterable[Child], sep: str = "") -> M:
+    """`parts` one after another as markup of `cls`, the text `sep` between (`_escaped`)."""
+    return str.__new__(cls, str.join(cls.escape(sep), _escaped(cls, parts)))
+
+
+def _escaped(cls: type[M], parts: Iterable[Child]) -> Iterator[str]:
+    """Each part as markup of `cls`: markup as it is (its `__html__` is itself), without
+    wrapping it again; a plain value escaped by `cls.escape`."""
+    return (p if isinstance(p, Markup) else cls.escape(p) for p in parts)

@@ -31,6 +31,7 @@ from tiercheck.render.element import (
     Href,
     element,
     github_page,
+    joined,
     web,
 )
 
@@ -131,10 +132,7 @@ def void(name: str, **attrs: Attr) -> Html:
 
 def join(parts: Iterable[Child], sep: str = "") -> Html:
     """`parts` one after another with the text `sep` between (plain parts escaped)."""
-    glue = Html.escape(sep)
-    return str.__new__(
-        Html, str.join(glue, (p if isinstance(p, Markup) else Html.escape(p) for p in parts))
-    )
+    return joined(Html, parts, sep)
 
 
 def a(text: Child, href: Href | None) -> Html:

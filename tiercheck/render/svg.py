@@ -18,7 +18,7 @@ from typing import Self
 from markupsafe import Markup
 
 from tiercheck.plaintext import page_text
-from tiercheck.render.element import Child, element
+from tiercheck.render.element import Child, element, joined
 
 __all__ = ["XMLNS", "Svg", "el", "join", "svg"]
 
@@ -54,10 +54,7 @@ def el(name: str, *children: Child, **attrs: SvgAttr) -> Svg:
 
 def join(parts: Iterable[Child], sep: str = "") -> Svg:
     """`parts` one after another with the text `sep` between (plain parts escaped)."""
-    glue = Svg.escape(sep)
-    return str.__new__(
-        Svg, str.join(glue, (p if isinstance(p, Markup) else Svg.escape(p) for p in parts))
-    )
+    return joined(Svg, parts, sep)
 
 
 def svg(*children: Child, **attrs: SvgAttr) -> Svg:
