@@ -121,7 +121,7 @@ class LiveProgress(NullProgress):
         with self._lock:
             if self._closed:
                 return
-            description = f"{name}: {detail}" if detail else name
+            description = visible(f"{name}: {detail}" if detail else name)
             task = self._task(name, description, None)
             self._progress.update(task, description=description)
 

@@ -115,7 +115,9 @@ def test_a_warning_quoting_the_sdk_reads_in_its_own_order_in_either_display() ->
     assert lines.getvalue() == f"[09:15:03] warning: {shown}\n"
     live = _Tty()
     with make_progress(live, {}) as progress:
+        progress.step("checkout", said)  # the spinner's line, drawn when the display starts
         progress.warn(said)
+    assert f"checkout: {shown}" in live.getvalue()
     assert f"! {shown}" in live.getvalue()
     assert "\u202e" not in live.getvalue()
     assert "\u200b" not in live.getvalue()
